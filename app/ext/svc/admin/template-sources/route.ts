@@ -1,0 +1,4 @@
+// GET, POST /ext/svc/admin/template-sources – list and register server-scope sources (admin)
+import { sourceCollectionRoute } from "@/lib/sources/routes";
+
+export const { GET, POST, PUT, PATCH, DELETE } = sourceCollectionRoute("server");

@@ -1,0 +1,11 @@
+// GET, POST /ext/svc/me/service-accounts – the calling user's service accounts
+import { identityEndpoints } from "@/lib/identity/endpoints";
+import { handle, route } from "@/lib/http/route";
+import { createServiceAccount, listServiceAccounts } from "@/lib/identity/service-accounts";
+
+const endpoints = identityEndpoints.serviceAccounts;
+
+export const { GET, POST, PUT, PATCH, DELETE } = route({
+  GET: handle(endpoints.list, ({ ctx }) => listServiceAccounts(ctx.app.db, ctx.principal.userId)),
+  POST: handle(endpoints.create, ({ ctx, body }) => createServiceAccount(ctx.app.db, ctx.principal, body)),
+});

@@ -1,0 +1,4 @@
+// DELETE /ext/svc/me/template-sources/{name} – remove one of the caller's personal sources
+import { sourceItemRoute } from "@/lib/sources/routes";
+
+export const { GET, POST, PUT, PATCH, DELETE } = sourceItemRoute("personal");

@@ -1,0 +1,9 @@
+// GET /ext/svc/openapi.json – the OpenAPI 3.1 document of every endpoint (no authentication)
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { route } from "@/lib/http/route";
+
+let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+export const { GET, POST, PUT, PATCH, DELETE } = route({
+  GET: async () => Response.json((document ??= buildOpenApiDocument())),
+});

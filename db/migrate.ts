@@ -1,0 +1,30 @@
+import { migrationsFolder, openPostgres, type DatabaseHandle } from "./client";
+
+// Any fixed 64-bit number; it names the lock every process takes before migrating.
+const MIGRATION_LOCK_ID = 7_214_903_118;
+
+/**
+ * Applies the committed drizzle migrations. Idempotent. On PostgreSQL a session-level
+ * advisory lock on a dedicated connection serialises processes that start together.
+ */
+export async function runMigrations(handle: DatabaseHandle, postgresUrl?: string): Promise<void> {
+  if (handle.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(handle.db as never, { migrationsFolder });
+    return;
+  }
+  if (!postgresUrl) throw new Error("runMigrations needs the PostgreSQL URL");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const { sql } = await import("drizzle-orm");
+  const lockHandle = await openPostgres(postgresUrl, { max: 1 });
+  try {
+    await lockHandle.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`);
+    try {
+      await migrate(lockHandle.db as never, { migrationsFolder });
+    } finally {
+      await lockHandle.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`);
+    }
+  } finally {
+    await lockHandle.close();
+  }
+}

@@ -1,0 +1,20 @@
+import type { Endpoint } from "@/lib/http/endpoint";
+import { identityEndpoints } from "@/lib/identity/endpoints";
+import { sourceEndpointsByScope } from "@/lib/sources/endpoints";
+
+/** Every endpoint contract, gathered for the OpenAPI document and the console client. */
+export const endpoints = {
+  identity: identityEndpoints,
+  sources: sourceEndpointsByScope,
+};
+
+function isEndpoint(value: unknown): value is Endpoint {
+  return typeof value === "object" && value !== null && "method" in value && "path" in value && "access" in value;
+}
+
+/** The endpoints as a flat list, found by walking the groups above. */
+export function listEndpoints(group: unknown = endpoints): Endpoint[] {
+  if (isEndpoint(group)) return [group];
+  if (typeof group !== "object" || group === null) return [];
+  return Object.values(group).flatMap((child) => listEndpoints(child));
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { listEndpoints } from "./endpoints";
+
+const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().meta({ description: "One human sentence." }),
+    errors: z
+      .array(z.object({ path: z.string().meta({ example: "manifest.mental_models[1].id" }), message: z.string() }))
+      .optional(),
+  })
+  .meta({ id: "Problem", description: "RFC 9457 problem details" });
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Malformed JSON, a body that is not an object, or an operation the resource does not allow",
+  401: "Missing, unknown, revoked or inactive credentials",
+  403: "Authenticated but not allowed",
+  404: "No such resource (or not the caller's)",
+  405: "The path does not have this method",
+  409: "Conflict with the current state",
+  413: "Body larger than 1 MiB",
+  415: "Body is not JSON",
+  422: "Validation failed; `errors` lists each field",
+  502: "An upstream server answered badly",
+  503: "The database is unreachable",
+  504: "An upstream server did not answer in time",
+};
+
+function problem(status: number) {
+  return { description: ERROR_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: Problem } } };
+}
+
+function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
+  const statuses = new Set<number>(endpoint.errors ?? []);
+  if (endpoint.access !== "public") [401, 503].forEach((s) => statuses.add(s));
+  if (endpoint.access === "admin" || endpoint.access === "user") statuses.add(403);
+  if (endpoint.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));
+  if (endpoint.params || endpoint.query) statuses.add(422);
+
+  const success = endpoint.response
+    ? { description: "Success", content: { "application/json": { schema: endpoint.response } } }
+    : { description: "Done; no body" };
+  return {
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/^\/ext\/svc/, "").replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    security: endpoint.access === "public" ? [] : [{ bearer: [] }],
+    requestParams: { path: endpoint.params, query: endpoint.query },
+    requestBody: endpoint.body ? { required: true, content: { "application/json": { schema: endpoint.body } } } : undefined,
+    responses: {
+      [String(endpoint.status)]: success,
+      ...Object.fromEntries([...statuses].sort().map((s) => [String(s), problem(s)])),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of every endpoint, built from the same zod schemas the handlers use. */
+export function buildOpenApiDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const endpoint of listEndpoints()) {
+    const item = (paths[endpoint.path] ??= {});
+    (item as Record<string, ZodOpenApiOperationObject>)[endpoint.method.toLowerCase()] = operation(endpoint);
+  }
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Bank template and bank policy extension API",
+      version: "1.0.0",
+      description: "Template sources, templates, bank policies and bank creation for agent-memory banks.",
+    },
+    servers: [{ url: "/" }],
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key from /ext/svc/me/api-keys" } },
+    },
+    paths,
+  });
+}

@@ -1,0 +1,57 @@
+import type { z } from "zod";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Who may call an endpoint. `principal`: any active user or service account;
+ * `user`: users only (service accounts get 403); `admin`: effective role admin.
+ */
+export type Access = "public" | "principal" | "user" | "admin";
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * The contract of one endpoint: the single source for request validation, the
+ * response shape, the typed console client and the OpenAPI document.
+ */
+export interface Endpoint<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends AnyObject | undefined = AnyObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: HttpMethod;
+  /** OpenAPI-style path, `/ext/svc/me/template-sources/{name}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Absent: the endpoint answers 204 with no body. */
+  response?: R;
+  /** Success status when the handler does not choose one. */
+  status: number;
+  /** Error statuses worth documenting beyond the ones every endpoint may give. */
+  errors?: number[];
+}
+
+export function defineEndpoint<
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  return endpoint;
+}
+
+type OutputOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+type InputOf<S> = S extends z.ZodType ? z.input<S> : void;
+
+export type EndpointParams<E> = E extends Endpoint<infer P, any, any, any> ? OutputOf<P> : never;
+export type EndpointQuery<E> = E extends Endpoint<any, infer Q, any, any> ? OutputOf<Q> : never;
+export type EndpointBody<E> = E extends Endpoint<any, any, infer B, any> ? OutputOf<B> : never;
+export type EndpointBodyInput<E> = E extends Endpoint<any, any, infer B, any> ? InputOf<B> : never;
+export type EndpointResult<E> = E extends Endpoint<any, any, any, infer R> ? InputOf<R> : never;
+export type EndpointResponse<E> = E extends Endpoint<any, any, any, infer R> ? OutputOf<R> : never;

@@ -1,0 +1,105 @@
+import type { AppContext } from "@/lib/server/app";
+import { getApp } from "@/lib/server/app";
+import type { Principal } from "@/lib/identity/principal";
+import { authenticate, authorize } from "./auth";
+import { readJsonObject } from "./body";
+import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointResult, HttpMethod } from "./endpoint";
+import { methodNotAllowed, notFound } from "./errors";
+import { errorToResponse } from "./problem";
+import { parseOrThrow } from "./validation";
+
+/** What a handler receives: the app, the caller and the validated input. */
+export interface RequestContext {
+  app: AppContext;
+  principal: Principal;
+  request: Request;
+}
+
+export interface HandlerInput<E extends Endpoint> {
+  ctx: RequestContext;
+  params: EndpointParams<E>;
+  query: EndpointQuery<E>;
+  body: EndpointBody<E>;
+}
+
+/** Lets a handler pick its success status (POST /banks: 201 created, 200 updated). */
+export class WithStatus<T> {
+  constructor(
+    readonly status: number,
+    readonly body: T,
+  ) {}
+}
+
+type HandlerResult<E extends Endpoint> = EndpointResult<E> | WithStatus<EndpointResult<E>>;
+
+/** Next passes route params as a promise; catch-all segments arrive as arrays. */
+export interface RouteContext {
+  params: Promise<Record<string, string | string[] | undefined>>;
+}
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+const NO_PRINCIPAL = undefined as unknown as Principal;
+
+/**
+ * Wraps one endpoint: authentication and permission, path/query/body parsing and
+ * validation, then the handler; every error thrown on the way becomes problem+json.
+ */
+export function handle<E extends Endpoint>(
+  endpoint: E,
+  handler: (input: HandlerInput<E>) => Promise<HandlerResult<E>>,
+): RouteHandler & { endpoint: E } {
+  const run = async (request: Request, context: RouteContext): Promise<Response> => {
+    const where = { method: request.method, path: new URL(request.url).pathname };
+    try {
+      const app = await getApp();
+      const principal = endpoint.access === "public" ? NO_PRINCIPAL : await authenticate(request, app);
+      if (endpoint.access !== "public") authorize(principal, endpoint.access);
+
+      const rawParams = await context.params;
+      const params = endpoint.params ? parseOrThrow(endpoint.params, rawParams, "path") : undefined;
+      const url = new URL(request.url);
+      // An empty query value counts as absent (`?cursor=`).
+      const rawQuery = Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ""));
+      const query = endpoint.query ? parseOrThrow(endpoint.query, rawQuery, "query") : undefined;
+      const body = endpoint.body ? parseOrThrow(endpoint.body, await readJsonObject(request), "request body") : undefined;
+
+      const result = await handler({ ctx: { app, principal, request }, params, query, body } as HandlerInput<E>);
+      const [status, payload] = result instanceof WithStatus ? [result.status, result.body] : [endpoint.status, result];
+      if (!endpoint.response || status === 204) return new Response(null, { status: 204 });
+      // Encoding through the response schema drops anything it does not name (no leaked columns).
+      const encoded = endpoint.response.parse(payload);
+      return Response.json(encoded, { status, headers: { "cache-control": "no-store" } });
+    } catch (error) {
+      return errorToResponse(error, where);
+    }
+  };
+  return Object.assign(run, { endpoint });
+}
+
+const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+type MethodTable = Record<HttpMethod, RouteHandler>;
+
+/**
+ * The exports of one route file: the given handlers, and a 405 problem with `Allow`
+ * for every other method (Next would answer those with an empty 405).
+ */
+export function route(handlers: Partial<MethodTable>): MethodTable {
+  const allowed = ALL_METHODS.filter((m) => handlers[m]);
+  const refuse: RouteHandler = async (request) =>
+    errorToResponse(methodNotAllowed(allowed), { method: request.method, path: new URL(request.url).pathname });
+  return Object.fromEntries(ALL_METHODS.map((m) => [m, handlers[m] ?? refuse])) as MethodTable;
+}
+
+/** Exports of the catch-all route: any path under /ext/svc that no route file names. */
+export function unknownPath(): MethodTable {
+  const answer: RouteHandler = async (request) => {
+    const path = new URL(request.url).pathname;
+    try {
+      await authenticate(request, await getApp());
+      throw notFound(`No endpoint exists at ${path}.`);
+    } catch (error) {
+      return errorToResponse(error, { method: request.method, path });
+    }
+  };
+  return Object.fromEntries(ALL_METHODS.map((m) => [m, answer])) as MethodTable;
+}

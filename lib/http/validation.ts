@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { unprocessable, type FieldError } from "./errors";
+
+/** `["manifest", "mental_models", 1, "id"]` → `manifest.mental_models[1].id` */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/** Flattens zod issues into CONTRACT §4 field errors: unknown keys at their own path. */
+export function issuesToFieldErrors(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const issue of issues) {
+    const at = [...prefix, ...issue.path];
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) errors.push({ path: formatPath([...at, key]), message: "is not a known field" });
+    } else {
+      errors.push({ path: formatPath(at) || "(body)", message: issue.message });
+    }
+  }
+  return errors;
+}
+
+// Plain-language messages for the cases zod words for programmers.
+const errorMap: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
+  if (issue.code === "invalid_type") return `must be ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
+  return undefined;
+};
+
+export function describeErrors(what: string, errors: FieldError[]): string {
+  const first = errors[0];
+  if (!first) return `The ${what} is invalid.`;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
+  return `The ${what} is invalid: ${first.path} ${first.message}${more}.`;
+}
+
+/** Parses or throws a 422 listing every failed field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value, { error: errorMap });
+  if (result.success) return result.data;
+  const errors = issuesToFieldErrors(result.error.issues);
+  throw unprocessable(describeErrors(what, errors), errors);
+}

@@ -1,0 +1,63 @@
+import { and, eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { apiKeys, serviceAccounts, users } from "@/db/schema";
+import { hashApiKey, looksLikeApiKey } from "./api-keys";
+
+export type Role = "admin" | "member";
+
+/** The authenticated caller. For a service account, `userId` is its owner's id (API.md §5.2). */
+export interface Principal {
+  type: "user" | "service_account";
+  id: string;
+  userId: string;
+  role: Role;
+  displayName: string;
+}
+
+/** A service account acts with the lower of its own role and its owner's. */
+export function effectiveRole(own: Role, owner: Role): Role {
+  return own === "admin" && owner === "admin" ? "admin" : "member";
+}
+
+/** The active principal an API key stands for, or null (unknown, revoked, or inactive). */
+export async function principalForApiKey(db: Database, token: string): Promise<Principal | null> {
+  if (!looksLikeApiKey(token)) return null;
+  const [row] = await db
+    .select({
+      userId: users.id,
+      userName: users.displayName,
+      userRole: users.role,
+      userActive: users.isActive,
+      saId: serviceAccounts.id,
+      saName: serviceAccounts.displayName,
+      saRole: serviceAccounts.role,
+      saActive: serviceAccounts.isActive,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .leftJoin(
+      serviceAccounts,
+      and(eq(serviceAccounts.ownerUserId, apiKeys.userId), eq(serviceAccounts.id, apiKeys.serviceAccountId)),
+    )
+    .where(eq(apiKeys.tokenHash, hashApiKey(token)))
+    .limit(1);
+  if (!row || !row.userActive) return null;
+  if (row.saId === null) {
+    return { type: "user", id: row.userId, userId: row.userId, role: row.userRole, displayName: row.userName };
+  }
+  if (!row.saActive) return null;
+  return {
+    type: "service_account",
+    id: row.saId,
+    userId: row.userId,
+    role: effectiveRole(row.saRole!, row.userRole),
+    displayName: row.saName!,
+  };
+}
+
+/** The principal of a signed-in console user, re-read so deactivation takes effect at once. */
+export async function principalForUser(db: Database, userId: string): Promise<Principal | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!row || !row.isActive) return null;
+  return { type: "user", id: row.id, userId: row.id, role: row.role, displayName: row.displayName };
+}

@@ -1,0 +1,57 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { z } from "zod";
+import type { Database } from "@/db/client";
+import { serviceAccounts } from "@/db/schema";
+import { iso } from "@/lib/api/fields";
+import { conflict, forbidden, notFound } from "@/lib/http/errors";
+import { isUniqueViolation } from "@/db/errors";
+import type { Principal } from "./principal";
+import type { CreateServiceAccountRequest, ServiceAccount } from "./schemas";
+
+type ServiceAccountRow = typeof serviceAccounts.$inferSelect;
+
+function present(row: ServiceAccountRow): z.input<typeof ServiceAccount> {
+  return {
+    id: row.id,
+    owner_user_id: row.ownerUserId,
+    display_name: row.displayName,
+    role: row.role,
+    is_active: row.isActive,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+const owned = (ownerUserId: string, id: string) =>
+  and(eq(serviceAccounts.ownerUserId, ownerUserId), eq(serviceAccounts.id, id));
+
+export async function listServiceAccounts(db: Database, ownerUserId: string) {
+  const rows = await db.select().from(serviceAccounts).where(eq(serviceAccounts.ownerUserId, ownerUserId)).orderBy(asc(serviceAccounts.id));
+  return rows.map(present);
+}
+
+export async function createServiceAccount(db: Database, caller: Principal, input: z.output<typeof CreateServiceAccountRequest>) {
+  const role = input.role ?? "member";
+  if (role === "admin" && caller.role !== "admin") throw forbidden("Only an admin may create an admin service account.");
+  try {
+    const [row] = await db
+      .insert(serviceAccounts)
+      .values({ ownerUserId: caller.userId, id: input.id, displayName: input.display_name ?? input.id, role })
+      .returning();
+    return present(row!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`You already have a service account ${input.id}.`);
+    throw error;
+  }
+}
+
+/** 404 unless the service account is the caller's own (others' answer as missing ones). */
+export async function assertOwnServiceAccount(db: Database, ownerUserId: string, id: string): Promise<void> {
+  const [row] = await db.select({ id: serviceAccounts.id }).from(serviceAccounts).where(owned(ownerUserId, id)).limit(1);
+  if (!row) throw notFound(`You have no service account ${id}.`);
+}
+
+export async function deleteServiceAccount(db: Database, ownerUserId: string, id: string): Promise<void> {
+  const deleted = await db.delete(serviceAccounts).where(owned(ownerUserId, id)).returning({ id: serviceAccounts.id });
+  if (deleted.length === 0) throw notFound(`You have no service account ${id}.`);
+}

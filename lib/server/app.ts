@@ -1,0 +1,41 @@
+import { openPglite, openPostgres, type Database, type DatabaseHandle } from "@/db/client";
+import { runMigrations } from "@/db/migrate";
+import { resolveSecretKey } from "@/lib/crypto/secret-key";
+import { bootstrapIdentity } from "@/lib/identity/bootstrap";
+import { loadConfig, type Config } from "./config";
+
+/** Everything a request needs beyond itself. Built once per process, or by a test. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  database: DatabaseHandle;
+  secretKey: Buffer;
+}
+
+// Route bundles and instrumentation are separate module graphs in one process: share via globalThis.
+const SLOT = Symbol.for("bank-template-console.app");
+type Slot = { app?: Promise<AppContext> };
+const slot = ((globalThis as Record<symbol, Slot>)[SLOT] ??= {});
+
+/** The process-wide application, started (migrated, bootstrapped) on first use. */
+export function getApp(): Promise<AppContext> {
+  slot.app ??= startApp(loadConfig()).catch((error) => {
+    slot.app = undefined;
+    throw error;
+  });
+  return slot.app;
+}
+
+/** Tests install their own application (fresh database, fixed config). */
+export function setApp(app: AppContext | undefined): void {
+  slot.app = app ? Promise.resolve(app) : undefined;
+}
+
+export async function startApp(config: Config, log: (line: string) => void = console.log): Promise<AppContext> {
+  const secretKey = resolveSecretKey(config);
+  const database = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(config.dataDir);
+  await runMigrations(database, config.databaseUrl ?? undefined);
+  const app: AppContext = { config, db: database.db, database, secretKey };
+  await bootstrapIdentity(app, log);
+  return app;
+}

@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+const intFromEnv = (fallback: number, min: number) => z.coerce.number().int().min(min).default(fallback);
+
+const envSchema = z.object({
+  PORT: intFromEnv(3000, 1),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  SECRET_KEY: z.string().min(1).optional(),
+  BOOTSTRAP_ADMIN_TOKEN: z.string().min(1).optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(1).optional(),
+  MARKETPLACE_ALLOWED_HOSTS: z.string().default(""),
+  MARKETPLACE_CACHE_TTL_SECONDS: intFromEnv(300, 0),
+  MARKETPLACE_TIMEOUT_MS: intFromEnv(10_000, 1),
+  MARKETPLACE_MAX_BYTES: intFromEnv(5_242_880, 1),
+  HINDSIGHT_API_URL: z.url().optional(),
+  HINDSIGHT_API_KEY: z.string().min(1).optional(),
+});
+
+export interface Config {
+  port: number;
+  databaseUrl: string | null;
+  dataDir: string;
+  secretKey: string | null;
+  bootstrapAdminToken: string | null;
+  bootstrapAdminPassword: string | null;
+  marketplace: {
+    allowedHosts: string[];
+    cacheTtlSeconds: number;
+    timeoutMs: number;
+    maxBytes: number;
+  };
+  hindsight: { url: string; apiKey: string | null } | null;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration of CONTRACT §1 from the environment; empty values count as unset. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL ?? null,
+    dataDir: e.DATA_DIR,
+    secretKey: e.SECRET_KEY ?? null,
+    bootstrapAdminToken: e.BOOTSTRAP_ADMIN_TOKEN ?? null,
+    bootstrapAdminPassword: e.BOOTSTRAP_ADMIN_PASSWORD ?? null,
+    marketplace: {
+      allowedHosts: e.MARKETPLACE_ALLOWED_HOSTS.split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      cacheTtlSeconds: e.MARKETPLACE_CACHE_TTL_SECONDS,
+      timeoutMs: e.MARKETPLACE_TIMEOUT_MS,
+      maxBytes: e.MARKETPLACE_MAX_BYTES,
+    },
+    hindsight: e.HINDSIGHT_API_URL ? { url: e.HINDSIGHT_API_URL, apiKey: e.HINDSIGHT_API_KEY ?? null } : null,
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { scopePrefix, type ScopeKind } from "@/lib/identity/scope";
+import { CreateSourceRequest, Source, sourceNameParams } from "./schemas";
+
+/** The template-source endpoints of one scope; `/me` and `/admin` differ only in path and access. */
+function sourceEndpoints(kind: ScopeKind) {
+  const base = `${scopePrefix(kind)}/template-sources`;
+  const access = kind === "personal" ? "principal" : "admin";
+  const which = kind === "personal" ? "the caller's personal" : "server";
+  const tag = "Template sources";
+  return {
+    list: defineEndpoint({
+      method: "GET", path: base, tag, access, status: 200,
+      summary: `List ${which} template sources, sorted by name`,
+      response: z.array(Source),
+    }),
+    create: defineEndpoint({
+      method: "POST", path: base, tag, access, status: 201,
+      summary: `Register a ${kind} template source`,
+      body: CreateSourceRequest, response: Source, errors: [409, 422],
+    }),
+    remove: defineEndpoint({
+      method: "DELETE", path: `${base}/{name}`, tag, access, status: 204,
+      summary: `Remove a ${kind} template source`,
+      params: sourceNameParams, errors: [404],
+    }),
+  };
+}
+
+export const sourceEndpointsByScope = {
+  personal: sourceEndpoints("personal"),
+  server: sourceEndpoints("server"),
+} as const;

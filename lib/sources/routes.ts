@@ -1,0 +1,23 @@
+import { handle, route } from "@/lib/http/route";
+import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
+import { sourceEndpointsByScope } from "./endpoints";
+import { createSource, deleteSource, listSources } from "./sources";
+
+// One implementation serves /me/template-sources and /admin/template-sources.
+
+export function sourceCollectionRoute(kind: ScopeKind) {
+  const endpoints = sourceEndpointsByScope[kind];
+  return route({
+    GET: handle(endpoints.list, ({ ctx }) => listSources(ctx.app.db, scopeOf(kind, ctx.principal))),
+    POST: handle(endpoints.create, ({ ctx, body }) =>
+      createSource(ctx.app.db, ctx.app.secretKey, scopeOf(kind, ctx.principal), body),
+    ),
+  });
+}
+
+export function sourceItemRoute(kind: ScopeKind) {
+  const endpoints = sourceEndpointsByScope[kind];
+  return route({
+    DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteSource(ctx.app.db, scopeOf(kind, ctx.principal), params.name)),
+  });
+}

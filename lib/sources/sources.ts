@@ -1,0 +1,92 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { z } from "zod";
+import type { Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { templateSources } from "@/db/schema";
+import { iso } from "@/lib/api/fields";
+import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
+import { conflict, invalidField, notFound } from "@/lib/http/errors";
+import type { OwnerScope } from "@/lib/identity/scope";
+import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "./names";
+import type { CreateSourceRequest, Source } from "./schemas";
+
+type SourceRow = typeof templateSources.$inferSelect;
+
+export function presentSource(row: SourceRow): z.input<typeof Source> {
+  return {
+    name: row.name,
+    url: row.url,
+    scope: row.scope,
+    owner: row.owner,
+    has_auth: row.authTokenEncrypted !== null,
+    description: row.description,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+const inScope = (scope: OwnerScope) =>
+  and(
+    eq(templateSources.scope, scope.kind),
+    scope.owner === null ? isNull(templateSources.owner) : eq(templateSources.owner, scope.owner),
+  );
+
+const scopeWords = (scope: OwnerScope) => (scope.kind === "personal" ? "personal source" : "server source");
+
+export async function listSources(db: Database, scope: OwnerScope) {
+  const rows = await db.select().from(templateSources).where(inScope(scope)).orderBy(asc(templateSources.name));
+  return rows.map(presentSource);
+}
+
+/** Resolves the name: the alias, else derived from the URL (422 at `url` when it cannot be). */
+function sourceNameFor(input: z.output<typeof CreateSourceRequest>): string {
+  if (input.alias) return input.alias;
+  const derived = deriveSourceName(parseHttpUrl(input.url)!);
+  if (derived === null) {
+    throw invalidField("url", "has no path segment to derive a source name from; give an alias");
+  }
+  if (!SOURCE_NAME_PATTERN.test(derived)) {
+    throw invalidField("url", `gives the source name '${derived}', which ${SOURCE_NAME_RULE}; give an alias`);
+  }
+  return derived;
+}
+
+export async function createSource(
+  db: Database,
+  secretKey: Buffer,
+  scope: OwnerScope,
+  input: z.output<typeof CreateSourceRequest>,
+) {
+  const name = sourceNameFor(input);
+  try {
+    const [row] = await db
+      .insert(templateSources)
+      .values({
+        scope: scope.kind,
+        owner: scope.owner,
+        name,
+        url: input.url,
+        authTokenEncrypted: input.auth_token ? encryptSecret(secretKey, input.auth_token) : null,
+      })
+      .returning();
+    return presentSource(row!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A ${scopeWords(scope)} named ${name} already exists.`);
+    throw error;
+  }
+}
+
+export async function deleteSource(db: Database, scope: OwnerScope, name: string): Promise<void> {
+  const deleted = await db
+    .delete(templateSources)
+    .where(and(inScope(scope), eq(templateSources.name, name)))
+    .returning({ id: templateSources.id });
+  if (deleted.length === 0) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
+}
+
+/** A source with its decrypted token, for talking to its marketplace; null when absent. */
+export async function findSourceWithToken(db: Database, secretKey: Buffer, scope: OwnerScope, name: string) {
+  const [row] = await db.select().from(templateSources).where(and(inScope(scope), eq(templateSources.name, name))).limit(1);
+  if (!row) return null;
+  return { row, authToken: row.authTokenEncrypted ? decryptSecret(secretKey, row.authTokenEncrypted) : null };
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { useTestApp, type Client } from "./support/app";
+
+const t = useTestApp();
+const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe("personal template sources", () => {
+  let alice: Client;
+  let bob: Client;
+  let aliceBot: Client;
+
+  it("sets up alice, bob and alice's service account", async () => {
+    alice = await t.user("alice");
+    bob = await t.user("bob");
+    expect((await alice.post("/ext/svc/me/service-accounts", { id: "ci-bot" })).status).toBe(201);
+    const key = await alice.post("/ext/svc/me/service-accounts/ci-bot/api-keys", {});
+    expect(key.status).toBe(201);
+    const { as } = await import("./support/app");
+    aliceBot = as(key.body.token);
+  });
+
+  it("creates a source with every field, deriving the name from the URL", async () => {
+    const res = await alice.post("/ext/svc/me/template-sources", { url: "https://github.com/acme/bank-templates" });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      name: "acme",
+      url: "https://github.com/acme/bank-templates",
+      scope: "personal",
+      owner: "alice",
+      has_auth: false,
+      description: null,
+      created_at: expect.stringMatching(ISO_Z),
+      updated_at: expect.stringMatching(ISO_Z),
+    });
+  });
+
+  it("strips a trailing slash and .git before deriving", async () => {
+    const slash = await alice.post("/ext/svc/me/template-sources", { url: "https://git.example.com/tools.git/" });
+    expect(slash.status).toBe(201);
+    expect(slash.body.name).toBe("tools");
+    const git = await alice.post("/ext/svc/me/template-sources", { url: "https://git.example.com/single.git" });
+    expect(git.body.name).toBe("single");
+  });
+
+  it("uses the alias and reports has_auth when a token is given, never returning it", async () => {
+    const res = await alice.post("/ext/svc/me/template-sources", {
+      url: "https://example.com/",
+      alias: "private-market",
+      auth_token: "s3cret-token-value",
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.name).toBe("private-market");
+    expect(res.body.has_auth).toBe(true);
+    expect(res.text).not.toContain("s3cret-token-value");
+    const list = await alice.get("/ext/svc/me/template-sources");
+    expect(list.text).not.toContain("s3cret-token-value");
+    const rows = await t.app.db.execute(sql`select * from template_sources`);
+    expect(JSON.stringify(rows)).not.toContain("s3cret-token-value");
+  });
+
+  it("answers 409 on a duplicate name", async () => {
+    const res = await alice.post("/ext/svc/me/template-sources", { url: "https://gitlab.com/acme/other" });
+    expect(res.status).toBe(409);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it.each([
+    ["no path segment", { url: "https://example.com/" }, "url"],
+    ["ftp", { url: "ftp://x/y" }, "url"],
+    ["malformed URL", { url: "not a url" }, "url"],
+    ["relative URL", { url: "/acme/templates" }, "url"],
+    ["alias with a space", { url: "https://example.com/x", alias: "a b" }, "alias"],
+    ["derived name with bad characters", { url: "https://example.com/-bad" }, "url"],
+    ["missing url", {}, "url"],
+    ["unknown field", { url: "https://example.com/x", colour: "red" }, "colour"],
+  ])("answers 422 for %s", async (_, body, path) => {
+    const res = await alice.post("/ext/svc/me/template-sources", body);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it("shows each principal only its own sources; the service account sees its owner's", async () => {
+    await bob.post("/ext/svc/me/template-sources", { url: "https://github.com/bobco/templates" });
+    const names = async (c: Client) => (await c.get("/ext/svc/me/template-sources")).body.map((s: { name: string }) => s.name);
+    expect(await names(alice)).toEqual(["acme", "private-market", "single", "tools"]);
+    expect(await names(aliceBot)).toEqual(["acme", "private-market", "single", "tools"]);
+    expect(await names(bob)).toEqual(["bobco"]);
+  });
+
+  it("lets the service account create sources owned by its user", async () => {
+    const res = await aliceBot.post("/ext/svc/me/template-sources", { url: "https://example.com/bot-market" });
+    expect(res.status).toBe(201);
+    expect(res.body.owner).toBe("alice");
+  });
+
+  it("answers 404 when bob deletes alice's source, and leaves it in place", async () => {
+    expect((await bob.delete("/ext/svc/me/template-sources/acme")).status).toBe(404);
+    expect((await alice.get("/ext/svc/me/template-sources")).body.map((s: { name: string }) => s.name)).toContain("acme");
+  });
+
+  it("never deletes a server source through /me", async () => {
+    expect((await t.admin.post("/ext/svc/admin/template-sources", { url: "https://github.com/company/templates" })).status).toBe(201);
+    expect((await t.admin.delete("/ext/svc/me/template-sources/company")).status).toBe(404);
+    expect((await alice.delete("/ext/svc/me/template-sources/company")).status).toBe(404);
+    const server = await t.admin.get("/ext/svc/admin/template-sources");
+    expect(server.body).toEqual([expect.objectContaining({ name: "company", scope: "server", owner: null })]);
+  });
+
+  it("lets a personal and a server source share a name", async () => {
+    expect((await t.admin.post("/ext/svc/admin/template-sources", { url: "https://x.example/acme" })).status).toBe(201);
+    expect((await t.admin.post("/ext/svc/admin/template-sources", { url: "https://y.example/acme" })).status).toBe(409);
+  });
+
+  it("deletes the caller's own source with 204 and an empty body", async () => {
+    const res = await alice.delete("/ext/svc/me/template-sources/tools");
+    expect(res.status).toBe(204);
+    expect(res.text).toBe("");
+    expect((await alice.delete("/ext/svc/me/template-sources/tools")).status).toBe(404);
+  });
+
+  it("keeps server sources to admins", async () => {
+    expect((await alice.get("/ext/svc/admin/template-sources")).status).toBe(403);
+    expect((await alice.post("/ext/svc/admin/template-sources", { url: "https://z.example/q" })).status).toBe(403);
+    expect((await aliceBot.delete("/ext/svc/admin/template-sources/company")).status).toBe(403);
+  });
+});

@@ -1,0 +1,109 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
+import { bootstrapIdentity } from "@/lib/identity/bootstrap";
+import { setApp, type AppContext } from "@/lib/server/app";
+import { loadConfig } from "@/lib/server/config";
+import { freshDatabase } from "./database";
+import { resolveRoute } from "./router";
+
+export const ADMIN_TOKEN = "test-admin-token-" + "x".repeat(32);
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Sent as is, for malformed bodies. */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/** Calls the real route handler for `path`, as Next would. */
+export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const url = new URL(path, "http://localhost");
+  const resolved = resolveRoute(url.pathname);
+  if (!resolved) throw new Error(`No route file matches ${url.pathname}`);
+  const mod = (await import(/* @vite-ignore */ resolved.file)) as Record<string, unknown>;
+  const handler = mod[method] as ((req: Request, ctx: unknown) => Promise<Response>) | undefined;
+  if (!handler) throw new Error(`${resolved.file} does not export ${method}`);
+
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set("authorization", `Bearer ${options.token}`);
+  let body: BodyInit | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody as BodyInit;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const response = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve(resolved.params) });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A client bound to one token. */
+export function as(token: string | null) {
+  const call = <T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    request<T>(method, path, { token, body, headers });
+  return {
+    token,
+    get: <T = any>(path: string) => call<T>("GET", path),
+    post: <T = any>(path: string, body?: unknown) => call<T>("POST", path, body ?? {}),
+    put: <T = any>(path: string, body?: unknown) => call<T>("PUT", path, body ?? {}),
+    patch: <T = any>(path: string, body?: unknown) => call<T>("PATCH", path, body ?? {}),
+    delete: <T = any>(path: string) => call<T>("DELETE", path),
+  };
+}
+export type Client = ReturnType<typeof as>;
+
+export interface TestApp {
+  app: AppContext;
+  admin: Client;
+  /** Creates a member (or admin) user and a key for it. */
+  user(id: string, role?: "admin" | "member"): Promise<Client>;
+  databaseUrl: string | null;
+}
+
+/**
+ * Registers hooks that give the test file its own application on a fresh database
+ * (PGlite in memory, or a new PostgreSQL database), with an admin token.
+ */
+export function useTestApp(env: Record<string, string> = {}): TestApp {
+  const testApp = {} as TestApp;
+  let close: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const db = await freshDatabase();
+    close = db.close;
+    const config = loadConfig({ BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN, DATA_DIR: "/nonexistent", ...env });
+    const app: AppContext = { config, db: db.handle.db, database: db.handle, secretKey: randomBytes(32) };
+    await bootstrapIdentity(app, () => {});
+    setApp(app);
+    testApp.app = app;
+    testApp.databaseUrl = db.url;
+    testApp.admin = as(ADMIN_TOKEN);
+    testApp.user = async (id, role = "member") => {
+      const created = await testApp.admin.post("/ext/svc/admin/users", { id, role });
+      if (created.status !== 201) throw new Error(`creating ${id}: ${created.status} ${created.text}`);
+      const key = await testApp.admin.post(`/ext/svc/admin/users/${id}/api-keys`, { description: "test" });
+      if (key.status !== 201) throw new Error(`key for ${id}: ${key.status} ${key.text}`);
+      return as(key.body.token);
+    };
+  });
+  afterAll(async () => {
+    setApp(undefined);
+    await close();
+  });
+  return testApp;
+}
