@@ -3,6 +3,7 @@ import {
   boolean,
   foreignKey,
   index,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -85,3 +86,52 @@ export const templateSources = pgTable(
   // NULLS NOT DISTINCT: server sources (owner null) are unique by name as well.
   (t) => [unique("template_sources_scope_owner_name_key").on(t.scope, t.owner, t.name).nullsNotDistinct()],
 );
+
+/**
+ * Installed templates. `row_id` is internal; the API identity is (id, scope, owner),
+ * unique with a null owner counting as a value (server templates).
+ */
+export const templates = pgTable(
+  "templates",
+  {
+    rowId: text("row_id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    id: text("id").notNull(),
+    scope: text("scope", { enum: ["personal", "server"] }).notNull(),
+    owner: text("owner").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description"),
+    category: text("category"),
+    integrations: text("integrations").array().notNull().default(sql`'{}'::text[]`),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    manifest: jsonb("manifest").$type<Record<string, unknown>>().notNull(),
+    sourceName: text("source_name"),
+    sourceScope: text("source_scope", { enum: ["personal", "server"] }),
+    sourceOwner: text("source_owner"),
+    /** The template's id inside its source (differs from `id` when installed under an alias). */
+    sourceTemplateId: text("source_template_id"),
+    sourceRevision: text("source_revision"),
+    locallyModified: boolean("locally_modified").notNull().default(false),
+    installedAt: timestamptz("installed_at").notNull().defaultNow(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("templates_id_scope_owner_key").on(t.id, t.scope, t.owner).nullsNotDistinct(),
+    index("templates_scope_owner_category_idx").on(t.scope, t.owner, t.category, t.id),
+    index("templates_tags_idx").using("gin", t.tags),
+  ],
+);
+
+/**
+ * Marketplace responses, shared by every process. Keyed by URL and a hash of the
+ * credential used, so a body fetched with one user's token never serves another.
+ */
+export const marketplaceCache = pgTable("marketplace_cache", {
+  cacheKey: text("cache_key").primaryKey(),
+  url: text("url").notNull(),
+  body: text("body").notNull(),
+  etag: text("etag"),
+  lastModified: text("last_modified"),
+  fetchedAt: timestamptz("fetched_at").notNull(),
+});

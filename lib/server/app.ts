@@ -10,6 +10,11 @@ export interface AppContext {
   db: Database;
   database: DatabaseHandle;
   secretKey: Buffer;
+  /**
+   * Resolves a host name to its IP addresses for outgoing marketplace requests.
+   * Unset: the system resolver. Tests map made-up names to chosen addresses.
+   */
+  resolveHost?: (hostname: string) => Promise<string[]>;
 }
 
 // Route bundles and instrumentation are separate module graphs in one process: share via globalThis.
