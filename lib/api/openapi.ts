@@ -49,7 +49,10 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     tags: [endpoint.tag],
     operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/^\/ext\/svc/, "").replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
     security: endpoint.access === "public" ? [] : [{ bearer: [] }],
-    requestParams: { path: endpoint.params, query: endpoint.query },
+    requestParams: {
+      ...(endpoint.params && Object.keys(endpoint.params.shape).length ? { path: endpoint.params } : {}),
+      ...(endpoint.query ? { query: endpoint.query } : {}),
+    },
     requestBody: endpoint.body ? { required: true, content: { "application/json": { schema: endpoint.body } } } : undefined,
     responses: {
       [String(endpoint.status)]: success,

@@ -1,0 +1,44 @@
+import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
+
+/** Resolves a host name to every address it has (CONTRACT §6 checks them all). */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
+export const systemResolveHost: ResolveHost = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+// IPv6 global unicast is 2000::/3; ipaddr.js calls unassigned space "unicast" as well, which we refuse.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
+
+/** The IP address inside a URL hostname (`[::1]` → `::1`), or null for a name. */
+export function literalAddress(hostname: string): string | null {
+  const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+  return ipaddr.isValid(bare) ? bare : null;
+}
+
+/**
+ * Why an address may not be contacted ("a private address"), or null when it is public.
+ * IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+ */
+export function addressRefusal(address: string): string | null {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(address);
+  } catch {
+    return "not a valid IP address";
+  }
+  const range = parsed.range();
+  if (range !== "unicast") return `a ${describeRange(range)} address`;
+  if (parsed.kind() === "ipv6" && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) {
+    return "an IPv6 address outside global unicast space";
+  }
+  return null;
+}
+
+/** `carrierGradeNat` → `carrier-grade NAT`, `uniqueLocal` → `unique local`. */
+function describeRange(range: string): string {
+  if (range === "carrierGradeNat") return "carrier-grade NAT";
+  return range.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+export const addressFamily = (address: string): 4 | 6 => (ipaddr.parse(address).kind() === "ipv4" ? 4 : 6);

@@ -1,0 +1,61 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { listEndpoints } from "@/lib/api/endpoints";
+import { request, useTestApp } from "./support/app";
+import { resolveRoute } from "./support/router";
+
+useTestApp();
+
+function routeFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) routeFiles(full, out);
+    else if (name === "route.ts") out.push(full);
+  }
+  return out;
+}
+
+describe("OpenAPI document", () => {
+  it("is served without authentication and is valid OpenAPI 3.1", async () => {
+    const res = await request("GET", "/ext/svc/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\.1\./);
+    const result = await new Validator().validate(res.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("documents every endpoint with its bearer security, success and error responses", async () => {
+    const doc = (await request("GET", "/ext/svc/openapi.json")).body;
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const endpoint of listEndpoints()) {
+      const op = doc.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+      expect(op, `${endpoint.method} ${endpoint.path}`).toBeDefined();
+      expect(op.responses[String(endpoint.status)]).toBeDefined();
+      if (endpoint.access !== "public") {
+        expect(op.security).toEqual([{ bearer: [] }]);
+        expect(op.responses["401"].content["application/problem+json"]).toBeDefined();
+      }
+    }
+  });
+
+  it("matches the route files: every contract endpoint has a handler and every handler is in the contract", async () => {
+    const documented = new Set(listEndpoints().map((e) => `${e.method} ${e.path}`));
+    for (const endpoint of listEndpoints()) {
+      const resolved = resolveRoute(endpoint.path.replace(/\{[^}]+\}/g, "x"));
+      expect(resolved?.file, endpoint.path).not.toMatch(/\[\.\.\.unknown\]/);
+    }
+    const svcDir = path.resolve(__dirname, "../app/ext/svc");
+    for (const file of routeFiles(svcDir)) {
+      const rel = path.relative(svcDir, path.dirname(file)).split(path.sep).filter(Boolean);
+      if (rel[0] === "[...unknown]" || rel[0] === "openapi.json") continue;
+      const apiPath = "/ext/svc/" + rel.map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/");
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const res = await request(method, apiPath.replace(/\{[^}]+\}/g, "x"));
+        if (res.status !== 405) expect(documented.has(`${method} ${apiPath.replace(/\/$/, "")}`), `${method} ${apiPath}`).toBe(true);
+      }
+    }
+  });
+});

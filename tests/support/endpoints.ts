@@ -1,0 +1,10 @@
+import { listEndpoints } from "@/lib/api/endpoints";
+
+/** Every endpoint of the contract with its path parameters filled in by sample values. */
+export function sampleRequests() {
+  return listEndpoints().map((endpoint) => ({
+    endpoint,
+    method: endpoint.method,
+    path: endpoint.path.replace(/\{[^}]+\}/g, "sample-id"),
+  }));
+}
