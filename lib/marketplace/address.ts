@@ -8,12 +8,14 @@ export const systemResolveHost: ResolveHost = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 // IPv6 global unicast is 2000::/3; ipaddr.js calls unassigned space "unicast" as well, which we refuse.
-const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+
+export const isIpAddress = (text: string): boolean => ipaddr.isValid(text);
 
 /** The IP address inside a URL hostname (`[::1]` → `::1`), or null for a name. */
 export function literalAddress(hostname: string): string | null {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  return ipaddr.isValid(bare) ? bare : null;
+  return isIpAddress(bare) ? bare : null;
 }
 
 /**
@@ -29,7 +31,7 @@ export function addressRefusal(address: string): string | null {
   }
   const range = parsed.range();
   if (range !== "unicast") return `a ${describeRange(range)} address`;
-  if (parsed.kind() === "ipv6" && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) {
+  if (parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST_V6)) {
     return "an IPv6 address outside global unicast space";
   }
   return null;

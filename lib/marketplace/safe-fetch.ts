@@ -1,0 +1,265 @@
+import { STATUS_CODES } from "node:http";
+import type { LookupFunction } from "node:net";
+import { Agent, request, type Dispatcher } from "undici";
+import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
+import { addressFamily, addressRefusal, isIpAddress, literalAddress, systemResolveHost, type ResolveHost } from "./address";
+import { displayUrl } from "./location";
+
+/** The limits of CONTRACT §6 that every marketplace request obeys. */
+export interface FetchPolicy {
+  allowedHosts: string[];
+  timeoutMs: number;
+  maxBytes: number;
+  resolveHost?: ResolveHost;
+}
+
+export interface SafeFetchRequest {
+  url: string;
+  authToken: string | null;
+  /** The only origin the token is sent to; once a redirect leaves it, the token stays behind. */
+  authOrigin: string;
+  /** Validators of a cached copy: the request becomes conditional and may answer 304. */
+  conditional?: { etag: string | null; lastModified: string | null };
+}
+
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+export type SafeFetchResult =
+  | ({ kind: "body"; body: string } & Validators)
+  | ({ kind: "not-modified" } & Validators);
+
+export const MAX_REDIRECTS = 3;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+type Hop = { kind: "redirect"; location: string } | SafeFetchResult;
+
+/**
+ * GETs a marketplace URL under the fetch-safety rules of CONTRACT §6: http(s) only, every address
+ * checked before connecting (and the connection pinned to it), redirects followed by hand and
+ * checked again, body size and total time bounded. Failures are 502/504 ApiErrors naming the URL.
+ */
+export async function safeFetch(policy: FetchPolicy, req: SafeFetchRequest): Promise<SafeFetchResult> {
+  const signal = AbortSignal.timeout(policy.timeoutMs);
+  let url = parseTarget(req.url);
+  let withToken = req.authToken !== null && url.origin === req.authOrigin;
+  for (let redirects = 0; ; redirects++) {
+    const headers = requestHeaders(withToken ? req.authToken : null, req.conditional);
+    const hop = await guarded(url, policy, signal, () => fetchOnce(policy, url, headers, signal));
+    if (hop.kind !== "redirect") {
+      if (hop.kind === "not-modified" && !req.conditional) {
+        throw badGateway(`The marketplace at ${displayUrl(url)} answered 304 Not Modified to an unconditional request.`);
+      }
+      return hop;
+    }
+    if (redirects === MAX_REDIRECTS) {
+      throw badGateway(`The marketplace at ${displayUrl(req.url)} redirected more than ${MAX_REDIRECTS} times.`);
+    }
+    url = redirectTarget(url, hop.location);
+    if (url.origin !== req.authOrigin) withToken = false;
+  }
+}
+
+function parseTarget(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw badGateway(`The marketplace URL ${text} is not an absolute URL.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw badGateway(`The marketplace URL ${displayUrl(url)} is not an http or https URL.`);
+  }
+  return url;
+}
+
+function redirectTarget(from: URL, location: string): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw badGateway(`The marketplace at ${displayUrl(from)} redirected to an invalid URL.`);
+  }
+  if (next.protocol !== "http:" && next.protocol !== "https:") {
+    throw badGateway(`The marketplace at ${displayUrl(from)} redirected to ${displayUrl(next)}, which is not http or https.`);
+  }
+  return next;
+}
+
+function requestHeaders(token: string | null, conditional: SafeFetchRequest["conditional"]): Record<string, string> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (conditional?.etag) headers["if-none-match"] = conditional.etag;
+  if (conditional?.lastModified) headers["if-modified-since"] = conditional.lastModified;
+  return headers;
+}
+
+/** Runs one hop, turning whatever it throws into a 502 or 504 that names the URL. */
+async function guarded<T>(url: URL, policy: FetchPolicy, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const code = errorCode(error);
+    if (signal.aborted || (code !== null && TIMEOUT_CODES.has(code))) {
+      throw gatewayTimeout(`The marketplace at ${displayUrl(url)} did not answer within ${policy.timeoutMs} ms.`);
+    }
+    throw badGateway(`The marketplace at ${displayUrl(url)} could not be reached: ${unreachableReason(code)}.`);
+  }
+}
+
+function errorCode(error: unknown): string | null {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return null;
+}
+
+// Only the error code reaches the message: socket errors can carry addresses or other detail we do not echo.
+function unreachableReason(code: string | null): string {
+  switch (code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return "the connection was closed";
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return "the host is unreachable";
+    default:
+      if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `TLS failed (${code})`;
+      return code ? `network error ${code}` : "network error";
+  }
+}
+
+async function fetchOnce(policy: FetchPolicy, url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Hop> {
+  const address = await checkedAddress(policy, url, signal);
+  const agent = pinnedAgent(address, policy.timeoutMs);
+  try {
+    const res = await request(url, { method: "GET", headers, signal, dispatcher: agent });
+    return await readHop(policy, url, res);
+  } finally {
+    await agent.destroy();
+  }
+}
+
+async function readHop(policy: FetchPolicy, url: URL, res: Dispatcher.ResponseData): Promise<Hop> {
+  const status = res.statusCode;
+  if (REDIRECT_STATUSES.has(status)) {
+    await res.body.dump();
+    const location = header(res, "location");
+    if (!location) throw badGateway(`The marketplace at ${displayUrl(url)} answered ${status} without a Location.`);
+    return { kind: "redirect", location };
+  }
+  const validators = { etag: header(res, "etag"), lastModified: header(res, "last-modified") };
+  if (status === 304) {
+    await res.body.dump();
+    return { kind: "not-modified", ...validators };
+  }
+  if (status < 200 || status > 299) {
+    await res.body.dump();
+    const text = STATUS_CODES[status] ?? "";
+    throw badGateway(`The marketplace at ${displayUrl(url)} answered ${`${status} ${text}`.trim()}.`);
+  }
+  return { kind: "body", body: await readLimited(policy, url, res), ...validators };
+}
+
+function header(res: Dispatcher.ResponseData, name: string): string | null {
+  const value = res.headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first ?? null;
+}
+
+/** Reads the body, refusing it by Content-Length up front and by counted bytes as it streams. */
+async function readLimited(policy: FetchPolicy, url: URL, res: Dispatcher.ResponseData): Promise<string> {
+  const tooLarge = () =>
+    badGateway(`The marketplace at ${displayUrl(url)} sent a body larger than ${policy.maxBytes} bytes.`);
+  const declared = Number(header(res, "content-length"));
+  if (Number.isFinite(declared) && declared > policy.maxBytes) {
+    res.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > policy.maxBytes) {
+      res.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+interface PinnedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * Resolves the host once and checks every address; the connection then goes to the first of
+ * them, so a second DNS answer cannot swap in an address that was never checked.
+ * Allow-listed hosts (`host` or `host:port`) skip the public-address rule, not the pinning.
+ */
+async function checkedAddress(policy: FetchPolicy, url: URL, signal: AbortSignal): Promise<PinnedAddress> {
+  const literal = literalAddress(url.hostname);
+  const addresses = literal ? [literal] : await resolveAll(policy, url, signal);
+  const allowed = isAllowedHost(url, policy.allowedHosts);
+  const verb = literal ? "points at" : "resolves to";
+  for (const address of addresses) {
+    const refusal = allowed ? (isIpAddress(address) ? null : "not an IP address") : addressRefusal(address);
+    if (refusal === null) continue;
+    throw badGateway(`The marketplace URL ${displayUrl(url)} ${verb} ${address}, ${refusal}, which is not allowed.`);
+  }
+  const first = addresses[0]!;
+  return { address: first, family: addressFamily(first) };
+}
+
+async function resolveAll(policy: FetchPolicy, url: URL, signal: AbortSignal): Promise<string[]> {
+  const resolve = policy.resolveHost ?? systemResolveHost;
+  let addresses: string[];
+  try {
+    addresses = await untilAborted(resolve(url.hostname), signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    addresses = [];
+  }
+  if (addresses.length === 0) {
+    throw badGateway(`The marketplace at ${displayUrl(url)} could not be reached: its host name does not resolve.`);
+  }
+  return addresses;
+}
+
+function isAllowedHost(url: URL, allowedHosts: string[]): boolean {
+  const forms = [url.host.toLowerCase(), url.hostname.toLowerCase()];
+  return allowedHosts.some((allowed) => forms.includes(allowed.toLowerCase()));
+}
+
+/** DNS lookups cannot be cancelled; stop waiting for one when the fetch's time is up. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** An Agent whose every connection goes to the checked address; Host header and TLS SNI keep the name. */
+function pinnedAgent(pinned: PinnedAddress, timeoutMs: number): Agent {
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return new Agent({
+    connect: { lookup, timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
