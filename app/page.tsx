@@ -1,4 +1,4 @@
-import { Anchor, Button, Container, List, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Button, Container, List, ListItem, Stack, Text, Title } from "@mantine/core";
 
 // The landing page: what the product is, and the way in.
 export default function LandingPage() {
@@ -12,9 +12,9 @@ export default function LandingPage() {
           templates.
         </Text>
         <List>
-          <List.Item>Template sources: personal and server-wide marketplaces.</List.Item>
-          <List.Item>Templates: install, edit, check for updates and update.</List.Item>
-          <List.Item>Banks: create from a template, with per-bank policy documents.</List.Item>
+          <ListItem>Template sources: personal and server-wide marketplaces.</ListItem>
+          <ListItem>Templates: install, edit, check for updates and update.</ListItem>
+          <ListItem>Banks: create from a template, with per-bank policy documents.</ListItem>
         </List>
         <Button component="a" href="/signin" w="fit-content">
           Sign in

@@ -1,0 +1,17 @@
+import { getApp } from "./app";
+import { ConfigError } from "./config";
+import { logError } from "./log";
+
+/** Starts the app before the first request; a configuration error stops the process with its message. */
+export async function startServer(): Promise<void> {
+  try {
+    await getApp();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    // The database may come up later: requests answer 503 and start-up is retried until then.
+    logError("start-up failed", error);
+  }
+}
