@@ -39,8 +39,15 @@ function choice<const T extends readonly [string, ...string[]]>(values: T) {
 /** Whitespace-only counts as blank; the pattern also documents the rule in OpenAPI. */
 const nonBlank = () => z.string().regex(/\S/, "must not be blank");
 
+/** zod calls a wrongly typed record "a record"; in JSON terms it is an object. */
+const objectMessage = (issue: IssueOf) =>
+  issue.code === "invalid_type" && issue.input !== undefined ? "must be an object" : undefined;
+
+/** A JSON object keyed by free-form names, each value checked by `value`. */
+const objectOf = <T extends z.ZodType>(value: T) => z.record(z.string(), value, { error: objectMessage });
+
 /** A JSON object whose keys are free-form (the schema's `additionalProperties: true` dicts). */
-const freeObject = () => z.record(z.string(), z.unknown());
+const freeObject = () => objectOf(z.unknown());
 
 /** An optional field that also accepts null (the schema's `anyOf [T, null]`, default null). */
 const nullable = <T extends z.ZodType>(schema: T, description: string) =>
@@ -125,7 +132,7 @@ export const MentalModelTrigger = z
     exclude_mental_model_ids: nullable(z.array(z.string()), "Mental models, by id, left out of the refresh."),
     tags_match: nullable(choice(TAG_MATCH), "How the model's tags filter memories during refresh."),
     tag_groups: nullable(z.array(TagGroup), "Boolean tag expressions used instead of the model's own tags."),
-    include_chunks: nullable(z.boolean(), "Whether the refresh's recall returns raw chunks; null uses the bank default."),
+    include_chunks: nullable(z.boolean(), "Whether the refresh's recall returns chunks; null uses the bank default."),
     recall_max_tokens: nullable(integer(), "Token budget for recalled facts; null uses the bank default."),
     recall_chunks_max_tokens: nullable(integer(), "Token budget for recalled chunks; null uses the bank default."),
     response_schema: nullable(freeObject(), "JSON Schema for a structured result stored with each refresh."),
@@ -135,7 +142,7 @@ export const MentalModelTrigger = z
 
 export const BankTemplateMentalModel = z
   .looseObject({
-    id: z.string().meta({ description: "Unique id of the mental model; the match key on import.", example: "team-overview" }),
+    id: z.string().meta({ description: "Unique id of the model; the match key on import.", example: "team-overview" }),
     name: nonBlank().meta({ description: "Human-readable name." }),
     source_query: nonBlank().meta({ description: "The query whose answer becomes the model's content." }),
     tags: withDefault(z.array(z.string()), "Tags scoping the model's visibility.", []),
@@ -179,11 +186,11 @@ type MapFieldSchema = z.ZodObject<
 
 export const MapField: MapFieldSchema = z
   .looseObject({
-    type: withDefault(choice(["text", "value", "multi-values", "map"]), "Kind of field; 'map' nests more fields.", "text"),
+    type: withDefault(choice(["text", "value", "multi-values", "map"]), "Kind of field; 'map' nests fields.", "text"),
     description: withDefault(z.string(), "What the field holds.", ""),
     values: withDefault(z.array(LabelValue), "Allowed values.", []),
     get fields() {
-      return withDefault(z.record(z.string(), MapField), "Nested fields of a 'map' field, by name.", {});
+      return withDefault(objectOf(MapField), "Nested fields of a 'map' field, by name.", {});
     },
   })
   .meta({ id: "MapField", description: "A field of a map-typed label group." });
@@ -196,7 +203,7 @@ export const LabelGroup = z
     optional: withDefault(z.boolean(), "Whether an entity may leave the label out.", true),
     tag: withDefault(z.boolean(), "Whether the label is also applied as a tag.", false),
     values: withDefault(z.array(LabelValue), "Allowed values.", []),
-    fields: withDefault(z.record(z.string(), MapField), "Fields of a 'map' group, by name.", {}),
+    fields: withDefault(objectOf(MapField), "Fields of a 'map' group, by name.", {}),
   })
   .meta({ id: "LabelGroup", description: "A label dimension with its type and allowed values." });
 
@@ -309,7 +316,7 @@ function uniqueBy(list: string, key: string) {
       if (typeof value !== "string" || value.trim() === "") return;
       const first = firstAt.get(value);
       if (first === undefined) firstAt.set(value, index);
-      else ctx.addIssue({ code: "custom", path: [index, key], message: `repeats ${list}[${first}].${key}`, input: value });
+      else ctx.addIssue({ code: "custom", path: [index, key], input: value, message: `repeats ${list}[${first}]` });
     });
   };
 }
@@ -345,12 +352,12 @@ export const BankTemplateManifest = z
   .meta({
     id: "BankTemplateManifest",
     description:
-      "A Hindsight bank-template manifest. Keys the schema does not name are kept as they are and reported as warnings.",
+      "A Hindsight bank-template manifest. Keys the schema does not name are kept as they are, with a warning.",
     examples: [
       {
         version: "1",
         bank: { retain_mission: "Keep decisions and their reasons.", disposition_skepticism: 4 },
-        mental_models: [{ id: "open-questions", name: "Open questions", source_query: "Which questions are still open?" }],
+        mental_models: [{ id: "open-questions", name: "Open questions", source_query: "What is still open?" }],
         directives: [{ name: "Cite sources", content: "Name the document each fact comes from.", priority: 5 }],
       },
     ],
@@ -371,25 +378,32 @@ const UNKNOWN_KEY = "is not a field of the bank-template schema; it is kept as i
 
 /** Plain-language wording for the type errors zod words for programmers. */
 const errorMap: z.core.$ZodErrorMap = (issue) => {
-  if (issue.input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value")) return "is required";
+  const missing = issue.input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value");
+  if (missing) return "is required";
   if (issue.code !== "invalid_type") return undefined;
   const expected = String(issue.expected);
   if (expected === "int") return "must be an integer";
+  if (expected === "record") return "must be an object";
   return `must be ${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected}`;
 };
 
 /** Whether an object value uses one of an object schema's fields: how a tag group says which kind it is. */
 const sharesKey = (option: z.ZodType, value: unknown) =>
-  option instanceof z.ZodObject && isRecord(value) && Object.keys(value).some((key) => Object.hasOwn(option.shape, key));
+  option instanceof z.ZodObject &&
+  isRecord(value) &&
+  Object.keys(value).some((key) => Object.hasOwn(option.shape, key));
 
 /** The union option a value belongs to: the one it parses as, else the one sharing a key with it. */
 function pickOption(options: readonly z.ZodType[], value: unknown): z.ZodType | undefined {
-  return options.find((option) => option.safeParse(value).success) ?? options.find((option) => sharesKey(option, value));
+  const parsed = options.find((option) => option.safeParse(value).success);
+  return parsed ?? options.find((option) => sharesKey(option, value));
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
-  for (const part of path) value = isRecord(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[part] : undefined;
+  for (const part of path) {
+    value = isRecord(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[part] : undefined;
+  }
   return value;
 }
 
