@@ -30,17 +30,27 @@ export function addressRefusal(address: string): string | null {
     return "not a valid IP address";
   }
   const range = parsed.range();
-  if (range !== "unicast") return `a ${describeRange(range)} address`;
+  if (range !== "unicast") return withArticle(`${describeRange(range)} address`);
   if (parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST_V6)) {
     return "an IPv6 address outside global unicast space";
   }
   return null;
 }
 
-/** `carrierGradeNat` → `carrier-grade NAT`, `uniqueLocal` → `unique local`. */
+// ipaddr.js range names, in words; the rest read fine once split ("loopback", "private", "reserved").
+const RANGE_WORDS: Record<string, string> = {
+  carrierGradeNat: "carrier-grade NAT",
+  linkLocal: "link-local",
+  uniqueLocal: "unique local",
+  rfc6052: "NAT64",
+  rfc6145: "IPv4-translated",
+  "6to4": "6to4",
+};
+
 function describeRange(range: string): string {
-  if (range === "carrierGradeNat") return "carrier-grade NAT";
-  return range.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return RANGE_WORDS[range] ?? range.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
+
+const withArticle = (words: string) => `${/^[aeiou]/i.test(words) ? "an" : "a"} ${words}`;
 
 export const addressFamily = (address: string): 4 | 6 => (ipaddr.parse(address).kind() === "ipv4" ? 4 : 6);

@@ -41,6 +41,7 @@ export interface Catalog {
 
 // Same rule as template ids (CONTRACT §7): a catalog id becomes an installed id and a URL segment.
 const TEMPLATE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const TEMPLATE_ID_RULE = "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_' or '-', starting with a letter or digit";
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -53,7 +54,7 @@ function isSafeRelativePath(path: string): boolean {
 
 const catalogEntry = z
   .strictObject({
-    id: z.string().regex(TEMPLATE_ID, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_' or '-', starting with a letter or digit"),
+    id: z.string().regex(TEMPLATE_ID, TEMPLATE_ID_RULE),
     name: z.string().refine((name) => name.trim().length > 0, "must not be blank"),
     description: z.string().nullable().optional(),
     category: z.string().nullable().optional(),
@@ -87,17 +88,22 @@ const catalogDocument = z
     catalog.templates.forEach((entry, index) => {
       const earlier = firstIndex.get(entry.id);
       if (earlier === undefined) firstIndex.set(entry.id, index);
-      else ctx.addIssue({ code: "custom", path: ["templates", index, "id"], message: `duplicates templates[${earlier}].id` });
+      else {
+        const message = `duplicates templates[${earlier}].id`;
+        ctx.addIssue({ code: "custom", path: ["templates", index, "id"], message });
+      }
     });
   });
 
 type CatalogEntry = z.output<typeof catalogEntry>;
-type CatalogDocument = z.output<typeof catalogDocument>;
+export type CatalogDocument = z.output<typeof catalogDocument>;
 
 // Wording for the cases zod phrases for programmers, as the request validation does.
 const errorMap: z.core.$ZodErrorMap = (issue) => {
   if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
-  if (issue.code === "invalid_type") return `must be ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
+  if (issue.code === "invalid_type") {
+    return `must be ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
+  }
   return undefined;
 };
 
@@ -165,7 +171,9 @@ function manifestUrl(catalogUrl: string, path: string, index: number): string {
   return resolved.toString();
 }
 
-async function loadManifest(session: CatalogSession, entry: CatalogEntry, index: number): Promise<Record<string, unknown>> {
+type Manifest = Record<string, unknown>;
+
+async function loadManifest(session: CatalogSession, entry: CatalogEntry, index: number): Promise<Manifest> {
   if (entry.manifest !== undefined) return entry.manifest;
   const url = manifestUrl(session.catalogUrl, entry.manifest_file!, index);
   const manifest = parseJson(url, await session.fetchBody(url));

@@ -3,6 +3,7 @@ export {
   loadCatalog,
   loadCatalogTemplate,
   parseCatalog,
+  type CatalogDocument,
   type Catalog,
   type CatalogTemplate,
   type MarketplaceDeps,

@@ -2,7 +2,14 @@ import { STATUS_CODES } from "node:http";
 import type { LookupFunction } from "node:net";
 import { Agent, request, type Dispatcher } from "undici";
 import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
-import { addressFamily, addressRefusal, isIpAddress, literalAddress, systemResolveHost, type ResolveHost } from "./address";
+import {
+  addressFamily,
+  addressRefusal,
+  isIpAddress,
+  literalAddress,
+  systemResolveHost,
+  type ResolveHost,
+} from "./address";
 import { displayUrl } from "./location";
 
 /** The limits of CONTRACT §6 that every marketplace request obeys. */
@@ -45,22 +52,45 @@ type Hop = { kind: "redirect"; location: string } | SafeFetchResult;
  */
 export async function safeFetch(policy: FetchPolicy, req: SafeFetchRequest): Promise<SafeFetchResult> {
   const signal = AbortSignal.timeout(policy.timeoutMs);
-  let url = parseTarget(req.url);
+  const start = parseTarget(req.url);
+  let url = start;
   let withToken = req.authToken !== null && url.origin === req.authOrigin;
   for (let redirects = 0; ; redirects++) {
     const headers = requestHeaders(withToken ? req.authToken : null, req.conditional);
-    const hop = await guarded(url, policy, signal, () => fetchOnce(policy, url, headers, signal));
+    const hop = await runHop(policy, url, headers, signal, redirects > 0 ? start : null);
     if (hop.kind !== "redirect") {
       if (hop.kind === "not-modified" && !req.conditional) {
-        throw badGateway(`The marketplace at ${displayUrl(url)} answered 304 Not Modified to an unconditional request.`);
+        const detail = `The marketplace at ${displayUrl(url)} answered 304 Not Modified to an unconditional request.`;
+        throw badGateway(detail);
       }
       return hop;
     }
     if (redirects === MAX_REDIRECTS) {
-      throw badGateway(`The marketplace at ${displayUrl(req.url)} redirected more than ${MAX_REDIRECTS} times.`);
+      throw badGateway(`The marketplace at ${displayUrl(start)} redirected more than ${MAX_REDIRECTS} times.`);
     }
     url = redirectTarget(url, hop.location);
     if (url.origin !== req.authOrigin) withToken = false;
+  }
+}
+
+/**
+ * One request of the chain; whatever it throws becomes a 502 or 504 naming its URL and, after a
+ * redirect, the URL the chain started from.
+ */
+async function runHop(
+  policy: FetchPolicy,
+  url: URL,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  redirectedFrom: URL | null,
+): Promise<Hop> {
+  try {
+    return await fetchOnce(policy, url, headers, signal);
+  } catch (error) {
+    const apiError = toApiError(error, url, policy, signal);
+    if (!redirectedFrom) throw apiError;
+    const detail = `${apiError.detail.replace(/\.$/, "")} (redirected from ${displayUrl(redirectedFrom)}).`;
+    throw new ApiError(apiError.status, apiError.title, detail, apiError.errors, apiError.headers);
   }
 }
 
@@ -85,7 +115,8 @@ function redirectTarget(from: URL, location: string): URL {
     throw badGateway(`The marketplace at ${displayUrl(from)} redirected to an invalid URL.`);
   }
   if (next.protocol !== "http:" && next.protocol !== "https:") {
-    throw badGateway(`The marketplace at ${displayUrl(from)} redirected to ${displayUrl(next)}, which is not http or https.`);
+    const target = displayUrl(next);
+    throw badGateway(`The marketplace at ${displayUrl(from)} redirected to ${target}, which is not http or https.`);
   }
   return next;
 }
@@ -98,18 +129,13 @@ function requestHeaders(token: string | null, conditional: SafeFetchRequest["con
   return headers;
 }
 
-/** Runs one hop, turning whatever it throws into a 502 or 504 that names the URL. */
-async function guarded<T>(url: URL, policy: FetchPolicy, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    const code = errorCode(error);
-    if (signal.aborted || (code !== null && TIMEOUT_CODES.has(code))) {
-      throw gatewayTimeout(`The marketplace at ${displayUrl(url)} did not answer within ${policy.timeoutMs} ms.`);
-    }
-    throw badGateway(`The marketplace at ${displayUrl(url)} could not be reached: ${unreachableReason(code)}.`);
+function toApiError(error: unknown, url: URL, policy: FetchPolicy, signal: AbortSignal): ApiError {
+  if (error instanceof ApiError) return error;
+  const code = errorCode(error);
+  if (signal.aborted || (code !== null && TIMEOUT_CODES.has(code))) {
+    return gatewayTimeout(`The marketplace at ${displayUrl(url)} did not answer within ${policy.timeoutMs} ms.`);
   }
+  return badGateway(`The marketplace at ${displayUrl(url)} could not be reached: ${unreachableReason(code)}.`);
 }
 
 function errorCode(error: unknown): string | null {
@@ -137,7 +163,12 @@ function unreachableReason(code: string | null): string {
   }
 }
 
-async function fetchOnce(policy: FetchPolicy, url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Hop> {
+async function fetchOnce(
+  policy: FetchPolicy,
+  url: URL,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Hop> {
   const address = await checkedAddress(policy, url, signal);
   const agent = pinnedAgent(address, policy.timeoutMs);
   try {

@@ -1,0 +1,135 @@
+import { createHash } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface FileOptions {
+  headers?: Record<string, string>;
+  status?: number;
+}
+
+export interface Marketplace {
+  /** `http://127.0.0.1:PORT`, without a trailing slash. */
+  url: string;
+  port: number;
+  /** `127.0.0.1:PORT`, as MARKETPLACE_ALLOWED_HOSTS names it. */
+  host: string;
+  /** Serves `body` (an object is sent as JSON, a string or Buffer as is) at `path`, with ETag and Last-Modified. */
+  setFile(path: string, body: unknown, options?: FileOptions): void;
+  /** Takes over `path` entirely, for fault modes (slow bodies, resets, odd statuses). */
+  setHandler(path: string, handler: Handler): void;
+  /** Answers `path` with a redirect to `location` (absolute, or relative to this server). */
+  setRedirect(path: string, location: string, status?: number): void;
+  remove(path: string): void;
+  requests: RecordedRequest[];
+  clearRequests(): void;
+  close(): Promise<void>;
+}
+
+interface StoredFile {
+  body: Buffer;
+  etag: string;
+  lastModified: string;
+  status: number;
+  headers: Record<string, string>;
+}
+
+const toBuffer = (body: unknown): Buffer =>
+  Buffer.isBuffer(body) ? body : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+
+function storedFile(body: unknown, options: FileOptions): StoredFile {
+  const bytes = toBuffer(body);
+  return {
+    body: bytes,
+    etag: `"${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}"`,
+    // Whole seconds, as HTTP dates have no more.
+    lastModified: new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString(),
+    status: options.status ?? 200,
+    headers: options.headers ?? {},
+  };
+}
+
+function serveFile(req: IncomingMessage, res: ServerResponse, file: StoredFile): void {
+  const validators = { ETag: file.etag, "Last-Modified": file.lastModified };
+  const tags = req.headers["if-none-match"]?.split(",").map((t) => t.trim());
+  if (file.status === 200 && tags && (tags.includes(file.etag) || tags.includes("*"))) {
+    res.writeHead(304, validators).end();
+    return;
+  }
+  res.writeHead(file.status, {
+    "Content-Type": "application/json",
+    "Content-Length": String(file.body.length),
+    ...validators,
+    ...file.headers,
+  });
+  res.end(file.body);
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "not found" }));
+}
+
+/**
+ * A real HTTP marketplace on 127.0.0.1 and an ephemeral port. Tests put files and fault handlers
+ * at paths and read back every request it received (method, path, headers).
+ */
+export async function startMarketplace(): Promise<Marketplace> {
+  const files = new Map<string, StoredFile>();
+  const handlers = new Map<string, Handler>();
+  const requests: RecordedRequest[] = [];
+
+  const server = createServer((req, res) => {
+    const path = req.url ?? "/";
+    requests.push({ method: req.method ?? "GET", path, headers: req.headers });
+    const pathname = new URL(path, "http://marketplace").pathname;
+    const handler = handlers.get(pathname);
+    if (handler) return handler(req, res);
+    const file = files.get(pathname);
+    if (file) return serveFile(req, res, file);
+    notFound(res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  const remove = (path: string) => {
+    files.delete(path);
+    handlers.delete(path);
+  };
+  const setHandler = (path: string, handler: Handler) => {
+    remove(path);
+    handlers.set(path, handler);
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    host: `127.0.0.1:${port}`,
+    setFile(path, body, options = {}) {
+      remove(path);
+      files.set(path, storedFile(body, options));
+    },
+    setHandler,
+    setRedirect(path, location, status = 302) {
+      setHandler(path, (_req, res) => res.writeHead(status, { Location: location }).end());
+    },
+    remove,
+    requests,
+    clearRequests: () => void requests.splice(0),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // Handlers may hold a response open on purpose; do not wait for them.
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
