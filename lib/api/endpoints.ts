@@ -1,11 +1,14 @@
 import type { Endpoint } from "@/lib/http/endpoint";
 import { identityEndpoints } from "@/lib/identity/endpoints";
 import { sourceEndpointsByScope } from "@/lib/sources/endpoints";
+import { manifestEndpoints, templateEndpointsByScope } from "@/lib/templates/endpoints";
 
 /** Every endpoint contract, gathered for the OpenAPI document and the console client. */
 export const endpoints = {
   identity: identityEndpoints,
   sources: sourceEndpointsByScope,
+  templates: templateEndpointsByScope,
+  manifests: manifestEndpoints,
 };
 
 function isEndpoint(value: unknown): value is Endpoint {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { scopePrefix, type ScopeKind } from "@/lib/identity/scope";
-import { CreateSourceRequest, Source, sourceNameParams } from "./schemas";
+import { CatalogQuery, CreateSourceRequest, Source, SourceCatalog, sourceNameParams } from "./schemas";
 
 /** The template-source endpoints of one scope; `/me` and `/admin` differ only in path and access. */
 function sourceEndpoints(kind: ScopeKind) {
@@ -24,6 +24,14 @@ function sourceEndpoints(kind: ScopeKind) {
       method: "DELETE", path: `${base}/{name}`, tag, access, status: 204,
       summary: `Remove a ${kind} template source`,
       params: sourceNameParams, errors: [404],
+    }),
+    catalog: defineEndpoint({
+      method: "GET", path: `${base}/{name}/catalog`, tag, access, status: 200,
+      summary: kind === "personal"
+        ? "Browse a source's catalog: the caller's personal source of that name, else the server's"
+        : "Browse a server source's catalog",
+      params: sourceNameParams, query: CatalogQuery, response: SourceCatalog,
+      errors: [404, 502, 504],
     }),
   };
 }

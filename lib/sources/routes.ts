@@ -1,6 +1,7 @@
 import { handle, route } from "@/lib/http/route";
 import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
 import { sourceEndpointsByScope } from "./endpoints";
+import { browseCatalog } from "./catalog";
 import { createSource, deleteSource, listSources } from "./sources";
 
 // One implementation serves /me/template-sources and /admin/template-sources.
@@ -19,5 +20,14 @@ export function sourceItemRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
     DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteSource(ctx.app.db, scopeOf(kind, ctx.principal), params.name)),
+  });
+}
+
+export function sourceCatalogRoute(kind: ScopeKind) {
+  const endpoints = sourceEndpointsByScope[kind];
+  return route({
+    GET: handle(endpoints.catalog, ({ ctx, params, query }) =>
+      browseCatalog(ctx.app, kind, ctx.principal, params.name, query.source_scope),
+    ),
   });
 }

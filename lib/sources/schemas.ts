@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/api/fields";
+import { CatalogEntry } from "@/lib/templates/schemas";
 import { parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "./names";
 
 export const sourceName = z.string().regex(SOURCE_NAME_PATTERN, SOURCE_NAME_RULE);
@@ -29,3 +30,11 @@ export const CreateSourceRequest = z
   .meta({ id: "CreateSourceRequest" });
 
 export const sourceNameParams = z.object({ name: z.string() });
+
+export const CatalogQuery = z.strictObject({
+  source_scope: z.enum(["personal", "server"]).optional().meta({ description: "Which source of that name; default as for install." }),
+});
+
+export const SourceCatalog = z
+  .object({ source: Source, templates: z.array(CatalogEntry) })
+  .meta({ id: "SourceCatalog", description: "A source's catalog, in the marketplace's order." });

@@ -1,0 +1,4 @@
+// GET /ext/svc/admin/templates/{template_id}/check-update – does the source have a newer revision
+import { templateCheckUpdateRoute } from "@/lib/templates/routes";
+
+export const { GET, POST, PUT, PATCH, DELETE } = templateCheckUpdateRoute("server");

@@ -1,0 +1,4 @@
+// POST /ext/svc/admin/templates/{template_id}/update – update one of server templates (admin) from its source
+import { templateUpdateRoute } from "@/lib/templates/routes";
+
+export const { GET, POST, PUT, PATCH, DELETE } = templateUpdateRoute("server");

@@ -1,0 +1,4 @@
+// GET, POST /ext/svc/me/templates – list and create the caller's personal templates
+import { templateCollectionRoute } from "@/lib/templates/routes";
+
+export const { GET, POST, PUT, PATCH, DELETE } = templateCollectionRoute("personal");

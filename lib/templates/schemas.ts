@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { timestamp } from "@/lib/api/fields";
+import { BankTemplateManifest } from "./manifest";
+
+export const TEMPLATE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const templateId = z
+  .string()
+  .regex(TEMPLATE_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_' or '-', starting with a letter or digit");
+
+const label = z.string().trim().min(1, "must not be blank").max(100);
+const labels = z.array(label).max(100);
+const templateName = z.string().max(200).refine((s) => s.trim().length > 0, "must not be blank");
+const description = z.string().max(5000);
+const scopeName = z.enum(["personal", "server"]);
+
+export const Template = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    category: z.string().nullable(),
+    integrations: z.array(z.string()),
+    tags: z.array(z.string()),
+    scope: scopeName,
+    owner: z.string().nullable().meta({ description: "user_id of a personal template's owner; null for server templates." }),
+    source_name: z.string().nullable(),
+    source_scope: scopeName.nullable(),
+    source_owner: z.string().nullable(),
+    source_revision: z.string().nullable(),
+    locally_modified: z.boolean().meta({ description: "True once a template installed from a source is edited; false again after an update." }),
+    installed_at: timestamp,
+    updated_at: timestamp,
+    manifest: BankTemplateManifest,
+  })
+  .meta({ id: "Template" });
+
+export const TemplateList = z
+  .object({
+    templates: z.array(Template),
+    next_cursor: z.string().nullable().optional().meta({ description: "Present when `limit` was given; null on the last page." }),
+  })
+  .meta({ id: "TemplateList" });
+
+export const CreateTemplateRequest = z
+  .strictObject({
+    id: templateId,
+    name: templateName,
+    manifest: BankTemplateManifest,
+    description: description.nullish(),
+    category: label.nullish(),
+    integrations: labels.optional(),
+    tags: labels.optional(),
+  })
+  .meta({ id: "CreateTemplateRequest" });
+
+export const PatchTemplateRequest = z
+  .strictObject({
+    name: templateName.optional(),
+    description: description.nullable().optional(),
+    category: label.nullable().optional(),
+    integrations: labels.optional(),
+    tags: labels.optional(),
+    manifest: BankTemplateManifest.optional(),
+  })
+  .meta({ id: "PatchTemplateRequest", description: "Every field optional; `{}` changes nothing. `null` clears description or category." });
+
+export const InstallTemplateRequest = z
+  .strictObject({
+    source_name: z.string().min(1),
+    alias_id: templateId.optional().meta({ description: "Id to install under; default: the template's id in the source." }),
+    source_scope: scopeName.optional().meta({ description: "Which source of that name; default: the caller's personal one, else the server's." }),
+  })
+  .meta({ id: "InstallTemplateRequest" });
+
+export const UpdateResult = z
+  .object({ updated: z.boolean(), previous_revision: z.string(), new_revision: z.string(), template: Template })
+  .meta({ id: "UpdateResult" });
+
+export const CheckUpdateResult = z
+  .object({
+    has_update: z.boolean(),
+    current_revision: z.string().nullable(),
+    latest_revision: z.string().nullable(),
+    source_name: z.string().nullable(),
+    source_scope: scopeName.nullable(),
+  })
+  .meta({ id: "CheckUpdateResult" });
+
+export const ListTemplatesQuery = z.strictObject({
+  category: z.string().optional(),
+  tag: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().optional(),
+});
+
+export const UpdateQuery = z.strictObject({
+  force: z.stringbool().default(false).meta({ description: "Overwrite local edits, and rewrite even when the revision is unchanged." }),
+});
+
+export const templateParams = z.object({ template_id: templateId });
+
+export const ValidateManifestRequest = z
+  .strictObject({ manifest: z.unknown().refine((m) => m !== undefined, "is required") })
+  .meta({ id: "ValidateManifestRequest" });
+
+export const ManifestValidation = z
+  .object({
+    valid: z.boolean(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })),
+    warnings: z.array(z.object({ path: z.string(), message: z.string() })),
+  })
+  .meta({ id: "ManifestValidation" });
+
+const TemplateMetadata = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  integrations: z.array(z.string()),
+  tags: z.array(z.string()),
+  manifest: z.record(z.string(), z.unknown()),
+});
+
+export const UpdatePreview = z
+  .object({
+    has_update: z.boolean(),
+    current_revision: z.string(),
+    latest_revision: z.string(),
+    locally_modified: z.boolean(),
+    current: Template,
+    latest: TemplateMetadata.meta({ description: "What an update would write, as the source holds it now." }),
+  })
+  .meta({ id: "UpdatePreview" });
+
+export const CatalogEntry = TemplateMetadata.extend({
+  id: z.string(),
+  revision: z.string(),
+  installed_as: z
+    .array(z.string())
+    .meta({ description: "Ids under which the caller (in this scope) installed this entry from this source." }),
+}).meta({ id: "CatalogEntry" });

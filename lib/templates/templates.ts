@@ -1,0 +1,131 @@
+import { and, arrayContains, asc, eq, gt, isNull, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import type { Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { templates } from "@/db/schema";
+import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
+import { iso } from "@/lib/api/fields";
+import { conflict, invalidField, notFound } from "@/lib/http/errors";
+import type { OwnerScope } from "@/lib/identity/scope";
+import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, Template } from "./schemas";
+
+export type TemplateRow = typeof templates.$inferSelect;
+export type TemplateWire = z.input<typeof Template>;
+
+export function presentTemplate(row: TemplateRow): TemplateWire {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    integrations: row.integrations,
+    tags: row.tags,
+    scope: row.scope,
+    owner: row.owner,
+    source_name: row.sourceName,
+    source_scope: row.sourceScope,
+    source_owner: row.sourceOwner,
+    source_revision: row.sourceRevision,
+    locally_modified: row.locallyModified,
+    installed_at: iso(row.installedAt),
+    updated_at: iso(row.updatedAt),
+    manifest: row.manifest as TemplateWire["manifest"],
+  };
+}
+
+/** Rows of one scope: the caller's personal templates, or the server's. */
+export const templatesIn = (scope: OwnerScope) =>
+  and(eq(templates.scope, scope.kind), scope.owner === null ? isNull(templates.owner) : eq(templates.owner, scope.owner));
+
+const describeScope = (scope: OwnerScope) => (scope.kind === "personal" ? "You have no template" : "There is no server template");
+
+export async function findTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow | null> {
+  const [row] = await db.select().from(templates).where(and(templatesIn(scope), eq(templates.id, id))).limit(1);
+  return row ?? null;
+}
+
+/** The row, or 404 — also for another user's row, which must look exactly like a missing one. */
+export async function requireTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow> {
+  const row = await findTemplate(db, scope, id);
+  if (!row) throw notFound(`${describeScope(scope)} with id ${id}.`);
+  return row;
+}
+
+export const getTemplate = async (db: Database, scope: OwnerScope, id: string) =>
+  presentTemplate(await requireTemplate(db, scope, id));
+
+/** Lists by id with the category/tag filters; with `limit`, one keyset page and a signed `next_cursor`. */
+export async function listTemplates(db: Database, cursorKey: Buffer, scope: OwnerScope, query: z.output<typeof ListTemplatesQuery>) {
+  if (query.cursor !== undefined && query.limit === undefined) throw invalidField("cursor", "needs limit");
+  const filters: SQL[] = [templatesIn(scope)!];
+  if (query.category !== undefined) filters.push(eq(templates.category, query.category));
+  if (query.tag !== undefined) filters.push(arrayContains(templates.tags, [query.tag]));
+  // The cursor is bound to the list it pages: same scope and filters.
+  const context = JSON.stringify([scope.kind, scope.owner, query.category ?? null, query.tag ?? null]);
+  if (query.cursor !== undefined) filters.push(gt(templates.id, decodeCursor(cursorKey, query.cursor, context)));
+
+  const base = db.select().from(templates).where(and(...filters)).orderBy(asc(templates.id));
+  if (query.limit === undefined) return { templates: (await base).map(presentTemplate) };
+  const rows = await base.limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const more = rows.length > query.limit;
+  return {
+    templates: page.map(presentTemplate),
+    next_cursor: more ? encodeCursor(cursorKey, page[page.length - 1]!.id, context) : null,
+  };
+}
+
+/** Inserts a row; a taken (id, scope, owner) is 409, also when a concurrent insert wins the race. */
+export async function insertTemplate(db: Database, values: typeof templates.$inferInsert): Promise<TemplateRow> {
+  try {
+    const [row] = await db.insert(templates).values(values).returning();
+    return row!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw idTaken(values.id);
+    throw error;
+  }
+}
+
+export const idTaken = (id: string) => conflict(`A template with id ${id} already exists here.`);
+
+export async function createTemplate(db: Database, scope: OwnerScope, input: z.output<typeof CreateTemplateRequest>) {
+  const row = await insertTemplate(db, {
+    id: input.id,
+    scope: scope.kind,
+    owner: scope.owner,
+    name: input.name,
+    description: input.description ?? null,
+    category: input.category ?? null,
+    integrations: input.integrations ?? [],
+    tags: input.tags ?? [],
+    manifest: input.manifest,
+  });
+  return presentTemplate(row);
+}
+
+/** Applies the given fields; `{}` changes nothing, not even updated_at. */
+export async function patchTemplate(db: Database, scope: OwnerScope, id: string, patch: z.output<typeof PatchTemplateRequest>) {
+  const current = await requireTemplate(db, scope, id);
+  const changes: Partial<typeof templates.$inferInsert> = {};
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.description !== undefined) changes.description = patch.description;
+  if (patch.category !== undefined) changes.category = patch.category;
+  if (patch.integrations !== undefined) changes.integrations = patch.integrations;
+  if (patch.tags !== undefined) changes.tags = patch.tags;
+  if (patch.manifest !== undefined) changes.manifest = patch.manifest;
+  if (Object.keys(changes).length === 0) return presentTemplate(current);
+  const [row] = await db
+    .update(templates)
+    .set({ ...changes, locallyModified: current.sourceName !== null, updatedAt: new Date() })
+    .where(eq(templates.rowId, current.rowId))
+    .returning();
+  return presentTemplate(row!);
+}
+
+export async function deleteTemplate(db: Database, scope: OwnerScope, id: string): Promise<void> {
+  const deleted = await db
+    .delete(templates)
+    .where(and(templatesIn(scope), eq(templates.id, id)))
+    .returning({ rowId: templates.rowId });
+  if (deleted.length === 0) throw notFound(`${describeScope(scope)} with id ${id}.`);
+}

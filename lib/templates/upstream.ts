@@ -1,0 +1,150 @@
+import { eq } from "drizzle-orm";
+import { templates } from "@/db/schema";
+import { badGateway, badRequest, conflict, notFound } from "@/lib/http/errors";
+import type { Principal } from "@/lib/identity/principal";
+import type { OwnerScope, ScopeKind } from "@/lib/identity/scope";
+import { loadCatalogTemplate, type CatalogTemplate, type FetchMode, type MarketplaceDeps } from "@/lib/marketplace";
+import type { AppContext } from "@/lib/server/app";
+import { findUsableSource } from "@/lib/sources/lookup";
+import { findSourceWithToken } from "@/lib/sources/sources";
+import { checkManifest } from "./manifest";
+import { findTemplate, idTaken, insertTemplate, presentTemplate, requireTemplate, type TemplateRow } from "./templates";
+
+export const marketplaceDeps = (app: AppContext): MarketplaceDeps => ({
+  db: app.db,
+  config: app.config.marketplace,
+  resolveHost: app.resolveHost,
+});
+
+/** The entry's manifest, or 502 listing why the marketplace's manifest is not a valid bank template. */
+function validUpstreamManifest(entry: CatalogTemplate, sourceName: string) {
+  const report = checkManifest(entry.manifest);
+  if (!report.valid) {
+    throw badGateway(
+      `The manifest of template ${entry.id} in source ${sourceName} is not a valid bank template (${report.errors.length} problem${report.errors.length > 1 ? "s" : ""}).`,
+      report.errors,
+    );
+  }
+  return entry.manifest;
+}
+
+/** The columns an install or update takes from the catalog entry. */
+function fromEntry(entry: CatalogTemplate, sourceName: string) {
+  return {
+    name: entry.name,
+    description: entry.description,
+    category: entry.category,
+    integrations: entry.integrations,
+    tags: entry.tags,
+    manifest: validUpstreamManifest(entry, sourceName),
+    sourceRevision: entry.revision,
+  };
+}
+
+/**
+ * Installs `sourceTemplateId` from a source under `alias_id` or the same id. The id is
+ * checked before any request reaches the marketplace; the row is written only after
+ * the fetch and validation succeeded.
+ */
+export async function installTemplate(
+  app: AppContext,
+  kind: ScopeKind,
+  principal: Principal,
+  scope: OwnerScope,
+  sourceTemplateId: string,
+  input: { source_name: string; alias_id?: string; source_scope?: ScopeKind },
+) {
+  const id = input.alias_id ?? sourceTemplateId;
+  const source = await findUsableSource(app, kind, principal, input.source_name, input.source_scope);
+  if (await findTemplate(app.db, scope, id)) throw idTaken(id);
+  const entry = await loadCatalogTemplate(
+    marketplaceDeps(app),
+    { url: source.row.url, authToken: source.authToken },
+    sourceTemplateId,
+    "cached",
+  );
+  if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
+  const row = await insertTemplate(app.db, {
+    id,
+    scope: scope.kind,
+    owner: scope.owner,
+    ...fromEntry(entry, source.row.name),
+    sourceName: source.row.name,
+    sourceScope: source.row.scope,
+    sourceOwner: source.row.owner,
+    sourceTemplateId,
+  });
+  return presentTemplate(row);
+}
+
+/** The current catalog entry of an installed template; 409 when its source or entry is gone. */
+async function latestEntry(app: AppContext, row: TemplateRow, mode: FetchMode): Promise<CatalogTemplate> {
+  const sourceScope = { kind: row.sourceScope, owner: row.sourceOwner } as OwnerScope;
+  const source = await findSourceWithToken(app.db, app.secretKey, sourceScope, row.sourceName!);
+  if (!source) throw conflict(`Template ${row.id} came from source ${row.sourceName}, which has been removed.`);
+  const sourceTemplateId = row.sourceTemplateId ?? row.id;
+  const entry = await loadCatalogTemplate(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, mode);
+  if (!entry) throw conflict(`Template ${sourceTemplateId} is no longer in the catalog of source ${row.sourceName}.`);
+  return entry;
+}
+
+export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: string) {
+  const row = await requireTemplate(app.db, scope, id);
+  if (row.sourceName === null) {
+    return { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
+  }
+  const entry = await latestEntry(app, row, "revalidate");
+  return {
+    has_update: entry.revision !== row.sourceRevision,
+    current_revision: row.sourceRevision,
+    latest_revision: entry.revision,
+    source_name: row.sourceName,
+    source_scope: row.sourceScope,
+  };
+}
+
+/** The installed template and what its source holds now, for reviewing an update before applying it. */
+export async function previewUpdate(app: AppContext, scope: OwnerScope, id: string) {
+  const row = await requireTemplate(app.db, scope, id);
+  if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`);
+  const entry = await latestEntry(app, row, "revalidate");
+  return {
+    has_update: entry.revision !== row.sourceRevision,
+    current_revision: row.sourceRevision!,
+    latest_revision: entry.revision,
+    locally_modified: row.locallyModified,
+    current: presentTemplate(row),
+    latest: {
+      name: entry.name,
+      description: entry.description,
+      category: entry.category,
+      integrations: entry.integrations,
+      tags: entry.tags,
+      manifest: entry.manifest,
+    },
+  };
+}
+
+/**
+ * Rewrites the template from its source. Local edits block it unless `force`; an
+ * unchanged revision is a no-op unless `force`.
+ */
+export async function updateTemplate(app: AppContext, scope: OwnerScope, id: string, force: boolean) {
+  const row = await requireTemplate(app.db, scope, id);
+  if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`);
+  if (row.locallyModified && !force) {
+    throw conflict(`Template ${id} has local edits; update with force=true to replace them.`);
+  }
+  const entry = await latestEntry(app, row, "revalidate");
+  const previous = row.sourceRevision!;
+  if (entry.revision === previous && !force) {
+    return { updated: false, previous_revision: previous, new_revision: previous, template: presentTemplate(row) };
+  }
+  const [updated] = await app.db
+    .update(templates)
+    .set({ ...fromEntry(entry, row.sourceName), locallyModified: false, updatedAt: new Date() })
+    .where(eq(templates.rowId, row.rowId))
+    .returning();
+  if (!updated) throw conflict(`Template ${id} was deleted while it was being updated.`);
+  return { updated: true, previous_revision: previous, new_revision: entry.revision, template: presentTemplate(updated) };
+}
