@@ -26,7 +26,7 @@ export function issuesToFieldErrors(issues: readonly z.core.$ZodIssue[], prefix:
 }
 
 // Plain-language messages for the cases zod words for programmers.
-const errorMap: z.core.$ZodErrorMap = (issue) => {
+export const errorMap: z.core.$ZodErrorMap = (issue) => {
   if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
   if (issue.code === "invalid_type") return `must be ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
   return undefined;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { badGateway, type FieldError } from "@/lib/http/errors";
-import { issuesToFieldErrors } from "@/lib/http/validation";
+import { errorMap, issuesToFieldErrors } from "@/lib/http/validation";
 import type { Config } from "@/lib/server/config";
 import type { ResolveHost } from "./address";
 import { fetchThroughCache, type CachedBody, type FetchMode } from "./cache";
@@ -97,15 +97,6 @@ const catalogDocument = z
 
 type CatalogEntry = z.output<typeof catalogEntry>;
 export type CatalogDocument = z.output<typeof catalogDocument>;
-
-// Wording for the cases zod phrases for programmers, as the request validation does.
-const errorMap: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
-  if (issue.code === "invalid_type") {
-    return `must be ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
-  }
-  return undefined;
-};
 
 function invalidCatalog(url: string, errors: FieldError[]): never {
   const [first] = errors;
@@ -233,12 +224,17 @@ export async function loadCatalog(deps: MarketplaceDeps, source: MarketplaceSour
   };
 }
 
-/** Fetches a source's catalog and resolves one entry; null when the catalog has no such id. */
+/**
+ * Fetches a source's catalog and resolves one entry; null when the catalog has no such id.
+ * `accept` may refuse the entry by throwing; the fetched bodies are cached only after it passes,
+ * so nothing is written on any failure.
+ */
 export async function loadCatalogTemplate(
   deps: MarketplaceDeps,
   source: MarketplaceSource,
   templateId: string,
   mode: FetchMode,
+  accept: (template: CatalogTemplate) => void = () => {},
 ): Promise<CatalogTemplate | null> {
   const session = new CatalogSession(deps, source, mode);
   const document = parseCatalog(session.catalogUrl, await session.fetchBody(session.catalogUrl));
@@ -248,6 +244,7 @@ export async function loadCatalogTemplate(
     return null;
   }
   const template = await resolveEntry(session, document.templates[index]!, index);
+  accept(template);
   await session.commit();
   return template;
 }

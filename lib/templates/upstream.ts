@@ -16,8 +16,8 @@ export const marketplaceDeps = (app: AppContext): MarketplaceDeps => ({
   resolveHost: app.resolveHost,
 });
 
-/** The entry's manifest, or 502 listing why the marketplace's manifest is not a valid bank template. */
-function validUpstreamManifest(entry: CatalogTemplate, sourceName: string) {
+/** 502 listing why the marketplace's manifest is not a valid bank template. */
+const requireValidManifest = (sourceName: string) => (entry: CatalogTemplate) => {
   const report = checkManifest(entry.manifest);
   if (!report.valid) {
     throw badGateway(
@@ -25,18 +25,17 @@ function validUpstreamManifest(entry: CatalogTemplate, sourceName: string) {
       report.errors,
     );
   }
-  return entry.manifest;
-}
+};
 
-/** The columns an install or update takes from the catalog entry. */
-function fromEntry(entry: CatalogTemplate, sourceName: string) {
+/** The columns an install or update takes from the (validated) catalog entry. */
+function fromEntry(entry: CatalogTemplate) {
   return {
     name: entry.name,
     description: entry.description,
     category: entry.category,
     integrations: entry.integrations,
     tags: entry.tags,
-    manifest: validUpstreamManifest(entry, sourceName),
+    manifest: entry.manifest,
     sourceRevision: entry.revision,
   };
 }
@@ -62,13 +61,14 @@ export async function installTemplate(
     { url: source.row.url, authToken: source.authToken },
     sourceTemplateId,
     "cached",
+    requireValidManifest(source.row.name),
   );
   if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
   const row = await insertTemplate(app.db, {
     id,
     scope: scope.kind,
     owner: scope.owner,
-    ...fromEntry(entry, source.row.name),
+    ...fromEntry(entry),
     sourceName: source.row.name,
     sourceScope: source.row.scope,
     sourceOwner: source.row.owner,
@@ -83,7 +83,13 @@ async function latestEntry(app: AppContext, row: TemplateRow, mode: FetchMode): 
   const source = await findSourceWithToken(app.db, app.secretKey, sourceScope, row.sourceName!);
   if (!source) throw conflict(`Template ${row.id} came from source ${row.sourceName}, which has been removed.`);
   const sourceTemplateId = row.sourceTemplateId ?? row.id;
-  const entry = await loadCatalogTemplate(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, mode);
+  const entry = await loadCatalogTemplate(
+    marketplaceDeps(app),
+    { url: source.row.url, authToken: source.authToken },
+    sourceTemplateId,
+    mode,
+    requireValidManifest(source.row.name),
+  );
   if (!entry) throw conflict(`Template ${sourceTemplateId} is no longer in the catalog of source ${row.sourceName}.`);
   return entry;
 }
@@ -142,7 +148,7 @@ export async function updateTemplate(app: AppContext, scope: OwnerScope, id: str
   }
   const [updated] = await app.db
     .update(templates)
-    .set({ ...fromEntry(entry, row.sourceName), locallyModified: false, updatedAt: new Date() })
+    .set({ ...fromEntry(entry), locallyModified: false, updatedAt: new Date() })
     .where(eq(templates.rowId, row.rowId))
     .returning();
   if (!updated) throw conflict(`Template ${id} was deleted while it was being updated.`);

@@ -1,0 +1,101 @@
+// npm run bench – speed targets that unit tests must not time.
+// Seeds 100k templates and times the list queries the API runs (owner + category + tag, paged),
+// on PGlite and, with BENCH_DATABASE_URL (a server where it may create a database), on PostgreSQL.
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import { openPglite, openPostgres, type DatabaseHandle } from "@/db/client";
+import { runMigrations } from "@/db/migrate";
+import { listTemplates } from "@/lib/templates/templates";
+
+const ROWS = 100_000;
+const TARGET_P95_MS = 50;
+
+async function seed(handle: DatabaseHandle) {
+  const db = handle.db;
+  await db.execute(sql`insert into users (id, display_name) select 'user' || g, 'User ' || g from generate_series(0, 999) g`);
+  await db.execute(sql`insert into users (id, display_name) values ('heavy', 'Heavy user')`);
+  // Half the rows belong to one user, the rest spread over 1000 users and the server scope.
+  await db.execute(sql`
+    insert into templates (id, scope, owner, name, category, tags, manifest)
+    select 't' || lpad(g::text, 6, '0'),
+           case when g % 10 = 0 and g >= ${ROWS / 2} then 'server' else 'personal' end,
+           case when g < ${ROWS / 2} then 'heavy' when g % 10 = 0 then null else 'user' || (g % 1000) end,
+           'Template ' || g,
+           (array['ops','sales','support','research'])[1 + g % 4],
+           array['tag' || (g % 50), 'tag' || (g % 7)],
+           '{"version":"1"}'::jsonb
+    from generate_series(0, ${ROWS - 1}) g`);
+  await db.execute(sql`analyze templates`);
+}
+
+async function time(label: string, run: () => Promise<unknown>, iterations = 40) {
+  await run();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  const p95 = samples[Math.floor(samples.length * 0.95) - 1]!;
+  const verdict = p95 <= TARGET_P95_MS ? "ok" : "SLOW";
+  console.log(`  ${label.padEnd(58)} median ${samples[samples.length >> 1]!.toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  ${verdict}`);
+  return p95 <= TARGET_P95_MS;
+}
+
+async function bench(name: string, handle: DatabaseHandle) {
+  console.log(`${name}: seeding ${ROWS} templates…`);
+  await seed(handle);
+  const key = randomBytes(32);
+  const heavy = { kind: "personal", owner: "heavy" } as const;
+  const light = { kind: "personal", owner: "user7" } as const;
+  const checks = [
+    await time("heavy owner, first page of 50", () => listTemplates(handle.db, key, heavy, { limit: 50 })),
+    await time("heavy owner, category filter, page of 50", () => listTemplates(handle.db, key, heavy, { category: "ops", limit: 50 })),
+    await time("heavy owner, tag filter, page of 50", () => listTemplates(handle.db, key, heavy, { tag: "tag3", limit: 50 })),
+    await time("heavy owner, category + tag, page of 50", () =>
+      listTemplates(handle.db, key, heavy, { category: "sales", tag: "tag4", limit: 50 })),
+    await (async () => {
+      // A cursor issued near the end of the heavy owner's 50k rows.
+      const skip = await listTemplates(handle.db, key, heavy, { limit: ROWS / 2 - 100 });
+      const cursor = skip.next_cursor!;
+      return time("heavy owner, deep page (cursor near the end)", () => listTemplates(handle.db, key, heavy, { limit: 50, cursor }));
+    })(),
+    await time("light owner, whole list", () => listTemplates(handle.db, key, light, {})),
+    await time("server scope, tag filter, page of 50", () =>
+      listTemplates(handle.db, key, { kind: "server", owner: null }, { tag: "tag0", limit: 50 })),
+  ];
+  return checks.every(Boolean);
+}
+
+async function main() {
+  let ok = true;
+  const pglite = await openPglite(null);
+  await runMigrations(pglite);
+  ok = (await bench("PGlite", pglite)) && ok;
+  await pglite.close();
+
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (serverUrl) {
+    const { default: postgres } = await import("postgres");
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    const dbName = `bt_bench_${randomBytes(4).toString("hex")}`;
+    await admin.unsafe(`create database ${dbName}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${dbName}`;
+    try {
+      const handle = await openPostgres(url.toString());
+      await runMigrations(handle, url.toString());
+      ok = (await bench("PostgreSQL", handle)) && ok;
+      await handle.close();
+    } finally {
+      await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    }
+  }
+  console.log(ok ? `All list queries within ${TARGET_P95_MS} ms p95.` : `Some list queries exceeded ${TARGET_P95_MS} ms p95.`);
+  process.exit(ok ? 0 : 1);
+}
+
+void main();
