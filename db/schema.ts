@@ -3,6 +3,7 @@ import {
   boolean,
   foreignKey,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -134,4 +135,54 @@ export const marketplaceCache = pgTable("marketplace_cache", {
   etag: text("etag"),
   lastModified: text("last_modified"),
   fetchedAt: timestamptz("fetched_at").notNull(),
+});
+
+/** The embedded bank store (CONTRACT §8). Banks outlive their owner's account (owner set null). */
+export const banks = pgTable("banks", {
+  id: text("id").primaryKey(),
+  owner: text("owner").references(() => users.id, { onDelete: "set null" }),
+  name: text("name").notNull(),
+  /** Per-bank config overrides, merged field by field by each import. */
+  config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
+  lastAppliedTemplate: text("last_applied_template"),
+  lastAppliedRevision: text("last_applied_revision"),
+  lastAppliedAt: timestamptz("last_applied_at"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Mental models of a bank, matched by id; `position` keeps the order they were first added in. */
+export const bankMentalModels = pgTable(
+  "bank_mental_models",
+  {
+    bankId: text("bank_id")
+      .notNull()
+      .references(() => banks.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    entry: jsonb("entry").$type<Record<string, unknown>>().notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bankId, t.id] })],
+);
+
+/** Directives of a bank, matched by name. */
+export const bankDirectives = pgTable(
+  "bank_directives",
+  {
+    bankId: text("bank_id")
+      .notNull()
+      .references(() => banks.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    entry: jsonb("entry").$type<Record<string, unknown>>().notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bankId, t.name] })],
+);
+
+/** One policy document per bank id; no foreign key, because a policy may precede its bank. */
+export const bankPolicies = pgTable("bank_policies", {
+  bankId: text("bank_id").primaryKey(),
+  document: jsonb("document").$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
