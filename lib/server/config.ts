@@ -15,6 +15,7 @@ const envSchema = z.object({
   MARKETPLACE_MAX_BYTES: intFromEnv(5_242_880, 1),
   HINDSIGHT_API_URL: z.url().optional(),
   HINDSIGHT_API_KEY: z.string().min(1).optional(),
+  HINDSIGHT_TIMEOUT_MS: intFromEnv(10_000, 1),
 });
 
 export interface Config {
@@ -30,7 +31,7 @@ export interface Config {
     timeoutMs: number;
     maxBytes: number;
   };
-  hindsight: { url: string; apiKey: string | null } | null;
+  hindsight: { url: string; apiKey: string | null; timeoutMs: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +60,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.MARKETPLACE_TIMEOUT_MS,
       maxBytes: e.MARKETPLACE_MAX_BYTES,
     },
-    hindsight: e.HINDSIGHT_API_URL ? { url: e.HINDSIGHT_API_URL, apiKey: e.HINDSIGHT_API_KEY ?? null } : null,
+    hindsight: e.HINDSIGHT_API_URL
+      ? { url: e.HINDSIGHT_API_URL, apiKey: e.HINDSIGHT_API_KEY ?? null, timeoutMs: e.HINDSIGHT_TIMEOUT_MS }
+      : null,
   };
 }
