@@ -1,0 +1,21 @@
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { BankDetail, BankList, bankParams, CreateBankQuery, CreateBankRequest, CreateBankResult } from "./schemas";
+
+const tag = "Banks";
+
+export const bankEndpoints = {
+  create: defineEndpoint({
+    method: "POST", path: "/ext/svc/banks", tag, access: "principal", status: 201,
+    summary: "Create a bank from a template, or apply a template to an existing bank (201 created, 200 updated or dry run)",
+    query: CreateBankQuery, body: CreateBankRequest, response: CreateBankResult, errors: [403, 404, 502, 504],
+  }),
+  list: defineEndpoint({
+    method: "GET", path: "/ext/svc/banks", tag, access: "principal", status: 200,
+    summary: "List banks: all for admins, the caller's own for others", response: BankList,
+  }),
+  get: defineEndpoint({
+    method: "GET", path: "/ext/svc/banks/{bank_id}", tag, access: "principal", status: 200,
+    summary: "Read a bank with its config, mental models, directives, owner and provenance",
+    params: bankParams, response: BankDetail, errors: [404],
+  }),
+};

@@ -1,0 +1,43 @@
+import { manifestSections, type BankTemplateManifest } from "@/lib/templates/manifest";
+import type { ImportResult } from "./schemas";
+
+type Entry = Record<string, unknown>;
+
+/** What an import of `manifest` does to a bank whose mental models and directives are known. */
+export interface ImportPlan {
+  /** Config fields the manifest sets; empty when it has no `bank` section. */
+  config: Entry;
+  mentalModels: Array<Entry & { id: string }>;
+  directives: Array<Entry & { name: string }>;
+  result: Omit<ImportResult, "bank_id" | "dry_run" | "operation_ids">;
+}
+
+/**
+ * Hindsight's import semantics (CONTRACT §8): config applied when the `bank` section sets a
+ * field; mental models matched by id and directives by name, created or updated; sections
+ * the manifest omits are left alone. Pure, so dry runs and real imports answer alike.
+ */
+export function planImport(manifest: BankTemplateManifest, existing: { mentalModelIds: Set<string>; directiveNames: Set<string> }): ImportPlan {
+  const sections = manifestSections(manifest);
+  const config = sections.bank ?? {};
+  const mentalModels = (sections.mentalModels ?? []) as ImportPlan["mentalModels"];
+  const directives = (sections.directives ?? []) as ImportPlan["directives"];
+  const split = <T>(items: T[], key: (item: T) => string, known: Set<string>) => ({
+    created: items.map(key).filter((k) => !known.has(k)),
+    updated: items.map(key).filter((k) => known.has(k)),
+  });
+  const models = split(mentalModels, (m) => m.id, existing.mentalModelIds);
+  const dirs = split(directives, (d) => d.name, existing.directiveNames);
+  return {
+    config,
+    mentalModels,
+    directives,
+    result: {
+      config_applied: Object.keys(config).length > 0,
+      mental_models_created: models.created,
+      mental_models_updated: models.updated,
+      directives_created: dirs.created,
+      directives_updated: dirs.updated,
+    },
+  };
+}

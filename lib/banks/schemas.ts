@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { timestamp } from "@/lib/api/fields";
+import { BANK_ID_PATTERN } from "./access";
+
+export const bankId = z
+  .string()
+  .regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
+
+export const CreateBankRequest = z
+  .strictObject({
+    bank_id: bankId,
+    template: z.string().min(1).meta({
+      description: "`personal/{id}`, `server/{id}`, or a bare `{id}` (the caller's personal template, else the server's).",
+      example: "server/support-bot",
+    }),
+    name: z.string().trim().min(1).max(200).optional().meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
+  })
+  .meta({ id: "CreateBankRequest" });
+
+export const CreateBankQuery = z.strictObject({
+  dry_run: z.stringbool().default(false).meta({ description: "Compute what the import would do without writing anything." }),
+});
+
+export const ImportResult = z
+  .object({
+    bank_id: z.string(),
+    config_applied: z.boolean(),
+    mental_models_created: z.array(z.string()).meta({ description: "Ids of mental models created." }),
+    mental_models_updated: z.array(z.string()).meta({ description: "Ids of mental models replaced." }),
+    directives_created: z.array(z.string()).meta({ description: "Names of directives created." }),
+    directives_updated: z.array(z.string()).meta({ description: "Names of directives replaced." }),
+    operation_ids: z.array(z.string()).meta({ description: "Asynchronous operations started by the bank store (none for the embedded store)." }),
+    dry_run: z.boolean(),
+  })
+  .meta({ id: "ImportResult" });
+export type ImportResult = z.output<typeof ImportResult>;
+
+export const CreateBankResult = z
+  .object({ bank_id: z.string(), template: z.string(), bank_created: z.boolean(), import_result: ImportResult })
+  .meta({ id: "CreateBankResult" });
+
+const LastApplied = z
+  .object({
+    template: z.string().meta({ description: "Normalised ref: `personal/{id}` or `server/{id}`." }),
+    source_revision: z.string().nullable(),
+    applied_at: timestamp,
+  })
+  .nullable()
+  .meta({ id: "LastApplied" });
+
+export const BankSummary = z
+  .object({
+    bank_id: z.string(),
+    name: z.string(),
+    owner: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    last_applied: LastApplied,
+  })
+  .meta({ id: "BankSummary" });
+
+export const BankList = z.object({ banks: z.array(BankSummary) }).meta({ id: "BankList" });
+
+export const BankDetail = BankSummary.extend({
+  config: z.record(z.string(), z.unknown()).meta({ description: "Config overrides, merged field by field by each import." }),
+  mental_models: z.array(z.record(z.string(), z.unknown())).meta({ description: "Mental models as applied, in the order first added." }),
+  directives: z.array(z.record(z.string(), z.unknown())).meta({ description: "Directives as applied, in the order first added." }),
+}).meta({ id: "BankDetail" });
+
+export const bankParams = z.object({ bank_id: bankId });

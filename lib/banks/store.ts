@@ -1,0 +1,95 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
+import { forbidden } from "@/lib/http/errors";
+import type { Principal } from "@/lib/identity/principal";
+import type { BankTemplateManifest } from "@/lib/templates/manifest";
+import { planImport } from "./import-plan";
+import type { ImportResult } from "./schemas";
+
+export interface ImportRequest {
+  bankId: string;
+  name?: string;
+  template: { ref: string; revision: string | null; manifest: BankTemplateManifest };
+  dryRun: boolean;
+}
+
+export type BankRow = typeof banks.$inferSelect;
+
+const mayChange = (bank: BankRow, principal: Principal) => principal.role === "admin" || bank.owner === principal.userId;
+
+/**
+ * Applies a template to a bank of the embedded store in one transaction: creates the bank
+ * when missing (owned by the caller), merges config overrides field by field, and replaces
+ * or adds mental models and directives. A failure anywhere leaves the bank as it was.
+ */
+export async function importIntoEmbeddedStore(
+  db: Database,
+  principal: Principal,
+  request: ImportRequest,
+): Promise<{ bankCreated: boolean; result: ImportResult }> {
+  const { bankId, dryRun } = request;
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const inserted = dryRun
+      ? []
+      : await tx
+          .insert(banks)
+          .values({ id: bankId, owner: principal.userId, name: request.name ?? bankId, createdAt: now, updatedAt: now })
+          .onConflictDoNothing()
+          .returning({ id: banks.id });
+    const bankCreated = inserted.length > 0;
+    // Lock the bank so concurrent imports into it apply one after the other.
+    const [bank] = await tx.select().from(banks).where(eq(banks.id, bankId)).for("update");
+    if (bank && !bankCreated && !mayChange(bank, principal)) {
+      throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may apply templates to it.`);
+    }
+
+    const models = bank ? await tx.select({ id: bankMentalModels.id, position: bankMentalModels.position }).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)) : [];
+    const directives = bank ? await tx.select({ name: bankDirectives.name, position: bankDirectives.position }).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)) : [];
+    const plan = planImport(request.template.manifest, {
+      mentalModelIds: new Set(models.map((m) => m.id)),
+      directiveNames: new Set(directives.map((d) => d.name)),
+    });
+    const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
+    if (dryRun) return { bankCreated: false, result };
+
+    await tx
+      .update(banks)
+      .set({
+        config: { ...bank!.config, ...plan.config },
+        ...(request.name !== undefined ? { name: request.name } : {}),
+        lastAppliedTemplate: request.template.ref,
+        lastAppliedRevision: request.template.revision,
+        lastAppliedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(banks.id, bankId));
+
+    // New entries go after the existing ones; replaced ones keep their place.
+    let nextModel = Math.max(-1, ...models.map((m) => m.position)) + 1;
+    for (const entry of plan.mentalModels) {
+      await tx
+        .insert(bankMentalModels)
+        .values({ bankId, id: entry.id, entry, position: nextModel++ })
+        .onConflictDoUpdate({ target: [bankMentalModels.bankId, bankMentalModels.id], set: { entry: sql`excluded.entry` } });
+    }
+    let nextDirective = Math.max(-1, ...directives.map((d) => d.position)) + 1;
+    for (const entry of plan.directives) {
+      await tx
+        .insert(bankDirectives)
+        .values({ bankId, name: entry.name, entry, position: nextDirective++ })
+        .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
+    }
+    return { bankCreated, result };
+  });
+}
+
+/** A bank with its mental models and directives in the order they were first added. */
+export async function loadBank(db: Database, bankId: string) {
+  const [bank] = await db.select().from(banks).where(eq(banks.id, bankId)).limit(1);
+  if (!bank) return null;
+  const models = await db.select({ entry: bankMentalModels.entry }).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)).orderBy(asc(bankMentalModels.position));
+  const directives = await db.select({ entry: bankDirectives.entry }).from(bankDirectives).where(and(eq(bankDirectives.bankId, bankId))).orderBy(asc(bankDirectives.position));
+  return { bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) };
+}
