@@ -29,7 +29,7 @@ export const methodNotAllowed = (allowed: string[]) =>
   new ApiError(405, "Method Not Allowed", `This path supports ${allowed.join(", ")}.`, undefined, {
     Allow: allowed.join(", "),
   });
-export const conflict = (detail: string) => new ApiError(409, "Conflict", detail);
+export const conflict = (detail: string, errors?: FieldError[]) => new ApiError(409, "Conflict", detail, errors);
 export const payloadTooLarge = (limit: number) =>
   new ApiError(413, "Payload Too Large", `The request body is larger than ${limit} bytes.`);
 export const unsupportedMediaType = (type: string) =>
