@@ -1,5 +1,7 @@
 import type { Endpoint } from "@/lib/http/endpoint";
+import { bankEndpoints } from "@/lib/banks/endpoints";
 import { identityEndpoints } from "@/lib/identity/endpoints";
+import { policyEndpoints } from "@/lib/policy/endpoints";
 import { sourceEndpointsByScope } from "@/lib/sources/endpoints";
 import { manifestEndpoints, templateEndpointsByScope } from "@/lib/templates/endpoints";
 
@@ -9,6 +11,8 @@ export const endpoints = {
   sources: sourceEndpointsByScope,
   templates: templateEndpointsByScope,
   manifests: manifestEndpoints,
+  policy: policyEndpoints,
+  banks: bankEndpoints,
 };
 
 function isEndpoint(value: unknown): value is Endpoint {

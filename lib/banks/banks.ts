@@ -2,12 +2,13 @@ import { asc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { banks } from "@/db/schema";
 import { iso, isoOrNull } from "@/lib/api/fields";
-import { notFound } from "@/lib/http/errors";
+import { forbidden, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { AppContext } from "@/lib/server/app";
 import type { BankTemplateManifest } from "@/lib/templates/manifest";
 import type { BankDetail, BankSummary, CreateBankRequest, ImportResult } from "./schemas";
-import { importIntoEmbeddedStore, loadBank, type BankRow } from "./store";
+import { hindsightClient } from "./remote";
+import { importIntoEmbeddedStore, loadBank, type BankRow, type ImportRequest } from "./store";
 import { resolveTemplateRef } from "./template-ref";
 
 function presentSummary(bank: BankRow): z.input<typeof BankSummary> {
@@ -41,8 +42,24 @@ export async function createBankFromTemplate(
     },
     dryRun,
   };
-  const { bankCreated, result } = await importIntoEmbeddedStore(app.db, principal, request);
+  const store = app.config.hindsight ? importIntoHindsight : importIntoEmbeddedStore;
+  const { bankCreated, result } = await store(app, principal, request);
   return answer(input, bankCreated, result);
+}
+
+/**
+ * The remote store (CONTRACT §8): Hindsight decides whether the bank exists and imports the
+ * manifest; nothing is kept locally. Hindsight records no owners, so applying a template to a
+ * bank that already exists there is for admins only.
+ */
+async function importIntoHindsight(app: AppContext, principal: Principal, request: ImportRequest) {
+  const client = hindsightClient(app.config.hindsight!);
+  const exists = await client.bankExists(request.bankId);
+  if (exists && principal.role !== "admin") {
+    throw forbidden(`Bank ${request.bankId} already exists in Hindsight, which records no owners; only an admin may apply templates to it.`);
+  }
+  const result = await client.importManifest(request.bankId, request.template.manifest, request.dryRun);
+  return { bankCreated: !exists && !request.dryRun, result };
 }
 
 function answer(input: z.output<typeof CreateBankRequest>, bankCreated: boolean, result: ImportResult) {

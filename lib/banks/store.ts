@@ -24,12 +24,12 @@ const mayChange = (bank: BankRow, principal: Principal) => principal.role === "a
  * or adds mental models and directives. A failure anywhere leaves the bank as it was.
  */
 export async function importIntoEmbeddedStore(
-  db: Database,
+  app: { db: Database },
   principal: Principal,
   request: ImportRequest,
 ): Promise<{ bankCreated: boolean; result: ImportResult }> {
   const { bankId, dryRun } = request;
-  return db.transaction(async (tx) => {
+  return app.db.transaction(async (tx) => {
     const now = new Date();
     const inserted = dryRun
       ? []

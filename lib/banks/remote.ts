@@ -1,0 +1,298 @@
+import { STATUS_CODES } from "node:http";
+import { z } from "zod";
+import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
+import { errorMap, formatPath } from "@/lib/http/validation";
+
+/*
+ * Client of a Hindsight server's bank API (CONTRACT §8, remote store): the two calls bank creation needs.
+ * Every failure is an ApiError: 504 when Hindsight is slower than the configured timeout, 502 for anything
+ * else (unreachable, non-2xx, a body that is not the documented JSON). Messages name the Hindsight URL and
+ * the reason in one sentence, never the API key.
+ */
+
+export interface ImportResult {
+  bank_id: string;
+  config_applied: boolean;
+  mental_models_created: string[];
+  mental_models_updated: string[];
+  directives_created: string[];
+  directives_updated: string[];
+  operation_ids: string[];
+  dry_run: boolean;
+}
+
+export interface HindsightClient {
+  /** Whether a bank with exactly this id exists (GET /v1/default/banks?q=<id>, paging with limit/offset until found or exhausted; compare bank_id exactly). */
+  bankExists(bankId: string): Promise<boolean>;
+  /** POST /v1/default/banks/{bank_id}/import?dry_run=<bool> with the manifest as JSON body; the answer validated against BankTemplateImportResponse (defaults for the optional arrays/dry_run as the reference gives). */
+  importManifest(bankId: string, manifest: Record<string, unknown>, dryRun: boolean): Promise<ImportResult>;
+}
+
+export interface HindsightConfig {
+  url: string;
+  apiKey: string | null;
+  timeoutMs: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Answer shapes of the reference (loose: fields Hindsight adds later must not break us).
+
+const strings = z.array(z.string());
+const optionalText = z.string().nullable().optional();
+
+const ImportResponse = z.looseObject({
+  bank_id: z.string(),
+  config_applied: z.boolean(),
+  mental_models_created: strings.default([]),
+  mental_models_updated: strings.default([]),
+  directives_created: strings.default([]),
+  directives_updated: strings.default([]),
+  operation_ids: strings.default([]),
+  dry_run: z.boolean().default(false),
+});
+
+const Disposition = z.looseObject({ skepticism: z.int(), literalism: z.int(), empathy: z.int() });
+
+const BankListItem = z.looseObject({
+  bank_id: z.string(),
+  name: optionalText,
+  disposition: Disposition,
+  mission: optionalText,
+  created_at: optionalText,
+  updated_at: optionalText,
+  fact_count: z.int().optional(),
+  last_document_at: optionalText,
+  last_write_at: optionalText,
+});
+
+const BankListResponse = z.looseObject({
+  banks: z.array(BankListItem),
+  total: z.int().min(0),
+  limit: z.int().min(0),
+  offset: z.int().min(0),
+});
+
+/** Page size of the bank search; Hindsight's own default. */
+const PAGE_SIZE = 100;
+/** A server that keeps answering full pages past this is not paging; stop rather than loop forever. */
+const MAX_PAGES = 1000;
+/** Largest answer read; a bank page or import result is a few KiB, so more means a wrong URL. */
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------------------
+// The client
+
+export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch = fetch): HindsightClient {
+  const send = sender(config, fetchImpl);
+  return {
+    async bankExists(bankId) {
+      let offset = 0;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const query = { q: bankId, limit: String(PAGE_SIZE), offset: String(offset) };
+        const answer = await send({ method: "GET", path: "/v1/default/banks", query }, BankListResponse);
+        // q is a substring match on id or name: only an exact id counts.
+        if (answer.banks.some((bank) => bank.bank_id === bankId)) return true;
+        // Advance by what came back, not by PAGE_SIZE, in case the server caps the page.
+        offset += answer.banks.length;
+        if (answer.banks.length === 0 || offset >= answer.total) return false;
+      }
+      throw badGateway(`Hindsight at ${displayBase(config.url)} kept answering bank pages past ${MAX_PAGES} pages.`);
+    },
+
+    async importManifest(bankId, manifest, dryRun) {
+      const path = `/v1/default/banks/${encodeURIComponent(bankId)}/import`;
+      const answer = await send({ method: "POST", path, query: { dry_run: String(dryRun) }, body: manifest }, ImportResponse);
+      return {
+        bank_id: answer.bank_id,
+        config_applied: answer.config_applied,
+        mental_models_created: answer.mental_models_created,
+        mental_models_updated: answer.mental_models_updated,
+        directives_created: answer.directives_created,
+        directives_updated: answer.directives_updated,
+        operation_ids: answer.operation_ids,
+        dry_run: answer.dry_run,
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One exchange: request, status, body, shape — all inside the deadline.
+
+interface Call {
+  method: "GET" | "POST";
+  path: string;
+  query: Record<string, string>;
+  body?: unknown;
+}
+
+class DeadlineExceeded extends Error {}
+
+function sender(config: HindsightConfig, fetchImpl: typeof fetch) {
+  const base = config.url.replace(/\/+$/, "");
+  const where = `Hindsight at ${displayBase(config.url)}`;
+  return async function send<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
+    const url = `${base}${call.path}?${new URLSearchParams(call.query)}`;
+    const init = requestInit(config, call);
+    const what = `${call.method} ${call.path}`;
+    try {
+      const text = await withDeadline(config.timeoutMs, (signal) => exchange(fetchImpl, url, { ...init, signal }, what, where));
+      return parseAnswer(text, schema, what, where);
+    } catch (error) {
+      throw toApiError(error, where, config.timeoutMs);
+    }
+  };
+}
+
+function requestInit(config: HindsightConfig, call: Call): RequestInit {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (config.apiKey !== null) headers.Authorization = `Bearer ${config.apiKey}`;
+  if (call.body !== undefined) headers["Content-Type"] = "application/json";
+  // Redirects are not part of the API; following one could carry the key or re-post the body elsewhere.
+  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+  return { method: call.method, headers, body, redirect: "manual" };
+}
+
+/** Sends the request and reads the body; a non-2xx answer becomes a 502 describing it. */
+async function exchange(fetchImpl: typeof fetch, url: string, init: RequestInit, what: string, where: string): Promise<string> {
+  const res = await fetchImpl(url, init);
+  const text = await readCapped(res, where);
+  if (res.status >= 200 && res.status <= 299) return text;
+  const status = `${res.status} ${STATUS_CODES[res.status] ?? ""}`.trim();
+  const reason = res.status === 422 ? validationSummary(text) : "";
+  throw badGateway(`${where} answered ${status} to ${what}${reason ? `: ${reason}` : ""}.`);
+}
+
+async function readCapped(res: Response, where: string): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw badGateway(`${where} sent an answer larger than ${MAX_BODY_BYTES} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseAnswer<S extends z.ZodType>(text: string, schema: S, what: string, where: string): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw badGateway(`${where} answered ${what} with a body that is not JSON.`);
+  }
+  const parsed = schema.safeParse(json, { error: errorMap });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = issue ? formatPath(issue.path) : "";
+  const problem = issue ? `${at ? `${at} ` : "the body "}${issue.message}` : "unexpected shape";
+  throw badGateway(`${where} answered ${what} with a body that is not the documented shape (${problem}).`);
+}
+
+/** FastAPI's `{detail: [{loc, msg}]}` in a few words: the first three problems, each trimmed. */
+function validationSummary(text: string): string {
+  let detail: unknown;
+  try {
+    detail = (JSON.parse(text) as { detail?: unknown })?.detail;
+  } catch {
+    return "";
+  }
+  if (typeof detail === "string") return trim(detail);
+  if (!Array.isArray(detail)) return "";
+  const items = detail.slice(0, 3).map((item: { loc?: unknown; msg?: unknown }) => {
+    const loc = Array.isArray(item?.loc) ? item.loc.join(".") : "";
+    const msg = typeof item?.msg === "string" ? item.msg : "invalid";
+    return trim(loc ? `${loc}: ${msg}` : msg);
+  });
+  const more = detail.length > 3 ? ` (and ${detail.length - 3} more)` : "";
+  return items.join("; ") + more;
+}
+
+const trim = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+// ---------------------------------------------------------------------------------------------------------
+// Deadline and error mapping
+
+/**
+ * Runs `work` with a signal that aborts after `ms`, and stops waiting at that moment even if `work`
+ * ignores the signal (an injected fetch may): the deadline covers headers and body alike.
+ */
+async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new DeadlineExceeded();
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } catch (error) {
+    // Whichever settles first, an aborted exchange failed because time ran out.
+    throw controller.signal.aborted ? new DeadlineExceeded() : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
+
+function toApiError(error: unknown, where: string, timeoutMs: number): ApiError {
+  if (error instanceof ApiError) return error;
+  const code = errorCode(error);
+  if (error instanceof DeadlineExceeded || (code !== null && TIMEOUT_CODES.has(code))) {
+    return gatewayTimeout(`${where} did not answer within ${timeoutMs} ms.`);
+  }
+  return badGateway(`${where} could not be reached: ${unreachableReason(code)}.`);
+}
+
+function errorCode(error: unknown): string | null {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return null;
+}
+
+// Only the code reaches the message: socket errors can carry detail we do not echo.
+function unreachableReason(code: string | null): string {
+  switch (code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "its host name does not resolve";
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return "the connection was closed";
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return "the host is unreachable";
+    default:
+      if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `TLS failed (${code})`;
+      return code ? `network error ${code}` : "network error";
+  }
+}
+
+/** The configured URL without user info, query or fragment: what messages may show. */
+function displayBase(url: string): string {
+  try {
+    const copy = new URL(url);
+    copy.username = "";
+    copy.password = "";
+    copy.search = "";
+    copy.hash = "";
+    return copy.toString().replace(/\/+$/, "");
+  } catch {
+    return "the configured URL";
+  }
+}

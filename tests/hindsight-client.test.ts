@@ -1,0 +1,342 @@
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { hindsightClient } from "@/lib/banks/remote";
+import { ApiError } from "@/lib/http/errors";
+import { startFakeHindsight, type FakeHindsight } from "./support/fake-hindsight";
+
+const API_KEY = "hs-test-key-" + "k".repeat(24);
+
+const manifest = {
+  version: "1",
+  bank: { retain_mission: "Keep decisions and their reasons.", disposition_skepticism: 4 },
+  mental_models: [
+    { id: "open-questions", name: "Open questions", source_query: "What is still open?" },
+    { id: "team", name: "Team", source_query: "Who is on the team?" },
+  ],
+  directives: [{ name: "Cite sources", content: "Name the document each fact comes from.", priority: 5 }],
+};
+
+const followUp = {
+  version: "1",
+  mental_models: [
+    { id: "team", name: "Team members", source_query: "Who works here?" },
+    { id: "risks", name: "Risks", source_query: "What could go wrong?" },
+  ],
+  directives: [
+    { name: "Cite sources", content: "Always cite.", priority: 1 },
+    { name: "Be brief", content: "Answer in one paragraph." },
+  ],
+};
+
+/** The ApiError a call fails with. */
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** A tiny server for answers the fake never gives. */
+async function adHocServer(listener: RequestListener) {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url, close };
+}
+
+const snapshot = (fake: FakeHindsight) =>
+  JSON.stringify([...fake.banks].map(([id, b]) => [id, b.name, b.config, [...b.mentalModels], [...b.directives]]));
+
+describe("Hindsight client against the fake", () => {
+  let fake: FakeHindsight;
+  const client = () => hindsightClient({ url: fake.url, apiKey: null, timeoutMs: 5000 });
+
+  beforeAll(async () => {
+    fake = await startFakeHindsight();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  afterEach(() => {
+    fake.setMode("ok");
+    // Every call in this block is well formed: the fake must have had nothing to object to.
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("imports into a new bank: everything created, config applied", async () => {
+    const result = await client().importManifest("support-bot", manifest, false);
+    expect(result).toMatchObject({
+      bank_id: "support-bot",
+      config_applied: true,
+      mental_models_created: ["open-questions", "team"],
+      mental_models_updated: [],
+      directives_created: ["Cite sources"],
+      directives_updated: [],
+      dry_run: false,
+    });
+    expect(result.operation_ids).toHaveLength(2);
+
+    const bank = fake.banks.get("support-bot")!;
+    expect(bank.name).toBe("support-bot");
+    expect(bank.config).toEqual(manifest.bank);
+    expect([...bank.mentalModels.keys()]).toEqual(["open-questions", "team"]);
+
+    const sent = fake.requests.at(-1)!;
+    expect(sent.method).toBe("POST");
+    expect(sent.path).toBe("/v1/default/banks/support-bot/import");
+    expect(sent.query).toEqual({ dry_run: "false" });
+    expect(sent.headers["content-type"]).toBe("application/json");
+    expect(sent.headers.accept).toBe("application/json");
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(sent.body).toEqual(manifest);
+  });
+
+  it("a second import updates shared ids and names and leaves the rest alone", async () => {
+    const result = await client().importManifest("support-bot", followUp, false);
+    expect(result).toEqual({
+      bank_id: "support-bot",
+      config_applied: false,
+      mental_models_created: ["risks"],
+      mental_models_updated: ["team"],
+      directives_created: ["Be brief"],
+      directives_updated: ["Cite sources"],
+      operation_ids: expect.any(Array),
+      dry_run: false,
+    });
+    expect(result.operation_ids).toHaveLength(2);
+    const bank = fake.banks.get("support-bot")!;
+    expect([...bank.mentalModels.keys()]).toEqual(["open-questions", "team", "risks"]);
+    expect(bank.mentalModels.get("team")).toEqual(followUp.mental_models[0]);
+    expect(bank.directives.get("Cite sources")).toEqual(followUp.directives[0]);
+    expect(bank.config).toEqual(manifest.bank);
+  });
+
+  it("a dry run computes the same answer, is flagged and changes nothing", async () => {
+    const before = snapshot(fake);
+    const result = await client().importManifest("support-bot", { ...followUp, bank: { enable_observations: false } }, true);
+    expect(result).toMatchObject({
+      config_applied: true,
+      mental_models_created: [],
+      mental_models_updated: ["team", "risks"],
+      directives_updated: ["Cite sources", "Be brief"],
+      operation_ids: [],
+      dry_run: true,
+    });
+    expect(fake.requests.at(-1)!.query).toEqual({ dry_run: "true" });
+
+    const fresh = await client().importManifest("not-yet", manifest, true);
+    expect(fresh.mental_models_created).toEqual(["open-questions", "team"]);
+    expect(fresh.dry_run).toBe(true);
+    expect(snapshot(fake)).toBe(before);
+    expect(fake.banks.has("not-yet")).toBe(false);
+  });
+
+  it("encodes the bank id in the path", async () => {
+    const result = await client().importManifest("team:alpha.1", { version: "1" }, false);
+    expect(result.bank_id).toBe("team:alpha.1");
+    expect(fake.requests.at(-1)!.path).toBe("/v1/default/banks/team%3Aalpha.1/import");
+    expect(fake.banks.has("team:alpha.1")).toBe(true);
+  });
+
+  it("tells whether a bank exists by its exact id", async () => {
+    fake.addBank("alpha-team");
+    fake.addBank("team");
+    fake.addBank("team-alpha");
+    const c = client();
+    expect(await c.bankExists("support-bot")).toBe(true);
+    expect(await c.bankExists("team")).toBe(true);
+    expect(await c.bankExists("missing")).toBe(false);
+    // q matches substrings (and names); only an exact id counts.
+    expect(await c.bankExists("alpha")).toBe(false);
+    expect(await c.bankExists("ALPHA-TEAM")).toBe(false);
+    const sent = fake.requests.at(-1)!;
+    expect(sent).toMatchObject({ method: "GET", path: "/v1/default/banks", query: { q: "ALPHA-TEAM", limit: "100", offset: "0" } });
+  });
+
+  it("pages through search results until it finds the bank or runs out", async () => {
+    for (let i = 0; i < 150; i++) fake.addBank(`a-zz-${String(i).padStart(3, "0")}`);
+    fake.addBank("zz");
+    const c = client();
+    let from = fake.requests.length;
+    expect(await c.bankExists("zz")).toBe(true);
+    expect(fake.requests.slice(from).map((r) => r.query.offset)).toEqual(["0", "100"]);
+
+    from = fake.requests.length;
+    expect(await c.bankExists("z")).toBe(false);
+    expect(fake.requests.slice(from).map((r) => r.query.offset)).toEqual(["0", "100"]);
+  });
+
+  it("answers 502 naming the URL when Hindsight fails", async () => {
+    fake.setMode("fail");
+    const error = await failure(client().importManifest("support-bot", manifest, false));
+    expect(error.status).toBe(502);
+    expect(error.detail).toContain(fake.url);
+    expect(error.detail).toContain("500");
+    expect((await failure(client().bankExists("support-bot"))).status).toBe(502);
+  });
+
+  it("answers 504 when Hindsight is slower than the timeout", async () => {
+    fake.setMode("slow", 2000);
+    const started = Date.now();
+    const error = await failure(hindsightClient({ url: fake.url, apiKey: null, timeoutMs: 300 }).bankExists("team"));
+    expect(error.status).toBe(504);
+    expect(error.detail).toContain(fake.url);
+    expect(error.detail).toContain("300 ms");
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe("Hindsight client: API key", () => {
+  let fake: FakeHindsight;
+  beforeAll(async () => {
+    fake = await startFakeHindsight({ apiKey: API_KEY });
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it("sends the key as a bearer token", async () => {
+    const client = hindsightClient({ url: fake.url, apiKey: API_KEY, timeoutMs: 5000 });
+    const result = await client.importManifest("keyed", manifest, false);
+    expect(result.bank_id).toBe("keyed");
+    expect(await client.bankExists("keyed")).toBe(true);
+    for (const r of fake.requests) expect(r.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("a refused key is a 502 that does not echo the key", async () => {
+    const wrong = "wrong-key-" + "w".repeat(20);
+    const error = await failure(hindsightClient({ url: fake.url, apiKey: wrong, timeoutMs: 5000 }).bankExists("keyed"));
+    expect(error.status).toBe(502);
+    expect(error.detail).toContain("401");
+    expect(error.detail).not.toContain(wrong);
+    const missing = await failure(hindsightClient({ url: fake.url, apiKey: null, timeoutMs: 5000 }).bankExists("keyed"));
+    expect(missing.status).toBe(502);
+    expect(fake.violations).toEqual([]);
+  });
+});
+
+describe("Hindsight client: failures", () => {
+  it("reports a 422 with Hindsight's messages", async () => {
+    const fake = await startFakeHindsight();
+    try {
+      const client = hindsightClient({ url: fake.url, apiKey: null, timeoutMs: 5000 });
+      const error = await failure(client.importManifest("b", { version: "2", mental_models: [{ id: "x" }] }, false));
+      expect(error.status).toBe(502);
+      expect(error.detail).toContain("422");
+      expect(error.detail).toContain('body.version: must be "1"');
+      expect(fake.banks.size).toBe(0);
+      // The fake noticed: that is what `violations` is for.
+      expect(fake.violations.length).toBeGreaterThan(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("a stopped server is a 502 naming the URL", async () => {
+    const fake = await startFakeHindsight();
+    await fake.close();
+    const error = await failure(hindsightClient({ url: fake.url, apiKey: null, timeoutMs: 5000 }).bankExists("x"));
+    expect(error.status).toBe(502);
+    expect(error.detail).toBe(`Hindsight at ${fake.url} could not be reached: connection refused.`);
+  });
+
+  it("a host name that does not resolve is a 502", async () => {
+    const fetchImpl = (async () => {
+      throw new TypeError("fetch failed", { cause: Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }) });
+    }) as typeof fetch;
+    const error = await failure(hindsightClient({ url: "http://hindsight.invalid", apiKey: null, timeoutMs: 5000 }, fetchImpl).bankExists("x"));
+    expect(error.status).toBe(502);
+    expect(error.detail).toBe("Hindsight at http://hindsight.invalid could not be reached: its host name does not resolve.");
+  });
+
+  it("a fetch that ignores the abort signal still times out", async () => {
+    const fetchImpl = (() => new Promise<Response>(() => {})) as typeof fetch;
+    const error = await failure(hindsightClient({ url: "http://127.0.0.1:9", apiKey: null, timeoutMs: 200 }, fetchImpl).bankExists("x"));
+    expect(error.status).toBe(504);
+  });
+
+  it("a body that is not JSON is a 502", async () => {
+    const server = await adHocServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<html>hi</html>"));
+    try {
+      const error = await failure(hindsightClient({ url: server.url, apiKey: null, timeoutMs: 5000 }).importManifest("b", manifest, false));
+      expect(error.status).toBe(502);
+      expect(error.detail).toContain(server.url);
+      expect(error.detail).toContain("not JSON");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a body of the wrong shape is a 502", async () => {
+    const server = await adHocServer((req, res) => {
+      const body = req.method === "GET" ? { banks: [{ bank_id: 7 }], total: 1, limit: 100, offset: 0 } : { bank_id: "b" };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    });
+    try {
+      const client = hindsightClient({ url: server.url, apiKey: null, timeoutMs: 5000 });
+      const imported = await failure(client.importManifest("b", manifest, false));
+      expect(imported.status).toBe(502);
+      expect(imported.detail).toContain("config_applied is required");
+      const listed = await failure(client.bankExists("b"));
+      expect(listed.status).toBe(502);
+      expect(listed.detail).toContain("banks[0].bank_id must be a string");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fills the reference's defaults into a minimal import answer", async () => {
+    const server = await adHocServer((_req, res) =>
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ bank_id: "b", config_applied: false, extra: 1 })),
+    );
+    try {
+      const result = await hindsightClient({ url: `${server.url}/`, apiKey: null, timeoutMs: 5000 }).importManifest("b", manifest, false);
+      expect(result).toEqual({
+        bank_id: "b",
+        config_applied: false,
+        mental_models_created: [],
+        mental_models_updated: [],
+        directives_created: [],
+        directives_updated: [],
+        operation_ids: [],
+        dry_run: false,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a body that stalls after the headers is a 504", async () => {
+    const server = await adHocServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.write('{"bank_id":');
+    });
+    try {
+      const error = await failure(hindsightClient({ url: server.url, apiKey: null, timeoutMs: 300 }).importManifest("b", manifest, false));
+      expect(error.status).toBe(504);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a redirect is not followed", async () => {
+    const server = await adHocServer((_req, res) => res.writeHead(307, { Location: "http://127.0.0.1:9/elsewhere" }).end());
+    try {
+      const error = await failure(hindsightClient({ url: server.url, apiKey: API_KEY, timeoutMs: 5000 }).importManifest("b", manifest, false));
+      expect(error.status).toBe(502);
+      expect(error.detail).toContain("307");
+    } finally {
+      await server.close();
+    }
+  });
+});
