@@ -176,6 +176,16 @@ describe("permissions and template refs", () => {
     expect((await t.admin.get("/ext/svc/banks/b1")).status).toBe(200);
   });
 
+  it("forbids bob to read or change the policy of alice's bank (403), which alice may", async () => {
+    const document = { version: "2026-03-24", default_strategy: "balanced" };
+    expect((await alice.put("/ext/svc/banks/b1/policy", { document })).status).toBe(200);
+    expect((await bob.get("/ext/svc/banks/b1/policy")).status).toBe(403);
+    expect((await bob.put("/ext/svc/banks/b1/policy", { document })).status).toBe(403);
+    expect((await bob.delete("/ext/svc/banks/b1/policy")).status).toBe(403);
+    expect((await bob.get("/ext/svc/banks/b1/policy/resolve")).status).toBe(403);
+    expect((await alice.get("/ext/svc/banks/b1/policy")).body.document).toEqual(document);
+  });
+
   it("does not let bob use alice's personal template (404)", async () => {
     expect((await createBank(bob, { bank_id: "bob-1", template: "personal/second" })).status).toBe(404);
     expect((await createBank(bob, { bank_id: "bob-1", template: "second" })).status).toBe(404);

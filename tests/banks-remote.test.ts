@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { request, useTestApp, type Client } from "./support/app";
+import { manifest } from "./support/fixtures";
+import { startFakeHindsight, type FakeHindsight } from "./support/fake-hindsight";
+
+// CONTRACT §8 remote store: with HINDSIGHT_API_URL, banks live in that server, checked here
+// against a fake that validates every request against the reference shapes.
+const t = useTestApp();
+let hindsight: FakeHindsight;
+let alice: Client;
+const API_KEY = "hindsight-secret-key";
+
+beforeAll(async () => {
+  hindsight = await startFakeHindsight({ apiKey: API_KEY });
+  t.app.config.hindsight = { url: hindsight.url, apiKey: API_KEY, timeoutMs: 1000 };
+  alice = await t.user("alice");
+  await alice.post("/ext/svc/me/templates", { id: "tpl", name: "Template", manifest: manifest() });
+});
+afterAll(() => hindsight.close());
+
+const createBank = (c: Client, bankId: string, dryRun = false) =>
+  request("POST", `/ext/svc/banks${dryRun ? "?dry_run=true" : ""}`, { token: c.token, body: { bank_id: bankId, template: "tpl" } });
+
+async function localBankRows() {
+  const result = await t.app.db.execute(
+    sql`select (select count(*) from banks) + (select count(*) from bank_mental_models) + (select count(*) from bank_directives) as n`,
+  );
+  const rows = (result as unknown as { rows?: { n: number }[] }).rows ?? (result as unknown as { n: number }[]);
+  return Number(rows[0]!.n);
+}
+
+describe("remote bank store", () => {
+  it("creates a new bank in Hindsight and relays its import result", async () => {
+    const res = await createBank(alice, "remote-1");
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      bank_id: "remote-1",
+      template: "tpl",
+      bank_created: true,
+      import_result: {
+        bank_id: "remote-1",
+        config_applied: true,
+        mental_models_created: ["open-questions", "decisions"],
+        directives_created: ["Cite sources", "Be brief"],
+        dry_run: false,
+      },
+    });
+    expect(res.body.import_result.operation_ids).toHaveLength(2);
+    expect(hindsight.banks.has("remote-1")).toBe(true);
+    const importCall = hindsight.requests.find((r) => r.method === "POST");
+    expect(importCall?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(importCall?.body).toEqual(manifest());
+  });
+
+  it("updates an existing bank (admin) with 200 and bank_created false", async () => {
+    await t.admin.post("/ext/svc/admin/templates", { id: "tpl", name: "Server template", manifest: manifest() });
+    const res = await request("POST", "/ext/svc/banks", { token: t.admin.token, body: { bank_id: "remote-1", template: "server/tpl" } });
+    expect(res.status).toBe(200);
+    expect(res.body.bank_created).toBe(false);
+    expect(res.body.import_result.mental_models_updated).toEqual(["open-questions", "decisions"]);
+  });
+
+  it("refuses a member on a bank that already exists there (no owners are recorded)", async () => {
+    expect((await createBank(alice, "remote-1")).status).toBe(403);
+  });
+
+  it("passes a dry run through and changes nothing", async () => {
+    const res = await createBank(alice, "remote-dry", true);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ bank_created: false, import_result: { dry_run: true, mental_models_created: ["open-questions", "decisions"] } });
+    expect(hindsight.requests.at(-1)?.query).toMatchObject({ dry_run: "true" });
+    expect(hindsight.banks.has("remote-dry")).toBe(false);
+  });
+
+  it("answers 502 when Hindsight fails and 504 when it is slow", async () => {
+    hindsight.setMode("fail");
+    const failed = await createBank(alice, "remote-2");
+    expect(failed.status).toBe(502);
+    expect(failed.body.detail).toContain(hindsight.url);
+    hindsight.setMode("slow", 2000);
+    const slow = await createBank(alice, "remote-2");
+    expect(slow.status).toBe(504);
+    hindsight.setMode("ok");
+    expect(hindsight.banks.has("remote-2")).toBe(false);
+  });
+
+  it("answers 502 when Hindsight is down", async () => {
+    const down = await startFakeHindsight();
+    const url = down.url;
+    await down.close();
+    t.app.config.hindsight = { url, apiKey: null, timeoutMs: 1000 };
+    try {
+      const res = await createBank(alice, "remote-3");
+      expect(res.status).toBe(502);
+      expect(res.body.detail).toContain(url);
+      expect(res.text).not.toContain(API_KEY);
+    } finally {
+      t.app.config.hindsight = { url: hindsight.url, apiKey: API_KEY, timeoutMs: 1000 };
+    }
+  });
+
+  it("wrote no local bank rows, and every request matched the reference shapes", async () => {
+    expect(await localBankRows()).toBe(0);
+    expect(hindsight.violations).toEqual([]);
+  });
+});
