@@ -100,6 +100,78 @@ describe("remote bank store", () => {
     }
   });
 
+  it("lists the Hindsight banks for an admin: no owner, no provenance, Hindsight's timestamps", async () => {
+    const stored = hindsight.banks.get("remote-1")!;
+    // Timestamps as Python writes them (microseconds and an offset) come out as ISO ms Z; absent ones as null.
+    const seeded = hindsight.addBank("remote-0", "Seeded elsewhere");
+    seeded.createdAt = "2024-01-15T10:30:00.123456+02:00";
+    seeded.updatedAt = undefined;
+    try {
+      const res = await t.admin.get("/ext/svc/banks");
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        banks: [
+          { bank_id: "remote-0", name: "Seeded elsewhere", owner: null, created_at: "2024-01-15T08:30:00.123Z", updated_at: null, last_applied: null },
+          { bank_id: "remote-1", name: "remote-1", owner: null, created_at: stored.createdAt, updated_at: stored.updatedAt, last_applied: null },
+        ],
+      });
+    } finally {
+      hindsight.banks.delete("remote-0");
+    }
+  });
+
+  it("shows an admin a Hindsight bank with its config, mental models and directives as Hindsight stored them", async () => {
+    const stored = hindsight.banks.get("remote-1")!;
+    const res = await t.admin.get("/ext/svc/banks/remote-1");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      bank_id: "remote-1",
+      name: "remote-1",
+      owner: null,
+      created_at: stored.createdAt,
+      updated_at: stored.updatedAt,
+      last_applied: null,
+      config: stored.config,
+      // Manifest entries as Hindsight reports them: its defaults filled in.
+      mental_models: [...stored.mentalModels.values()].map((m) => ({ ...m, tags: [] })),
+      directives: [...stored.directives.values()].map((d) => ({ ...d, priority: 0, is_active: true, tags: [] })),
+    });
+    // The fake stored what the template said: the answer is the template's own content.
+    expect(res.body.config).toEqual(manifest().bank);
+    expect(res.body.mental_models.map((m: { id: string }) => m.id)).toEqual(["open-questions", "decisions"]);
+    expect(res.body.directives.map((d: { name: string }) => d.name)).toEqual(["Cite sources", "Be brief"]);
+    expect((await t.admin.get("/ext/svc/banks/remote-dry")).status).toBe(404);
+  });
+
+  it("shows a member no Hindsight bank (no owners are recorded) without asking Hindsight", async () => {
+    const before = hindsight.requests.length;
+    const list = await alice.get("/ext/svc/banks");
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ banks: [] });
+    // The bank alice created answers like a missing one (CONTRACT §3).
+    const one = await alice.get("/ext/svc/banks/remote-1");
+    expect(one.status).toBe(404);
+    expect((await alice.get("/ext/svc/banks/nope")).status).toBe(404);
+    expect(hindsight.requests.length).toBe(before);
+  });
+
+  it("answers the bank reads with 502 when Hindsight fails and 504 when it is slow", async () => {
+    try {
+      hindsight.setMode("fail");
+      for (const path of ["/ext/svc/banks", "/ext/svc/banks/remote-1"]) {
+        const res = await t.admin.get(path);
+        expect(res.status).toBe(502);
+        expect(res.body.detail).toContain(hindsight.url);
+        expect(res.text).not.toContain(API_KEY);
+      }
+      hindsight.setMode("slow", 2000);
+      expect((await t.admin.get("/ext/svc/banks")).status).toBe(504);
+      expect((await t.admin.get("/ext/svc/banks/remote-1")).status).toBe(504);
+    } finally {
+      hindsight.setMode("ok");
+    }
+  });
+
   it("wrote no local bank rows, and every request matched the reference shapes", async () => {
     expect(await localBankRows()).toBe(0);
     expect(hindsight.violations).toEqual([]);

@@ -175,6 +175,74 @@ describe("Hindsight client against the fake", () => {
     expect(fake.requests.slice(from).map((r) => r.query.offset)).toEqual(["0", "100"]);
   });
 
+  it("lists every bank across pages, each once, with its name and timestamps", async () => {
+    const from = fake.requests.length;
+    const banks = await client().listBanks();
+    expect(banks.map((b) => b.bank_id).sort()).toEqual([...fake.banks.keys()].sort());
+    expect(banks.length).toBeGreaterThan(100);
+    const sent = fake.requests.slice(from);
+    expect(sent.map((r) => r.query)).toEqual([
+      { limit: "100", offset: "0" },
+      { limit: "100", offset: "100" },
+    ]);
+    const bot = banks.find((b) => b.bank_id === "support-bot")!;
+    const stored = fake.banks.get("support-bot")!;
+    expect(bot).toMatchObject({ name: "support-bot", created_at: stored.createdAt, updated_at: stored.updatedAt });
+  });
+
+  it("reads one bank: its overrides, mental models and directives as manifest entries", async () => {
+    const from = fake.requests.length;
+    const bank = await client().getBank("support-bot");
+    const stored = fake.banks.get("support-bot")!;
+    expect(bank).toEqual({
+      name: "support-bot",
+      created_at: stored.createdAt,
+      updated_at: stored.updatedAt,
+      // The overrides, not the resolved config (which also holds the server's defaults).
+      config: manifest.bank,
+      mentalModels: [
+        { ...manifest.mental_models[0], tags: [] },
+        { ...followUp.mental_models[0], tags: [] },
+        { ...followUp.mental_models[1], tags: [] },
+      ],
+      directives: [
+        { ...followUp.directives[0], is_active: true, tags: [] },
+        { ...followUp.directives[1], priority: 0, is_active: true, tags: [] },
+      ],
+    });
+    const sent = fake.requests.slice(from).map((r) => ({ path: r.path, query: r.query }));
+    expect(sent).toEqual([
+      { path: "/v1/default/banks", query: { q: "support-bot", limit: "100", offset: "0" } },
+      { path: "/v1/default/banks/support-bot/config", query: {} },
+      { path: "/v1/default/banks/support-bot/mental-models", query: { detail: "content", limit: "100", offset: "0" } },
+      { path: "/v1/default/banks/support-bot/directives", query: { active_only: "false", limit: "100", offset: "0" } },
+    ]);
+  });
+
+  it("reads a bank whose id needs encoding, with inactive directives and more than a page of models", async () => {
+    const bank = fake.addBank("team:big", "Big team");
+    for (let i = 0; i < 150; i++) bank.mentalModels.set(`m-${i}`, { id: `m-${i}`, name: `M ${i}`, source_query: "q?", max_tokens: 512 });
+    bank.directives.set("Off", { name: "Off", content: "Not now.", priority: 2, is_active: false, tags: ["x"] });
+    bank.config = { disposition_empathy: 5 };
+    const from = fake.requests.length;
+    const read = (await client().getBank("team:big"))!;
+    expect(read.name).toBe("Big team");
+    expect(read.config).toEqual({ disposition_empathy: 5 });
+    expect(read.mentalModels).toHaveLength(150);
+    expect(read.mentalModels[149]).toEqual({ id: "m-149", name: "M 149", source_query: "q?", tags: [], max_tokens: 512 });
+    expect(read.directives).toEqual([{ name: "Off", content: "Not now.", priority: 2, is_active: false, tags: ["x"] }]);
+    const models = fake.requests.slice(from).filter((r) => r.path === "/v1/default/banks/team%3Abig/mental-models");
+    expect(models.map((r) => r.query.offset)).toEqual(["0", "100"]);
+  });
+
+  it("a bank Hindsight does not hold is null, asked of the bank list only", async () => {
+    const from = fake.requests.length;
+    expect(await client().getBank("missing")).toBeNull();
+    // A substring of other ids or names is not a match.
+    expect(await client().getBank("alpha")).toBeNull();
+    expect(fake.requests.slice(from).every((r) => r.path === "/v1/default/banks")).toBe(true);
+  });
+
   it("answers 502 naming the URL when Hindsight fails", async () => {
     fake.setMode("fail");
     const error = await failure(client().importManifest("support-bot", manifest, false));
@@ -182,6 +250,10 @@ describe("Hindsight client against the fake", () => {
     expect(error.detail).toContain(fake.url);
     expect(error.detail).toContain("500");
     expect((await failure(client().bankExists("support-bot"))).status).toBe(502);
+    expect((await failure(client().listBanks())).status).toBe(502);
+    const read = await failure(client().getBank("support-bot"));
+    expect(read.status).toBe(502);
+    expect(read.detail).toContain(fake.url);
   });
 
   it("answers 504 when Hindsight is slower than the timeout", async () => {
@@ -192,6 +264,11 @@ describe("Hindsight client against the fake", () => {
     expect(error.detail).toContain(fake.url);
     expect(error.detail).toContain("300 ms");
     expect(Date.now() - started).toBeLessThan(1500);
+    const slowClient = hindsightClient({ url: fake.url, apiKey: null, timeoutMs: 300 });
+    expect((await failure(slowClient.listBanks())).status).toBe(504);
+    const read = await failure(slowClient.getBank("support-bot"));
+    expect(read.status).toBe(504);
+    expect(read.detail).toContain("300 ms");
   });
 });
 
@@ -209,6 +286,8 @@ describe("Hindsight client: API key", () => {
     const result = await client.importManifest("keyed", manifest, false);
     expect(result.bank_id).toBe("keyed");
     expect(await client.bankExists("keyed")).toBe(true);
+    expect((await client.listBanks()).map((b) => b.bank_id)).toEqual(["keyed"]);
+    expect((await client.getBank("keyed"))?.mentalModels).toHaveLength(2);
     for (const r of fake.requests) expect(r.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(fake.violations).toEqual([]);
   });
@@ -237,6 +316,37 @@ describe("Hindsight client: failures", () => {
       expect(fake.banks.size).toBe(0);
       // The fake noticed: that is what `violations` is for.
       expect(fake.violations.length).toBeGreaterThan(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("the fake checks the bank reads against the reference too", async () => {
+    const fake = await startFakeHindsight();
+    try {
+      fake.addBank("b");
+      const get = async (path: string) => {
+        const res = await fetch(`${fake.url}${path}`, { headers: { Accept: "application/json" } });
+        return { status: res.status, body: await res.json() };
+      };
+      expect((await get("/v1/default/banks/b/profile")).body).toMatchObject({ bank_id: "b", name: "b", mission: "" });
+      expect((await get("/v1/default/banks/missing/config")).status).toBe(404);
+      expect((await get("/v1/default/banks/missing/profile")).status).toBe(404);
+      expect(fake.violations).toEqual([]);
+
+      const tooMany = await get("/v1/default/banks/b/mental-models?limit=1001&detail=everything");
+      expect(tooMany.status).toBe(422);
+      expect(tooMany.body.detail.map((e: { loc: string[] }) => e.loc.join("."))).toEqual(["query.detail", "query.limit"]);
+      expect((await get("/v1/default/banks/b/directives?active_only=maybe")).status).toBe(422);
+      expect((await get("/v1/default/banks/b/config?verbose=1")).status).toBe(200);
+      expect((await fetch(`${fake.url}/v1/default/banks/b/config`, { method: "PUT" })).status).toBe(404);
+      expect(fake.violations).toEqual([
+        "GET /v1/default/banks/b/mental-models: query.detail: Input should be 'metadata', 'content' or 'full'",
+        "GET /v1/default/banks/b/mental-models: query.limit: Input should be less than or equal to 1000",
+        "GET /v1/default/banks/b/directives: query.active_only: Input should be a valid boolean, unable to interpret input",
+        "GET /v1/default/banks/b/config: unknown query parameter verbose",
+        "PUT /v1/default/banks/b/config: not an endpoint of the reference the fake serves",
+      ]);
     } finally {
       await fake.close();
     }
@@ -290,6 +400,83 @@ describe("Hindsight client: failures", () => {
       const listed = await failure(client.bankExists("b"));
       expect(listed.status).toBe(502);
       expect(listed.detail).toContain("banks[0].bank_id must be a string");
+      expect((await failure(client.listBanks())).detail).toContain("banks[0].bank_id must be a string");
+      expect((await failure(client.getBank("b"))).status).toBe(502);
+    } finally {
+      await server.close();
+    }
+  });
+
+  /** A server holding bank "b" whose per-bank answers are given by `reads` (path suffix → [status, body]). */
+  async function oneBankServer(reads: Record<string, [number, unknown]>) {
+    const page = (key: string, items: unknown[]) => ({ [key]: items, total: items.length, limit: 100, offset: 0 });
+    return adHocServer((req, res) => {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      const suffix = path.replace(/^\/v1\/default\/banks\/b/, "");
+      const [status, body] =
+        path === "/v1/default/banks"
+          ? [200, page("banks", [{ bank_id: "b", name: null, disposition: { skepticism: 3, literalism: 3, empathy: 3 } }])]
+          : (reads[suffix] ?? [200, page("items", [])]);
+      res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    });
+  }
+
+  it("a bank answers of the wrong shape are a 502 naming the URL and the field", async () => {
+    const cases: Array<[Record<string, [number, unknown]>, string]> = [
+      [{ "/config": [200, { bank_id: "b", config: {} }] }, "overrides is required"],
+      [{ "/config": [200, { bank_id: "b", config: {}, overrides: {} }], "/mental-models": [200, { items: [{ id: 1 }], total: 1, limit: 100, offset: 0 }] }, "items[0].id must be a string"],
+      [{ "/config": [200, { bank_id: "b", config: {}, overrides: {} }], "/directives": [200, { items: [] }] }, "total is required"],
+    ];
+    for (const [reads, problem] of cases) {
+      const server = await oneBankServer(reads);
+      try {
+        const error = await failure(hindsightClient({ url: server.url, apiKey: API_KEY, timeoutMs: 5000 }).getBank("b"));
+        expect(error.status).toBe(502);
+        expect(error.detail).toContain(server.url);
+        expect(error.detail).toContain(problem);
+        expect(error.detail).not.toContain(API_KEY);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it("a bank gone between the search and the reads is null; other failures of the reads are 502", async () => {
+    const gone = await oneBankServer({ "/config": [404, { detail: "Bank 'b' not found" }] });
+    try {
+      const bank = await hindsightClient({ url: gone.url, apiKey: null, timeoutMs: 5000 }).getBank("b");
+      expect(bank).toBeNull();
+    } finally {
+      await gone.close();
+    }
+    const broken = await oneBankServer({ "/config": [200, { bank_id: "b", config: {}, overrides: {} }], "/directives": [500, { detail: "boom" }] });
+    try {
+      const error = await failure(hindsightClient({ url: broken.url, apiKey: null, timeoutMs: 5000 }).getBank("b"));
+      expect(error.status).toBe(502);
+      expect(error.detail).toContain("500");
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it("reads a bank without name or timestamps as nulls", async () => {
+    const server = await oneBankServer({ "/config": [200, { bank_id: "b", config: { x: 1 }, overrides: {} }] });
+    try {
+      const bank = await hindsightClient({ url: server.url, apiKey: null, timeoutMs: 5000 }).getBank("b");
+      expect(bank).toEqual({ name: null, created_at: null, updated_at: null, config: {}, mentalModels: [], directives: [] });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a 404 from the bank list itself is a 502, not a missing bank", async () => {
+    const server = await adHocServer((_req, res) => res.writeHead(404, { "Content-Type": "application/json" }).end('{"detail":"Not Found"}'));
+    try {
+      const client = hindsightClient({ url: server.url, apiKey: null, timeoutMs: 5000 });
+      const read = await failure(client.getBank("b"));
+      expect(read.status).toBe(502);
+      expect(read.detail).toContain("404");
+      expect((await failure(client.listBanks())).status).toBe(502);
     } finally {
       await server.close();
     }

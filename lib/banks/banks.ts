@@ -66,23 +66,86 @@ function answer(input: z.output<typeof CreateBankRequest>, bankCreated: boolean,
   return { bank_id: input.bank_id, template: input.template, bank_created: bankCreated, import_result: result };
 }
 
-/** Admins see every bank; others the banks they own. Sorted by id. */
+/** Admins see every bank; others the banks they own (none in Hindsight, which records no owners). Sorted by id. */
 export async function listBanks(app: AppContext, principal: Principal) {
-  const query = app.db.select().from(banks).orderBy(asc(banks.id));
-  const rows = principal.role === "admin" ? await query : await query.where(eq(banks.owner, principal.userId));
-  return { banks: rows.map(presentSummary) };
+  const list = app.config.hindsight ? listHindsightBanks : listEmbeddedBanks;
+  return { banks: await list(app, principal) };
 }
 
 /** One bank with config, mental models and directives; 404 unless the caller is admin or owner. */
 export async function getBank(app: AppContext, principal: Principal, bankId: string): Promise<z.input<typeof BankDetail>> {
+  const read = app.config.hindsight ? readHindsightBank : readEmbeddedBank;
+  const bank = await read(app, principal, bankId);
+  if (!bank) throw notFound(`No bank ${bankId} is visible to you.`);
+  return bank;
+}
+
+async function listEmbeddedBanks(app: AppContext, principal: Principal) {
+  const query = app.db.select().from(banks).orderBy(asc(banks.id));
+  const rows = principal.role === "admin" ? await query : await query.where(eq(banks.owner, principal.userId));
+  return rows.map(presentSummary);
+}
+
+async function readEmbeddedBank(app: AppContext, principal: Principal, bankId: string): Promise<z.input<typeof BankDetail> | null> {
   const loaded = await loadBank(app.db, bankId);
-  if (!loaded || (principal.role !== "admin" && loaded.bank.owner !== principal.userId)) {
-    throw notFound(`No bank ${bankId} is visible to you.`);
-  }
+  if (!loaded || (principal.role !== "admin" && loaded.bank.owner !== principal.userId)) return null;
   return {
     ...presentSummary(loaded.bank),
     config: loaded.bank.config,
     mental_models: loaded.mentalModels,
     directives: loaded.directives,
   };
+}
+
+/*
+ * The remote store (CONTRACT §8, §3): Hindsight records no owners, so no bank is provably a member's own.
+ * Admins see every Hindsight bank; members see none (an empty list, 404 for any id), and Hindsight is not
+ * even asked on their behalf.
+ */
+
+async function listHindsightBanks(app: AppContext, principal: Principal): Promise<z.input<typeof BankSummary>[]> {
+  if (principal.role !== "admin") return [];
+  const items = await hindsightClient(app.config.hindsight!).listBanks();
+  return items.map(presentHindsightSummary).sort((a, b) => (a.bank_id < b.bank_id ? -1 : a.bank_id > b.bank_id ? 1 : 0));
+}
+
+async function readHindsightBank(app: AppContext, principal: Principal, bankId: string): Promise<z.input<typeof BankDetail> | null> {
+  if (principal.role !== "admin") return null;
+  const bank = await hindsightClient(app.config.hindsight!).getBank(bankId);
+  if (!bank) return null;
+  return {
+    ...presentHindsightSummary({ bank_id: bankId, ...bank }),
+    config: bank.config,
+    mental_models: bank.mentalModels,
+    directives: bank.directives,
+  };
+}
+
+interface HindsightSummary {
+  bank_id: string;
+  name?: string | null;
+  created_at?: string | null;
+  updated_at?: string | null;
+}
+
+function presentHindsightSummary(bank: HindsightSummary): z.input<typeof BankSummary> {
+  return {
+    bank_id: bank.bank_id,
+    name: bank.name ?? bank.bank_id,
+    owner: null,
+    created_at: hindsightTime(bank.created_at),
+    updated_at: hindsightTime(bank.updated_at),
+    last_applied: null,
+  };
+}
+
+/**
+ * Hindsight's timestamps (Python isoformat: microseconds, an offset, or no zone meaning UTC) as ISO ms Z.
+ * The reference types them as plain nullable strings, so null when absent or not a readable date-time.
+ */
+function hindsightTime(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const zoned = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(text) || !/\d{2}:\d{2}/.test(text) ? text : `${text}Z`;
+  const ms = Date.parse(zoned);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }

@@ -11,11 +11,11 @@ export const bankEndpoints = {
   }),
   list: defineEndpoint({
     method: "GET", path: "/ext/svc/banks", tag, access: "principal", status: 200,
-    summary: "List banks: all for admins, the caller's own for others", response: BankList,
+    summary: "List banks: all for admins, the caller's own for others", response: BankList, errors: [502, 504],
   }),
   get: defineEndpoint({
     method: "GET", path: "/ext/svc/banks/{bank_id}", tag, access: "principal", status: 200,
     summary: "Read a bank with its config, mental models, directives, owner and provenance",
-    params: bankParams, response: BankDetail, errors: [404],
+    params: bankParams, response: BankDetail, errors: [404, 502, 504],
   }),
 };

@@ -4,10 +4,10 @@ import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
 import { errorMap, formatPath } from "@/lib/http/validation";
 
 /*
- * Client of a Hindsight server's bank API (CONTRACT §8, remote store): the two calls bank creation needs.
- * Every failure is an ApiError: 504 when Hindsight is slower than the configured timeout, 502 for anything
- * else (unreachable, non-2xx, a body that is not the documented JSON). Messages name the Hindsight URL and
- * the reason in one sentence, never the API key.
+ * Client of a Hindsight server's bank API (CONTRACT §8, remote store): the calls bank creation, the bank
+ * list and the bank detail need. Every failure is an ApiError: 504 when Hindsight is slower than the
+ * configured timeout, 502 for anything else (unreachable, non-2xx, a body that is not the documented JSON).
+ * Messages name the Hindsight URL and the reason in one sentence, never the API key.
  */
 
 export interface ImportResult {
@@ -21,9 +21,30 @@ export interface ImportResult {
   dry_run: boolean;
 }
 
+/** A bank as Hindsight describes it: its name and timestamps as sent (either may be null). */
+export interface HindsightBank {
+  name: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  /** The bank's own config overrides (BankConfigResponse.overrides), not the resolved config. */
+  config: Record<string, unknown>;
+  /** Each in the shape of a manifest entry (BankTemplateMentalModel), fields Hindsight leaves null omitted. */
+  mentalModels: Record<string, unknown>[];
+  /** Each in the shape of a manifest entry (BankTemplateDirective), inactive ones included. */
+  directives: Record<string, unknown>[];
+}
+
 export interface HindsightClient {
   /** Whether a bank with exactly this id exists (GET /v1/default/banks?q=<id>, paging with limit/offset until found or exhausted; compare bank_id exactly). */
   bankExists(bankId: string): Promise<boolean>;
+  /** Every bank (GET /v1/default/banks, all pages), each once, in Hindsight's order. */
+  listBanks(): Promise<BankListItem[]>;
+  /**
+   * One bank, or null when Hindsight has none with this id. Existence, name and timestamps come from the
+   * bank list (which the reference documents as exhaustive); then GET …/config, …/mental-models and
+   * …/directives. A 404 from those (the bank was deleted meanwhile) also means null.
+   */
+  getBank(bankId: string): Promise<HindsightBank | null>;
   /** POST /v1/default/banks/{bank_id}/import?dry_run=<bool> with the manifest as JSON body; the answer validated against BankTemplateImportResponse (defaults for the optional arrays/dry_run as the reference gives). */
   importManifest(bankId: string, manifest: Record<string, unknown>, dryRun: boolean): Promise<ImportResult>;
 }
@@ -65,18 +86,47 @@ const BankListItem = z.looseObject({
   last_write_at: optionalText,
 });
 
-const BankListResponse = z.looseObject({
-  banks: z.array(BankListItem),
-  total: z.int().min(0),
-  limit: z.int().min(0),
-  offset: z.int().min(0),
+export type BankListItem = z.output<typeof BankListItem>;
+
+/** The paging fields every listing of the reference answers with. */
+const paging = { total: z.int().min(0), limit: z.int().min(0), offset: z.int().min(0) };
+
+const BankListResponse = z.looseObject({ banks: z.array(BankListItem), ...paging });
+
+const objectOf = z.record(z.string(), z.unknown());
+
+const BankConfigResponse = z.looseObject({ bank_id: z.string(), config: objectOf, overrides: objectOf });
+
+const MentalModelResponse = z.looseObject({
+  id: z.string(),
+  bank_id: z.string(),
+  name: z.string(),
+  source_query: optionalText,
+  tags: strings.default([]),
+  max_tokens: z.int().nullable().optional(),
+  trigger: objectOf.nullable().optional(),
 });
 
-/** Page size of the bank search; Hindsight's own default. */
+const DirectiveResponse = z.looseObject({
+  id: z.string(),
+  bank_id: z.string(),
+  name: z.string(),
+  content: z.string(),
+  priority: z.int().default(0),
+  is_active: z.boolean().default(true),
+  tags: strings.default([]),
+});
+
+const MentalModelListResponse = z.looseObject({ items: z.array(MentalModelResponse), ...paging });
+const DirectiveListResponse = z.looseObject({ items: z.array(DirectiveResponse), ...paging });
+
+const LIST_PATH = "/v1/default/banks";
+
+/** Page size of every listing; Hindsight's own default. */
 const PAGE_SIZE = 100;
 /** A server that keeps answering full pages past this is not paging; stop rather than loop forever. */
 const MAX_PAGES = 1000;
-/** Largest answer read; a bank page or import result is a few KiB, so more means a wrong URL. */
+/** Largest answer read; a page of banks, models or directives is tens of KiB, so more means a wrong URL. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -84,23 +134,77 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch = fetch): HindsightClient {
   const send = sender(config, fetchImpl);
+  const where = `Hindsight at ${displayBase(config.url)}`;
+
+  /** Pages of GET /v1/default/banks, optionally searched (q is a substring match on id or name). */
+  const bankPages = (q?: string) =>
+    pages(where, `GET ${LIST_PATH}`, async (page) => {
+      const answer = await send({ method: "GET", path: LIST_PATH, query: q === undefined ? page : { q, ...page } }, BankListResponse);
+      return { items: answer.banks, total: answer.total };
+    });
+
+  async function findBank(bankId: string): Promise<BankListItem | null> {
+    for await (const banks of bankPages(bankId)) {
+      // Only an exact id counts.
+      const hit = banks.find((bank) => bank.bank_id === bankId);
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  /** Every item of a per-bank listing; a 404 throws BankNotFound. */
+  async function bankItems<T>(path: string, query: Record<string, string>, schema: z.ZodType<{ items: T[]; total: number }>) {
+    const all: T[] = [];
+    const listing = pages(where, `GET ${path}`, (page) => send({ method: "GET", path, query: { ...query, ...page }, bankScoped: true }, schema));
+    for await (const items of listing) all.push(...items);
+    return all;
+  }
+
+  async function readBank(bankId: string, item: BankListItem): Promise<HindsightBank> {
+    const path = `${LIST_PATH}/${encodeURIComponent(bankId)}`;
+    const [bankConfig, mentalModels, directives] = await Promise.all([
+      send({ method: "GET", path: `${path}/config`, bankScoped: true }, BankConfigResponse),
+      // "content" leaves out reflect_response, which can be large and is not part of a manifest entry.
+      bankItems(`${path}/mental-models`, { detail: "content" }, MentalModelListResponse),
+      bankItems(`${path}/directives`, { active_only: "false" }, DirectiveListResponse),
+    ]);
+    return {
+      name: item.name ?? null,
+      created_at: item.created_at ?? null,
+      updated_at: item.updated_at ?? null,
+      config: bankConfig.overrides,
+      mentalModels: mentalModels.map(asManifestMentalModel),
+      directives: directives.map(asManifestDirective),
+    };
+  }
+
   return {
     async bankExists(bankId) {
-      let offset = 0;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const query = { q: bankId, limit: String(PAGE_SIZE), offset: String(offset) };
-        const answer = await send({ method: "GET", path: "/v1/default/banks", query }, BankListResponse);
-        // q is a substring match on id or name: only an exact id counts.
-        if (answer.banks.some((bank) => bank.bank_id === bankId)) return true;
-        // Advance by what came back, not by PAGE_SIZE, in case the server caps the page.
-        offset += answer.banks.length;
-        if (answer.banks.length === 0 || offset >= answer.total) return false;
+      return (await findBank(bankId)) !== null;
+    },
+
+    async listBanks() {
+      // Hindsight orders by last write, so a bank written while we page may show up twice: keep the first.
+      const byId = new Map<string, BankListItem>();
+      for await (const banks of bankPages()) {
+        for (const bank of banks) if (!byId.has(bank.bank_id)) byId.set(bank.bank_id, bank);
       }
-      throw badGateway(`Hindsight at ${displayBase(config.url)} kept answering bank pages past ${MAX_PAGES} pages.`);
+      return [...byId.values()];
+    },
+
+    async getBank(bankId) {
+      const item = await findBank(bankId);
+      if (!item) return null;
+      try {
+        return await readBank(bankId, item);
+      } catch (error) {
+        if (error instanceof BankNotFound) return null;
+        throw error;
+      }
     },
 
     async importManifest(bankId, manifest, dryRun) {
-      const path = `/v1/default/banks/${encodeURIComponent(bankId)}/import`;
+      const path = `${LIST_PATH}/${encodeURIComponent(bankId)}/import`;
       const answer = await send({ method: "POST", path, query: { dry_run: String(dryRun) }, body: manifest }, ImportResponse);
       return {
         bank_id: answer.bank_id,
@@ -116,29 +220,73 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
   };
 }
 
+/**
+ * Walks a limit/offset listing page by page (every listing of the reference pages this way). Stops when a
+ * page comes back empty or the total is reached; the consumer may stop earlier by leaving its loop.
+ */
+async function* pages<T>(
+  where: string,
+  what: string,
+  load: (page: Record<string, string>) => Promise<{ items: T[]; total: number }>,
+): AsyncGenerator<T[]> {
+  let offset = 0;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const { items, total } = await load({ limit: String(PAGE_SIZE), offset: String(offset) });
+    yield items;
+    // Advance by what came back, not by PAGE_SIZE, in case the server caps the page.
+    offset += items.length;
+    if (items.length === 0 || offset >= total) return;
+  }
+  throw badGateway(`${where} kept answering ${what} with more pages past ${MAX_PAGES} pages.`);
+}
+
+/** The fields of a manifest's mental model, as Hindsight reports them; nulls (unset) left out. */
+function asManifestMentalModel(model: z.output<typeof MentalModelResponse>): Record<string, unknown> {
+  const entry: Record<string, unknown> = { id: model.id, name: model.name };
+  if (model.source_query != null) entry.source_query = model.source_query;
+  entry.tags = model.tags;
+  if (model.max_tokens != null) entry.max_tokens = model.max_tokens;
+  if (model.trigger != null) entry.trigger = model.trigger;
+  return entry;
+}
+
+/** The fields of a manifest's directive, as Hindsight reports them. */
+function asManifestDirective(directive: z.output<typeof DirectiveResponse>): Record<string, unknown> {
+  const { name, content, priority, is_active, tags } = directive;
+  return { name, content, priority, is_active, tags };
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // One exchange: request, status, body, shape — all inside the deadline.
 
 interface Call {
   method: "GET" | "POST";
   path: string;
-  query: Record<string, string>;
+  query?: Record<string, string>;
   body?: unknown;
+  /** A path under one bank: a 404 then means the bank is gone (BankNotFound), not a failure. */
+  bankScoped?: boolean;
 }
 
 class DeadlineExceeded extends Error {}
+
+/** Hindsight answered 404 to a per-bank call; the client turns it into null, it never leaves this module. */
+class BankNotFound extends Error {}
 
 function sender(config: HindsightConfig, fetchImpl: typeof fetch) {
   const base = config.url.replace(/\/+$/, "");
   const where = `Hindsight at ${displayBase(config.url)}`;
   return async function send<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
-    const url = `${base}${call.path}?${new URLSearchParams(call.query)}`;
+    const search = new URLSearchParams(call.query ?? {}).toString();
+    const url = `${base}${call.path}${search ? `?${search}` : ""}`;
     const init = requestInit(config, call);
     const what = `${call.method} ${call.path}`;
+    const missing = call.bankScoped === true;
     try {
-      const text = await withDeadline(config.timeoutMs, (signal) => exchange(fetchImpl, url, { ...init, signal }, what, where));
+      const text = await withDeadline(config.timeoutMs, (signal) => exchange(fetchImpl, url, { ...init, signal }, { what, where, missing }));
       return parseAnswer(text, schema, what, where);
     } catch (error) {
+      if (error instanceof BankNotFound) throw error;
       throw toApiError(error, where, config.timeoutMs);
     }
   };
@@ -153,11 +301,19 @@ function requestInit(config: HindsightConfig, call: Call): RequestInit {
   return { method: call.method, headers, body, redirect: "manual" };
 }
 
+interface Exchange {
+  what: string;
+  where: string;
+  /** Whether a 404 means a missing bank (BankNotFound) rather than a failure. */
+  missing: boolean;
+}
+
 /** Sends the request and reads the body; a non-2xx answer becomes a 502 describing it. */
-async function exchange(fetchImpl: typeof fetch, url: string, init: RequestInit, what: string, where: string): Promise<string> {
+async function exchange(fetchImpl: typeof fetch, url: string, init: RequestInit, { what, where, missing }: Exchange): Promise<string> {
   const res = await fetchImpl(url, init);
   const text = await readCapped(res, where);
   if (res.status >= 200 && res.status <= 299) return text;
+  if (res.status === 404 && missing) throw new BankNotFound();
   const status = `${res.status} ${STATUS_CODES[res.status] ?? ""}`.trim();
   const reason = res.status === 422 ? validationSummary(text) : "";
   throw badGateway(`${where} answered ${status} to ${what}${reason ? `: ${reason}` : ""}.`);

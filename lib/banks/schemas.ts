@@ -48,13 +48,18 @@ const LastApplied = z
   .nullable()
   .meta({ id: "LastApplied" });
 
+/** Always set by the embedded store; null only for a Hindsight bank (remote store) whose server reports no such time. */
+const remoteTimestamp = timestamp.nullable().meta({
+  description: "Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank.",
+});
+
 export const BankSummary = z
   .object({
     bank_id: z.string(),
     name: z.string(),
     owner: z.string().nullable(),
-    created_at: timestamp,
-    updated_at: timestamp,
+    created_at: remoteTimestamp,
+    updated_at: remoteTimestamp,
     last_applied: LastApplied,
   })
   .meta({ id: "BankSummary" });

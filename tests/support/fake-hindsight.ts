@@ -1,13 +1,16 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { checkManifest } from "@/lib/templates/manifest";
 
 /*
- * A fake Hindsight server for the two calls of the remote bank store (the reference's list_banks and
- * import_bank_template). It keeps banks in memory, behaves like the real import, and checks every request
- * against the reference: a mismatch is recorded in `violations` and, where FastAPI would refuse it, answered
- * 422 with an HTTPValidationError. Tests assert that `violations` stays empty for well-formed calls.
+ * A fake Hindsight server for the calls of the remote bank store (the reference's list_banks,
+ * import_bank_template, get_bank_config, list_mental_models, list_directives and get_bank_profile). It keeps
+ * banks in memory, behaves like the real import, serves the reads from what the imports stored, and checks
+ * every request against the reference: a mismatch is recorded in `violations` and, where FastAPI would refuse
+ * it, answered 422 with an HTTPValidationError. A per-bank read of a bank it does not hold answers 404 (as
+ * the reference documents for get_bank_profile); that is not a violation. Tests assert that `violations`
+ * stays empty for well-formed calls.
  */
 
 export interface FakeBank {
@@ -67,7 +70,8 @@ interface Answer {
 }
 
 const LIST_PATH = "/v1/default/banks";
-const IMPORT_PATH = /^\/v1\/default\/banks\/([^/]*)\/import$/;
+/** `/v1/default/banks/{bank_id}/{operation}`; the id may be empty, which matches nothing. */
+const BANK_PATH = /^\/v1\/default\/banks\/([^/]*)\/([^/]+)$/;
 
 export async function startFakeHindsight(options: FakeHindsightOptions = {}): Promise<FakeHindsight> {
   const requests: FakeRequest[] = [];
@@ -180,26 +184,53 @@ interface Context {
   failing: boolean;
 }
 
+type Operation = "list_banks" | "import_bank_template" | "get_bank_config" | "list_mental_models" | "list_directives" | "get_bank_profile";
+
+/** The per-bank operations of the reference, by the last path segment. */
+const BANK_OPERATIONS: Record<string, { method: string; operation: Operation }> = {
+  import: { method: "POST", operation: "import_bank_template" },
+  config: { method: "GET", operation: "get_bank_config" },
+  "mental-models": { method: "GET", operation: "list_mental_models" },
+  directives: { method: "GET", operation: "list_directives" },
+  profile: { method: "GET", operation: "get_bank_profile" },
+};
+
+interface Matched {
+  operation: Operation;
+  /** Decoded; null for list_banks. */
+  bankId: string | null;
+}
+
+function match(req: FakeRequest): Matched | null {
+  if (req.path === LIST_PATH) return req.method === "GET" ? { operation: "list_banks", bankId: null } : null;
+  const found = BANK_PATH.exec(req.path);
+  const spec = found ? BANK_OPERATIONS[found[2]!] : undefined;
+  const bankId = found ? decodeSegment(found[1]!) : null;
+  if (!spec || !bankId || spec.method !== req.method) return null;
+  return { operation: spec.operation, bankId };
+}
+
 function route(req: FakeRequest, ctx: Context): Answer {
   const label = `${req.method} ${req.path}`;
-  const importMatch = IMPORT_PATH.exec(req.path);
-  const bankId = importMatch ? decodeSegment(importMatch[1] ?? "") : null;
-  const isList = req.path === LIST_PATH && req.method === "GET";
-  const isImport = bankId !== null && bankId !== "" && req.method === "POST";
-  if (!isList && !isImport) {
-    ctx.violations.push(`${label}: not an endpoint of the reference (list_banks or import_bank_template)`);
+  const matched = match(req);
+  if (!matched) {
+    ctx.violations.push(`${label}: not an endpoint of the reference the fake serves`);
     return { status: 404, body: { detail: "Not Found" } };
   }
   checkHeaders(req, label, ctx.violations);
   if (!authorized(req, ctx.apiKey)) return { status: 401, body: { detail: "Invalid or missing API key" } };
 
-  const errors = isList ? checkListQuery(req, label, ctx.violations) : checkImportRequest(req, label, ctx.violations);
+  const errors = CHECKS[matched.operation](req, label, ctx.violations);
   if (errors.length > 0) {
     for (const e of errors) ctx.violations.push(`${label}: ${e.loc.join(".")}: ${e.msg}`);
     return { status: 422, body: { detail: errors } };
   }
   if (ctx.failing) return { status: 500, body: { detail: "Internal Server Error" } };
-  return isList ? listBanks(ctx.banks, req.query) : importManifest(ctx.banks, bankId!, req);
+  if (matched.bankId === null) return listBanks(ctx.banks, req.query);
+  if (matched.operation === "import_bank_template") return importManifest(ctx.banks, matched.bankId, req);
+  const bank = ctx.banks.get(matched.bankId);
+  if (!bank) return { status: 404, body: { detail: `Bank '${matched.bankId}' not found` } };
+  return READS[matched.operation as keyof typeof READS](matched.bankId, bank, req.query);
 }
 
 /** A malformed percent-escape cannot name a bank; treat it like a path that does not match. */
@@ -229,19 +260,81 @@ function checkQueryKeys(req: FakeRequest, allowed: string[], label: string, viol
   }
 }
 
+type Check = (req: FakeRequest, label: string, violations: string[]) => ValidationError[];
+
+const CHECKS: Record<Operation, Check> = {
+  list_banks: checkListQuery,
+  import_bank_template: checkImportRequest,
+  get_bank_config: checkNoQuery,
+  get_bank_profile: checkNoQuery,
+  list_mental_models: checkMentalModelsQuery,
+  list_directives: checkDirectivesQuery,
+};
+
 function checkListQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
   checkQueryKeys(req, ["q", "limit", "offset"], label, violations);
-  return [nonNegativeInt(req.query, "limit"), nonNegativeInt(req.query, "offset")].filter((e) => e !== null);
+  return [intParam(req.query, "limit", 0), intParam(req.query, "offset", 0)].filter((e) => e !== null);
 }
 
-function nonNegativeInt(query: Record<string, string>, key: string): ValidationError | null {
+function checkNoQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
+  checkQueryKeys(req, [], label, violations);
+  return [];
+}
+
+function checkMentalModelsQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
+  checkQueryKeys(req, ["tags", "tags_match", "detail", "limit", "offset"], label, violations);
+  if (req.query.tags !== undefined) violations.push(`${label}: the fake does not filter by tags`);
+  return [
+    enumParam(req.query, "tags_match", ["any", "all", "exact"]),
+    enumParam(req.query, "detail", ["metadata", "content", "full"]),
+    intParam(req.query, "limit", 1, 1000),
+    intParam(req.query, "offset", 0),
+  ].filter((e) => e !== null);
+}
+
+function checkDirectivesQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
+  checkQueryKeys(req, ["tags", "tags_match", "active_only", "limit", "offset"], label, violations);
+  if (req.query.tags !== undefined) violations.push(`${label}: the fake does not filter by tags`);
+  return [
+    enumParam(req.query, "tags_match", ["any", "all", "exact"]),
+    boolParam(req.query, "active_only"),
+    intParam(req.query, "limit", 1, 1000),
+    intParam(req.query, "offset", 0),
+  ].filter((e) => e !== null);
+}
+
+function intParam(query: Record<string, string>, key: string, min: number, max?: number): ValidationError | null {
   const value = query[key];
   if (value === undefined) return null;
   if (!/^[+-]?\d+$/.test(value.trim())) {
     return { loc: ["query", key], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" };
   }
-  if (Number(value) < 0) return { loc: ["query", key], msg: "Input should be greater than or equal to 0", type: "greater_than_equal" };
+  if (Number(value) < min) return { loc: ["query", key], msg: `Input should be greater than or equal to ${min}`, type: "greater_than_equal" };
+  if (max !== undefined && Number(value) > max) {
+    return { loc: ["query", key], msg: `Input should be less than or equal to ${max}`, type: "less_than_equal" };
+  }
   return null;
+}
+
+function enumParam(query: Record<string, string>, key: string, allowed: string[]): ValidationError | null {
+  const value = query[key];
+  if (value === undefined || allowed.includes(value)) return null;
+  const expected = allowed.map((a) => `'${a}'`).join(", ").replace(/, ([^,]*)$/, " or $1");
+  return { loc: ["query", key], msg: `Input should be ${expected}`, type: "enum" };
+}
+
+/** Pydantic's lenient boolean from a string; null when it is not one. */
+function parseBool(value: string): boolean | null {
+  const v = value.toLowerCase();
+  if (["1", "on", "t", "true", "y", "yes"].includes(v)) return true;
+  if (["0", "off", "f", "false", "n", "no"].includes(v)) return false;
+  return null;
+}
+
+function boolParam(query: Record<string, string>, key: string): ValidationError | null {
+  const value = query[key];
+  if (value === undefined || parseBool(value) !== null) return null;
+  return { loc: ["query", key], msg: "Input should be a valid boolean, unable to interpret input", type: "bool_parsing" };
 }
 
 function checkImportRequest(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
@@ -350,4 +443,79 @@ function apply(banks: Map<string, FakeBank>, bankId: string, existing: FakeBank 
   for (const directive of sections.directives ?? []) bank.directives.set(String(directive.name), directive);
   bank.updatedAt = now;
   banks.set(bankId, bank);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reads of one bank, from what the imports stored
+
+/** What a bank's resolved config holds besides its own overrides (a few of the server defaults). */
+const SERVER_DEFAULTS: Entry = {
+  retain_chunk_size: 3000,
+  retain_extraction_mode: "concise",
+  enable_observations: true,
+  disposition_skepticism: 3,
+  disposition_literalism: 3,
+  disposition_empathy: 3,
+};
+
+type Read = (bankId: string, bank: FakeBank, query: Record<string, string>) => Answer;
+
+const READS: Record<"get_bank_config" | "list_mental_models" | "list_directives" | "get_bank_profile", Read> = {
+  get_bank_config: (bankId, bank) => ({
+    status: 200,
+    body: { bank_id: bankId, config: { ...SERVER_DEFAULTS, ...bank.config }, overrides: { ...bank.config } },
+  }),
+  list_mental_models: (bankId, bank, query) => {
+    const detail = query.detail ?? "full";
+    return page([...bank.mentalModels.values()].map((model) => mentalModelResponse(bankId, bank, model, detail)), query);
+  },
+  list_directives: (bankId, bank, query) => {
+    const activeOnly = query.active_only === undefined ? true : parseBool(query.active_only)!;
+    const all = [...bank.directives.values()].map((directive) => directiveResponse(bankId, bank, directive));
+    return page(all.filter((d) => d.is_active || !activeOnly), query);
+  },
+  get_bank_profile: (bankId, bank) => {
+    const { disposition, mission } = listItem(bankId, bank);
+    return { status: 200, body: { bank_id: bankId, name: bank.name ?? bankId, disposition, mission: mission ?? "", background: null } };
+  },
+};
+
+/** One page of items, as MentalModelListResponse and DirectiveListResponse answer. */
+function page(items: unknown[], query: Record<string, string>): Answer {
+  const limit = query.limit === undefined ? 100 : Number(query.limit);
+  const offset = query.offset === undefined ? 0 : Number(query.offset);
+  return { status: 200, body: { items: items.slice(offset, offset + limit), total: items.length, limit, offset } };
+}
+
+/** A MentalModelResponse at the requested detail: metadata (names/tags), content (adds the definition), full (adds reflect_response). */
+function mentalModelResponse(bankId: string, bank: FakeBank, model: Entry, detail: string) {
+  const metadata = { id: String(model.id), bank_id: bankId, name: model.name, tags: model.tags ?? [], created_at: bank.createdAt ?? null };
+  if (detail === "metadata") return metadata;
+  const content = {
+    ...metadata,
+    source_query: model.source_query ?? null,
+    content: null,
+    max_tokens: model.max_tokens ?? null,
+    trigger: model.trigger ?? null,
+    last_refreshed_at: null,
+    last_memory_seen_at: null,
+    is_stale: null,
+  };
+  return detail === "content" ? content : { ...content, reflect_response: null };
+}
+
+/** A DirectiveResponse; the id is stable per bank and name, as a stored row's would be. */
+function directiveResponse(bankId: string, bank: FakeBank, directive: Entry) {
+  const hex = createHash("sha256").update(`${bankId}\0${String(directive.name)}`).digest("hex");
+  return {
+    id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`,
+    bank_id: bankId,
+    name: String(directive.name),
+    content: String(directive.content),
+    priority: typeof directive.priority === "number" ? directive.priority : 0,
+    is_active: directive.is_active !== false,
+    tags: directive.tags ?? [],
+    created_at: bank.createdAt ?? null,
+    updated_at: bank.updatedAt ?? null,
+  };
 }
