@@ -1,6 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
 import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
+import { networkErrorCode, readCapped, TIMEOUT_CODES, unreachableReason } from "@/lib/net/outbound";
 import { errorMap, formatPath } from "@/lib/http/validation";
 
 /*
@@ -311,7 +312,7 @@ interface Exchange {
 /** Sends the request and reads the body; a non-2xx answer becomes a 502 describing it. */
 async function exchange(fetchImpl: typeof fetch, url: string, init: RequestInit, { what, where, missing }: Exchange): Promise<string> {
   const res = await fetchImpl(url, init);
-  const text = await readCapped(res, where);
+  const text = await readAnswer(res, where);
   if (res.status >= 200 && res.status <= 299) return text;
   if (res.status === 404 && missing) throw new BankNotFound();
   const status = `${res.status} ${STATUS_CODES[res.status] ?? ""}`.trim();
@@ -319,22 +320,10 @@ async function exchange(fetchImpl: typeof fetch, url: string, init: RequestInit,
   throw badGateway(`${where} answered ${status} to ${what}${reason ? `: ${reason}` : ""}.`);
 }
 
-async function readCapped(res: Response, where: string): Promise<string> {
+async function readAnswer(res: Response, where: string): Promise<string> {
   if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw badGateway(`${where} sent an answer larger than ${MAX_BODY_BYTES} bytes.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const tooLarge = () => badGateway(`${where} sent an answer larger than ${MAX_BODY_BYTES} bytes.`);
+  return (await readCapped(res.body, MAX_BODY_BYTES, tooLarge)).toString("utf8");
 }
 
 function parseAnswer<S extends z.ZodType>(text: string, schema: S, what: string, where: string): z.output<S> {
@@ -400,44 +389,17 @@ async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promis
   }
 }
 
-const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
 
 function toApiError(error: unknown, where: string, timeoutMs: number): ApiError {
   if (error instanceof ApiError) return error;
-  const code = errorCode(error);
+  const code = networkErrorCode(error);
   if (error instanceof DeadlineExceeded || (code !== null && TIMEOUT_CODES.has(code))) {
     return gatewayTimeout(`${where} did not answer within ${timeoutMs} ms.`);
   }
   return badGateway(`${where} could not be reached: ${unreachableReason(code)}.`);
 }
 
-function errorCode(error: unknown): string | null {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return null;
-}
 
-// Only the code reaches the message: socket errors can carry detail we do not echo.
-function unreachableReason(code: string | null): string {
-  switch (code) {
-    case "ECONNREFUSED":
-      return "connection refused";
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return "its host name does not resolve";
-    case "ECONNRESET":
-    case "UND_ERR_SOCKET":
-      return "the connection was closed";
-    case "EHOSTUNREACH":
-    case "ENETUNREACH":
-      return "the host is unreachable";
-    default:
-      if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `TLS failed (${code})`;
-      return code ? `network error ${code}` : "network error";
-  }
-}
 
 /** The configured URL without user info, query or fragment: what messages may show. */
 function displayBase(url: string): string {

@@ -1,3 +1,4 @@
+import { readCapped } from "@/lib/net/outbound";
 import { badRequest, payloadTooLarge, unsupportedMediaType } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,20 +15,7 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
   if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw payloadTooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  return readCapped(request.body, limit, () => payloadTooLarge(limit));
 }
 
 /**

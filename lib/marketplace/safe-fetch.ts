@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import type { LookupFunction } from "node:net";
 import { Agent, request, type Dispatcher } from "undici";
 import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
+import { networkErrorCode, readCapped, TIMEOUT_CODES, unreachableReason } from "@/lib/net/outbound";
 import {
   addressFamily,
   addressRefusal,
@@ -41,7 +42,6 @@ export type SafeFetchResult =
 export const MAX_REDIRECTS = 3;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 type Hop = { kind: "redirect"; location: string } | SafeFetchResult;
 
@@ -131,37 +131,14 @@ function requestHeaders(token: string | null, conditional: SafeFetchRequest["con
 
 function toApiError(error: unknown, url: URL, policy: FetchPolicy, signal: AbortSignal): ApiError {
   if (error instanceof ApiError) return error;
-  const code = errorCode(error);
+  const code = networkErrorCode(error);
   if (signal.aborted || (code !== null && TIMEOUT_CODES.has(code))) {
     return gatewayTimeout(`The marketplace at ${displayUrl(url)} did not answer within ${policy.timeoutMs} ms.`);
   }
   return badGateway(`The marketplace at ${displayUrl(url)} could not be reached: ${unreachableReason(code)}.`);
 }
 
-function errorCode(error: unknown): string | null {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return null;
-}
 
-// Only the error code reaches the message: socket errors can carry addresses or other detail we do not echo.
-function unreachableReason(code: string | null): string {
-  switch (code) {
-    case "ECONNREFUSED":
-      return "connection refused";
-    case "ECONNRESET":
-    case "UND_ERR_SOCKET":
-      return "the connection was closed";
-    case "EHOSTUNREACH":
-    case "ENETUNREACH":
-      return "the host is unreachable";
-    default:
-      if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `TLS failed (${code})`;
-      return code ? `network error ${code}` : "network error";
-  }
-}
 
 async function fetchOnce(
   policy: FetchPolicy,
@@ -215,17 +192,11 @@ async function readLimited(policy: FetchPolicy, url: URL, res: Dispatcher.Respon
     res.body.destroy();
     throw tooLarge();
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > policy.maxBytes) {
-      res.body.destroy();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
+  try {
+    return (await readCapped(res.body, policy.maxBytes, tooLarge)).toString("utf8");
+  } finally {
+    res.body.destroy();
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 interface PinnedAddress {
