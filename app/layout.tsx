@@ -2,9 +2,10 @@ import "@mantine/core/styles.css";
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import { theme } from "./theme";
 
 export const metadata: Metadata = {
-  title: "Bank Templates Console",
+  title: { default: "Bank Templates Console", template: "%s · Bank Templates Console" },
   description: "Register template marketplaces, install bank templates, write bank policies and create banks.",
 };
 
@@ -15,7 +16,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <ColorSchemeScript defaultColorScheme="auto" />
       </head>
       <body>
-        <MantineProvider defaultColorScheme="auto">{children}</MantineProvider>
+        <MantineProvider theme={theme} defaultColorScheme="auto">{children}</MantineProvider>
       </body>
     </html>
   );

@@ -40,7 +40,9 @@ describe("identity", () => {
   });
 
   it("answers 409 for an existing user id and 422 for a bad one", async () => {
-    expect((await t.admin.post("/ext/svc/admin/users", { id: "alice" })).status).toBe(409);
+    const taken = await t.admin.post("/ext/svc/admin/users", { id: "alice" });
+    expect(taken.status).toBe(409);
+    expect(taken.body.errors).toEqual([{ path: "id", message: expect.any(String) }]);
     const bad = await t.admin.post("/ext/svc/admin/users", { id: "Alice Smith" });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe("id");

@@ -63,6 +63,11 @@ describe("personal template sources", () => {
     const res = await alice.post("/ext/svc/me/template-sources", { url: "https://gitlab.com/acme/other" });
     expect(res.status).toBe(409);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
+    // The console shows the conflict at the field the name came from.
+    expect(res.body.errors).toEqual([{ path: "url", message: expect.stringContaining("acme") }]);
+    const aliased = await alice.post("/ext/svc/me/template-sources", { url: "https://example.com/", alias: "acme" });
+    expect(aliased.status).toBe(409);
+    expect(aliased.body.errors).toEqual([{ path: "alias", message: expect.any(String) }]);
   });
 
   it.each([

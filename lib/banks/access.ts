@@ -4,8 +4,6 @@ import { forbidden } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { AppContext } from "@/lib/server/app";
 
-export const BANK_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** The owner of a bank in the embedded store; undefined when no such bank exists. */
 export async function bankOwner(app: AppContext, bankId: string): Promise<string | null | undefined> {
   const [row] = await app.db.select({ owner: banks.owner }).from(banks).where(eq(banks.id, bankId)).limit(1);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/api/fields";
-import { BANK_ID_PATTERN } from "./access";
+import { BANK_ID_PATTERN } from "./ids";
 
 export const bankId = z
   .string()

@@ -1,19 +1,78 @@
 import type { AppContext } from "@/lib/server/app";
+import { isHttpsRequest, parseCookieHeader, readSessionToken } from "@/lib/auth/cookies";
+import { principalForSession } from "@/lib/auth/session";
 import { principalForApiKey, type Principal } from "@/lib/identity/principal";
 import type { Access } from "./endpoint";
 import { forbidden, unauthorized } from "./errors";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+/** Sent by the console's client on every request (see lib/client/api.ts). */
+export const CONSOLE_HEADER = "x-requested-with";
+export const CONSOLE_HEADER_VALUE = "bank-templates-console";
 
-/** The caller behind `Authorization: Bearer <key>`; 401 (with WWW-Authenticate) otherwise. */
+/**
+ * The caller behind `Authorization: Bearer <key>`, or, without that header, behind the
+ * console's session cookie (same-origin requests only); 401 (with WWW-Authenticate) otherwise.
+ */
 export async function authenticate(request: Request, app: AppContext): Promise<Principal> {
   const header = request.headers.get("authorization");
-  if (!header) throw unauthorized("This endpoint needs an API key: send Authorization: Bearer <key>.");
+  if (!header) {
+    const session = await sessionPrincipal(request, app);
+    if (session) return session;
+    throw unauthorized("This endpoint needs an API key: send Authorization: Bearer <key>.");
+  }
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("The Authorization header must have the form Bearer <key>.");
   const principal = await principalForApiKey(app.db, token);
   if (!principal) throw unauthorized("The API key is unknown or revoked, or its account is inactive.");
   return principal;
+}
+
+/** The console user of a session cookie, or null when the request carries none. */
+async function sessionPrincipal(request: Request, app: AppContext): Promise<Principal | null> {
+  const token = readSessionToken(parseCookieHeader(request.headers.get("cookie")), isHttpsRequest(request.headers, request.url));
+  if (!token) return null;
+  assertSameOrigin(request);
+  const principal = await principalForSession(app, token);
+  if (!principal) throw unauthorized("The console session has expired or its account is inactive; sign in again.");
+  return principal;
+}
+
+/** The host the browser addressed: a reverse proxy's X-Forwarded-Host, else Host. */
+function requestHost(request: Request): string {
+  const forwarded = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  return (forwarded || request.headers.get("host") || new URL(request.url).host).toLowerCase();
+}
+
+/**
+ * Browsers attach cookies to requests other sites make (forms, images, fetch), so a
+ * cookie-authenticated request must prove it comes from our own pages: its Origin names
+ * our host, or, where browsers send no Origin (same-origin GET), Sec-Fetch-Site says
+ * `same-origin` (or `none`, the user's own address-bar navigation, for reads). Neither
+ * header can be set by another site's script. Anything else: 403.
+ */
+function assertSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  const fetchSite = request.headers.get("sec-fetch-site")?.toLowerCase();
+  const refuse = () =>
+    forbidden("Requests authenticated by the console session must come from the console itself; programs use an API key.");
+  if (origin !== null) {
+    let host: string | null = null;
+    try {
+      host = origin === "null" ? null : new URL(origin).host.toLowerCase();
+    } catch {
+      host = null;
+    }
+    if (host !== requestHost(request)) throw refuse();
+    if (fetchSite !== undefined && fetchSite !== "same-origin") throw refuse();
+    return;
+  }
+  const isRead = request.method === "GET" || request.method === "HEAD";
+  if (fetchSite === "same-origin" || (fetchSite === "none" && isRead)) return;
+  // Over plain http on a non-local host browsers send neither header on same-origin reads;
+  // the console's own header stands in, as no other site may set it without a CORS preflight.
+  if (fetchSite === undefined && request.headers.get(CONSOLE_HEADER) === CONSOLE_HEADER_VALUE) return;
+  throw refuse();
 }
 
 /** 403 when an authenticated caller may not use an endpoint. */

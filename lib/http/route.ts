@@ -36,7 +36,7 @@ type HandlerResult<E extends Endpoint> = EndpointResult<E> | WithStatus<Endpoint
 export interface RouteContext {
   params: Promise<Record<string, string | string[] | undefined>>;
 }
-export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+export type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
 
 const NO_PRINCIPAL = undefined as unknown as Principal;
 
@@ -48,14 +48,15 @@ export function handle<E extends Endpoint>(
   endpoint: E,
   handler: (input: HandlerInput<E>) => Promise<HandlerResult<E>>,
 ): RouteHandler & { endpoint: E } {
-  const run = async (request: Request, context: RouteContext): Promise<Response> => {
+  const run = async (request: Request, context?: RouteContext): Promise<Response> => {
     const where = { method: request.method, path: new URL(request.url).pathname };
     try {
       const app = await getApp();
       const principal = endpoint.access === "public" ? NO_PRINCIPAL : await authenticate(request, app);
       if (endpoint.access !== "public") authorize(principal, endpoint.access);
 
-      const rawParams = await context.params;
+      // Next passes no params object at all to routes without dynamic segments.
+      const rawParams = (await context?.params) ?? {};
       const params = endpoint.params ? parseOrThrow(endpoint.params, rawParams, "path") : undefined;
       const url = new URL(request.url);
       // An empty query value counts as absent (`?cursor=`).

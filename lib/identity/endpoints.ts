@@ -15,10 +15,14 @@ import {
   userIdParams,
 } from "./schemas";
 
-/** List, create and revoke API keys under `base` (a user's own, a service account's, or any user's for admins). */
-function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape>>(base: string, access: Access, params: P, whose: string) {
+/**
+ * List, create and revoke API keys under `base` (a user's own, a service account's, or any
+ * user's for admins). `params` is absent for a path without parameters: Next hands such
+ * routes no params object at all, which an empty params schema would refuse.
+ */
+function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(base: string, access: Access, params: P, whose: string) {
   const tag = "API keys";
-  const itemParams = params.extend(keyIdParams.shape);
+  const itemParams = params ? params.extend(keyIdParams.shape) : keyIdParams;
   return {
     list: defineEndpoint({
       method: "GET", path: base, tag, access, status: 200, params,
@@ -36,14 +40,12 @@ function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape>>(base: string, acc
   };
 }
 
-const noParams = z.object({});
-
 export const identityEndpoints = {
   me: defineEndpoint({
     method: "GET", path: "/ext/svc/me", tag: "Identity", access: "principal", status: 200,
     summary: "Who the caller is", response: Me,
   }),
-  myApiKeys: apiKeyEndpoints("/ext/svc/me/api-keys", "user", noParams, "the caller's"),
+  myApiKeys: apiKeyEndpoints("/ext/svc/me/api-keys", "user", undefined, "the caller's"),
   serviceAccounts: {
     list: defineEndpoint({
       method: "GET", path: "/ext/svc/me/service-accounts", tag: "Service accounts", access: "user", status: 200,

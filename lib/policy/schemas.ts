@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BANK_ID_PATTERN } from "@/lib/banks/access";
+import { BANK_ID_PATTERN } from "@/lib/banks/ids";
 
 /** The one document version this server understands (CONTRACT §9). */
 export const POLICY_VERSION = "2026-03-24";

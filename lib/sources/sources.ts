@@ -5,7 +5,7 @@ import { isUniqueViolation } from "@/db/errors";
 import { templateSources } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { conflict, invalidField, notFound } from "@/lib/http/errors";
+import { ApiError, invalidField, notFound } from "@/lib/http/errors";
 import type { OwnerScope } from "@/lib/identity/scope";
 import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "./names";
 import type { CreateSourceRequest, Source } from "./schemas";
@@ -71,7 +71,13 @@ export async function createSource(
       .returning();
     return presentSource(row!);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A ${scopeWords(scope)} named ${name} already exists.`);
+    if (isUniqueViolation(error)) {
+      // Point at the field the name came from, so a form can show the conflict there.
+      const field = input.alias ? "alias" : "url";
+      throw new ApiError(409, "Conflict", `A ${scopeWords(scope)} named ${name} already exists.`, [
+        { path: field, message: `gives the name ${name}, which is taken; choose another alias` },
+      ]);
+    }
     throw error;
   }
 }

@@ -40,7 +40,9 @@ export async function request<T = any>(method: string, path: string, options: Re
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  const response = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve(resolved.params) });
+  // Like Next: routes without dynamic segments get no params object at all.
+  const context = Object.keys(resolved.params).length ? { params: Promise.resolve(resolved.params) } : undefined;
+  const response = await handler(new Request(url, { method, headers, body }), context);
   const text = await response.text();
   let parsed: unknown = undefined;
   if (text) {

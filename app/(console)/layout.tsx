@@ -1,0 +1,18 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { ConsoleProviders } from "@/components/console/ConsoleProviders";
+import { ConsoleShell } from "@/components/console/ConsoleShell";
+import { currentConsoleUser } from "@/lib/auth/console-user";
+
+// Every console page: signed-in users only. proxy.ts already sent visitors without a
+// session cookie to /signin with their destination; this catches expired or forged
+// cookies and users deactivated since they signed in.
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const user = await currentConsoleUser();
+  if (!user) redirect("/signin");
+  return (
+    <ConsoleProviders user={user}>
+      <ConsoleShell>{children}</ConsoleShell>
+    </ConsoleProviders>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+import { Card, Group, Skeleton, Stack, Text } from "@mantine/core";
+import { RoleBadge } from "@/components/console/RoleBadge";
+import { PageHeader } from "@/components/console/PageHeader";
+import { ErrorState } from "@/components/console/states";
+import { useMe } from "@/lib/client/hooks/identity";
+import { ApiKeysPanel } from "./ApiKeysPanel";
+import { ServiceAccountsPanel } from "./ServiceAccountsPanel";
+
+/** Who the API says you are: the same answer programs get from GET /ext/svc/me. */
+function Profile() {
+  const me = useMe();
+  if (me.isPending) return <Skeleton height={56} aria-label="Loading your profile" />;
+  if (me.isError) return <ErrorState title="Could not load your profile" error={me.error} onRetry={() => me.refetch()} />;
+  return (
+    <Group gap="md" data-testid="profile">
+      <Text fw={600}>{me.data.display_name}</Text>
+      <Text c="dimmed">
+        user id <strong>{me.data.user_id}</strong>
+      </Text>
+      <RoleBadge role={me.data.role} />
+    </Group>
+  );
+}
+
+/** Account: your API keys (token shown once) and your service accounts with theirs. */
+export function AccountPage() {
+  return (
+    <>
+      <PageHeader title="Account" description="Your API keys and service accounts, for programs that call the API." />
+      <Stack gap="xl">
+        <Card withBorder padding="lg">
+          <Profile />
+        </Card>
+        <Card withBorder padding="lg">
+          <ApiKeysPanel owner={{ kind: "self" }} ownerLabel="you" title="Your API keys" />
+        </Card>
+        <Card withBorder padding="lg">
+          <ServiceAccountsPanel />
+        </Card>
+      </Stack>
+    </>
+  );
+}

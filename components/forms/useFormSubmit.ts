@@ -1,0 +1,45 @@
+"use client";
+import { useCallback, useState } from "react";
+import { ApiProblem, describeError } from "@/lib/client/problem";
+
+/**
+ * Submits a form through the API and spreads a refusal over the form: each of the
+ * problem's `errors[]` at the field its path names (409 and 422 alike), and the detail
+ * as a form-level message when no field of this form was named.
+ */
+export function useFormSubmit<F extends string>(fields: readonly F[]) {
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [otherError, setOtherError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const reset = useCallback(() => {
+    setProblem(null);
+    setOtherError(null);
+  }, []);
+
+  const submit = useCallback(
+    async <T>(action: () => Promise<T>): Promise<T | undefined> => {
+      setBusy(true);
+      reset();
+      try {
+        return await action();
+      } catch (error) {
+        if (error instanceof ApiProblem) setProblem(error);
+        else setOtherError(describeError(error));
+        return undefined;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [reset],
+  );
+
+  const namesAField = problem?.errors.some((e) => (fields as readonly string[]).includes(e.path)) ?? false;
+  return {
+    busy,
+    submit,
+    reset,
+    fieldError: (field: F) => problem?.fieldError(field),
+    formError: otherError ?? (problem && !namesAField ? problem.detail : null),
+  };
+}

@@ -1,0 +1,107 @@
+"use client";
+import { Alert, Anchor, Box, Button, Center, Divider, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { IconAlertTriangle, IconCircleCheck, IconStack2 } from "@tabler/icons-react";
+import { signIn } from "next-auth/react";
+import { useState, type FormEvent } from "react";
+import { ColorSchemeToggle } from "@/components/console/ColorSchemeToggle";
+import { signInErrorMessage } from "./sign-in-errors";
+
+interface SignInPageProps {
+  callbackUrl: string;
+  /** next-auth's error code from the last attempt (OIDC failures arrive this way). */
+  error: string | null;
+  signedOut: boolean;
+  oidc: { id: string; name: string } | null;
+}
+
+/** User name and password, and the single sign-on button when OIDC is configured. */
+export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }: SignInPageProps) {
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(initialError ? signInErrorMessage(initialError) : null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const result = await signIn("credentials", { redirect: false, username, password, callbackUrl }).catch(() => undefined);
+    if (result?.ok && !result.error) {
+      // A full load, so the console's server layout renders with the new session cookie.
+      window.location.assign(callbackUrl);
+      return;
+    }
+    setError(signInErrorMessage(result?.error ?? "Callback"));
+    setBusy(false);
+  };
+
+  return (
+    <Box mih="100vh" p="md">
+      <Group justify="flex-end">
+        <ColorSchemeToggle />
+      </Group>
+      <Center mt="xl">
+        <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420} component="main">
+          <Stack>
+            <Group gap={8}>
+              <IconStack2 size={26} aria-hidden />
+              <Title order={1} size="h2">
+                Sign in
+              </Title>
+            </Group>
+            <Text c="dimmed" size="sm">
+              to the Bank Templates Console.
+            </Text>
+            {signedOut && !error && (
+              <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status">
+                You are signed out.
+              </Alert>
+            )}
+            {error && (
+              <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Not signed in" role="alert" data-testid="signin-error">
+                {error}
+              </Alert>
+            )}
+            <form onSubmit={onSubmit}>
+              <Stack>
+                <TextInput
+                  label="User name"
+                  name="username"
+                  autoComplete="username"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  required
+                  value={username}
+                  onChange={(e) => setUsername(e.currentTarget.value)}
+                  autoFocus
+                />
+                <PasswordInput
+                  label="Password"
+                  name="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                />
+                <Button type="submit" loading={busy} fullWidth>
+                  Sign in
+                </Button>
+              </Stack>
+            </form>
+            {oidc && (
+              <>
+                <Divider label="or" labelPosition="center" />
+                <Button variant="default" fullWidth onClick={() => signIn(oidc.id, { callbackUrl })}>
+                  Sign in with {oidc.name}
+                </Button>
+              </>
+            )}
+            <Text size="xs" c="dimmed">
+              Programs use API keys instead; see the <Anchor href="/ext/svc/openapi.json">OpenAPI document</Anchor>.
+            </Text>
+          </Stack>
+        </Paper>
+      </Center>
+    </Box>
+  );
+}

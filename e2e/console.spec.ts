@@ -1,0 +1,295 @@
+import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
+import { E2E_ADMIN_PASSWORD } from "./support/env";
+import { DESKTOP, MOBILE, expect, screenshot, screenshotBoth, test } from "./support/fixtures";
+
+// The console as people use it: an admin makes member carol, carol signs in and works
+// with sources and API keys, and what a member must not see stays out of reach.
+// Each test starts signed out in a fresh browser context; they run in order.
+test.describe.configure({ mode: "serial" });
+
+const CAROL_PASSWORD = "carol's long password";
+
+test("a signed-out visitor is sent to sign-in, and after signing in to where they were going", async ({ page, watch }) => {
+  await page.goto("/admin/users");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fadmin%2Fusers$/);
+  await expect(pageHeading(page, "Sign in")).toBeVisible();
+  await screenshotBoth(page, "signin");
+
+  watch.expectError(/callback\/credentials → 401|status of 401/);
+  await page.getByLabel("User name").fill("admin");
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill("not the password");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByTestId("signin-error")).toContainText("The user name or password is wrong");
+  await screenshot(page, "signin-error");
+
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD, "/admin/users");
+  await expect(pageHeading(page, "Users")).toBeVisible();
+});
+
+test("the admin creates member carol with a password and edits her", async ({ page, watch }) => {
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await consoleNav(page).getByRole("link", { name: "Users", exact: true }).click();
+  await expect(pageHeading(page, "Users")).toBeVisible();
+  const table = page.getByTestId("users-table");
+  await expect(table.getByRole("rowheader", { name: /admin/ })).toBeVisible();
+
+  await page.getByRole("button", { name: "New user" }).click();
+  const dialog = page.getByRole("dialog", { name: "New user", exact: true });
+  await dialog.getByLabel("User name").fill("carol");
+  await dialog.getByLabel("Display name").fill("Carol");
+  await dialog.getByLabel("Email").fill("carol@example.org");
+  await dialog.getByRole("textbox", { name: "Password", exact: true }).fill(CAROL_PASSWORD);
+  await screenshot(page, "admin-users-new");
+  await dialog.getByRole("button", { name: "Create user" }).click();
+  await expect(dialog).toBeHidden();
+  const carolRow = table.getByRole("row").filter({ hasText: "carol@example.org" });
+  await expect(carolRow).toContainText("member");
+  await expect(carolRow).toContainText("active");
+  await expect(carolRow).toContainText("set");
+
+  // A second carol is refused at the user name field.
+  watch.expectError(/admin\/users → 409|status of 409/);
+  await page.getByRole("button", { name: "New user" }).click();
+  await dialog.getByLabel("User name").fill("carol");
+  await dialog.getByRole("button", { name: "Create user" }).click();
+  await expect(dialog.getByLabel("User name")).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByText("is taken by another user")).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  await page.getByRole("button", { name: "Edit user carol" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit user carol", exact: true });
+  await edit.getByLabel("Display name").fill("Carol Jones");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit).toBeHidden();
+  await expect(carolRow).toContainText("Carol Jones");
+
+  await page.getByRole("button", { name: "API keys of user carol" }).click();
+  const keys = page.getByRole("dialog", { name: "User carol", exact: true });
+  await expect(keys.getByText("No API keys")).toBeVisible();
+  await keys.getByRole("button", { name: "Close" }).click();
+  await screenshotBoth(page, "admin-users");
+});
+
+test("the admin sees every console page, the admin navigation and both source scopes", async ({ page }) => {
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  const nav = consoleNav(page);
+  for (const link of ["Sources", "Marketplace", "Templates", "Banks", "Account", "Users", "Server sources", "API reference"]) {
+    await expect(nav.getByRole("link", { name: link, exact: true })).toBeVisible();
+  }
+  await expect(pageHeading(page, "Template sources")).toBeVisible();
+  await expect(page.getByRole("tab", { name: "Server" })).toBeVisible();
+  await expect(page.getByText("No personal sources yet")).toBeVisible();
+  await screenshot(page, "sources-empty");
+
+  await page.getByRole("tab", { name: "Server" }).click();
+  await page.getByRole("button", { name: "Add source" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a server source", exact: true });
+  await dialog.getByLabel("URL").fill("https://github.com/shared/bank-templates");
+  await dialog.getByRole("button", { name: "Add source" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("sources-table").getByRole("rowheader", { name: "shared" })).toBeVisible();
+
+  await nav.getByRole("link", { name: "Server sources", exact: true }).click();
+  await expect(pageHeading(page, "Server sources")).toBeVisible();
+  await expect(page.getByTestId("sources-table")).toContainText("https://github.com/shared/bank-templates");
+  await screenshot(page, "admin-sources");
+
+  await nav.getByRole("link", { name: "Account", exact: true }).click();
+  await expect(pageHeading(page, "Account")).toBeVisible();
+  await expect(page.getByTestId("profile")).toContainText("admin");
+  // The bootstrap key is the admin's, listed by its prefix only.
+  await expect(page.getByTestId("api-keys-table")).toContainText("BOOTSTRAP_ADMIN_TOKEN");
+  await screenshot(page, "account-admin");
+
+  await nav.getByRole("link", { name: "API reference", exact: true }).click();
+  await expect(pageHeading(page, "API reference")).toBeVisible();
+  const reference = page.getByTestId("api-reference");
+  await expect(reference.getByText("Bank template and bank policy extension API")).toBeVisible();
+  await expect(reference.getByText("/ext/svc/me/template-sources", { exact: true }).first()).toBeVisible();
+  await screenshot(page, "api-reference");
+
+  for (const [link, title] of [["Marketplace", "Marketplace"], ["Templates", "Templates"], ["Banks", "Banks"]] as const) {
+    await nav.getByRole("link", { name: link, exact: true }).click();
+    await expect(pageHeading(page, title)).toBeVisible();
+    await expect(page.getByTestId("coming-soon")).toBeVisible();
+    await screenshot(page, link.toLowerCase());
+  }
+
+  // The dark theme, remembered across pages.
+  await nav.getByRole("link", { name: "Sources", exact: true }).click();
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+  await expect(page.getByRole("button", { name: "Switch to light theme" })).toBeVisible();
+  await screenshot(page, "sources-dark");
+  await page.getByRole("button", { name: "Switch to light theme" }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "light");
+
+  await signOut(page);
+});
+
+test("member carol adds and removes sources, with conflicts shown at their fields", async ({ page, watch }) => {
+  await signIn(page, "carol", CAROL_PASSWORD);
+  const nav = consoleNav(page);
+  await expect(nav.getByRole("link", { name: "Sources", exact: true })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Users", exact: true })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Server sources", exact: true })).toHaveCount(0);
+  await expect(nav.getByText("Admin")).toHaveCount(0);
+  await expect(page.getByRole("tab", { name: "Server" })).toHaveCount(0);
+  await expect(page.getByText("No personal sources yet")).toBeVisible();
+
+  const addSource = async (url: string, alias = "") => {
+    await page.getByRole("button", { name: "Add source" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a personal source", exact: true });
+    await dialog.getByLabel("URL").fill(url);
+    await dialog.getByLabel("Alias").fill(alias);
+    await dialog.getByRole("button", { name: "Add source" }).click();
+    return dialog;
+  };
+
+  const first = await addSource("https://github.com/acme/bank-templates");
+  await expect(first).toBeHidden();
+  const table = page.getByTestId("sources-table");
+  await expect(table.getByRole("rowheader", { name: "acme" })).toBeVisible();
+  await expect(table).toContainText("https://github.com/acme/bank-templates");
+
+  watch.expectError(/template-sources → 409|status of 409/);
+  watch.expectError(/template-sources → 422|status of 422/);
+  const duplicate = await addSource("https://gitlab.com/acme/other-templates");
+  await expect(duplicate.getByLabel("URL")).toHaveAttribute("aria-invalid", "true");
+  await expect(duplicate.getByText("gives the name acme, which is taken; choose another alias")).toBeVisible();
+  await screenshot(page, "sources-conflict");
+
+  // The same conflict through an alias is shown at the alias.
+  await duplicate.getByLabel("Alias").fill("acme");
+  await duplicate.getByRole("button", { name: "Add source" }).click();
+  await expect(duplicate.getByLabel("Alias")).toHaveAttribute("aria-invalid", "true");
+  await expect(duplicate.getByLabel("URL")).not.toHaveAttribute("aria-invalid", "true");
+
+  // A URL without a path segment gives no name: 422 at the URL.
+  await duplicate.getByLabel("URL").fill("https://example.com/");
+  await duplicate.getByLabel("Alias").fill("");
+  await duplicate.getByRole("button", { name: "Add source" }).click();
+  await expect(duplicate.getByText("has no path segment to derive a source name from; give an alias")).toBeVisible();
+
+  // With an alias it is fine.
+  await duplicate.getByLabel("Alias").fill("example");
+  await duplicate.getByRole("button", { name: "Add source" }).click();
+  await expect(duplicate).toBeHidden();
+  await expect(table.getByRole("rowheader", { name: "example" })).toBeVisible();
+  await screenshotBoth(page, "sources");
+
+  await page.getByRole("button", { name: "Remove source example" }).click();
+  const confirm = page.getByRole("dialog", { name: "Remove source?", exact: true });
+  await expect(confirm).toContainText("example");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(table.getByRole("rowheader", { name: "example" })).toBeVisible();
+  await page.getByRole("button", { name: "Remove source example" }).click();
+  await confirm.getByRole("button", { name: "Remove source" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(table.getByRole("rowheader", { name: "example" })).toHaveCount(0);
+  await expect(table.getByRole("rowheader", { name: "acme" })).toBeVisible();
+});
+
+test("carol creates an API key, sees its token once, and it works", async ({ page, request }) => {
+  await signIn(page, "carol", CAROL_PASSWORD);
+  await consoleNav(page).getByRole("link", { name: "Account", exact: true }).click();
+  await expect(pageHeading(page, "Account")).toBeVisible();
+  await expect(page.getByTestId("profile")).toContainText("Carol Jones");
+  await expect(page.getByText("No API keys")).toBeVisible();
+
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const dialog = page.getByRole("dialog", { name: "New API key for you", exact: true });
+  await dialog.getByLabel("Description").fill("laptop");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const shown = dialog.getByTestId("new-token");
+  await expect(shown).toContainText("This is the only time the key is shown");
+  const token = (await shown.getByLabel("New API key").innerText()).trim();
+  expect(token).toMatch(/^hbk_[A-Za-z0-9_-]{40,}$/);
+  await expect(shown.getByRole("button", { name: "Copy key" })).toBeVisible();
+  await screenshot(page, "account-new-key");
+
+  // The token is a working key for carol.
+  const me = await request.get("/ext/svc/me", { headers: { authorization: `Bearer ${token}` } });
+  expect(await me.json()).toMatchObject({ user_id: "carol", role: "member" });
+
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+  const keys = page.getByTestId("api-keys-table");
+  await expect(keys).toContainText("laptop");
+  await expect(keys).toContainText(token.slice(0, 12));
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  // A service account with a key of its own.
+  await page.getByRole("button", { name: "New service account" }).click();
+  const sa = page.getByRole("dialog", { name: "New service account", exact: true });
+  await sa.getByLabel("ID").fill("ci-bot");
+  await sa.getByLabel("Display name").fill("CI pipeline");
+  await expect(sa.getByLabel("Role")).toHaveCount(0); // members cannot make admin accounts
+  await sa.getByRole("button", { name: "Create service account" }).click();
+  await expect(sa).toBeHidden();
+  await expect(page.getByTestId("service-accounts-table")).toContainText("CI pipeline");
+  await page.getByRole("button", { name: "API keys of ci-bot" }).click();
+  const saKeys = page.getByRole("dialog", { name: "Service account ci-bot", exact: true });
+  await saKeys.getByRole("button", { name: "Create API key" }).click();
+  const saKeyDialog = page.getByRole("dialog", { name: "New API key for service account ci-bot", exact: true });
+  await saKeyDialog.getByRole("button", { name: "Create key" }).click();
+  const saToken = (await saKeyDialog.getByLabel("New API key").innerText()).trim();
+  const bot = await request.get("/ext/svc/me", { headers: { authorization: `Bearer ${saToken}` } });
+  expect(await bot.json()).toMatchObject({ user_id: "carol", principal_type: "service_account", principal_id: "ci-bot" });
+  await saKeyDialog.getByRole("button", { name: "Done" }).click();
+  await expect(saKeys.getByTestId("api-keys-table")).toBeVisible();
+  await saKeys.getByRole("button", { name: "Close" }).click();
+  await screenshotBoth(page, "account");
+
+  // Revoking the laptop key stops it at once.
+  await page.getByRole("button", { name: `Revoke key ${token.slice(0, 12)}` }).click();
+  await page.getByRole("dialog", { name: "Revoke API key?", exact: true }).getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByText("No API keys")).toBeVisible();
+  expect((await request.get("/ext/svc/me", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
+});
+
+test("a member opening an admin URL gets the 403 page", async ({ page }) => {
+  await signIn(page, "carol", CAROL_PASSWORD);
+  for (const url of ["/admin/users", "/admin/sources"]) {
+    await page.goto(url);
+    await expect(pageHeading(page, "Administrators only")).toBeVisible();
+    await expect(page.getByTestId("forbidden")).toContainText("signed in as carol");
+    await expect(page.getByTestId("users-table")).toHaveCount(0);
+  }
+  await screenshotBoth(page, "forbidden");
+});
+
+test("on a phone the navigation sits behind the burger and works by keyboard", async ({ page }) => {
+  await page.setViewportSize(MOBILE);
+  await signIn(page, "carol", CAROL_PASSWORD);
+  const burger = page.getByRole("button", { name: "Open navigation" });
+  await expect(burger).toBeVisible();
+  await expect(consoleNav(page).getByRole("link", { name: "Account", exact: true })).not.toBeInViewport();
+  await burger.click();
+  await expect(page.getByRole("button", { name: "Close navigation" })).toHaveAttribute("aria-expanded", "true");
+  await expect(consoleNav(page).getByRole("link", { name: "Account", exact: true })).toBeInViewport();
+  await screenshot(page, "navigation-open");
+  await consoleNav(page).getByRole("link", { name: "Account", exact: true }).click();
+  await expect(pageHeading(page, "Account")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Open navigation" })).toHaveAttribute("aria-expanded", "false");
+
+  // Keyboard: the first Tab reaches the skip link, which moves focus to the page.
+  await page.setViewportSize(DESKTOP);
+  await page.goto("/sources");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content", exact: true });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("#main-content")).toBeFocused();
+});
+
+test("signing out ends the session; console pages then send to sign-in", async ({ page, request }) => {
+  await signIn(page, "carol", CAROL_PASSWORD);
+  await signOut(page);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Faccount$/);
+  await expect(pageHeading(page, "Sign in")).toBeVisible();
+  // The API no longer knows this browser either.
+  expect((await page.request.get("/ext/svc/me", { headers: { "sec-fetch-site": "same-origin" } })).status()).toBe(401);
+  expect((await request.get("/ext/svc/me")).status()).toBe(401);
+});

@@ -1,0 +1,65 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+export { expect };
+
+/**
+ * Watches a page for trouble the user would not see: Chromium console errors, uncaught
+ * exceptions, and same-origin requests that failed. Steps that provoke an error on purpose
+ * (a 409 on a duplicate) declare it with `expectError(pattern)`; anything else fails the test.
+ */
+export interface PageWatch {
+  expectError(pattern: RegExp): void;
+}
+
+export const test = base.extend<{ watch: PageWatch }>({
+  watch: [
+    async ({ page, baseURL }, use) => {
+      const problems: string[] = [];
+      const expected: RegExp[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(`console error: ${message.text()} (${message.location().url})`);
+      });
+      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      page.on("response", (response) => {
+        if (response.status() >= 400 && response.url().startsWith(baseURL!)) {
+          problems.push(`request failed: ${response.request().method()} ${response.url()} → ${response.status()}`);
+        }
+      });
+      page.on("requestfailed", (request) => {
+        // Navigations cancel the previous page's requests (RSC prefetches): not a failure.
+        if (request.failure()?.errorText !== "net::ERR_ABORTED") {
+          problems.push(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`);
+        }
+      });
+      await use({ expectError: (pattern) => expected.push(pattern) });
+      const unexpected = problems.filter((p) => !expected.some((pattern) => pattern.test(p)));
+      expect(unexpected, "the page logged errors or made failing requests").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+const SCREENSHOTS = path.join(__dirname, "..", "screenshots");
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+/** Saves the page as e2e/screenshots/{name}-{width}.png (the folder the README shows). */
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? DESKTOP.width;
+  // Let fonts, transitions and the theme settle so pictures are stable between runs.
+  await page.mouse.move(1, 1); // no hover tooltips in the picture
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, animations: "disabled" });
+}
+
+/** Takes the screenshot at 390 px too, then returns to 1280 px. */
+export async function screenshotBoth(page: Page, name: string) {
+  await screenshot(page, name);
+  await page.setViewportSize(MOBILE);
+  await screenshot(page, name);
+  await page.setViewportSize(DESKTOP);
+}

@@ -1,0 +1,65 @@
+import type { AuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { principalForUser } from "@/lib/identity/principal";
+import type { AppContext } from "@/lib/server/app";
+import { verifyCredentials } from "./credentials";
+import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
+import { nextAuthSecret } from "./secret";
+import { SESSION_MAX_AGE_SECONDS } from "./session";
+
+export const CREDENTIALS_PROVIDER_ID = "credentials";
+export const SIGN_IN_PATH = "/signin";
+
+// next-auth v4 builds its callback and redirect URLs from NEXTAUTH_URL, or from the
+// request's Host when AUTH_TRUST_HOST is set. A self-hosted console is reached under
+// whatever name its users type, so trust the Host unless the operator pinned NEXTAUTH_URL.
+if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
+
+/**
+ * next-auth's configuration for one request: JWT sessions in http-only SameSite=Lax
+ * cookies (`Secure` and `__Secure-` over https), user name and password for local users,
+ * and the optional OIDC provider.
+ */
+export function authOptions(app: Pick<AppContext, "db" | "secretKey">, { https }: { https: boolean }): AuthOptions {
+  const oidc = oidcConfigFromEnv();
+  return {
+    secret: nextAuthSecret(app.secretKey),
+    useSecureCookies: https,
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
+    providers: [
+      CredentialsProvider({
+        id: CREDENTIALS_PROVIDER_ID,
+        name: "User name and password",
+        credentials: {
+          username: { label: "User name", type: "text" },
+          password: { label: "Password", type: "password" },
+        },
+        authorize: (credentials) => verifyCredentials(app.db, credentials?.username, credentials?.password),
+      }),
+      ...(oidc ? [oidcProvider(oidc, app.db)] : []),
+    ],
+    callbacks: {
+      // OIDC sign-ins whose email matched no active user arrive with an empty id: refuse
+      // (the sign-in page shows AccessDenied). Credentials were checked in authorize.
+      async signIn({ user, account }) {
+        if (account?.provider === OIDC_PROVIDER_ID) return Boolean(user.id) && (await principalForUser(app.db, user.id)) !== null;
+        return true;
+      },
+      // Keep the token small: who (sub) and their display name; the role is re-read per request.
+      async jwt({ token, user }) {
+        if (user) return { sub: user.id, name: user.name ?? user.id };
+        return token;
+      },
+      async session({ session, token }) {
+        return { ...session, user: { id: token.sub, name: token.name } };
+      },
+    },
+  };
+}
+
+/** Whether the OIDC button is shown on the sign-in page, and its label. */
+export function oidcSignInOption(): { id: string; name: string } | null {
+  const oidc = oidcConfigFromEnv();
+  return oidc ? { id: OIDC_PROVIDER_ID, name: oidc.name } : null;
+}

@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { ApiProblem } from "./problem";
+
+// The console's one way to call /ext/svc: an endpoint contract (method, path, zod types)
+// plus its input, checked by TypeScript, returning the contract's response type.
+// Same-origin fetches carry the session cookie; the API checks their origin.
+
+type Schema = z.ZodType | undefined;
+type InputOf<S extends Schema> = S extends z.ZodType ? z.input<S> : never;
+
+type ParamsPart<P extends Schema> = P extends z.ZodType ? { params: InputOf<P> } : { params?: undefined };
+type QueryPart<Q extends Schema> = Q extends z.ZodType ? { query?: InputOf<Q> } : { query?: undefined };
+type BodyPart<B extends Schema> = B extends z.ZodType ? { body: InputOf<B> } : { body?: undefined };
+
+/** What `api.call(endpoint, input)` takes for an endpoint: its path params, query and body. */
+export type CallInput<E> =
+  E extends Endpoint<infer P, infer Q, infer B, any> ? ParamsPart<P> & QueryPart<Q> & BodyPart<B> : never;
+
+/** What `api.call` resolves to: the parsed response, or undefined for 204 endpoints. */
+export type CallResult<E> = E extends Endpoint<any, any, any, infer R> ? (R extends z.ZodType ? z.output<R> : void) : never;
+
+/** Endpoints with nothing required may be called without an input. */
+export type CallArgs<E> = {} extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
+
+/** The URL of an endpoint with its `{param}` segments filled in and its query appended. */
+export function endpointUrl(endpoint: Endpoint, input: { params?: unknown; query?: unknown } = {}): string {
+  const params = (input.params ?? {}) as Record<string, unknown>;
+  const path = endpoint.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null) throw new Error(`${endpoint.path} needs the path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined && value !== null && value !== "") query.set(key, String(value));
+  }
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+async function call<E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Promise<CallResult<E>> {
+  const body = (input as { body?: unknown } | undefined)?.body;
+  let response: Response;
+  try {
+    response = await fetch(endpointUrl(endpoint, input ?? {}), {
+      method: endpoint.method,
+      credentials: "same-origin",
+      headers: {
+        accept: "application/json",
+        // Proves same-origin where browsers send no Origin or Sec-Fetch-Site (lib/http/auth.ts).
+        "x-requested-with": "bank-templates-console",
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new ApiProblem(0, "Network Error", "The server could not be reached; check your connection and try again.");
+  }
+  if (!response.ok) throw await ApiProblem.fromResponse(response);
+  if (!endpoint.response || response.status === 204) return undefined as CallResult<E>;
+  const parsed = endpoint.response.safeParse(await response.json());
+  if (!parsed.success) {
+    throw new ApiProblem(response.status, "Unexpected Response", `The answer of ${endpoint.method} ${endpoint.path} did not match its contract.`);
+  }
+  return parsed.data as CallResult<E>;
+}
+
+export const api = { call };

@@ -1,0 +1,41 @@
+import { endpoints } from "../endpoints";
+import { useEndpointMutation, useEndpointQuery } from "../query";
+
+const { identity } = endpoints;
+
+/** Who the console's session is, as the API sees it. */
+export function useMe() {
+  return useEndpointQuery(identity.me, undefined);
+}
+
+// The caller's service accounts.
+
+export function useServiceAccounts() {
+  return useEndpointQuery(identity.serviceAccounts.list, undefined);
+}
+
+export function useCreateServiceAccount() {
+  return useEndpointMutation(identity.serviceAccounts.create, { invalidates: [identity.serviceAccounts.list] });
+}
+
+export function useRemoveServiceAccount() {
+  return useEndpointMutation(identity.serviceAccounts.remove, { invalidates: [identity.serviceAccounts.list] });
+}
+
+// Users (admins only).
+
+export function useUsers() {
+  return useEndpointQuery(identity.users.list, undefined);
+}
+
+export function useCreateUser() {
+  return useEndpointMutation(identity.users.create, { invalidates: [identity.users.list] });
+}
+
+export function useUpdateUser() {
+  return useEndpointMutation(identity.users.update, { invalidates: [identity.users.list, identity.users.get] });
+}
+
+export function useRemoveUser() {
+  return useEndpointMutation(identity.users.remove, { invalidates: [identity.users.list] });
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from "@tanstack/react-query";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { api, type CallArgs, type CallInput, type CallResult } from "./api";
+import type { ApiProblem } from "./problem";
+
+/** Cache keys start with the endpoint's path, so a mutation can refresh every list under it. */
+export function endpointQueryKey(endpoint: Endpoint, input?: { params?: unknown; query?: unknown }) {
+  return ["ext-svc", endpoint.method, endpoint.path, input?.params ?? {}, input?.query ?? {}] as const;
+}
+
+type QueryOptions<E> = Omit<UseQueryOptions<CallResult<E>, ApiProblem>, "queryKey" | "queryFn">;
+
+/** A GET endpoint as a TanStack query. */
+export function useEndpointQuery<E extends Endpoint>(endpoint: E, input: CallArgs<E>[0], options: QueryOptions<E> = {}) {
+  return useQuery<CallResult<E>, ApiProblem>({
+    queryKey: endpointQueryKey(endpoint, input),
+    queryFn: () => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input),
+    ...options,
+  });
+}
+
+/**
+ * A writing endpoint as a TanStack mutation; on success it refreshes the queries of the
+ * `invalidates` endpoints (any params), so lists show what was just changed.
+ */
+export function useEndpointMutation<E extends Endpoint>(endpoint: E, { invalidates }: { invalidates: Endpoint[] }) {
+  const queryClient = useQueryClient();
+  return useMutation<CallResult<E>, ApiProblem, CallInput<E>>({
+    mutationFn: (input) => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input),
+    onSuccess: () =>
+      Promise.all(
+        invalidates.map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })),
+      ),
+  });
+}

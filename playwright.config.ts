@@ -1,0 +1,46 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CLEARED_ENV, E2E_ADMIN_PASSWORD, E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_PORT } from "./e2e/support/env";
+
+// A fresh embedded database for every run. The config is evaluated again in each worker,
+// which inherits the runner's environment, so the directory is made once.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "bank-templates-e2e-"));
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  // The console flow is one story in order, against one server: no parallel workers.
+  workers: 1,
+  fullyParallel: false,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".ci-out/playwright.json" }]] : [["list"]],
+  globalTeardown: "./e2e/support/global-teardown.ts",
+  use: {
+    baseURL: E2E_BASE_URL,
+    browserName: "chromium",
+    headless: true,
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    // `npm start` builds first when the sources changed since the last build.
+    command: "npm start",
+    url: `${E2E_BASE_URL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 600_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      ...CLEARED_ENV,
+      PORT: String(E2E_PORT),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      BOOTSTRAP_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      BOOTSTRAP_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      MARKETPLACE_ALLOWED_HOSTS: "127.0.0.1",
+    },
+  },
+});
