@@ -172,6 +172,15 @@ describe("remote bank store", () => {
     }
   });
 
+  it("deletes a Hindsight bank for admins only", async () => {
+    await createBank(alice, "remote-delete");
+    expect(hindsight.banks.has("remote-delete")).toBe(true);
+    expect((await alice.delete("/ext/svc/banks/remote-delete")).status).toBe(404);
+    expect((await t.admin.delete("/ext/svc/banks/remote-delete")).status).toBe(204);
+    expect(hindsight.banks.has("remote-delete")).toBe(false);
+    expect((await t.admin.delete("/ext/svc/banks/remote-delete")).status).toBe(404);
+  });
+
   it("wrote no local bank rows, and every request matched the reference shapes", async () => {
     expect(await localBankRows()).toBe(0);
     expect(hindsight.violations).toEqual([]);

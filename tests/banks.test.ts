@@ -236,3 +236,29 @@ describe("permissions and template refs", () => {
     expect((await alice.get("/ext/svc/banks/team:eng.v2")).status).toBe(200);
   });
 });
+
+describe("deleting a bank", () => {
+  it("hides other users' banks (404), deletes the owner's with its entries, and keeps the policy", async () => {
+    await createBank(alice, { bank_id: "to-delete", template: "first" });
+    await alice.put("/ext/svc/banks/to-delete/policy", { document: { version: "2026-03-24" } });
+    expect((await bob.delete("/ext/svc/banks/to-delete")).status).toBe(404);
+    const res = await alice.delete("/ext/svc/banks/to-delete");
+    expect(res.status).toBe(204);
+    expect(res.text).toBe("");
+    expect((await alice.get("/ext/svc/banks/to-delete")).status).toBe(404);
+    expect((await alice.delete("/ext/svc/banks/to-delete")).status).toBe(404);
+    const leftovers = await t.app.db.execute(
+      sql`select (select count(*) from bank_mental_models where bank_id = 'to-delete') + (select count(*) from bank_directives where bank_id = 'to-delete') as n`,
+    );
+    const rows = (leftovers as unknown as { rows?: { n: number }[] }).rows ?? (leftovers as unknown as { n: number }[]);
+    expect(Number(rows[0]!.n)).toBe(0);
+    // Policies are managed on their own; an admin still sees it and may delete it.
+    expect((await t.admin.get("/ext/svc/banks/to-delete/policy")).status).toBe(200);
+    expect((await t.admin.delete("/ext/svc/banks/to-delete/policy")).status).toBe(204);
+  });
+
+  it("lets an admin delete anyone's bank", async () => {
+    await createBank(alice, { bank_id: "admin-deletes", template: "first" });
+    expect((await t.admin.delete("/ext/svc/banks/admin-deletes")).status).toBe(204);
+  });
+});

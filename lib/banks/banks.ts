@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { banks } from "@/db/schema";
 import { iso, isoOrNull } from "@/lib/api/fields";
@@ -78,6 +78,23 @@ export async function getBank(app: AppContext, principal: Principal, bankId: str
   const bank = await read(app, principal, bankId);
   if (!bank) throw notFound(`No bank ${bankId} is visible to you.`);
   return bank;
+}
+
+/**
+ * Deletes a bank with its mental models and directives; its policy document stays (it is
+ * managed on its own, and may even precede a bank). 404 unless the caller is admin or owner,
+ * as for reading it; in the remote store, admins only (Hindsight records no owners).
+ */
+export async function deleteBank(app: AppContext, principal: Principal, bankId: string): Promise<void> {
+  const deleted = app.config.hindsight
+    ? principal.role === "admin" && (await hindsightClient(app.config.hindsight).deleteBank(bankId))
+    : await deleteEmbeddedBank(app, principal, bankId);
+  if (!deleted) throw notFound(`No bank ${bankId} is visible to you.`);
+}
+
+async function deleteEmbeddedBank(app: AppContext, principal: Principal, bankId: string): Promise<boolean> {
+  const visible = principal.role === "admin" ? eq(banks.id, bankId) : and(eq(banks.id, bankId), eq(banks.owner, principal.userId));
+  return (await app.db.delete(banks).where(visible).returning({ id: banks.id })).length > 0;
 }
 
 async function listEmbeddedBanks(app: AppContext, principal: Principal) {

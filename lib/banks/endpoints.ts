@@ -18,4 +18,9 @@ export const bankEndpoints = {
     summary: "Read a bank with its config, mental models, directives, owner and provenance",
     params: bankParams, response: BankDetail, errors: [404, 502, 504],
   }),
+  remove: defineEndpoint({
+    method: "DELETE", path: "/ext/svc/banks/{bank_id}", tag, access: "principal", status: 204,
+    summary: "Delete a bank with its mental models and directives (its policy document stays)",
+    params: bankParams, errors: [404, 502, 504],
+  }),
 };

@@ -48,6 +48,8 @@ export interface HindsightClient {
   getBank(bankId: string): Promise<HindsightBank | null>;
   /** POST /v1/default/banks/{bank_id}/import?dry_run=<bool> with the manifest as JSON body; the answer validated against BankTemplateImportResponse (defaults for the optional arrays/dry_run as the reference gives). */
   importManifest(bankId: string, manifest: Record<string, unknown>, dryRun: boolean): Promise<ImportResult>;
+  /** DELETE /v1/default/banks/{bank_id}; false when Hindsight has no such bank (404). */
+  deleteBank(bankId: string): Promise<boolean>;
 }
 
 export interface HindsightConfig {
@@ -93,6 +95,7 @@ export type BankListItem = z.output<typeof BankListItem>;
 const paging = { total: z.int().min(0), limit: z.int().min(0), offset: z.int().min(0) };
 
 const BankListResponse = z.looseObject({ banks: z.array(BankListItem), ...paging });
+const DeleteResponse = z.looseObject({ success: z.boolean(), message: z.string().nullish() });
 
 const objectOf = z.record(z.string(), z.unknown());
 
@@ -218,6 +221,18 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
         dry_run: answer.dry_run,
       };
     },
+
+    async deleteBank(bankId) {
+      const path = `${LIST_PATH}/${encodeURIComponent(bankId)}`;
+      try {
+        const answer = await send({ method: "DELETE", path, bankScoped: true }, DeleteResponse);
+        if (!answer.success) throw badGateway(`Hindsight at ${displayBase(config.url)} did not delete bank ${bankId}${answer.message ? `: ${answer.message}` : ""}.`);
+        return true;
+      } catch (error) {
+        if (error instanceof BankNotFound) return false;
+        throw error;
+      }
+    },
   };
 }
 
@@ -261,7 +276,7 @@ function asManifestDirective(directive: z.output<typeof DirectiveResponse>): Rec
 // One exchange: request, status, body, shape — all inside the deadline.
 
 interface Call {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   query?: Record<string, string>;
   body?: unknown;

@@ -72,6 +72,7 @@ interface Answer {
 const LIST_PATH = "/v1/default/banks";
 /** `/v1/default/banks/{bank_id}/{operation}`; the id may be empty, which matches nothing. */
 const BANK_PATH = /^\/v1\/default\/banks\/([^/]*)\/([^/]+)$/;
+const BANK_ONLY_PATH = /^\/v1\/default\/banks\/([^/]+)$/;
 
 export async function startFakeHindsight(options: FakeHindsightOptions = {}): Promise<FakeHindsight> {
   const requests: FakeRequest[] = [];
@@ -184,7 +185,14 @@ interface Context {
   failing: boolean;
 }
 
-type Operation = "list_banks" | "import_bank_template" | "get_bank_config" | "list_mental_models" | "list_directives" | "get_bank_profile";
+type Operation =
+  | "list_banks"
+  | "import_bank_template"
+  | "get_bank_config"
+  | "list_mental_models"
+  | "list_directives"
+  | "get_bank_profile"
+  | "delete_bank";
 
 /** The per-bank operations of the reference, by the last path segment. */
 const BANK_OPERATIONS: Record<string, { method: string; operation: Operation }> = {
@@ -203,6 +211,11 @@ interface Matched {
 
 function match(req: FakeRequest): Matched | null {
   if (req.path === LIST_PATH) return req.method === "GET" ? { operation: "list_banks", bankId: null } : null;
+  const bankOnly = BANK_ONLY_PATH.exec(req.path);
+  if (bankOnly) {
+    const bankId = decodeSegment(bankOnly[1]!);
+    return req.method === "DELETE" && bankId ? { operation: "delete_bank", bankId } : null;
+  }
   const found = BANK_PATH.exec(req.path);
   const spec = found ? BANK_OPERATIONS[found[2]!] : undefined;
   const bankId = found ? decodeSegment(found[1]!) : null;
@@ -230,6 +243,10 @@ function route(req: FakeRequest, ctx: Context): Answer {
   if (matched.operation === "import_bank_template") return importManifest(ctx.banks, matched.bankId, req);
   const bank = ctx.banks.get(matched.bankId);
   if (!bank) return { status: 404, body: { detail: `Bank '${matched.bankId}' not found` } };
+  if (matched.operation === "delete_bank") {
+    ctx.banks.delete(matched.bankId);
+    return { status: 200, body: { success: true, message: `Bank '${matched.bankId}' deleted` } };
+  }
   return READS[matched.operation as keyof typeof READS](matched.bankId, bank, req.query);
 }
 
@@ -269,6 +286,7 @@ const CHECKS: Record<Operation, Check> = {
   get_bank_profile: checkNoQuery,
   list_mental_models: checkMentalModelsQuery,
   list_directives: checkDirectivesQuery,
+  delete_bank: checkNoQuery,
 };
 
 function checkListQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {

@@ -1,8 +1,9 @@
-// GET /ext/svc/banks/{bank_id} – one bank with its config, mental models, directives and provenance
+// GET, DELETE /ext/svc/banks/{bank_id} – one bank with its config, mental models, directives and provenance; delete it
 import { bankEndpoints } from "@/lib/banks/endpoints";
-import { getBank } from "@/lib/banks/banks";
+import { deleteBank, getBank } from "@/lib/banks/banks";
 import { handle, route } from "@/lib/http/route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: handle(bankEndpoints.get, ({ ctx, params }) => getBank(ctx.app, ctx.principal, params.bank_id)),
+  DELETE: handle(bankEndpoints.remove, ({ ctx, params }) => deleteBank(ctx.app, ctx.principal, params.bank_id)),
 });
