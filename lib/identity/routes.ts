@@ -1,5 +1,4 @@
 import { handle, route, type RequestContext } from "@/lib/http/route";
-import type { Endpoint } from "@/lib/http/endpoint";
 import { createApiKey, deleteApiKey, listApiKeys, type KeyOwner } from "./api-keys";
 import { identityEndpoints } from "./endpoints";
 import { assertOwnServiceAccount } from "./service-accounts";
@@ -26,7 +25,7 @@ const asRecord = (params: unknown) => (params ?? {}) as Record<string, string>;
 /** The key collection route (GET list, POST create) for one family of key paths. */
 export function apiKeyCollectionRoute(endpoints: KeyEndpoints, ownerOf: OwnerResolver) {
   return route({
-    GET: handle(endpoints.list as Endpoint, async ({ ctx, params }) => listApiKeys(ctx.app.db, await ownerOf(ctx, asRecord(params)))),
+    GET: handle(endpoints.list, async ({ ctx, params }) => listApiKeys(ctx.app.db, await ownerOf(ctx, asRecord(params)))),
     POST: handle(endpoints.create, async ({ ctx, params, body }) =>
       createApiKey(ctx.app.db, await ownerOf(ctx, asRecord(params)), body.description ?? null),
     ),

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { serviceAccounts } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
-import { ApiError, forbidden, notFound } from "@/lib/http/errors";
+import { conflict, forbidden, notFound } from "@/lib/http/errors";
 import { isUniqueViolation } from "@/db/errors";
 import type { Principal } from "./principal";
 import type { CreateServiceAccountRequest, ServiceAccount } from "./schemas";
@@ -41,7 +41,7 @@ export async function createServiceAccount(db: Database, caller: Principal, inpu
     return present(row!);
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new ApiError(409, "Conflict", `You already have a service account ${input.id}.`, [
+      throw conflict(`You already have a service account ${input.id}.`, [
         { path: "id", message: "is taken by another of your service accounts" },
       ]);
     }

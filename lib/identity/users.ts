@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
-import { ApiError, conflict, notFound } from "@/lib/http/errors";
+import { conflict, notFound } from "@/lib/http/errors";
 import { isUniqueViolation } from "@/db/errors";
 import { hashPassword } from "./passwords";
 import type { CreateUserRequest, UpdateUserRequest, User } from "./schemas";
@@ -54,7 +54,7 @@ export async function createUser(db: Database, input: z.output<typeof CreateUser
     return presentUser(row!);
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new ApiError(409, "Conflict", `A user ${input.id} already exists.`, [{ path: "id", message: "is taken by another user" }]);
+      throw conflict(`A user ${input.id} already exists.`, [{ path: "id", message: "is taken by another user" }]);
     }
     throw error;
   }

@@ -5,7 +5,7 @@ import { isUniqueViolation } from "@/db/errors";
 import { templateSources } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { ApiError, invalidField, notFound } from "@/lib/http/errors";
+import { conflict, invalidField, notFound } from "@/lib/http/errors";
 import type { OwnerScope } from "@/lib/identity/scope";
 import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "./names";
 import type { CreateSourceRequest, Source } from "./schemas";
@@ -74,7 +74,7 @@ export async function createSource(
     if (isUniqueViolation(error)) {
       // Point at the field the name came from, so a form can show the conflict there.
       const field = input.alias ? "alias" : "url";
-      throw new ApiError(409, "Conflict", `A ${scopeWords(scope)} named ${name} already exists.`, [
+      throw conflict(`A ${scopeWords(scope)} named ${name} already exists.`, [
         { path: field, message: `gives the name ${name}, which is taken; choose another alias` },
       ]);
     }
