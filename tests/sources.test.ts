@@ -129,4 +129,13 @@ describe("personal template sources", () => {
     expect((await alice.post("/ext/svc/admin/template-sources", { url: "https://z.example/q" })).status).toBe(403);
     expect((await aliceBot.delete("/ext/svc/admin/template-sources/company")).status).toBe(403);
   });
+
+  it("lists every source a principal can install from: its own personal ones and the server's", async () => {
+    const names = (res: { body: { name: string; scope: string }[] }) => res.body.map((x) => `${x.scope}:${x.name}`);
+    expect(names(await bob.get("/ext/svc/template-sources"))).toEqual(["server:acme", "personal:bobco", "server:company"]);
+    expect(names(await aliceBot.get("/ext/svc/template-sources"))).toEqual([
+      "personal:acme", "server:acme", "personal:bot-market", "server:company", "personal:private-market", "personal:single",
+    ]);
+    expect((await bob.get("/ext/svc/template-sources")).text).not.toContain("alice");
+  });
 });

@@ -2,13 +2,14 @@ import type { Endpoint } from "@/lib/http/endpoint";
 import { bankEndpoints } from "@/lib/banks/endpoints";
 import { identityEndpoints } from "@/lib/identity/endpoints";
 import { policyEndpoints } from "@/lib/policy/endpoints";
-import { sourceEndpointsByScope } from "@/lib/sources/endpoints";
+import { availableSourceEndpoints, sourceEndpointsByScope } from "@/lib/sources/endpoints";
 import { manifestEndpoints, templateEndpointsByScope } from "@/lib/templates/endpoints";
 
 /** Every endpoint contract, gathered for the OpenAPI document and the console client. */
 export const endpoints = {
   identity: identityEndpoints,
   sources: sourceEndpointsByScope,
+  availableSources: availableSourceEndpoints,
   templates: templateEndpointsByScope,
   manifests: manifestEndpoints,
   policy: policyEndpoints,

@@ -36,6 +36,14 @@ function sourceEndpoints(kind: ScopeKind) {
   };
 }
 
+export const availableSourceEndpoints = {
+  list: defineEndpoint({
+    method: "GET", path: "/ext/svc/template-sources", tag: "Template sources", access: "principal", status: 200,
+    summary: "List every source the caller can install from: their personal sources and the server's (by name, then scope)",
+    response: z.array(Source),
+  }),
+};
+
 export const sourceEndpointsByScope = {
   personal: sourceEndpoints("personal"),
   server: sourceEndpoints("server"),

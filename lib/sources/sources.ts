@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, or } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
@@ -35,6 +35,16 @@ const scopeWords = (scope: OwnerScope) => (scope.kind === "personal" ? "personal
 
 export async function listSources(db: Database, scope: OwnerScope) {
   const rows = await db.select().from(templateSources).where(inScope(scope)).orderBy(asc(templateSources.name));
+  return rows.map(presentSource);
+}
+
+/** Every source the caller can install from: their personal sources and the server's, by name then scope. */
+export async function listAvailableSources(db: Database, ownerUserId: string) {
+  const rows = await db
+    .select()
+    .from(templateSources)
+    .where(or(inScope({ kind: "personal", owner: ownerUserId }), inScope({ kind: "server", owner: null })))
+    .orderBy(asc(templateSources.name), asc(templateSources.scope));
   return rows.map(presentSource);
 }
 
