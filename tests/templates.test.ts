@@ -50,7 +50,9 @@ describe.each([
   });
 
   it("answers 409 on a duplicate id and 422 for a bad id", async () => {
-    expect((await caller().post(T, hand("alpha"))).status).toBe(409);
+    const taken = await caller().post(T, hand("alpha"));
+    expect(taken.status).toBe(409);
+    expect(taken.body.errors).toEqual([expect.objectContaining({ path: "id" })]);
     const bad = await caller().post(T, hand("a/b"));
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([expect.objectContaining({ path: "id" })]);
@@ -223,6 +225,7 @@ describe("installing from a marketplace", () => {
     market.clearRequests();
     const res = await alice.post("/ext/svc/me/templates/support-bot/install", { source_name: "inline" });
     expect(res.status).toBe(409);
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: "alias_id" })]);
     const hand = await alice.post("/ext/svc/me/templates/sales-bot/install", { source_name: "inline", alias_id: "alpha" });
     expect(hand.status).toBe(409);
     expect(market.requests).toEqual([]);

@@ -75,18 +75,22 @@ export async function listTemplates(db: Database, cursorKey: Buffer, scope: Owne
   };
 }
 
-/** Inserts a row; a taken (id, scope, owner) is 409, also when a concurrent insert wins the race. */
-export async function insertTemplate(db: Database, values: typeof templates.$inferInsert): Promise<TemplateRow> {
+/**
+ * Inserts a row; a taken (id, scope, owner) is 409, also when a concurrent insert wins the
+ * race. `idField` names the request field that chose the id, so a form can show it there.
+ */
+export async function insertTemplate(db: Database, values: typeof templates.$inferInsert, idField: string): Promise<TemplateRow> {
   try {
     const [row] = await db.insert(templates).values(values).returning();
     return row!;
   } catch (error) {
-    if (isUniqueViolation(error)) throw idTaken(values.id);
+    if (isUniqueViolation(error)) throw idTaken(values.id, idField);
     throw error;
   }
 }
 
-export const idTaken = (id: string) => conflict(`A template with id ${id} already exists here.`);
+export const idTaken = (id: string, field: string) =>
+  conflict(`A template with id ${id} already exists here.`, [{ path: field, message: `${id} is taken; choose another id` }]);
 
 export async function createTemplate(db: Database, scope: OwnerScope, input: z.output<typeof CreateTemplateRequest>) {
   const row = await insertTemplate(db, {
@@ -99,7 +103,7 @@ export async function createTemplate(db: Database, scope: OwnerScope, input: z.o
     integrations: input.integrations ?? [],
     tags: input.tags ?? [],
     manifest: input.manifest,
-  });
+  }, "id");
   return presentTemplate(row);
 }
 

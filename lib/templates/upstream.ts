@@ -55,7 +55,8 @@ export async function installTemplate(
 ) {
   const id = input.alias_id ?? sourceTemplateId;
   const source = await findUsableSource(app, kind, principal, input.source_name, input.source_scope);
-  if (await findTemplate(app.db, scope, id)) throw idTaken(id);
+  // An id taken by the path's template id is fixed by choosing an alias; either way alias_id is the field.
+  if (await findTemplate(app.db, scope, id)) throw idTaken(id, "alias_id");
   const entry = await loadCatalogTemplate(
     marketplaceDeps(app),
     { url: source.row.url, authToken: source.authToken },
@@ -73,7 +74,7 @@ export async function installTemplate(
     sourceScope: source.row.scope,
     sourceOwner: source.row.owner,
     sourceTemplateId,
-  });
+  }, "alias_id");
   return presentTemplate(row);
 }
 
