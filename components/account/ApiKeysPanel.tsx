@@ -1,9 +1,10 @@
 "use client";
-import { Button, Code, Group, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
+import { Button, Code, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { IconKey, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
-import { ConfirmModal } from "@/components/console/ConfirmModal";
-import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
+import { QueryView } from "@/components/console/QueryView";
+import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
 import { useApiKeys, useRevokeApiKey, type KeyOwnerRef } from "@/lib/client/hooks/api-keys";
 import { CreateApiKeyModal } from "./CreateApiKeyModal";
@@ -21,7 +22,16 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
   const keys = useApiKeys(owner);
   const revoke = useRevokeApiKey(owner);
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<{ id: string; prefix: string } | null>(null);
+  const confirmRevoke = useConfirm<{ id: string; prefix: string }>({
+    title: "Revoke API key?",
+    confirmLabel: "Revoke key",
+    message: (key) => (
+      <>
+        Programs using the key <Code>{key.prefix}…</Code> will be refused from now on. This cannot be undone.
+      </>
+    ),
+    onConfirm: (key) => revoke.revoke(key.id),
+  });
 
   return (
     <Stack gap="sm">
@@ -33,69 +43,45 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
           Create API key
         </Button>
       </Group>
-      {keys.isPending ? (
-        <LoadingState label="Loading API keys…" />
-      ) : keys.isError ? (
-        <ErrorState title="Could not load API keys" error={keys.error} onRetry={() => keys.refetch()} />
-      ) : keys.data.length === 0 ? (
-        <EmptyList title="No API keys" description={`Programs act as ${ownerLabel} with an API key in Authorization: Bearer <key>.`} />
-      ) : (
-        <Table.ScrollContainer minWidth={300}>
-          <Table verticalSpacing="xs" data-testid="api-keys-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Key</Table.Th>
-                <Table.Th scope="col">Description</Table.Th>
-                <Table.Th scope="col" visibleFrom="sm">
-                  Created
-                </Table.Th>
-                <Table.Th scope="col" visibleFrom="sm">
-                  Last used
-                </Table.Th>
-                <Table.Th scope="col">
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.map((key) => (
-                <Table.Tr key={key.id}>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <IconKey size={14} aria-hidden />
-                      <Code>{key.prefix}…</Code>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{key.description ?? "—"}</Text>
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">
-                    <Text size="sm">{formatTimestamp(key.created_at)}</Text>
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">
-                    <Text size="sm">{formatTimestamp(key.last_used_at)}</Text>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Button size="xs" variant="subtle" color="red" aria-label={`Revoke key ${key.prefix}`} onClick={() => setRevoking(key)}>
-                      Revoke
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <CreateApiKeyModal owner={owner} ownerLabel={ownerLabel} opened={creating} onClose={() => setCreating(false)} />
-      <ConfirmModal
-        opened={revoking !== null}
-        onClose={() => setRevoking(null)}
-        title="Revoke API key?"
-        confirmLabel="Revoke key"
-        onConfirm={() => revoke.revoke(revoking!.id)}
+      <QueryView
+        query={keys}
+        loading="Loading API keys…"
+        errorTitle="Could not load API keys"
+        isEmpty={(list) => list.length === 0}
+        empty={{ title: "No API keys", description: `Programs act as ${ownerLabel} with an API key in Authorization: Bearer <key>.` }}
       >
-        Programs using the key <Code>{revoking?.prefix}…</Code> will be refused from now on. This cannot be undone.
-      </ConfirmModal>
+        {(list) => (
+          <ResourceTable
+            verticalSpacing="xs"
+            testId="api-keys-table"
+            columns={[{ label: "Key" }, { label: "Description" }, { label: "Created", visibleFrom: "sm" }, { label: "Last used", visibleFrom: "sm" }]}
+            actions
+          >
+            {list.map((key) => (
+              <Table.Tr key={key.id}>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <IconKey size={14} aria-hidden />
+                    <Code>{key.prefix}…</Code>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{key.description ?? "—"}</Text>
+                </Table.Td>
+                <Table.Td visibleFrom="sm">
+                  <Text size="sm">{formatTimestamp(key.created_at)}</Text>
+                </Table.Td>
+                <Table.Td visibleFrom="sm">
+                  <Text size="sm">{formatTimestamp(key.last_used_at)}</Text>
+                </Table.Td>
+                <RowActions actions={[{ label: "Revoke", ariaLabel: `Revoke key ${key.prefix}`, danger: true, onClick: () => confirmRevoke.ask(key) }]} />
+              </Table.Tr>
+            ))}
+          </ResourceTable>
+        )}
+      </QueryView>
+      <CreateApiKeyModal owner={owner} ownerLabel={ownerLabel} opened={creating} onClose={() => setCreating(false)} />
+      {confirmRevoke.modal}
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
 "use client";
-import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
-import { useState, type FormEvent } from "react";
-import { FormError } from "@/components/console/states";
+import { Button, Group, Stack, TextInput } from "@mantine/core";
+import { useState } from "react";
 import { TokenOnce } from "@/components/console/TokenOnce";
+import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
+import { useFormValues } from "@/components/forms/useFormValues";
 import { useCreateApiKey, type KeyOwnerRef } from "@/lib/client/hooks/api-keys";
 
 const FIELDS = ["description"] as const;
@@ -12,56 +13,49 @@ const FIELDS = ["description"] as const;
 export function CreateApiKeyModal({ owner, ownerLabel, opened, onClose }: { owner: KeyOwnerRef; ownerLabel: string; opened: boolean; onClose: () => void }) {
   const create = useCreateApiKey(owner);
   const form = useFormSubmit(FIELDS);
-  const [description, setDescription] = useState("");
+  const fields = useFormValues({ description: "" });
   const [token, setToken] = useState<string | null>(null);
 
   const close = () => {
-    setDescription("");
+    fields.reset();
     setToken(null);
-    form.reset();
     onClose();
   };
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const created = await form.submit(() => create.create(description.trim() || null));
+  const submit = async () => {
+    const created = await form.submit(() => create.create(fields.values.description.trim() || null));
     if (created) setToken(created.token);
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={`New API key for ${ownerLabel}`} centered size="lg">
-      {token ? (
-        <Stack>
-          <TokenOnce token={token} />
-          <Group justify="flex-end">
-            <Button onClick={close}>Done</Button>
-          </Group>
-        </Stack>
-      ) : (
-        <form onSubmit={onSubmit} noValidate>
+    <FormModal
+      opened={opened}
+      onClose={close}
+      title={`New API key for ${ownerLabel}`}
+      size="lg"
+      submitLabel="Create key"
+      form={form}
+      onSubmit={submit}
+      result={
+        token && (
           <Stack>
-            <TextInput
-              label="Description"
-              description="What the key is for, to recognise it later (optional)."
-              placeholder="CI pipeline"
-              maxLength={200}
-              value={description}
-              onChange={(e) => setDescription(e.currentTarget.value)}
-              error={form.fieldError("description")}
-              data-autofocus
-            />
-            <FormError message={form.formError} />
+            <TokenOnce token={token} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={form.busy}>
-                Create key
-              </Button>
+              <Button onClick={close}>Done</Button>
             </Group>
           </Stack>
-        </form>
-      )}
-    </Modal>
+        )
+      }
+    >
+      <TextInput
+        label="Description"
+        description="What the key is for, to recognise it later (optional)."
+        placeholder="CI pipeline"
+        maxLength={200}
+        {...fields.text("description")}
+        error={form.fieldError("description")}
+        data-autofocus
+      />
+    </FormModal>
   );
 }

@@ -1,9 +1,9 @@
 "use client";
-import { Button, Group, Modal, PasswordInput, Select, Stack, Switch, TextInput } from "@mantine/core";
-import { useState, type FormEvent } from "react";
+import { PasswordInput, Select, Switch, TextInput } from "@mantine/core";
 import type { z } from "zod";
-import { FormError } from "@/components/console/states";
+import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
+import { useFormValues } from "@/components/forms/useFormValues";
 import { useCreateUser, useUpdateUser } from "@/lib/client/hooks/identity";
 import type { Role } from "@/lib/identity/principal";
 import type { User } from "@/lib/identity/schemas";
@@ -25,20 +25,17 @@ export function UserFormModal({ user, opened, onClose }: { user?: UserRow; opene
   const create = useCreateUser();
   const update = useUpdateUser();
   const form = useFormSubmit(FIELDS);
-  const [id, setId] = useState(user?.id ?? "");
-  const [displayName, setDisplayName] = useState(user?.display_name ?? "");
-  const [email, setEmail] = useState(user?.email ?? "");
-  const [role, setRole] = useState<Role>(user?.role ?? "member");
-  const [active, setActive] = useState(user?.is_active ?? true);
-  const [password, setPassword] = useState("");
+  const fields = useFormValues({
+    id: user?.id ?? "",
+    displayName: user?.display_name ?? "",
+    email: user?.email ?? "",
+    role: (user?.role ?? "member") as Role,
+    active: user?.is_active ?? true,
+    password: "",
+  });
 
-  const close = () => {
-    form.reset();
-    onClose();
-  };
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
+    const { id, displayName, email, role, active, password } = fields.values;
     const saved = await form.submit(() =>
       editing
         ? update.mutateAsync({
@@ -61,76 +58,61 @@ export function UserFormModal({ user, opened, onClose }: { user?: UserRow; opene
             },
           }),
     );
-    if (saved) close();
+    if (saved) onClose();
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={editing ? `Edit user ${user.id}` : "New user"} centered>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack>
-          {!editing && (
-            <TextInput
-              label="User name"
-              description="The user's id and sign-in name: lower-case letters, digits, '.', '_', '@' or '-'."
-              placeholder="carol"
-              required
-              value={id}
-              onChange={(e) => setId(e.currentTarget.value)}
-              error={form.fieldError("id")}
-              data-autofocus
-            />
-          )}
-          <TextInput
-            label="Display name"
-            placeholder="Carol Jones"
-            value={displayName}
-            onChange={(e) => setDisplayName(e.currentTarget.value)}
-            error={form.fieldError("display_name")}
-          />
-          <TextInput
-            label="Email"
-            description="Used to match single sign-on accounts."
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={form.fieldError("email")}
-          />
-          <Select
-            label="Role"
-            data={ROLE_OPTIONS}
-            value={role}
-            onChange={(value) => setRole((value as Role) ?? "member")}
-            allowDeselect={false}
-            error={form.fieldError("role")}
-          />
-          {editing && (
-            <Switch
-              label="Active"
-              description="Inactive users cannot sign in, and their keys and sessions stop working at once."
-              checked={active}
-              onChange={(e) => setActive(e.currentTarget.checked)}
-              error={form.fieldError("is_active")}
-            />
-          )}
-          <PasswordInput
-            label={editing ? "New password" : "Password"}
-            description={editing ? "Leave empty to keep the current password." : "At least 8 characters. Without one, the user can only use API keys or single sign-on."}
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={form.fieldError("password")}
-          />
-          <FormError message={form.formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.busy}>
-              {editing ? "Save changes" : "Create user"}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title={editing ? `Edit user ${user.id}` : "New user"}
+      submitLabel={editing ? "Save changes" : "Create user"}
+      form={form}
+      onSubmit={submit}
+    >
+      {!editing && (
+        <TextInput
+          label="User name"
+          description="The user's id and sign-in name: lower-case letters, digits, '.', '_', '@' or '-'."
+          placeholder="carol"
+          required
+          {...fields.text("id")}
+          error={form.fieldError("id")}
+          data-autofocus
+        />
+      )}
+      <TextInput label="Display name" placeholder="Carol Jones" {...fields.text("displayName")} error={form.fieldError("display_name")} />
+      <TextInput
+        label="Email"
+        description="Used to match single sign-on accounts."
+        type="email"
+        {...fields.text("email")}
+        error={form.fieldError("email")}
+      />
+      <Select
+        label="Role"
+        data={ROLE_OPTIONS}
+        value={fields.values.role}
+        onChange={(value) => fields.set("role", (value as Role) ?? "member")}
+        allowDeselect={false}
+        error={form.fieldError("role")}
+      />
+      {editing && (
+        <Switch
+          label="Active"
+          description="Inactive users cannot sign in, and their keys and sessions stop working at once."
+          checked={fields.values.active}
+          onChange={(e) => fields.set("active", e.currentTarget.checked)}
+          error={form.fieldError("is_active")}
+        />
+      )}
+      <PasswordInput
+        label={editing ? "New password" : "Password"}
+        description={editing ? "Leave empty to keep the current password." : "At least 8 characters. Without one, the user can only use API keys or single sign-on."}
+        autoComplete="new-password"
+        {...fields.text("password")}
+        error={form.fieldError("password")}
+      />
+    </FormModal>
   );
 }

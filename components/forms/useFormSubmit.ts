@@ -2,12 +2,20 @@
 import { useCallback, useState } from "react";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 
+interface FormSubmitOptions<F extends string> {
+  /**
+   * Refusals without `errors[]` that still belong to one field, by status: for bank
+   * creation a 404 always means the template (`{404: "template"}`).
+   */
+  statusFields?: Partial<Record<number, F>>;
+}
+
 /**
  * Submits a form through the API and spreads a refusal over the form: each of the
  * problem's `errors[]` at the field its path names (409 and 422 alike), and the detail
  * as a form-level message when no field of this form was named.
  */
-export function useFormSubmit<F extends string>(fields: readonly F[]) {
+export function useFormSubmit<F extends string>(fields: readonly F[], { statusFields = {} }: FormSubmitOptions<F> = {}) {
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [otherError, setOtherError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -34,12 +42,15 @@ export function useFormSubmit<F extends string>(fields: readonly F[]) {
     [reset],
   );
 
-  const namesAField = problem?.errors.some((e) => (fields as readonly string[]).includes(e.path)) ?? false;
+  const statusField = problem && problem.errors.length === 0 ? statusFields[problem.status] : undefined;
+  const namesAField = statusField !== undefined || (problem?.errors.some((e) => (fields as readonly string[]).includes(e.path)) ?? false);
   return {
     busy,
     submit,
     reset,
-    fieldError: (field: F) => problem?.fieldError(field),
+    /** The last refusal, for pages that say more about some statuses (403). */
+    problem,
+    fieldError: (field: F) => problem?.fieldError(field) ?? (statusField === field ? problem?.detail : undefined),
     formError: otherError ?? (problem && !namesAField ? problem.detail : null),
   };
 }

@@ -3,8 +3,8 @@ import { Button, Group, Stack } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import type { z } from "zod";
-import { ConfirmModal } from "@/components/console/ConfirmModal";
-import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
+import { QueryView } from "@/components/console/QueryView";
+import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveSource, useSources } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/identity/scope";
 import type { Source } from "@/lib/sources/schemas";
@@ -21,37 +21,37 @@ export function SourcesPanel({ scope }: { scope: ScopeKind }) {
   const sources = useSources(scope);
   const remove = useRemoveSource(scope);
   const [adding, setAdding] = useState(false);
-  const [removing, setRemoving] = useState<z.output<typeof Source> | null>(null);
   const words = WORDS[scope];
-  const addButton = (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
-      Add source
-    </Button>
-  );
+  const confirmRemove = useConfirm<z.output<typeof Source>>({
+    title: "Remove source?",
+    confirmLabel: "Remove source",
+    message: (source) => (
+      <>
+        Remove <strong>{source.name}</strong> ({source.url})? Templates already installed from it stay installed, but can
+        no longer be updated from it.
+      </>
+    ),
+    onConfirm: (source) => remove.mutateAsync({ params: { name: source.name } }),
+  });
 
   return (
     <Stack>
-      <Group justify="flex-end">{addButton}</Group>
-      {sources.isPending ? (
-        <LoadingState label={`Loading ${words.noun}…`} />
-      ) : sources.isError ? (
-        <ErrorState title={`Could not load ${words.noun}`} error={sources.error} onRetry={() => sources.refetch()} />
-      ) : sources.data.length === 0 ? (
-        <EmptyList title={`No ${words.noun} yet`} description={words.empty} />
-      ) : (
-        <SourcesTable sources={sources.data} onRemove={setRemoving} caption={words.caption} />
-      )}
-      <AddSourceModal scope={scope} opened={adding} onClose={() => setAdding(false)} />
-      <ConfirmModal
-        opened={removing !== null}
-        onClose={() => setRemoving(null)}
-        title="Remove source?"
-        confirmLabel="Remove source"
-        onConfirm={() => remove.mutateAsync({ params: { name: removing!.name } })}
+      <Group justify="flex-end">
+        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
+          Add source
+        </Button>
+      </Group>
+      <QueryView
+        query={sources}
+        loading={`Loading ${words.noun}…`}
+        errorTitle={`Could not load ${words.noun}`}
+        isEmpty={(list) => list.length === 0}
+        empty={{ title: `No ${words.noun} yet`, description: words.empty }}
       >
-        Remove <strong>{removing?.name}</strong> ({removing?.url})? Templates already installed from it stay installed, but
-        can no longer be updated from it.
-      </ConfirmModal>
+        {(list) => <SourcesTable sources={list} onRemove={confirmRemove.ask} caption={words.caption} />}
+      </QueryView>
+      <AddSourceModal scope={scope} opened={adding} onClose={() => setAdding(false)} />
+      {confirmRemove.modal}
     </Stack>
   );
 }

@@ -1,9 +1,15 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/console/ComingSoon";
+import { MarketplacePage } from "@/components/marketplace/MarketplacePage";
+import { currentConsoleUser } from "@/lib/auth/console-user";
 
 export const metadata: Metadata = { title: "Marketplace" };
 
-// Placeholder until the marketplace API lands.
-export default function Page() {
-  return <ComingSoon title="Marketplace" what="Browse each source's catalog, preview manifests and install templates. This page is being built." />;
+// ?into=server (admins): install as server templates, from server sources.
+// ?source=personal:acme or server:company picks the first tab shown.
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [user, query] = await Promise.all([currentConsoleUser(), searchParams]);
+  const isAdmin = user?.role === "admin";
+  const into = isAdmin && query.into === "server" ? "server" : "personal";
+  const source = typeof query.source === "string" ? query.source : undefined;
+  return <MarketplacePage key={into} into={into} isAdmin={isAdmin} initialSource={source} />;
 }

@@ -1,9 +1,15 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/console/ComingSoon";
+import { ForbiddenPage } from "@/components/console/ForbiddenPage";
+import { TemplatesPage } from "@/components/templates/TemplatesPage";
+import { currentConsoleUser } from "@/lib/auth/console-user";
 
 export const metadata: Metadata = { title: "Templates" };
 
-// Placeholder until the templates API lands.
-export default function Page() {
-  return <ComingSoon title="Templates" what="Installed templates with update checks, the manifest editor and diffs. This page is being built." />;
+// ?scope=server: the server's templates (admins only).
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [user, query] = await Promise.all([currentConsoleUser(), searchParams]);
+  const isAdmin = user?.role === "admin";
+  const scope = query.scope === "server" ? "server" : "personal";
+  if (scope === "server" && !isAdmin) return <ForbiddenPage userId={user?.id ?? "unknown"} />;
+  return <TemplatesPage key={scope} scope={scope} isAdmin={isAdmin} />;
 }

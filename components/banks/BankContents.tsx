@@ -1,0 +1,167 @@
+"use client";
+import { Accordion, Badge, Code, DataList, Group, Stack, Table, Text } from "@mantine/core";
+import { EmptyList } from "@/components/console/states";
+import { ResourceTable } from "@/components/console/ResourceTable";
+
+type Entry = Record<string, unknown>;
+
+/** A value from a manifest as it reads best: text as text, anything else as JSON. */
+export function JsonValue({ value }: { value: unknown }) {
+  if (typeof value === "string") return <Text size="sm" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{value}</Text>;
+  if (value === null || typeof value !== "object") return <Code>{JSON.stringify(value)}</Code>;
+  return (
+    <Code block style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+      {JSON.stringify(value, null, 2)}
+    </Code>
+  );
+}
+
+function Tags({ value }: { value: unknown }) {
+  if (!Array.isArray(value) || value.length === 0) return <Text size="sm" c="dimmed">none</Text>;
+  return (
+    <Group gap={4}>
+      {value.map((tag) => (
+        <Badge key={String(tag)} variant="light" size="sm" tt="none">
+          {String(tag)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+/** The bank's config overrides, key by key. */
+export function ConfigTable({ config }: { config: Record<string, unknown> }) {
+  const keys = Object.keys(config).sort();
+  if (keys.length === 0) {
+    return <EmptyList title="No config overrides" description="No template applied so far set anything in its bank section." />;
+  }
+  return (
+    <ResourceTable minWidth={300} striped verticalSpacing="xs" testId="bank-config" caption="Config overrides, by key" columns={[{ label: "Key" }, { label: "Value" }]}>
+      {keys.map((key) => (
+        <Table.Tr key={key}>
+          <Table.Th scope="row" style={{ verticalAlign: "top" }}>
+            <Text size="sm" ff="monospace" style={{ wordBreak: "break-all" }}>
+              {key}
+            </Text>
+          </Table.Th>
+          <Table.Td>
+            <JsonValue value={config[key]} />
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </ResourceTable>
+  );
+}
+
+const MODEL_FIELDS = ["id", "name", "source_query", "tags", "max_tokens", "trigger"];
+
+/** Mental models as applied: one accordion item each, with every field. */
+export function MentalModels({ models }: { models: Entry[] }) {
+  if (models.length === 0) {
+    return <EmptyList title="No mental models" description="The templates applied so far defined none." />;
+  }
+  return (
+    <Accordion variant="separated" multiple data-testid="bank-mental-models">
+      {models.map((model, i) => {
+        const id = String(model.id ?? i);
+        const others = Object.keys(model).filter((k) => !MODEL_FIELDS.includes(k));
+        return (
+          <Accordion.Item key={id} value={id}>
+            <Accordion.Control>
+              <Group gap="xs" wrap="wrap">
+                <Text fw={600} size="sm">
+                  {String(model.name ?? id)}
+                </Text>
+                <Code>{id}</Code>
+              </Group>
+            </Accordion.Control>
+            <Accordion.Panel>
+              <DataList size="sm" labelWidth={140} orientation="horizontal">
+                <DataList.Item>
+                  <DataList.ItemLabel>Source query</DataList.ItemLabel>
+                  <DataList.ItemValue>
+                    <JsonValue value={model.source_query} />
+                  </DataList.ItemValue>
+                </DataList.Item>
+                <DataList.Item>
+                  <DataList.ItemLabel>Tags</DataList.ItemLabel>
+                  <DataList.ItemValue>
+                    <Tags value={model.tags} />
+                  </DataList.ItemValue>
+                </DataList.Item>
+                <DataList.Item>
+                  <DataList.ItemLabel>Max tokens</DataList.ItemLabel>
+                  <DataList.ItemValue>{model.max_tokens === undefined ? <Text size="sm" c="dimmed">default (2048)</Text> : <JsonValue value={model.max_tokens} />}</DataList.ItemValue>
+                </DataList.Item>
+                <DataList.Item>
+                  <DataList.ItemLabel>Trigger</DataList.ItemLabel>
+                  <DataList.ItemValue>{model.trigger === undefined ? <Text size="sm" c="dimmed">default</Text> : <JsonValue value={model.trigger} />}</DataList.ItemValue>
+                </DataList.Item>
+                {others.map((key) => (
+                  <DataList.Item key={key}>
+                    <DataList.ItemLabel>
+                      <Text span ff="monospace" size="sm">
+                        {key}
+                      </Text>
+                    </DataList.ItemLabel>
+                    <DataList.ItemValue>
+                      <JsonValue value={model[key]} />
+                    </DataList.ItemValue>
+                  </DataList.Item>
+                ))}
+              </DataList>
+            </Accordion.Panel>
+          </Accordion.Item>
+        );
+      })}
+    </Accordion>
+  );
+}
+
+/** Directives as applied: name, content, priority, whether active, tags. */
+export function Directives({ directives }: { directives: Entry[] }) {
+  if (directives.length === 0) {
+    return <EmptyList title="No directives" description="The templates applied so far defined none." />;
+  }
+  return (
+    <ResourceTable
+      minWidth={340}
+      striped
+      verticalSpacing="sm"
+      testId="bank-directives"
+      caption="Directives, in the order first added"
+      columns={[{ label: "Directive" }, { label: "Content" }, { label: "Priority", visibleFrom: "sm" }, { label: "Active", visibleFrom: "sm" }, { label: "Tags", visibleFrom: "md" }]}
+    >
+      {directives.map((directive, i) => {
+        const active = directive.is_active !== false;
+        return (
+          <Table.Tr key={String(directive.name ?? i)}>
+            <Table.Th scope="row" style={{ verticalAlign: "top" }}>
+              <Stack gap={2}>
+                <Text size="sm" fw={600}>
+                  {String(directive.name ?? "")}
+                </Text>
+                <Text size="xs" c="dimmed" hiddenFrom="sm">
+                  priority {String(directive.priority ?? 0)}
+                  {active ? "" : ", inactive"}
+                </Text>
+              </Stack>
+            </Table.Th>
+            <Table.Td>
+              <JsonValue value={directive.content} />
+            </Table.Td>
+            <Table.Td visibleFrom="sm">
+              <Text size="sm">{String(directive.priority ?? 0)}</Text>
+            </Table.Td>
+            <Table.Td visibleFrom="sm">
+              {active ? <Badge color="green" variant="light">active</Badge> : <Badge color="gray">inactive</Badge>}
+            </Table.Td>
+            <Table.Td visibleFrom="md">
+              <Tags value={directive.tags} />
+            </Table.Td>
+          </Table.Tr>
+        );
+      })}
+    </ResourceTable>
+  );
+}

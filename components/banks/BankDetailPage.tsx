@@ -1,0 +1,195 @@
+"use client";
+import { Alert, Button, Card, Code, DataList, Modal, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { IconShieldLock, IconTemplate, IconTrash } from "@tabler/icons-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, type ReactNode } from "react";
+import { PageHeader } from "@/components/console/PageHeader";
+import { ErrorState, LoadingState } from "@/components/console/states";
+import { useConfirm } from "@/components/console/useConfirm";
+import { formatTimestamp } from "@/lib/client/format";
+import { useBank, useDeleteBank } from "@/lib/client/hooks/banks";
+import { ApiProblem } from "@/lib/client/problem";
+import { ApplyTemplateForm, type ApplyResult } from "./ApplyTemplateForm";
+import { BankBreadcrumbs } from "./BankBreadcrumbs";
+import { ConfigTable, Directives, MentalModels } from "./BankContents";
+import { ImportPreview } from "./ImportPreview";
+import { bankPolicyHref } from "./links";
+
+function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {
+  return (
+    <Stack gap="sm" component="section" aria-label={title}>
+      <Title order={2} size="h4">
+        {title}
+        {count !== undefined && (
+          <Text span c="dimmed" fw={400} size="md">
+            {" "}
+            ({count})
+          </Text>
+        )}
+      </Title>
+      {children}
+    </Stack>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <DataList.Item>
+      <DataList.ItemLabel>{label}</DataList.ItemLabel>
+      <DataList.ItemValue>{children}</DataList.ItemValue>
+    </DataList.Item>
+  );
+}
+
+/** One bank: who owns it, where its contents came from, its config, mental models and directives. */
+export function BankDetailPage({ bankId }: { bankId: string }) {
+  const router = useRouter();
+  const bank = useBank(bankId);
+  const remove = useDeleteBank();
+  const [applying, setApplying] = useState(false);
+  const [applied, setApplied] = useState<ApplyResult | null>(null);
+  const confirmDelete = useConfirm<string>({
+    title: "Delete bank?",
+    confirmLabel: "Delete bank",
+    message: (id) => (
+      <>
+        Delete <strong>{id}</strong> with its config, mental models and directives? This cannot be undone. Its policy
+        document, if it has one, is kept: delete that first if you no longer need it.
+      </>
+    ),
+    onConfirm: async (id) => {
+      await remove.mutateAsync({ params: { bank_id: id } });
+      router.push("/banks");
+    },
+  });
+
+  if (bank.isPending) {
+    return (
+      <>
+        <BankBreadcrumbs bankId={bankId} />
+        <LoadingState label="Loading the bank…" />
+      </>
+    );
+  }
+  if (bank.isError) {
+    const missing = bank.error instanceof ApiProblem && bank.error.status === 404;
+    return (
+      <>
+        <BankBreadcrumbs bankId={bankId} />
+        <Title order={1} size="h2" mb="md">
+          {missing ? "Bank not found" : "Bank"}
+        </Title>
+        <ErrorState
+          title={missing ? "Not found" : "Could not load the bank"}
+          error={bank.error}
+          onRetry={missing ? undefined : () => bank.refetch()}
+        />
+        <Button component={Link} href="/banks" variant="light" mt="md">
+          Back to banks
+        </Button>
+      </>
+    );
+  }
+
+  const data = bank.data;
+  return (
+    <>
+      <BankBreadcrumbs bankId={bankId} />
+      <PageHeader
+        title={data.name}
+        description={
+          <>
+            Bank <Code>{data.bank_id}</Code>
+            {data.owner && <> owned by <strong>{data.owner}</strong></>}
+          </>
+        }
+        actions={
+          <>
+            <Button leftSection={<IconTemplate size={16} aria-hidden />} onClick={() => setApplying(true)}>
+              Apply template
+            </Button>
+            <Button component={Link} href={bankPolicyHref(bankId)} variant="light" leftSection={<IconShieldLock size={16} aria-hidden />}>
+              Policy
+            </Button>
+            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => confirmDelete.ask(bankId)}>
+              Delete bank
+            </Button>
+          </>
+        }
+      />
+      <Stack gap="xl">
+        {applied && (
+          <ImportPreview
+            result={applied.import_result}
+            template={applied.template}
+            bankId={applied.bank_id}
+            existing
+            dryRun={false}
+            onDismiss={() => setApplied(null)}
+          />
+        )}
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <Card withBorder padding="lg" component="section" aria-label="About">
+            <Title order={2} size="h4" mb="sm">
+              About
+            </Title>
+            <DataList size="sm" labelWidth={110} data-testid="bank-about">
+              <Fact label="Bank id">
+                <Code>{data.bank_id}</Code>
+              </Fact>
+              <Fact label="Name">{data.name}</Fact>
+              <Fact label="Owner">{data.owner ?? "—"}</Fact>
+              <Fact label="Created">{formatTimestamp(data.created_at)}</Fact>
+              <Fact label="Updated">{formatTimestamp(data.updated_at)}</Fact>
+            </DataList>
+          </Card>
+          <Card withBorder padding="lg" component="section" aria-label="Provenance">
+            <Title order={2} size="h4" mb="sm">
+              Provenance
+            </Title>
+            {data.last_applied ? (
+              <DataList size="sm" labelWidth={110} data-testid="bank-provenance">
+                <Fact label="Template">
+                  <Code>{data.last_applied.template}</Code>
+                </Fact>
+                <Fact label="Revision">{data.last_applied.source_revision ?? "none (hand-made template)"}</Fact>
+                <Fact label="Applied">{formatTimestamp(data.last_applied.applied_at)}</Fact>
+              </DataList>
+            ) : (
+              <Text size="sm" c="dimmed" data-testid="bank-provenance">
+                No template has been applied to this bank through this server.
+              </Text>
+            )}
+          </Card>
+        </SimpleGrid>
+        <Section title="Config overrides" count={Object.keys(data.config).length}>
+          <ConfigTable config={data.config} />
+        </Section>
+        <Section title="Mental models" count={data.mental_models.length}>
+          <MentalModels models={data.mental_models} />
+        </Section>
+        <Section title="Directives" count={data.directives.length}>
+          <Directives directives={data.directives} />
+        </Section>
+      </Stack>
+      <Modal opened={applying} onClose={() => setApplying(false)} title={`Apply a template to ${bankId}`} size="xl" centered>
+        <Stack>
+          <Alert color="blue" variant="light">
+            Config fields the template sets replace the bank&apos;s; mental models and directives it names replace those
+            with the same id or name; everything else stays.
+          </Alert>
+          <ApplyTemplateForm
+            bankId={bankId}
+            onCancel={() => setApplying(false)}
+            onApplied={(result) => {
+              setApplying(false);
+              setApplied(result);
+            }}
+          />
+        </Stack>
+      </Modal>
+      {confirmDelete.modal}
+    </>
+  );
+}

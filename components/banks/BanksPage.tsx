@@ -1,0 +1,107 @@
+"use client";
+import { Anchor, Button, Code, Stack, Table, Text } from "@mantine/core";
+import { IconPlus } from "@tabler/icons-react";
+import Link from "next/link";
+import { useConsoleUser } from "@/components/console/console-user";
+import { PageHeader } from "@/components/console/PageHeader";
+import { QueryView } from "@/components/console/QueryView";
+import { ResourceTable } from "@/components/console/ResourceTable";
+import { formatTimestamp } from "@/lib/client/format";
+import { useBanks } from "@/lib/client/hooks/banks";
+import { bankHref } from "./links";
+
+function NewBankButton({ label = "New bank" }: { label?: string }) {
+  return (
+    <Button component={Link} href="/banks/new" leftSection={<IconPlus size={16} aria-hidden />}>
+      {label}
+    </Button>
+  );
+}
+
+/** Banks: every bank for admins, your own for members, with owner and provenance. */
+export function BanksPage() {
+  const user = useConsoleUser();
+  const banks = useBanks();
+  const isAdmin = user.role === "admin";
+  return (
+    <>
+      <PageHeader
+        title="Banks"
+        description={
+          isAdmin
+            ? "Every memory bank on this server, with its owner and the template last applied to it."
+            : "Your memory banks and the template last applied to each."
+        }
+        actions={<NewBankButton />}
+      />
+      <QueryView
+        query={banks}
+        loading="Loading banks…"
+        errorTitle="Could not load banks"
+        isEmpty={(data) => data.banks.length === 0}
+        empty={{
+          title: "No banks yet",
+          description: "Create a bank from one of your templates: preview what it will contain, then apply it.",
+          action: <NewBankButton label="Create a bank" />,
+        }}
+      >
+        {(data) => (
+          <ResourceTable
+            minWidth={340}
+            striped
+            highlightOnHover
+            verticalSpacing="sm"
+            testId="banks-table"
+            caption={isAdmin ? "All banks, by id" : "Your banks, by id"}
+            columns={[
+              { label: "Bank" },
+              { label: "Owner", visibleFrom: "sm" },
+              { label: "Last applied template" },
+              { label: "Updated", visibleFrom: "md" },
+            ]}
+          >
+            {data.banks.map((bank) => (
+              <Table.Tr key={bank.bank_id}>
+                <Table.Th scope="row">
+                  <Stack gap={0}>
+                    <Anchor component={Link} href={bankHref(bank.bank_id)} fw={600} size="sm">
+                      {bank.name}
+                    </Anchor>
+                    {bank.name !== bank.bank_id && (
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {bank.bank_id}
+                      </Text>
+                    )}
+                    <Text size="xs" c="dimmed" hiddenFrom="sm">
+                      owner {bank.owner ?? "—"}
+                    </Text>
+                  </Stack>
+                </Table.Th>
+                <Table.Td visibleFrom="sm">
+                  <Text size="sm">{bank.owner ?? "—"}</Text>
+                </Table.Td>
+                <Table.Td>
+                  {bank.last_applied ? (
+                    <Stack gap={0}>
+                      <Code style={{ wordBreak: "break-all" }}>{bank.last_applied.template}</Code>
+                      <Text size="xs" c="dimmed">
+                        {bank.last_applied.source_revision ? `revision ${bank.last_applied.source_revision}` : "no revision (hand-made)"}
+                      </Text>
+                    </Stack>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      none
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td visibleFrom="md">
+                  <Text size="sm">{formatTimestamp(bank.updated_at)}</Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ResourceTable>
+        )}
+      </QueryView>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+"use client";
+import { Anchor, Breadcrumbs, Card, Text } from "@mantine/core";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { PageHeader } from "@/components/console/PageHeader";
+import { ApplyTemplateForm } from "./ApplyTemplateForm";
+import { bankHref } from "./links";
+
+/** New bank: id, name and template; a dry-run preview, then Apply, then the bank's page. */
+export function NewBankPage() {
+  const router = useRouter();
+  return (
+    <>
+      <Breadcrumbs mb="sm" aria-label="Breadcrumb" separatorMargin={6}>
+        <Anchor component={Link} href="/banks" size="sm">
+          Banks
+        </Anchor>
+        <Text size="sm" aria-current="page">
+          New bank
+        </Text>
+      </Breadcrumbs>
+      <PageHeader
+        title="New bank"
+        description="Create a memory bank from a template. Preview shows what the template will create before anything is written."
+      />
+      <Card withBorder padding="lg" maw={760}>
+        <ApplyTemplateForm
+          onApplied={(result) => router.push(bankHref(result.bank_id))}
+          onCancel={() => router.push("/banks")}
+        />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,3 @@
+/** Console URLs of a bank's pages; bank ids may hold ':' and '.', so the id is encoded. */
+export const bankHref = (bankId: string) => `/banks/${encodeURIComponent(bankId)}`;
+export const bankPolicyHref = (bankId: string) => `${bankHref(bankId)}/policy`;

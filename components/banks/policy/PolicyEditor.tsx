@@ -1,0 +1,202 @@
+"use client";
+import { Alert, Button, Card, Grid, Group, List, Stack, Text, Textarea, Title } from "@mantine/core";
+import { IconAlertTriangle, IconDeviceFloppy, IconTrash } from "@tabler/icons-react";
+import { useState } from "react";
+import { useConfirm } from "@/components/console/useConfirm";
+import { useDeletePolicy, useSavePolicy } from "@/lib/client/hooks/policy";
+import { ApiProblem, describeError } from "@/lib/client/problem";
+import { PolicyForm } from "./PolicyForm";
+import { formatPath, newPolicy, parsePolicyJson, setIn, toJson, type Path, type PolicyDraft } from "./policy-document";
+import { ResolvePreview } from "./ResolvePreview";
+import classes from "./PolicyEditor.module.css";
+
+/** The API reports the document's fields under `document` (the PUT body's root). */
+const DOCUMENT = "document";
+const shortPath = (path: string) => (path === DOCUMENT ? "(the document)" : path.replace(/^document\.?/, ""));
+
+interface PolicyEditorProps {
+  bankId: string;
+  /** The stored document; null when the bank has no policy yet. */
+  saved: PolicyDraft | null;
+}
+
+/**
+ * A bank's policy as a form and as raw JSON, both editing one document: a form change
+ * rewrites the JSON; JSON that parses updates the form, and JSON that does not pauses the
+ * form until it does. Save sends the document; the API's refusals show at their fields.
+ */
+export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
+  const baseline = saved ?? newPolicy();
+  const [draft, setDraft] = useState<PolicyDraft>(baseline);
+  const [json, setJson] = useState(() => toJson(baseline));
+  const [jsonError, setJsonError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [otherError, setOtherError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const save = useSavePolicy(bankId);
+  const remove = useDeletePolicy(bankId);
+
+  const load = (document: PolicyDraft) => {
+    setDraft(document);
+    setJson(toJson(document));
+    setJsonError(null);
+    setProblem(null);
+    setOtherError(null);
+  };
+
+  const onSet = (path: Path, value: unknown) => {
+    const next = setIn(draft, path, value) as PolicyDraft;
+    setDraft(next);
+    setJson(toJson(next));
+    setStatus(null);
+  };
+
+  const onJson = (text: string) => {
+    setJson(text);
+    setStatus(null);
+    const parsed = parsePolicyJson(text);
+    setJsonError(parsed.error);
+    if (parsed.draft) setDraft(parsed.draft);
+  };
+
+  const errorAt = (path: Path, withItems = false) => {
+    if (!problem) return undefined;
+    const full = `${DOCUMENT}.${formatPath(path)}`;
+    const messages = problem.errors
+      .filter((e) => e.path === full || (withItems && e.path.startsWith(`${full}[`)))
+      .map((e) => (e.path === full ? e.message : `${e.path.slice(full.length)}: ${e.message}`));
+    return messages.length ? messages.join("; ") : undefined;
+  };
+
+  const dirty = jsonError !== null || toJson(draft) !== toJson(baseline);
+
+  const onSave = async () => {
+    setProblem(null);
+    setOtherError(null);
+    setStatus(null);
+    try {
+      const stored = await save.mutateAsync(draft);
+      load(stored.document as PolicyDraft);
+      setStatus("Policy saved.");
+    } catch (error) {
+      if (error instanceof ApiProblem) setProblem(error);
+      else setOtherError(describeError(error));
+    }
+  };
+
+  const confirmDelete = useConfirm<string>({
+    title: "Delete policy?",
+    confirmLabel: "Delete policy",
+    message: (id) => (
+      <>
+        Delete the policy of <strong>{id}</strong>? Its strategy overrides and public access go with it. This cannot be
+        undone.
+      </>
+    ),
+    onConfirm: async () => {
+      await remove.mutateAsync();
+      load(newPolicy());
+      setStatus("Policy deleted. The bank has no policy now.");
+    },
+  });
+
+  return (
+    <Stack gap="lg">
+      {saved === null && (
+        <Alert color="blue" variant="light" title="No policy yet" data-testid="no-policy">
+          This bank has no policy: no strategy is set and nothing is public. Fill in the form or the JSON and save to create
+          one.
+        </Alert>
+      )}
+      {problem && (
+        <Alert color="red" role="alert" title="The policy was not saved" icon={<IconAlertTriangle aria-hidden />} data-testid="policy-errors">
+          <Text size="sm">{problem.detail}</Text>
+          {problem.errors.length > 0 && (
+            <List size="sm" mt="xs">
+              {problem.errors.map((e, i) => (
+                <List.Item key={i}>
+                  <Text span ff="monospace" size="sm">
+                    {shortPath(e.path)}
+                  </Text>
+                  : {e.message}
+                </List.Item>
+              ))}
+            </List>
+          )}
+        </Alert>
+      )}
+      {otherError && (
+        <Alert color="red" role="alert" icon={<IconAlertTriangle aria-hidden />}>
+          {otherError}
+        </Alert>
+      )}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <Card withBorder padding="lg" component="section" aria-labelledby="policy-form-title">
+            <Title order={2} size="h4" mb="sm" id="policy-form-title">
+              Form
+            </Title>
+            {jsonError && (
+              <Alert color="yellow" mb="sm" title="The form is paused" data-testid="form-paused">
+                The JSON is not valid, so the form cannot follow it. Fix the JSON, or discard your changes.
+              </Alert>
+            )}
+            <fieldset disabled={jsonError !== null} aria-label="Policy form" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }} data-testid="policy-form">
+              <PolicyForm draft={draft} onSet={onSet} errorAt={errorAt} />
+            </fieldset>
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          {/* Beside the form on wide screens, the JSON stays in view while the form scrolls. */}
+          <Card withBorder padding="lg" component="section" aria-labelledby="policy-json-title" className={classes.json}>
+            <Title order={2} size="h4" mb="sm" id="policy-json-title">
+              JSON
+            </Title>
+            <Textarea
+              label="Policy document"
+              description="The same document as the form. Edits here update the form while the JSON is valid."
+              value={json}
+              onChange={(e) => onJson(e.currentTarget.value)}
+              error={jsonError ? `Not valid JSON: ${jsonError}` : undefined}
+              autosize
+              minRows={12}
+              maxRows={40}
+              spellCheck={false}
+              autoCapitalize="none"
+              autoComplete="off"
+              styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)", fontSize: "var(--mantine-font-size-xs)" } }}
+              data-testid="policy-json"
+            />
+          </Card>
+        </Grid.Col>
+      </Grid>
+      <Group justify="space-between" gap="sm">
+        <Group gap="sm">
+          <Button
+            onClick={onSave}
+            loading={save.isPending}
+            disabled={jsonError !== null || (saved !== null && !dirty)}
+            leftSection={<IconDeviceFloppy size={16} aria-hidden />}
+          >
+            Save policy
+          </Button>
+          {dirty && (
+            <Button variant="default" onClick={() => load(baseline)}>
+              Discard changes
+            </Button>
+          )}
+          <Text size="sm" c="dimmed" role="status" data-testid="policy-status">
+            {status ?? (dirty ? "Unsaved changes" : "")}
+          </Text>
+        </Group>
+        {saved !== null && (
+          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => confirmDelete.ask(bankId)}>
+            Delete policy
+          </Button>
+        )}
+      </Group>
+      <ResolvePreview bankId={bankId} hasPolicy={saved !== null} unsaved={saved !== null && dirty} />
+      {confirmDelete.modal}
+    </Stack>
+  );
+}

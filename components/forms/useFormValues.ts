@@ -1,0 +1,18 @@
+"use client";
+import { useCallback, useRef, useState, type ChangeEvent } from "react";
+
+/**
+ * The values of a form's fields, with a reset to where they started (a dialog reopened
+ * starts empty again). `text(key)` wires a text input: its value and onChange.
+ */
+export function useFormValues<T extends Record<string, unknown>>(initial: T) {
+  const start = useRef(initial);
+  const [values, setValues] = useState<T>(initial);
+  const set = useCallback(<K extends keyof T>(key: K, value: T[K]) => setValues((v) => ({ ...v, [key]: value })), []);
+  const reset = useCallback(() => setValues(start.current), []);
+  const text = <K extends { [P in keyof T]: T[P] extends string ? P : never }[keyof T]>(key: K) => ({
+    value: values[key] as string,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.value as T[K]),
+  });
+  return { values, set, reset, text };
+}

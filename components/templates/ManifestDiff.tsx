@@ -1,0 +1,196 @@
+"use client";
+import { Group, Paper, ScrollArea, SegmentedControl, Switch, Text, VisuallyHidden } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
+import { Fragment, useId, useMemo, useState } from "react";
+import { foldUnchanged, lineDiff, sideBySide, type DiffLine } from "./line-diff";
+import classes from "./ManifestDiff.module.css";
+
+interface Props {
+  before: string;
+  after: string;
+  beforeLabel: string;
+  afterLabel: string;
+}
+
+/**
+ * Two versions of a text compared line by line: inline (one column, − and + lines) or side by
+ * side. Unchanged stretches fold away unless asked for. Screen readers hear "removed" and
+ * "added" before each changed line.
+ */
+export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) {
+  const narrow = useMediaQuery("(max-width: 48em)");
+  const [view, setView] = useState<"inline" | "split" | null>(null);
+  const [showAll, setShowAll] = useState(false);
+  const lines = useMemo(() => lineDiff(before, after), [before, after]);
+  const added = lines.filter((l) => l.kind === "added").length;
+  const removed = lines.filter((l) => l.kind === "removed").length;
+  const mode = view ?? (narrow ? "inline" : "split");
+  const captionId = useId();
+
+  if (added === 0 && removed === 0) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="manifest-diff">
+        The manifests are the same.
+      </Text>
+    );
+  }
+  const shown = showAll ? [{ kind: "lines" as const, lines }] : foldUnchanged(lines);
+  return (
+    <div data-testid="manifest-diff">
+      <Group justify="space-between" mb="xs" gap="sm">
+        <Text size="sm" id={captionId}>
+          <Text span c="green" fw={600}>
+            {added} line{added === 1 ? "" : "s"} added
+          </Text>
+          ,{" "}
+          <Text span c="red" fw={600}>
+            {removed} removed
+          </Text>{" "}
+          from {beforeLabel} to {afterLabel}
+        </Text>
+        <Group gap="sm">
+          <Switch label="Show unchanged lines" checked={showAll} onChange={(e) => setShowAll(e.currentTarget.checked)} size="sm" />
+          <SegmentedControl
+            size="xs"
+            aria-label="Diff layout"
+            value={mode}
+            onChange={(v) => setView(v as "inline" | "split")}
+            data={[
+              { value: "inline", label: "Inline" },
+              { value: "split", label: "Side by side" },
+            ]}
+          />
+        </Group>
+      </Group>
+      <Paper withBorder radius="sm">
+        <ScrollArea.Autosize mah={640} type="auto">
+          <table className={classes.table} aria-labelledby={captionId}>
+            {mode === "inline" ? (
+              <Inline shown={shown} beforeLabel={beforeLabel} afterLabel={afterLabel} />
+            ) : (
+              <Split shown={shown} beforeLabel={beforeLabel} afterLabel={afterLabel} />
+            )}
+          </table>
+        </ScrollArea.Autosize>
+      </Paper>
+    </div>
+  );
+}
+
+type Shown = ReturnType<typeof foldUnchanged>;
+
+function Gap({ count, span }: { count: number; span: number }) {
+  return (
+    <tr className={classes.gap}>
+      <td colSpan={span}>
+        {count} unchanged line{count === 1 ? "" : "s"}
+      </td>
+    </tr>
+  );
+}
+
+const MARK = { added: "+", removed: "−", same: " " } as const;
+const SAID = { added: "added: ", removed: "removed: ", same: "" } as const;
+
+function Inline({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel: string; afterLabel: string }) {
+  return (
+    <>
+      <thead>
+        <tr>
+          <th scope="col">
+            <VisuallyHidden>Line in {beforeLabel}</VisuallyHidden>
+          </th>
+          <th scope="col">
+            <VisuallyHidden>Line in {afterLabel}</VisuallyHidden>
+          </th>
+          <th scope="col">
+            <VisuallyHidden>Change</VisuallyHidden>
+          </th>
+          <th scope="col">
+            <VisuallyHidden>Text</VisuallyHidden>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {shown.map((part, i) =>
+          part.kind === "gap" ? (
+            <Gap key={`g${i}`} count={part.count} span={4} />
+          ) : (
+            <Fragment key={`l${i}`}>
+              {part.lines.map((line: DiffLine, j) => (
+                <tr key={j} className={line.kind === "same" ? undefined : classes[line.kind]} data-change={line.kind}>
+                  <td className={classes.number}>{line.kind !== "added" ? line.oldNo : ""}</td>
+                  <td className={classes.number}>{line.kind !== "removed" ? line.newNo : ""}</td>
+                  <td className={classes.marker} aria-hidden>
+                    {MARK[line.kind]}
+                  </td>
+                  <td className={classes.text}>
+                    <VisuallyHidden>{SAID[line.kind]}</VisuallyHidden>
+                    {line.text}
+                  </td>
+                </tr>
+              ))}
+            </Fragment>
+          ),
+        )}
+      </tbody>
+    </>
+  );
+}
+
+function Split({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel: string; afterLabel: string }) {
+  return (
+    <>
+      <thead>
+        <tr>
+          <th scope="col" colSpan={2} style={{ textAlign: "left", padding: "4px 8px" }}>
+            <Text size="xs" fw={600}>
+              {beforeLabel}
+            </Text>
+          </th>
+          <th scope="col" colSpan={2} className={classes.split} style={{ textAlign: "left", padding: "4px 8px" }}>
+            <Text size="xs" fw={600}>
+              {afterLabel}
+            </Text>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {shown.map((part, i) =>
+          part.kind === "gap" ? (
+            <Gap key={`g${i}`} count={part.count} span={4} />
+          ) : (
+            <Fragment key={`l${i}`}>
+              {sideBySide(part.lines).map((row, j) => (
+                <tr key={j}>
+                  <td className={`${classes.number} ${row.left ? (row.left.kind === "removed" ? classes.removed : "") : classes.empty}`}>
+                    {row.left?.no}
+                  </td>
+                  <td className={`${classes.text} ${row.left ? (row.left.kind === "removed" ? classes.removed : "") : classes.empty}`} data-change={row.left?.kind}>
+                    {row.left && (
+                      <>
+                        <VisuallyHidden>{SAID[row.left.kind]}</VisuallyHidden>
+                        {row.left.text}
+                      </>
+                    )}
+                  </td>
+                  <td className={`${classes.number} ${classes.split} ${row.right ? (row.right.kind === "added" ? classes.added : "") : classes.empty}`}>
+                    {row.right?.no}
+                  </td>
+                  <td className={`${classes.text} ${row.right ? (row.right.kind === "added" ? classes.added : "") : classes.empty}`} data-change={row.right?.kind}>
+                    {row.right && (
+                      <>
+                        <VisuallyHidden>{SAID[row.right.kind]}</VisuallyHidden>
+                        {row.right.text}
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </Fragment>
+          ),
+        )}
+      </tbody>
+    </>
+  );
+}

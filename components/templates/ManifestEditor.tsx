@@ -1,0 +1,210 @@
+"use client";
+import { Alert, Anchor, Badge, Box, Button, Code, Group, List, Loader, Stack, Text, Textarea } from "@mantine/core";
+import { IconAlertTriangle, IconCircleCheck, IconInfoCircle } from "@tabler/icons-react";
+import { useId, useRef, type ReactNode } from "react";
+import type { ManifestCheck } from "@/lib/client/hooks/manifests";
+import { describeError, type ProblemFieldError } from "@/lib/client/problem";
+import { formatJson, locateJsonPath, pathSegments, syntaxErrorSpan, type TextSpan } from "./json-text";
+
+interface ManifestEditorProps {
+  value: string;
+  onChange: (text: string) => void;
+  /** The live check of `value` (useManifestValidation). */
+  check: ManifestCheck;
+  /** The last answer of the validator, shown (dimmed) while a newer text is being checked. */
+  previous?: { valid: boolean; errors: ProblemFieldError[]; warnings: ProblemFieldError[] };
+  /** Manifest errors the API gave when saving (paths from `manifest.`), shown like the live ones. */
+  saveErrors?: ProblemFieldError[];
+  /** Buttons beside Format: Upload, Use example. */
+  actions?: ReactNode;
+  label?: string;
+}
+
+/**
+ * The JSON manifest as text, in a monospace textarea, with what is wrong with it listed
+ * below: a JSON syntax error at once, the bank-template rules after a short pause. Each
+ * problem names its path and line, and selects that spot in the text when activated.
+ */
+export function ManifestEditor({ value, onChange, check, previous, saveErrors = [], actions, label = "Manifest (JSON)" }: ManifestEditorProps) {
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const statusId = useId();
+
+  const select = (span: TextSpan) => {
+    const element = textarea.current;
+    if (!element) return;
+    element.focus();
+    element.setSelectionRange(span.start, span.end);
+    // Bring the selected line into view inside the textarea.
+    const lineHeight = parseFloat(getComputedStyle(element).lineHeight) || 20;
+    element.scrollTop = Math.max(0, (span.line - 3) * lineHeight);
+  };
+
+  const format = () => {
+    try {
+      onChange(formatJson(JSON.parse(value)));
+    } catch {
+      // not JSON: the syntax error is already listed
+    }
+  };
+
+  const shown = check.state === "checked" ? check : check.state === "checking" ? previous : undefined;
+  const errors = mergeIssues(shown?.errors ?? [], saveErrors);
+  const invalid = check.state === "syntax" || (check.state === "checked" && !check.valid) || saveErrors.length > 0;
+
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <Text component="label" htmlFor={`${statusId}-input`} fw={500} size="sm">
+          {label}
+        </Text>
+        <Group gap="xs">
+          {actions}
+          <Button size="xs" variant="default" onClick={format} disabled={check.state === "syntax" || check.state === "empty"}>
+            Format
+          </Button>
+        </Group>
+      </Group>
+      <Textarea
+        id={`${statusId}-input`}
+        ref={textarea}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        autosize
+        minRows={12}
+        maxRows={28}
+        spellCheck={false}
+        autoComplete="off"
+        autoCapitalize="off"
+        placeholder={'{\n  "version": "1",\n  "directives": []\n}'}
+        aria-describedby={statusId}
+        aria-invalid={invalid}
+        error={invalid ? true : undefined}
+        // Red text for a whole manifest would hide where the problem is: only the border says it.
+        styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)", fontSize: "var(--mantine-font-size-sm)", lineHeight: 1.5, color: "var(--mantine-color-text)" } }}
+        data-testid="manifest-editor"
+      />
+      <Box id={statusId} aria-live="polite" data-testid="manifest-validation">
+        <ValidationStatus check={check} value={value} onSelect={select} />
+        {(errors.length > 0 || (shown?.warnings.length ?? 0) > 0) && (
+          <Box mt="xs" style={{ opacity: check.state === "checking" ? 0.6 : 1 }}>
+            <IssueList title="Errors" color="red" issues={errors} text={value} onSelect={select} />
+            <IssueList title="Warnings" color="yellow" issues={shown?.warnings ?? []} text={value} onSelect={select} />
+          </Box>
+        )}
+      </Box>
+    </Stack>
+  );
+}
+
+/** The same path and message listed once, whether the live check or the save reported it. */
+function mergeIssues(a: ProblemFieldError[], b: ProblemFieldError[]) {
+  const seen = new Set(a.map((e) => `${e.path}\u0000${e.message}`));
+  return [...a, ...b.filter((e) => !seen.has(`${e.path}\u0000${e.message}`))];
+}
+
+function ValidationStatus({ check, value, onSelect }: { check: ManifestCheck; value: string; onSelect: (span: TextSpan) => void }) {
+  switch (check.state) {
+    case "empty":
+      return (
+        <Text size="sm" c="dimmed">
+          Paste or type a manifest: a JSON object with at least <Code>{'"version": "1"'}</Code>.
+        </Text>
+      );
+    case "syntax": {
+      const span = syntaxErrorSpan(value, check.message);
+      return (
+        <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Not valid JSON" p="xs">
+          <Text size="sm">
+            {check.message}
+            {span && (
+              <>
+                {" "}
+                <Anchor component="button" type="button" size="sm" onClick={() => onSelect(span)}>
+                  Go to line {span.line}, column {span.column}
+                </Anchor>
+              </>
+            )}
+          </Text>
+        </Alert>
+      );
+    }
+    case "checking":
+      return (
+        <Group gap="xs">
+          <Loader size="xs" aria-hidden />
+          <Text size="sm" c="dimmed">
+            Checking the manifest…
+          </Text>
+        </Group>
+      );
+    case "failed":
+      return (
+        <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Could not check the manifest" p="xs">
+          <Text size="sm">{describeError(check.error)}</Text>
+        </Alert>
+      );
+    case "checked":
+      return check.valid ? (
+        <Group gap="xs">
+          <IconCircleCheck size={18} color="var(--mantine-color-green-filled)" aria-hidden />
+          <Text size="sm" c="green" fw={500}>
+            Valid bank-template manifest
+            {check.warnings.length > 0 && ` (${check.warnings.length} warning${check.warnings.length > 1 ? "s" : ""})`}
+          </Text>
+        </Group>
+      ) : (
+        <Group gap="xs">
+          <IconAlertTriangle size={18} color="var(--mantine-color-red-filled)" aria-hidden />
+          <Text size="sm" c="red" fw={500}>
+            {check.errors.length} problem{check.errors.length > 1 ? "s" : ""} to fix before saving
+          </Text>
+        </Group>
+      );
+  }
+}
+
+function IssueList({
+  title,
+  color,
+  issues,
+  text,
+  onSelect,
+}: {
+  title: string;
+  color: "red" | "yellow";
+  issues: ProblemFieldError[];
+  text: string;
+  onSelect: (span: TextSpan) => void;
+}) {
+  const headingId = useId();
+  if (issues.length === 0) return null;
+  return (
+    <Box mb="xs">
+      <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={4} id={headingId}>
+        {title}
+      </Text>
+      <List spacing={4} size="sm" aria-labelledby={headingId} icon={color === "red" ? <IconAlertTriangle size={14} color="var(--mantine-color-red-filled)" aria-hidden /> : <IconInfoCircle size={14} color="var(--mantine-color-yellow-filled)" aria-hidden />} data-testid={`manifest-${color === "red" ? "errors" : "warnings"}`}>
+        {issues.map((issue) => {
+          const span = locateJsonPath(text, pathSegments(issue.path));
+          return (
+            <List.Item key={`${issue.path}-${issue.message}`}>
+              <Group gap={6} wrap="wrap">
+                <Badge variant="light" color={color} radius="sm" tt="none" ff="monospace" fw={500}>
+                  {issue.path}
+                </Badge>
+                <Text size="sm" component="span">
+                  {issue.message}
+                </Text>
+                {span && (
+                  <Anchor component="button" type="button" size="sm" onClick={() => onSelect(span)} aria-label={`Go to ${issue.path}, line ${span.line}`}>
+                    line {span.line}
+                  </Anchor>
+                )}
+              </Group>
+            </List.Item>
+          );
+        })}
+      </List>
+    </Box>
+  );
+}

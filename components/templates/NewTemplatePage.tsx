@@ -1,0 +1,172 @@
+"use client";
+import { Button, Card, FileButton, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { IconUpload } from "@tabler/icons-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useMemo, useState, type FormEvent } from "react";
+import { PageHeader } from "@/components/console/PageHeader";
+import { FormError } from "@/components/console/states";
+import { useManifestValidation } from "@/lib/client/hooks/manifests";
+import { useCreateTemplate, useTemplates } from "@/lib/client/hooks/templates";
+import type { ScopeKind } from "@/lib/identity/scope";
+import { useTemplateFormProblem } from "./form-problem";
+import { Crumbs } from "./Crumbs";
+import { formatJson } from "./json-text";
+import { ManifestEditor } from "./ManifestEditor";
+import { templatePath, templatesPath } from "./paths";
+import { emptyMetadata, METADATA_FIELDS, TemplateMetadataFields, type TemplateMetadata } from "./TemplateMetadataFields";
+
+const FIELDS = ["id", ...METADATA_FIELDS] as const;
+
+const EXAMPLE = {
+  version: "1",
+  bank: { retain_mission: "Keep decisions and their reasons.", disposition_skepticism: 3 },
+  mental_models: [{ id: "open-questions", name: "Open questions", source_query: "What is still open?" }],
+  directives: [{ name: "Cite sources", content: "Name the document each fact comes from.", priority: 5 }],
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+/** A new template from a pasted or uploaded manifest, checked live before it is created. */
+export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
+  const router = useRouter();
+  const create = useCreateTemplate(scope);
+  const list = useTemplates(scope);
+  const form = useTemplateFormProblem(FIELDS, "id");
+  const [id, setId] = useState("");
+  const [meta, setMeta] = useState<TemplateMetadata>(emptyMetadata);
+  const [text, setText] = useState("");
+  const [fileNote, setFileNote] = useState<string | null>(null);
+  const validation = useManifestValidation(text);
+  const categories = useMemo(
+    () => [...new Set((list.data?.templates ?? []).flatMap((x) => (x.category ? [x.category] : [])))].sort(),
+    [list.data],
+  );
+
+  /** A manifest file, or a catalog entry ({id, name, …, manifest}) whose details fill the empty fields. */
+  const upload = async (file: File | null) => {
+    if (!file) return;
+    const content = await file.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(content);
+    } catch {
+      setText(content);
+      setFileNote(`Loaded ${file.name}.`);
+      return;
+    }
+    if (isRecord(parsed) && isRecord(parsed.manifest)) {
+      const entry = parsed;
+      if (!id && typeof entry.id === "string") setId(entry.id);
+      setMeta((m) => ({
+        name: m.name || (typeof entry.name === "string" ? entry.name : ""),
+        description: m.description || (typeof entry.description === "string" ? entry.description : ""),
+        category: m.category || (typeof entry.category === "string" ? entry.category : ""),
+        tags: m.tags.length ? m.tags : strings(entry.tags),
+        integrations: m.integrations.length ? m.integrations : strings(entry.integrations),
+      }));
+      setText(formatJson(entry.manifest));
+      setFileNote(`Loaded the catalog entry in ${file.name}: its manifest, and its details where the form was empty.`);
+    } else {
+      setText(formatJson(parsed));
+      setFileNote(`Loaded ${file.name}.`);
+    }
+  };
+
+  const blocked =
+    !validation.parsed.ok || (validation.check.state === "checked" && !validation.check.valid) || !id.trim() || !meta.name.trim();
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!validation.parsed.ok) return;
+    const manifest = validation.parsed.value;
+    const created = await form.submit(() =>
+      create.mutateAsync({
+        body: {
+          id: id.trim(),
+          name: meta.name,
+          description: meta.description.trim() ? meta.description : undefined,
+          category: meta.category.trim() ? meta.category.trim() : undefined,
+          tags: meta.tags,
+          integrations: meta.integrations,
+          manifest: manifest as never,
+        },
+      }),
+    );
+    if (created) router.push(templatePath(scope, created.id));
+  };
+
+  return (
+    <>
+      <Crumbs trail={[{ href: templatesPath(scope), label: scope === "server" ? "Server templates" : "Templates" }]} current="New" />
+      <PageHeader
+        title={scope === "server" ? "New server template" : "New template"}
+        description="Paste a bank-template manifest or upload a JSON file; it is checked as you go, and saved only when it is valid."
+      />
+      <form onSubmit={onSubmit} noValidate aria-label="New template">
+        <Stack gap="lg">
+          <Card withBorder padding="md" component="section" aria-labelledby="new-details">
+            <Title order={2} size="h4" id="new-details" mb="sm">
+              Details
+            </Title>
+            <Stack gap="sm">
+              <TextInput
+                label="ID"
+                description="1-128 characters of letters, digits, '.', '_' or '-', starting with a letter or digit. It cannot be changed later."
+                required
+                value={id}
+                onChange={(e) => setId(e.currentTarget.value)}
+                error={form.fieldError("id")}
+                autoComplete="off"
+                spellCheck={false}
+                data-autofocus
+              />
+              <TemplateMetadataFields value={meta} onChange={setMeta} fieldError={form.fieldError} categories={categories} />
+            </Stack>
+          </Card>
+          <Card withBorder padding="md" component="section" aria-labelledby="new-manifest">
+            <Title order={2} size="h4" id="new-manifest" mb="sm">
+              Manifest
+            </Title>
+            <ManifestEditor
+              value={text}
+              onChange={setText}
+              check={validation.check}
+              previous={validation.previous}
+              saveErrors={form.manifestErrors}
+              actions={
+                <>
+                  <FileButton onChange={upload} accept="application/json,.json">
+                    {(props) => (
+                      <Button {...props} size="xs" variant="default" leftSection={<IconUpload size={14} aria-hidden />}>
+                        Upload JSON file
+                      </Button>
+                    )}
+                  </FileButton>
+                  <Button size="xs" variant="default" onClick={() => setText(formatJson(EXAMPLE))} disabled={text.trim() !== ""}>
+                    Start from an example
+                  </Button>
+                </>
+              }
+            />
+            {fileNote && (
+              <Text size="sm" c="dimmed" mt="xs" role="status">
+                {fileNote}
+              </Text>
+            )}
+          </Card>
+          <FormError message={form.formError} />
+          <Group justify="flex-end">
+            <Button component={Link} href={templatesPath(scope)} variant="default">
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.busy} disabled={blocked}>
+              Create template
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </>
+  );
+}

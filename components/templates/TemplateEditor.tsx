@@ -1,0 +1,116 @@
+"use client";
+import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { IconCircleCheck, IconInfoCircle } from "@tabler/icons-react";
+import { useMemo, useState, type FormEvent } from "react";
+import { FormError } from "@/components/console/states";
+import { useManifestValidation } from "@/lib/client/hooks/manifests";
+import { usePatchTemplate, useTemplates, type TemplateData } from "@/lib/client/hooks/templates";
+import type { ScopeKind } from "@/lib/identity/scope";
+import { useTemplateFormProblem } from "./form-problem";
+import { formatJson } from "./json-text";
+import { ManifestEditor } from "./ManifestEditor";
+import { METADATA_FIELDS, metadataOf, TemplateMetadataFields, type TemplateMetadata } from "./TemplateMetadataFields";
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+const orNull = (s: string) => (s.trim() === "" ? null : s);
+
+/** What the form changed, as a PATCH body; empty when nothing changed. */
+function changesOf(t: TemplateData, meta: TemplateMetadata, manifest: unknown | undefined) {
+  const body: Record<string, unknown> = {};
+  if (meta.name !== t.name) body.name = meta.name;
+  if (orNull(meta.description) !== t.description) body.description = orNull(meta.description);
+  if (orNull(meta.category) !== t.category) body.category = orNull(meta.category);
+  if (!sameList(meta.tags, t.tags)) body.tags = meta.tags;
+  if (!sameList(meta.integrations, t.integrations)) body.integrations = meta.integrations;
+  if (manifest !== undefined && JSON.stringify(manifest) !== JSON.stringify(t.manifest)) body.manifest = manifest;
+  return body;
+}
+
+/** The metadata form and the manifest editor of one template, saved together with PATCH. */
+export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; template: TemplateData }) {
+  const patch = usePatchTemplate(scope);
+  const list = useTemplates(scope);
+  const form = useTemplateFormProblem(METADATA_FIELDS);
+  const [meta, setMeta] = useState(() => metadataOf(t));
+  const [text, setText] = useState(() => formatJson(t.manifest));
+  const [saved, setSaved] = useState(false);
+  const validation = useManifestValidation(text);
+  const categories = useMemo(
+    () => [...new Set((list.data?.templates ?? []).flatMap((x) => (x.category ? [x.category] : [])))].sort(),
+    [list.data],
+  );
+
+  const manifest = validation.parsed.ok ? validation.parsed.value : undefined;
+  const changes = changesOf(t, meta, manifest);
+  const dirty = Object.keys(changes).length > 0 || (!validation.parsed.ok && text !== formatJson(t.manifest));
+  const blocked =
+    !validation.parsed.ok || (validation.check.state === "checked" && !validation.check.valid) || meta.name.trim() === "";
+
+  const edit = <T,>(setter: (v: T) => void) => (v: T) => {
+    setSaved(false);
+    setter(v);
+  };
+  const discard = () => {
+    setMeta(metadataOf(t));
+    setText(formatJson(t.manifest));
+    form.reset();
+    setSaved(false);
+  };
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (blocked || !dirty) return;
+    const updated = await form.submit(() => patch.patch(t.id, changes as never));
+    if (updated) {
+      setMeta(metadataOf(updated));
+      setText(formatJson(updated.manifest));
+      setSaved(true);
+    }
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={`Edit template ${t.id}`}>
+      <Stack gap="lg">
+        <Card withBorder padding="md" component="section" aria-labelledby="metadata-heading">
+          <Title order={2} size="h4" id="metadata-heading" mb="sm">
+            Details
+          </Title>
+          <TemplateMetadataFields value={meta} onChange={edit(setMeta)} fieldError={form.fieldError} categories={categories} />
+        </Card>
+        <Card withBorder padding="md" component="section" aria-labelledby="manifest-heading">
+          <Title order={2} size="h4" id="manifest-heading" mb="sm">
+            Manifest
+          </Title>
+          <ManifestEditor
+            value={text}
+            onChange={edit(setText)}
+            check={validation.check}
+            previous={validation.previous}
+            saveErrors={form.manifestErrors}
+          />
+        </Card>
+        {t.source_name && !t.locally_modified && dirty && (
+          <Alert color="blue" icon={<IconInfoCircle aria-hidden />} p="sm">
+            Saving marks this template as edited locally: a later update from {t.source_name} will ask before replacing your edits.
+          </Alert>
+        )}
+        <FormError message={form.formError} />
+        {saved && !dirty && (
+          <Group gap="xs" role="status">
+            <IconCircleCheck size={18} color="var(--mantine-color-green-filled)" aria-hidden />
+            <Text size="sm" c="green" fw={500}>
+              Changes saved.
+            </Text>
+          </Group>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={discard} disabled={!dirty || form.busy}>
+            Discard changes
+          </Button>
+          <Button type="submit" loading={form.busy} disabled={!dirty || blocked}>
+            Save changes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

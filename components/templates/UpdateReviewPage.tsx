@@ -1,0 +1,170 @@
+"use client";
+import { Alert, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { IconAlertTriangle, IconInfoCircle } from "@tabler/icons-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { ErrorState, FormError, LoadingState } from "@/components/console/states";
+import { describeError } from "@/lib/client/problem";
+import { useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
+import type { ScopeKind } from "@/lib/identity/scope";
+import { Crumbs } from "./Crumbs";
+import { formatJson } from "./json-text";
+import { ManifestDiff } from "./ManifestDiff";
+import { templatePath, templatesPath } from "./paths";
+
+const FIELDS = ["name", "description", "category", "tags", "integrations"] as const;
+
+const show = (value: unknown) =>
+  Array.isArray(value) ? (value.length ? value.join(", ") : "none") : value === null || value === "" ? "none" : String(value);
+
+/**
+ * Before updating a template from its source: the metadata that would change, a diff of
+ * the installed and the latest manifest, and the update itself (forced when edited here).
+ */
+export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }) {
+  const router = useRouter();
+  const preview = useUpdatePreview(scope, id);
+  const update = useUpdateTemplate(scope);
+  const [error, setError] = useState<string | null>(null);
+
+  const crumbs = (
+    <Crumbs
+      trail={[
+        { href: templatesPath(scope), label: scope === "server" ? "Server templates" : "Templates" },
+        { href: templatePath(scope, id), label: id },
+      ]}
+      current="Update"
+    />
+  );
+  const heading = (
+    <Title order={1} size="h2" mb="md">
+      Review update of {id}
+    </Title>
+  );
+  if (preview.isPending) {
+    return (
+      <>
+        {crumbs}
+        {heading}
+        <LoadingState label="Fetching the latest version from the source…" />
+      </>
+    );
+  }
+  if (preview.isError) {
+    return (
+      <>
+        {crumbs}
+        {heading}
+        <ErrorState title="Could not fetch the latest version" error={preview.error} onRetry={() => preview.refetch()} />
+      </>
+    );
+  }
+
+  const p = preview.data;
+  const current = p.current;
+  const changed = FIELDS.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(p.latest[f]));
+  const force = p.locally_modified;
+  const nothingToDo = !p.has_update && !p.locally_modified;
+  const run = async () => {
+    setError(null);
+    try {
+      const result = await update.update(id, force);
+      router.push(`${templatePath(scope, id)}?updated=${encodeURIComponent(result.new_revision)}`);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+
+  return (
+    <>
+      {crumbs}
+      {heading}
+      <Stack gap="lg">
+        <Group gap="sm">
+          <Text size="sm">
+            From source <strong>{current.source_name}</strong>: installed revision <code>{p.current_revision.slice(0, 8)}</code>, latest{" "}
+            <code>{p.latest_revision.slice(0, 8)}</code>.
+          </Text>
+          {p.has_update ? (
+            <Badge color="blue">Update available</Badge>
+          ) : (
+            <Badge color="green" variant="light">
+              Same revision
+            </Badge>
+          )}
+        </Group>
+        {p.locally_modified && (
+          <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="This template has local edits" data-testid="local-edits">
+            It was changed here after it was installed, so the changes below include your edits being undone. Updating overwrites them with the
+            source&apos;s version.
+          </Alert>
+        )}
+        {nothingToDo && (
+          <Alert color="green" icon={<IconInfoCircle aria-hidden />} title="Already up to date">
+            The installed template is the source&apos;s latest version; there is nothing to update.
+          </Alert>
+        )}
+        <Card withBorder padding="md" component="section" aria-labelledby="details-changes">
+          <Title order={2} size="h4" id="details-changes" mb="xs">
+            Details
+          </Title>
+          {changed.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              Name, description, category, tags and integrations stay the same.
+            </Text>
+          ) : (
+            <Table.ScrollContainer minWidth={320}>
+              <Table verticalSpacing="xs" data-testid="details-diff">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col">Field</Table.Th>
+                    <Table.Th scope="col">Installed</Table.Th>
+                    <Table.Th scope="col">Latest</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {changed.map((f) => (
+                    <Table.Tr key={f}>
+                      <Table.Th scope="row">{f}</Table.Th>
+                      <Table.Td>
+                        <Text size="sm" td="line-through" c="red">
+                          {show(current[f])}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" c="green">
+                          {show(p.latest[f])}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Card>
+        <Card withBorder padding="md" component="section" aria-labelledby="manifest-changes">
+          <Title order={2} size="h4" id="manifest-changes" mb="xs">
+            Manifest
+          </Title>
+          <ManifestDiff
+            before={formatJson(current.manifest)}
+            after={formatJson(p.latest.manifest)}
+            beforeLabel={`installed (${p.current_revision.slice(0, 8)}${p.locally_modified ? ", edited" : ""})`}
+            afterLabel={`latest (${p.latest_revision.slice(0, 8)})`}
+          />
+        </Card>
+        <FormError message={error} />
+        <Group justify="flex-end">
+          <Button component={Link} href={templatePath(scope, id)} variant="default">
+            Cancel
+          </Button>
+          <Button color={force ? "red" : undefined} onClick={run} loading={update.isPending} disabled={nothingToDo}>
+            {force ? "Overwrite local edits and update" : "Update template"}
+          </Button>
+        </Group>
+      </Stack>
+    </>
+  );
+}

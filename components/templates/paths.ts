@@ -1,0 +1,10 @@
+import type { ScopeKind } from "@/lib/identity/scope";
+
+// Console URLs of template pages. Detail pages carry the scope in the path, so a template id
+// can be any valid id (even "new") without clashing with the other pages.
+
+export const templatesPath = (scope: ScopeKind) => (scope === "server" ? "/templates?scope=server" : "/templates");
+export const newTemplatePath = (scope: ScopeKind) => (scope === "server" ? "/templates/new?scope=server" : "/templates/new");
+export const templatePath = (scope: ScopeKind, id: string) => `/templates/${scope}/${encodeURIComponent(id)}`;
+export const templateUpdatePath = (scope: ScopeKind, id: string) => `${templatePath(scope, id)}/update`;
+export const marketplacePath = (scope: ScopeKind) => (scope === "server" ? "/marketplace?into=server" : "/marketplace");

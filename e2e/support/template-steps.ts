@@ -1,0 +1,177 @@
+import type { Locator, Page } from "@playwright/test";
+import { consoleNav, pageHeading } from "./console";
+import { expect } from "./fixtures";
+
+// Steps of the template journey, each done through the console as a person would and each
+// checking what the page then shows. Personal scope (a member's own templates).
+
+/** Adds a personal source on the Sources page and sees it listed. */
+export async function addSource(page: Page, { url, alias }: { url: string; alias?: string }) {
+  await consoleNav(page).getByRole("link", { name: "Sources", exact: true }).click();
+  await expect(pageHeading(page, "Template sources")).toBeVisible();
+  await page.getByRole("button", { name: "Add source" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a personal source", exact: true });
+  await dialog.getByLabel("URL").fill(url);
+  if (alias) await dialog.getByLabel("Alias").fill(alias);
+  await dialog.getByRole("button", { name: "Add source" }).click();
+  await expect(dialog).toBeHidden();
+  const name = alias ?? new URL(url).pathname.split("/").filter(Boolean)[0]!;
+  await expect(page.getByTestId("sources-table").getByRole("rowheader", { name, exact: true })).toBeVisible();
+}
+
+/** Opens the marketplace on a source's tab and waits for its catalog. */
+export async function openCatalog(page: Page, source: string): Promise<Locator> {
+  if (!new URL(page.url()).pathname.startsWith("/marketplace")) {
+    await consoleNav(page).getByRole("link", { name: "Marketplace", exact: true }).click();
+  }
+  await expect(pageHeading(page, "Marketplace")).toBeVisible();
+  const tab = page.getByRole("tab", { name: source });
+  await tab.click();
+  await expect(tab).toHaveAttribute("aria-selected", "true");
+  const panel = page.getByRole("tabpanel", { name: source });
+  await expect(panel.getByTestId("catalog-count")).toBeVisible();
+  return panel;
+}
+
+/** The card of a catalog entry. */
+export const catalogCard = (scope: Locator | Page, templateId: string) => scope.getByTestId(`catalog-entry-${templateId}`);
+
+/**
+ * Installs a catalog entry from the marketplace, under `alias` when given, and sees the
+ * success message and the entry marked as installed under that id.
+ */
+export async function installFromMarketplace(page: Page, { source, templateId, alias }: { source: string; templateId: string; alias?: string }) {
+  const panel = await openCatalog(page, source);
+  const card = catalogCard(panel, templateId);
+  await card.getByRole("button", { name: /^Install / }).click();
+  const dialog = page.getByRole("dialog", { name: /^Install / });
+  await dialog.getByLabel("Alias ID").fill(alias ?? "");
+  await dialog.getByRole("button", { name: "Install", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  const id = alias ?? templateId;
+  await expect(panel.getByRole("status").filter({ hasText: "Installed" })).toContainText(`as ${id}`);
+  await expect(card.getByText("Installed", { exact: true })).toBeVisible();
+  await expect(card.getByTestId("installed-as")).toContainText(id);
+}
+
+/** Opens the Templates page and waits for the table. */
+export async function openTemplates(page: Page) {
+  await consoleNav(page).getByRole("link", { name: "Templates", exact: true }).click();
+  await expect(pageHeading(page, "Templates")).toBeVisible();
+}
+
+export const templateRow = (page: Page, id: string) => page.getByTestId(`template-row-${id}`);
+
+/** Opens a template's page from the Templates table. */
+export async function openTemplate(page: Page, id: string) {
+  await openTemplates(page);
+  await templateRow(page, id).getByRole("link", { name: id, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/templates/personal/${id}$`));
+  await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText(id);
+}
+
+export interface TemplateEdits {
+  name?: string;
+  description?: string;
+  category?: string;
+  addTags?: string[];
+  manifest?: Record<string, unknown>;
+}
+
+/** The manifest editor's textarea and its validation status. */
+export const manifestEditor = (page: Page) => page.getByTestId("manifest-editor");
+export const manifestValidation = (page: Page) => page.getByTestId("manifest-validation");
+
+/** Replaces the manifest text and waits for the live check to finish. */
+export async function typeManifest(page: Page, manifest: Record<string, unknown> | string) {
+  await manifestEditor(page).fill(typeof manifest === "string" ? manifest : JSON.stringify(manifest, null, 2));
+  await expect(manifestValidation(page).getByText("Checking the manifest…")).toHaveCount(0);
+}
+
+/** Edits a template's details and manifest on its page, saves, and sees the result. */
+export async function editTemplate(page: Page, id: string, edits: TemplateEdits) {
+  await openTemplate(page, id);
+  const form = page.getByRole("form", { name: `Edit template ${id}` });
+  if (edits.name !== undefined) await form.getByLabel("Name").fill(edits.name);
+  if (edits.description !== undefined) await form.getByLabel("Description").fill(edits.description);
+  if (edits.category !== undefined) await form.getByLabel("Category").fill(edits.category);
+  for (const tag of edits.addTags ?? []) {
+    await form.getByLabel("Tags").fill(tag);
+    await form.getByLabel("Tags").press("Enter");
+  }
+  if (edits.manifest) {
+    await typeManifest(page, edits.manifest);
+    await expect(manifestValidation(page)).toContainText("Valid bank-template manifest");
+  }
+  await saveTemplate(page, id);
+  if (edits.name !== undefined) await expect(pageHeading(page, edits.name)).toBeVisible();
+}
+
+/** Saves the open template and sees it saved. */
+export async function saveTemplate(page: Page, id: string) {
+  const form = page.getByRole("form", { name: `Edit template ${id}` });
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(form.getByRole("status").filter({ hasText: "Changes saved." })).toBeVisible();
+  await expect(form.getByRole("button", { name: "Save changes" })).toBeDisabled();
+}
+
+/** Runs "Check all for updates" on the Templates page and waits until every check is done. */
+export async function checkAllForUpdates(page: Page, expectedCount: number) {
+  await openTemplates(page);
+  await page.getByRole("button", { name: "Check all for updates" }).click();
+  const progress = page.getByTestId("check-progress");
+  await expect(progress).toContainText(`Checked ${expectedCount} of ${expectedCount} templates`);
+  await expect(progress.getByRole("progressbar", { name: "Update checks" })).toHaveAttribute("aria-valuetext", `${expectedCount} of ${expectedCount}`);
+}
+
+/** Sees the "Update available" badge in a template's row. */
+export async function expectUpdateBadge(page: Page, id: string) {
+  await expect(templateRow(page, id).getByText("Update available")).toBeVisible();
+  await expect(templateRow(page, id).getByRole("button", { name: `Update template ${id}` })).toBeVisible();
+}
+
+/**
+ * From a template's page, opens "Review update", checks the diff shows `added` and `removed`
+ * lines, updates (overwriting local edits when `force`), and sees the template up to date.
+ * `beforeUpdate` runs on the review page (for screenshots).
+ */
+export async function reviewDiffAndUpdate(
+  page: Page,
+  id: string,
+  {
+    force,
+    added = [],
+    removed = [],
+    beforeUpdate,
+  }: { force: boolean; added?: string[]; removed?: string[]; beforeUpdate?: () => Promise<void> },
+) {
+  await openTemplate(page, id);
+  const state = page.getByTestId("update-state");
+  await expect(state.getByText("Update available")).toBeVisible();
+  await state.getByRole("link", { name: "Review update" }).click();
+  await expect(pageHeading(page, `Review update of ${id}`)).toBeVisible();
+  const diff = page.getByTestId("manifest-diff");
+  for (const text of added) await expect(diff.locator('[data-change="added"]').filter({ hasText: text }).first()).toBeVisible();
+  for (const text of removed) await expect(diff.locator('[data-change="removed"]').filter({ hasText: text }).first()).toBeVisible();
+  if (force) {
+    await expect(page.getByTestId("local-edits")).toContainText("This template has local edits");
+    await expect(page.getByRole("button", { name: "Update template" })).toHaveCount(0);
+  }
+  await beforeUpdate?.();
+  await page.getByRole("button", { name: force ? "Overwrite local edits and update" : "Update template" }).click();
+  await expect(page).toHaveURL(new RegExp(`/templates/personal/${id}\\?updated=`));
+  await expect(page.getByRole("status").filter({ hasText: "now holds revision" })).toBeVisible();
+  await expect(page.getByTestId("update-state").getByText("Up to date")).toBeVisible();
+  await expect(page.getByText("Edited locally")).toHaveCount(0);
+}
+
+/** Deletes a template from the Templates table, after confirming, and sees its row gone. */
+export async function deleteTemplate(page: Page, id: string) {
+  await openTemplates(page);
+  await templateRow(page, id).getByRole("button", { name: `Delete template ${id}` }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete template?", exact: true });
+  await expect(confirm).toContainText(id);
+  await confirm.getByRole("button", { name: "Delete template" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(templateRow(page, id)).toHaveCount(0);
+}

@@ -1,0 +1,63 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { api } from "../api";
+import { endpoints } from "../endpoints";
+import { endpointQueryKey } from "../query";
+import type { ApiProblem, ProblemFieldError } from "../problem";
+
+/** The editor's text as JSON: the value, or why it is not JSON. */
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; empty: boolean; message: string };
+
+export function parseJsonText(text: string): ParsedJson {
+  if (text.trim() === "") return { ok: false, empty: true, message: "is empty" };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, empty: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** `value`, once it has stayed the same for `delayMs`. */
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
+
+export type ManifestCheck =
+  | { state: "empty" }
+  | { state: "syntax"; message: string }
+  | { state: "checking" }
+  | { state: "checked"; valid: boolean; errors: ProblemFieldError[]; warnings: ProblemFieldError[] }
+  | { state: "failed"; error: ApiProblem };
+
+/**
+ * Live validation of a manifest being typed: JSON syntax at once, then the bank-template
+ * rules through POST /ext/svc/manifests/validate once the text rests for `delayMs`.
+ * Paths in the answer start at `manifest.`.
+ */
+export function useManifestValidation(text: string, delayMs = 400) {
+  const parsed = useMemo(() => parseJsonText(text), [text]);
+  const settledText = useDebounced(text, delayMs);
+  const settled = useMemo(() => parseJsonText(settledText), [settledText]);
+  const endpoint = endpoints.manifests.validate;
+  const query = useQuery({
+    queryKey: [...endpointQueryKey(endpoint), settledText],
+    queryFn: () => api.call(endpoint, { body: { manifest: settled.ok ? settled.value : null } }),
+    enabled: settled.ok,
+    staleTime: Infinity,
+    retry: false,
+    placeholderData: keepPreviousData,
+  });
+
+  let check: ManifestCheck;
+  if (!parsed.ok) check = parsed.empty ? { state: "empty" } : { state: "syntax", message: parsed.message };
+  else if (settledText !== text || query.isFetching || query.isPending) check = { state: "checking" };
+  else if (query.isError) check = { state: "failed", error: query.error as ApiProblem };
+  else check = { state: "checked", valid: query.data!.valid, errors: query.data!.errors, warnings: query.data!.warnings };
+
+  return { parsed, check, previous: query.data };
+}

@@ -1,0 +1,67 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { PolicyContext } from "@/lib/policy/schemas";
+import { api, type CallResult } from "../api";
+import { endpoints } from "../endpoints";
+import { ApiProblem } from "../problem";
+import { endpointQueryKey, useEndpointQuery } from "../query";
+
+const { policy } = endpoints;
+
+type Policy = CallResult<typeof policy.get>;
+
+const policyKey = (bankId: string) => endpointQueryKey(policy.get, { params: { bank_id: bankId } });
+const resolveKeyPrefix = (bankId: string) => ["ext-svc", policy.resolve.method, policy.resolve.path, { bank_id: bankId }] as const;
+
+/**
+ * A bank's policy document, or null when the bank has none: the API answers 404 then,
+ * which here is an answer, not a failure.
+ */
+export function useBankPolicy(bankId: string) {
+  return useQuery<Policy | null, ApiProblem>({
+    queryKey: policyKey(bankId),
+    queryFn: async () => {
+      try {
+        return await api.call(policy.get, { params: { bank_id: bankId } });
+      } catch (error) {
+        if (error instanceof ApiProblem && error.status === 404) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+/**
+ * Saves (PUT) or deletes a bank's policy. The cache is set from the answer instead of asking
+ * again, and resolve previews are refreshed.
+ */
+export function useSavePolicy(bankId: string) {
+  const queryClient = useQueryClient();
+  return useMutation<Policy, ApiProblem, unknown>({
+    mutationFn: (document) => api.call(policy.put, { params: { bank_id: bankId }, body: { document: document as never } }),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(policyKey(bankId), saved);
+      await queryClient.invalidateQueries({ queryKey: resolveKeyPrefix(bankId) });
+    },
+  });
+}
+
+export function useDeletePolicy(bankId: string) {
+  const queryClient = useQueryClient();
+  return useMutation<void, ApiProblem, void>({
+    mutationFn: () => api.call(policy.remove, { params: { bank_id: bankId } }),
+    onSuccess: () => {
+      // Without a policy there is nothing to resolve (the API would answer 404).
+      queryClient.removeQueries({ queryKey: resolveKeyPrefix(bankId) });
+      queryClient.setQueryData(policyKey(bankId), null);
+    },
+  });
+}
+
+/** What the saved policy grants in one context; off while `enabled` is false (no policy saved). */
+export function useResolvedPolicy(bankId: string, context: PolicyContext, enabled: boolean) {
+  return useEndpointQuery(
+    policy.resolve,
+    { params: { bank_id: bankId }, query: context },
+    { enabled, placeholderData: keepPreviousData },
+  );
+}
