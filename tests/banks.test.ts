@@ -178,12 +178,14 @@ describe("permissions and template refs", () => {
 
   it("forbids bob to read or change the policy of alice's bank (403), which alice may", async () => {
     const document = { version: "2026-03-24", default_strategy: "balanced" };
+    expect((await alice.get("/ext/svc/banks/b1")).body.has_policy).toBe(false);
     expect((await alice.put("/ext/svc/banks/b1/policy", { document })).status).toBe(200);
     expect((await bob.get("/ext/svc/banks/b1/policy")).status).toBe(403);
     expect((await bob.put("/ext/svc/banks/b1/policy", { document })).status).toBe(403);
     expect((await bob.delete("/ext/svc/banks/b1/policy")).status).toBe(403);
     expect((await bob.get("/ext/svc/banks/b1/policy/resolve")).status).toBe(403);
     expect((await alice.get("/ext/svc/banks/b1/policy")).body.document).toEqual(document);
+    expect((await alice.get("/ext/svc/banks/b1")).body.has_policy).toBe(true);
   });
 
   it("does not let bob use alice's personal template (404)", async () => {

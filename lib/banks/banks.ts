@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { banks } from "@/db/schema";
+import { bankPolicies, banks } from "@/db/schema";
 import { iso, isoOrNull } from "@/lib/api/fields";
 import { forbidden, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
@@ -10,6 +10,9 @@ import type { BankDetail, BankSummary, CreateBankRequest, ImportResult } from ".
 import { hindsightClient } from "./remote";
 import { importIntoEmbeddedStore, loadBank, type BankRow, type ImportRequest } from "./store";
 import { resolveTemplateRef } from "./template-ref";
+
+/** A bank as its store knows it; `has_policy` is added from our database whichever store holds it. */
+type StoredBankDetail = Omit<z.input<typeof BankDetail>, "has_policy">;
 
 function presentSummary(bank: BankRow): z.input<typeof BankSummary> {
   return {
@@ -77,7 +80,9 @@ export async function getBank(app: AppContext, principal: Principal, bankId: str
   const read = app.config.hindsight ? readHindsightBank : readEmbeddedBank;
   const bank = await read(app, principal, bankId);
   if (!bank) throw notFound(`No bank ${bankId} is visible to you.`);
-  return bank;
+  // Policies live in our database in both modes.
+  const [policy] = await app.db.select({ bankId: bankPolicies.bankId }).from(bankPolicies).where(eq(bankPolicies.bankId, bankId)).limit(1);
+  return { ...bank, has_policy: policy !== undefined };
 }
 
 /**
@@ -103,7 +108,7 @@ async function listEmbeddedBanks(app: AppContext, principal: Principal) {
   return rows.map(presentSummary);
 }
 
-async function readEmbeddedBank(app: AppContext, principal: Principal, bankId: string): Promise<z.input<typeof BankDetail> | null> {
+async function readEmbeddedBank(app: AppContext, principal: Principal, bankId: string): Promise<StoredBankDetail | null> {
   const loaded = await loadBank(app.db, bankId);
   if (!loaded || (principal.role !== "admin" && loaded.bank.owner !== principal.userId)) return null;
   return {
@@ -126,7 +131,7 @@ async function listHindsightBanks(app: AppContext, principal: Principal): Promis
   return items.map(presentHindsightSummary).sort((a, b) => (a.bank_id < b.bank_id ? -1 : a.bank_id > b.bank_id ? 1 : 0));
 }
 
-async function readHindsightBank(app: AppContext, principal: Principal, bankId: string): Promise<z.input<typeof BankDetail> | null> {
+async function readHindsightBank(app: AppContext, principal: Principal, bankId: string): Promise<StoredBankDetail | null> {
   if (principal.role !== "admin") return null;
   const bank = await hindsightClient(app.config.hindsight!).getBank(bankId);
   if (!bank) return null;

@@ -70,6 +70,7 @@ export const BankDetail = BankSummary.extend({
   config: z.record(z.string(), z.unknown()).meta({ description: "Config overrides, merged field by field by each import." }),
   mental_models: z.array(z.record(z.string(), z.unknown())).meta({ description: "Mental models as applied, in the order first added." }),
   directives: z.array(z.record(z.string(), z.unknown())).meta({ description: "Directives as applied, in the order first added." }),
+  has_policy: z.boolean().meta({ description: "Whether a policy document exists for this bank id." }),
 }).meta({ id: "BankDetail" });
 
 export const bankParams = z.object({ bank_id: bankId });
