@@ -5,7 +5,7 @@ import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
 import { loadCatalog } from "@/lib/marketplace";
 import type { AppContext } from "@/lib/server/app";
 import { templatesIn } from "@/lib/templates/templates";
-import { marketplaceDeps } from "@/lib/templates/upstream";
+import { entryContent, marketplaceDeps } from "@/lib/templates/upstream";
 import { findUsableSource } from "./lookup";
 import { presentSource } from "./sources";
 
@@ -30,13 +30,8 @@ export async function browseCatalog(app: AppContext, kind: ScopeKind, principal:
     source: presentSource(source.row),
     templates: catalog.templates.map((entry) => ({
       id: entry.id,
-      name: entry.name,
-      description: entry.description,
-      category: entry.category,
-      integrations: entry.integrations,
-      tags: entry.tags,
+      ...entryContent(entry),
       revision: entry.revision,
-      manifest: entry.manifest,
       installed_as: installed.filter((row) => row.sourceTemplateId === entry.id).map((row) => row.id).sort(),
     })),
   };

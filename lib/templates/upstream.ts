@@ -27,18 +27,14 @@ const requireValidManifest = (sourceName: string) => (entry: CatalogTemplate) =>
   }
 };
 
-/** The columns an install or update takes from the (validated) catalog entry. */
-function fromEntry(entry: CatalogTemplate) {
-  return {
-    name: entry.name,
-    description: entry.description,
-    category: entry.category,
-    integrations: entry.integrations,
-    tags: entry.tags,
-    manifest: entry.manifest,
-    sourceRevision: entry.revision,
-  };
+/** What a catalog entry says about its template: the fields an install copies and a revision covers. */
+export function entryContent(entry: CatalogTemplate) {
+  const { name, description, category, integrations, tags, manifest } = entry;
+  return { name, description, category, integrations, tags, manifest };
 }
+
+/** The columns an install or update takes from the (validated) catalog entry. */
+const fromEntry = (entry: CatalogTemplate) => ({ ...entryContent(entry), sourceRevision: entry.revision });
 
 /**
  * Installs `sourceTemplateId` from a source under `alias_id` or the same id. The id is
@@ -121,14 +117,7 @@ export async function previewUpdate(app: AppContext, scope: OwnerScope, id: stri
     latest_revision: entry.revision,
     locally_modified: row.locallyModified,
     current: presentTemplate(row),
-    latest: {
-      name: entry.name,
-      description: entry.description,
-      category: entry.category,
-      integrations: entry.integrations,
-      tags: entry.tags,
-      manifest: entry.manifest,
-    },
+    latest: entryContent(entry),
   };
 }
 
