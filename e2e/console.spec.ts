@@ -2,12 +2,12 @@ import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_PASSWORD } from "./support/env";
 import { DESKTOP, MOBILE, expect, screenshot, screenshotBoth, test } from "./support/fixtures";
 
-// The console as people use it: an admin makes member carol, carol signs in and works
+// The console as people use it: an admin makes member cora, cora signs in and works
 // with sources and API keys, and what a member must not see stays out of reach.
 // Each test starts signed out in a fresh browser context; they run in order.
 test.describe.configure({ mode: "serial" });
 
-const CAROL_PASSWORD = "carol's long password";
+const CORA_PASSWORD = "cora's long password";
 
 test("a signed-out visitor is sent to sign-in, and after signing in to where they were going", async ({ page, watch }) => {
   await page.goto("/admin/users");
@@ -26,7 +26,7 @@ test("a signed-out visitor is sent to sign-in, and after signing in to where the
   await expect(pageHeading(page, "Users")).toBeVisible();
 });
 
-test("the admin creates member carol with a password and edits her", async ({ page, watch }) => {
+test("the admin creates member cora with a password and edits her", async ({ page, watch }) => {
   await signIn(page, "admin", E2E_ADMIN_PASSWORD);
   await consoleNav(page).getByRole("link", { name: "Users", exact: true }).click();
   await expect(pageHeading(page, "Users")).toBeVisible();
@@ -35,36 +35,36 @@ test("the admin creates member carol with a password and edits her", async ({ pa
 
   await page.getByRole("button", { name: "New user" }).click();
   const dialog = page.getByRole("dialog", { name: "New user", exact: true });
-  await dialog.getByLabel("User name").fill("carol");
-  await dialog.getByLabel("Display name").fill("Carol");
-  await dialog.getByLabel("Email").fill("carol@example.org");
-  await dialog.getByRole("textbox", { name: "Password", exact: true }).fill(CAROL_PASSWORD);
+  await dialog.getByLabel("User name").fill("cora");
+  await dialog.getByLabel("Display name").fill("Cora");
+  await dialog.getByLabel("Email").fill("cora@example.org");
+  await dialog.getByRole("textbox", { name: "Password", exact: true }).fill(CORA_PASSWORD);
   await screenshot(page, "admin-users-new");
   await dialog.getByRole("button", { name: "Create user" }).click();
   await expect(dialog).toBeHidden();
-  const carolRow = table.getByRole("row").filter({ hasText: "carol@example.org" });
-  await expect(carolRow).toContainText("member");
-  await expect(carolRow).toContainText("active");
-  await expect(carolRow).toContainText("set");
+  const coraRow = table.getByRole("row").filter({ hasText: "cora@example.org" });
+  await expect(coraRow).toContainText("member");
+  await expect(coraRow).toContainText("active");
+  await expect(coraRow).toContainText("set");
 
-  // A second carol is refused at the user name field.
+  // A second cora is refused at the user name field.
   watch.expectError(/admin\/users → 409|status of 409/);
   await page.getByRole("button", { name: "New user" }).click();
-  await dialog.getByLabel("User name").fill("carol");
+  await dialog.getByLabel("User name").fill("cora");
   await dialog.getByRole("button", { name: "Create user" }).click();
   await expect(dialog.getByLabel("User name")).toHaveAttribute("aria-invalid", "true");
   await expect(dialog.getByText("is taken by another user")).toBeVisible();
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
-  await page.getByRole("button", { name: "Edit user carol" }).click();
-  const edit = page.getByRole("dialog", { name: "Edit user carol", exact: true });
-  await edit.getByLabel("Display name").fill("Carol Jones");
+  await page.getByRole("button", { name: "Edit user cora" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit user cora", exact: true });
+  await edit.getByLabel("Display name").fill("Cora Jones");
   await edit.getByRole("button", { name: "Save changes" }).click();
   await expect(edit).toBeHidden();
-  await expect(carolRow).toContainText("Carol Jones");
+  await expect(coraRow).toContainText("Cora Jones");
 
-  await page.getByRole("button", { name: "API keys of user carol" }).click();
-  const keys = page.getByRole("dialog", { name: "User carol", exact: true });
+  await page.getByRole("button", { name: "API keys of user cora" }).click();
+  const keys = page.getByRole("dialog", { name: "User cora", exact: true });
   await expect(keys.getByText("No API keys")).toBeVisible();
   await keys.getByRole("button", { name: "Close" }).click();
   await screenshotBoth(page, "admin-users");
@@ -131,11 +131,20 @@ test("the admin sees every console page, the admin navigation and both source sc
   await page.getByRole("button", { name: "Switch to light theme" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "light");
 
+  // The unreachable server source goes again: members would otherwise see it in their Marketplace.
+  await page.getByRole("tab", { name: "Server" }).click();
+  await page.getByRole("button", { name: "Remove source shared" }).click();
+  const confirm = page.getByRole("dialog", { name: "Remove source?", exact: true });
+  await expect(confirm).toContainText("shared");
+  await confirm.getByRole("button", { name: "Remove source" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByTestId("sources-table").getByRole("rowheader", { name: "shared" })).toHaveCount(0);
+
   await signOut(page);
 });
 
-test("member carol adds and removes sources, with conflicts shown at their fields", async ({ page, watch }) => {
-  await signIn(page, "carol", CAROL_PASSWORD);
+test("member cora adds and removes sources, with conflicts shown at their fields", async ({ page, watch }) => {
+  await signIn(page, "cora", CORA_PASSWORD);
   const nav = consoleNav(page);
   await expect(nav.getByRole("link", { name: "Sources", exact: true })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Users", exact: true })).toHaveCount(0);
@@ -197,11 +206,11 @@ test("member carol adds and removes sources, with conflicts shown at their field
   await expect(table.getByRole("rowheader", { name: "acme" })).toBeVisible();
 });
 
-test("carol creates an API key, sees its token once, and it works", async ({ page, request }) => {
-  await signIn(page, "carol", CAROL_PASSWORD);
+test("cora creates an API key, sees its token once, and it works", async ({ page, request }) => {
+  await signIn(page, "cora", CORA_PASSWORD);
   await consoleNav(page).getByRole("link", { name: "Account", exact: true }).click();
   await expect(pageHeading(page, "Account")).toBeVisible();
-  await expect(page.getByTestId("profile")).toContainText("Carol Jones");
+  await expect(page.getByTestId("profile")).toContainText("Cora Jones");
   await expect(page.getByText("No API keys")).toBeVisible();
 
   await page.getByRole("button", { name: "Create API key" }).click();
@@ -215,9 +224,9 @@ test("carol creates an API key, sees its token once, and it works", async ({ pag
   await expect(shown.getByRole("button", { name: "Copy key" })).toBeVisible();
   await screenshot(page, "account-new-key");
 
-  // The token is a working key for carol.
+  // The token is a working key for cora.
   const me = await request.get("/ext/svc/me", { headers: { authorization: `Bearer ${token}` } });
-  expect(await me.json()).toMatchObject({ user_id: "carol", role: "member" });
+  expect(await me.json()).toMatchObject({ user_id: "cora", role: "member" });
 
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(dialog).toBeHidden();
@@ -242,7 +251,7 @@ test("carol creates an API key, sees its token once, and it works", async ({ pag
   await saKeyDialog.getByRole("button", { name: "Create key" }).click();
   const saToken = (await saKeyDialog.getByLabel("New API key").innerText()).trim();
   const bot = await request.get("/ext/svc/me", { headers: { authorization: `Bearer ${saToken}` } });
-  expect(await bot.json()).toMatchObject({ user_id: "carol", principal_type: "service_account", principal_id: "ci-bot" });
+  expect(await bot.json()).toMatchObject({ user_id: "cora", principal_type: "service_account", principal_id: "ci-bot" });
   await saKeyDialog.getByRole("button", { name: "Done" }).click();
   await expect(saKeys.getByTestId("api-keys-table")).toBeVisible();
   await saKeys.getByRole("button", { name: "Close" }).click();
@@ -256,11 +265,11 @@ test("carol creates an API key, sees its token once, and it works", async ({ pag
 });
 
 test("a member opening an admin URL gets the 403 page", async ({ page }) => {
-  await signIn(page, "carol", CAROL_PASSWORD);
+  await signIn(page, "cora", CORA_PASSWORD);
   for (const url of ["/admin/users", "/admin/sources"]) {
     await page.goto(url);
     await expect(pageHeading(page, "Administrators only")).toBeVisible();
-    await expect(page.getByTestId("forbidden")).toContainText("signed in as carol");
+    await expect(page.getByTestId("forbidden")).toContainText("signed in as cora");
     await expect(page.getByTestId("users-table")).toHaveCount(0);
   }
   await screenshotBoth(page, "forbidden");
@@ -268,7 +277,7 @@ test("a member opening an admin URL gets the 403 page", async ({ page }) => {
 
 test("on a phone the navigation sits behind the burger and works by keyboard", async ({ page }) => {
   await page.setViewportSize(MOBILE);
-  await signIn(page, "carol", CAROL_PASSWORD);
+  await signIn(page, "cora", CORA_PASSWORD);
   const burger = page.getByRole("button", { name: "Open navigation" });
   await expect(burger).toBeVisible();
   await expect(consoleNav(page).getByRole("link", { name: "Account", exact: true })).not.toBeInViewport();
@@ -291,7 +300,7 @@ test("on a phone the navigation sits behind the burger and works by keyboard", a
 });
 
 test("signing out ends the session; console pages then send to sign-in", async ({ page, request }) => {
-  await signIn(page, "carol", CAROL_PASSWORD);
+  await signIn(page, "cora", CORA_PASSWORD);
   await signOut(page);
   await page.goto("/account");
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Faccount$/);

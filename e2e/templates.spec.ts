@@ -1,8 +1,7 @@
-import { request as apiRequest, type Page } from "@playwright/test";
+import { request as apiRequest } from "@playwright/test";
 import { consoleNav, pageHeading, signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
-import path from "node:path";
-import { DESKTOP, MOBILE, expect, screenshot as takeScreenshot, test } from "./support/fixtures";
+import { DESKTOP, MOBILE, expect, overlayScreenshot, screenshot, screenshotBoth, test } from "./support/fixtures";
 import { E2eMarketplace, e2eManifest, type CatalogEntry } from "./support/marketplace";
 import {
   addSource,
@@ -27,26 +26,6 @@ import {
 // browsing and installing, editing with live validation, updates after the catalog changes
 // (reviewed as a diff), a hand-made template, and cleaning up. Each test signs in afresh.
 test.describe.configure({ mode: "serial" });
-
-/** Full-page pictures from the top: typing in the editor scrolls the page. */
-async function screenshot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await takeScreenshot(page, name);
-}
-async function screenshotBoth(page: Page, name: string) {
-  await screenshot(page, name);
-  await page.setViewportSize(MOBILE);
-  await screenshot(page, name);
-  await page.setViewportSize(DESKTOP);
-}
-
-/** A dialog or drawer as the viewport shows it (a full-page picture would show the page running on below it). */
-async function overlayScreenshot(page: Page, name: string) {
-  await page.mouse.move(1, 1);
-  await page.waitForTimeout(250);
-  const width = page.viewportSize()?.width ?? DESKTOP.width;
-  await page.screenshot({ path: path.join(__dirname, "screenshots", `${name}-${width}.png`), animations: "disabled" });
-}
 
 const DANA = { id: "dana", password: "dana's long e2e password" };
 const SOURCE = "acme-market";
@@ -172,7 +151,7 @@ test("dana installs a template, and again under an alias, with refusals at the a
   await dialog.getByRole("button", { name: "Install", exact: true }).click();
   const alias = dialog.getByLabel("Alias ID");
   await expect(alias).toHaveAttribute("aria-invalid", "true");
-  await expect(dialog.getByText("A template with id support-bot already exists here.")).toBeVisible();
+  await expect(dialog.getByText("support-bot is taken; choose another id")).toBeVisible();
   await overlayScreenshot(page, "marketplace-install-conflict");
   await alias.fill("not/valid");
   await dialog.getByRole("button", { name: "Install", exact: true }).click();
@@ -345,7 +324,7 @@ test("dana creates a template by pasting a manifest, checked before it is saved"
   await form.getByLabel("ID").fill("support-bot");
   await form.getByRole("button", { name: "Create template" }).click();
   await expect(form.getByLabel("ID")).toHaveAttribute("aria-invalid", "true");
-  await expect(form.getByText("A template with id support-bot already exists here.")).toBeVisible();
+  await expect(form.getByText("support-bot is taken; choose another id")).toBeVisible();
   await form.getByLabel("ID").fill("handmade");
   await form.getByRole("button", { name: "Create template" }).click();
   await expect(page).toHaveURL(/\/templates\/personal\/handmade$/);

@@ -1,5 +1,5 @@
 "use client";
-import { Alert, Button, Card, Code, DataList, Modal, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Code, DataList, Modal, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { IconShieldLock, IconTemplate, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -140,6 +140,11 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
               </Fact>
               <Fact label="Name">{data.name}</Fact>
               <Fact label="Owner">{data.owner ?? "—"}</Fact>
+              <Fact label="Policy">
+                <Anchor component={Link} href={bankPolicyHref(bankId)} size="sm" data-testid="bank-has-policy">
+                  {data.has_policy ? "Set" : "None yet"}
+                </Anchor>
+              </Fact>
               <Fact label="Created">{formatTimestamp(data.created_at)}</Fact>
               <Fact label="Updated">{formatTimestamp(data.updated_at)}</Fact>
             </DataList>

@@ -1,13 +1,13 @@
 "use client";
-import { Badge, Button, Group, Tabs, TextInput } from "@mantine/core";
+import { Badge, Button, Tabs } from "@mantine/core";
 import { IconServer, IconUser } from "@tabler/icons-react";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { marketplacePath } from "@/components/templates/paths";
 import { ScopeSwitch } from "@/components/templates/ScopeSwitch";
-import { useBrowsableSources } from "@/lib/client/hooks/catalog";
+import { useAvailableSources } from "@/lib/client/hooks/catalog";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { CatalogPanel } from "./CatalogPanel";
 
@@ -19,25 +19,18 @@ interface SourceTab {
 const tabValue = (s: SourceTab) => `${s.scope}:${s.name}`;
 
 /**
- * The marketplace: a tab per source the user can browse, each showing that source's catalog.
- * `into` is where installs go: the user's own templates, or (admins) the server's, which come
- * from server sources only.
+ * The marketplace: a tab per source the user can install from (their personal sources and
+ * the server's, for members too), each showing that source's catalog. `into` is where
+ * installs go: the user's own templates, or (admins) the server's, which come from server
+ * sources only.
  */
 export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeKind; isAdmin: boolean; initialSource?: string }) {
-  const { personal, server: serverSources } = useBrowsableSources(isAdmin);
-  // Members cannot list server sources, but may browse one they know the name of.
-  const [named, setNamed] = useState<string[]>([]);
-
-  const tabs: SourceTab[] = [
-    ...(into === "personal" ? (personal.data ?? []).map((s) => ({ name: s.name, scope: "personal" as const })) : []),
-    ...(serverSources?.data ?? []).map((s) => ({ name: s.name, scope: "server" as const })),
-    ...named.map((name) => ({ name, scope: "server" as const })),
-  ];
+  const sources = useAvailableSources();
+  const tabs: SourceTab[] = (sources.data ?? [])
+    .filter((s) => into === "personal" || s.scope === "server")
+    .map((s) => ({ name: s.name, scope: s.scope }));
   const [picked, setPicked] = useState<string | null>(initialSource ?? null);
   const active = tabs.find((t) => tabValue(t) === picked) ?? tabs[0];
-
-  const loading = (into === "personal" && personal.isPending) || (serverSources?.isPending ?? false);
-  const failed = into === "personal" && personal.isError ? personal : serverSources?.isError ? serverSources : null;
 
   return (
     <>
@@ -46,7 +39,7 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
         description={
           into === "server"
             ? "Catalogs of the server sources. Templates you install here become server templates, usable by everyone."
-            : "Browse the catalogs of your sources and install their templates."
+            : "Browse the catalogs of your own sources and of the server's, and install their templates as yours."
         }
         actions={
           <Button component={Link} href="/sources" variant="default">
@@ -55,10 +48,10 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
         }
       />
       {isAdmin && <ScopeSwitch scope={into} href={marketplacePath} label="Install into" />}
-      {loading ? (
+      {sources.isPending ? (
         <LoadingState label="Loading sources…" />
-      ) : failed ? (
-        <ErrorState title="Could not load your sources" error={failed.error} onRetry={() => failed.refetch()} />
+      ) : sources.isError ? (
+        <ErrorState title="Could not load your sources" error={sources.error} onRetry={() => sources.refetch()} />
       ) : tabs.length === 0 || !active ? (
         <EmptyList
           title={into === "server" ? "No server sources yet" : "No sources yet"}
@@ -74,69 +67,32 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
           }
         />
       ) : (
-        <>
-          <Tabs value={tabValue(active)} onChange={setPicked} keepMounted={false} aria-label="Sources">
-            <Tabs.List mb="md">
-              {tabs.map((t) => (
-                <Tabs.Tab
-                  key={tabValue(t)}
-                  value={tabValue(t)}
-                  leftSection={t.scope === "server" ? <IconServer size={16} aria-hidden /> : <IconUser size={16} aria-hidden />}
-                  rightSection={
-                    t.scope === "server" && into === "personal" ? (
-                      <Badge size="xs" variant="light" color="grape">
-                        server
-                      </Badge>
-                    ) : undefined
-                  }
-                >
-                  {t.name}
-                </Tabs.Tab>
-              ))}
-            </Tabs.List>
+        <Tabs value={tabValue(active)} onChange={setPicked} keepMounted={false} aria-label="Sources">
+          <Tabs.List mb="md">
             {tabs.map((t) => (
-              <Tabs.Panel key={tabValue(t)} value={tabValue(t)}>
-                <CatalogPanel into={into} sourceName={t.name} sourceScope={t.scope} />
-              </Tabs.Panel>
+              <Tabs.Tab
+                key={tabValue(t)}
+                value={tabValue(t)}
+                leftSection={t.scope === "server" ? <IconServer size={16} aria-hidden /> : <IconUser size={16} aria-hidden />}
+                rightSection={
+                  into === "personal" ? (
+                    <Badge size="xs" variant="light" color={t.scope === "server" ? "grape" : "blue"}>
+                      {t.scope === "server" ? "server" : "personal"}
+                    </Badge>
+                  ) : undefined
+                }
+              >
+                {t.name}
+              </Tabs.Tab>
             ))}
-          </Tabs>
-        </>
-      )}
-      {!isAdmin && !loading && !failed && (
-        <ServerSourceByName
-          onOpen={(name) => {
-            if (!named.includes(name)) setNamed([...named, name]);
-            setPicked(tabValue({ name, scope: "server" }));
-          }}
-        />
+          </Tabs.List>
+          {tabs.map((t) => (
+            <Tabs.Panel key={tabValue(t)} value={tabValue(t)}>
+              <CatalogPanel into={into} sourceName={t.name} sourceScope={t.scope} />
+            </Tabs.Panel>
+          ))}
+        </Tabs>
       )}
     </>
-  );
-}
-
-/** Members: open a server source's catalog by its name (there is no list of them for members). */
-function ServerSourceByName({ onOpen }: { onOpen: (name: string) => void }) {
-  const [name, setName] = useState("");
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (name.trim()) onOpen(name.trim());
-    setName("");
-  };
-  return (
-    <form onSubmit={submit} aria-label="Browse a server source">
-      <Group mt="xl" gap="xs" align="flex-end">
-        <TextInput
-          label="Browse a server source"
-          description="Server sources are shared by the administrators; open one by its name."
-          placeholder="company"
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          w={280}
-        />
-        <Button type="submit" variant="default" disabled={!name.trim()}>
-          Open
-        </Button>
-      </Group>
-    </form>
   );
 }

@@ -5,13 +5,6 @@ import { expect } from "./fixtures";
 // Steps of the bank journey: each acts through the console as a user would and asserts
 // what the page shows. They start from any console page unless they say otherwise.
 
-/**
- * The policy page asks for the bank's policy first; a bank without one answers 404, which
- * Chromium logs. Declare it with `watch.expectError(NO_POLICY_YET)` before opening the
- * policy of a bank that has none.
- */
-export const NO_POLICY_YET = /\/policy → 404|status of 404 \(Not Found\) \(\S+\/policy\)/;
-
 /** A refused policy (422), for `watch.expectError` before `showPolicyFieldError`. */
 export const POLICY_REFUSED = /\/policy → 422|status of 422 \(Unprocessable Entity\) \(\S+\/policy\)/;
 
@@ -205,7 +198,7 @@ export async function expectResolved(page: Page, context: { provider?: string; c
  * On a bank without a policy: writes one through the form (default strategy, a provider
  * and a topic override, public access by default with a channel override), checks the JSON
  * follows the form and the form follows the JSON (and pauses on invalid JSON), saves, and
- * checks the resolve preview changes with the context. Declare NO_POLICY_YET first.
+ * checks the resolve preview changes with the context.
  */
 export async function writePolicyAndCheckResolve(page: Page, bankId: string, opts: { beforeSave?: () => Promise<void> } = {}) {
   await openPolicy(page, bankId);

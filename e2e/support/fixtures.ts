@@ -45,10 +45,14 @@ const SCREENSHOTS = path.join(__dirname, "..", "screenshots");
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 
-/** Saves the page as e2e/screenshots/{name}-{width}.png (the folder the README shows). */
+/**
+ * Saves the whole page as e2e/screenshots/{name}-{width}.png (the folder the README shows),
+ * from the top: typing in an editor scrolls the page, and the fixed header belongs at the top.
+ */
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const width = page.viewportSize()?.width ?? DESKTOP.width;
+  await page.evaluate(() => window.scrollTo(0, 0));
   // Let fonts, transitions and the theme settle so pictures are stable between runs.
   await page.mouse.move(1, 1); // no hover tooltips in the picture
   await page.evaluate(() => document.fonts.ready);
@@ -62,4 +66,13 @@ export async function screenshotBoth(page: Page, name: string) {
   await page.setViewportSize(MOBILE);
   await screenshot(page, name);
   await page.setViewportSize(DESKTOP);
+}
+
+/** A dialog or drawer as the viewport shows it (a full-page picture would show the page running on below it). */
+export async function overlayScreenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? DESKTOP.width;
+  await page.mouse.move(1, 1);
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), animations: "disabled" });
 }

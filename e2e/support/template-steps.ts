@@ -19,6 +19,20 @@ export async function addSource(page: Page, { url, alias }: { url: string; alias
   await expect(page.getByTestId("sources-table").getByRole("rowheader", { name, exact: true })).toBeVisible();
 }
 
+/** Removes a personal source on the Sources page, after confirming, and sees it gone. */
+export async function removeSource(page: Page, name: string) {
+  await consoleNav(page).getByRole("link", { name: "Sources", exact: true }).click();
+  await expect(pageHeading(page, "Template sources")).toBeVisible();
+  const table = page.getByTestId("sources-table");
+  await expect(table.getByRole("rowheader", { name, exact: true })).toBeVisible();
+  await page.getByRole("button", { name: `Remove source ${name}`, exact: true }).click();
+  const confirm = page.getByRole("dialog", { name: "Remove source?", exact: true });
+  await expect(confirm).toContainText(name);
+  await confirm.getByRole("button", { name: "Remove source" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole("rowheader", { name, exact: true })).toHaveCount(0);
+}
+
 /** Opens the marketplace on a source's tab and waits for its catalog. */
 export async function openCatalog(page: Page, source: string): Promise<Locator> {
   if (!new URL(page.url()).pathname.startsWith("/marketplace")) {

@@ -21,15 +21,23 @@ export function useEndpointQuery<E extends Endpoint>(endpoint: E, input: CallArg
 
 /**
  * A writing endpoint as a TanStack mutation; on success it refreshes the queries of the
- * `invalidates` endpoints (any params), so lists show what was just changed.
+ * `invalidates` endpoints (any params), so lists show what was just changed, and forgets
+ * those of the `removes` endpoints.
  */
-export function useEndpointMutation<E extends Endpoint>(endpoint: E, { invalidates }: { invalidates: Endpoint[] }) {
+export function useEndpointMutation<E extends Endpoint>(
+  endpoint: E,
+  { invalidates, removes = [] }: { invalidates: Endpoint[]; removes?: Endpoint[] },
+) {
   const queryClient = useQueryClient();
   return useMutation<CallResult<E>, ApiProblem, CallInput<E>>({
     mutationFn: (input) => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input),
-    onSuccess: () =>
-      Promise.all(
+    onSuccess: () => {
+      // `removes`: cached answers that may name what is gone; dropped, so no page shows them
+      // (and asks after them) before they are fetched again.
+      for (const e of removes) queryClient.removeQueries({ queryKey: ["ext-svc", e.method, e.path] });
+      return Promise.all(
         invalidates.map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })),
-      ),
+      );
+    },
   });
 }

@@ -25,11 +25,9 @@ export function useCatalog(templateScope: ScopeKind, sourceName: string, sourceS
 }
 
 /**
- * The sources whose catalogs a user can browse: their personal sources, and for admins the
- * server sources too. Members have no endpoint listing server sources, so that query stays off.
+ * Every source whose catalog the user can browse and install from: their personal sources
+ * and the server's, each with its `scope` (GET /ext/svc/template-sources, for members too).
  */
-export function useBrowsableSources(isAdmin: boolean) {
-  const personal = useEndpointQuery(endpoints.sources.personal.list, undefined);
-  const server = useEndpointQuery(endpoints.sources.server.list, undefined, { enabled: isAdmin });
-  return { personal, server: isAdmin ? server : null };
+export function useAvailableSources() {
+  return useEndpointQuery(endpoints.availableSources.list, undefined);
 }

@@ -3,6 +3,7 @@ import type { ScopeKind } from "@/lib/identity/scope";
 import { useEndpointMutation, useEndpointQuery } from "../query";
 
 // Template sources of one scope: `personal` (/me) or `server` (/admin, admins only).
+// Adding or removing one also refreshes the list of sources available to install from.
 
 export function useSources(scope: ScopeKind) {
   return useEndpointQuery(endpoints.sources[scope].list, undefined);
@@ -10,10 +11,14 @@ export function useSources(scope: ScopeKind) {
 
 export function useCreateSource(scope: ScopeKind) {
   const e = endpoints.sources[scope];
-  return useEndpointMutation(e.create, { invalidates: [e.list] });
+  return useEndpointMutation(e.create, { invalidates: [e.list, endpoints.availableSources.list] });
 }
 
 export function useRemoveSource(scope: ScopeKind) {
   const e = endpoints.sources[scope];
-  return useEndpointMutation(e.remove, { invalidates: [e.list] });
+  // The marketplace must not show (and ask for the catalog of) the removed source from its cache.
+  return useEndpointMutation(e.remove, {
+    invalidates: [e.list],
+    removes: [endpoints.availableSources.list, endpoints.sources.personal.catalog, endpoints.sources.server.catalog],
+  });
 }
