@@ -2,7 +2,7 @@
 import { Group, Paper, ScrollArea, SegmentedControl, Switch, Text, VisuallyHidden } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { Fragment, useId, useMemo, useState } from "react";
-import { foldUnchanged, lineDiff, sideBySide, type DiffLine } from "./line-diff";
+import { foldUnchanged, lineDiff, sideBySide, type DiffLine, type SideBySideRow } from "./line-diff";
 import classes from "./ManifestDiff.module.css";
 
 interface Props {
@@ -92,6 +92,24 @@ function Gap({ count, span }: { count: number; span: number }) {
 const MARK = { added: "+", removed: "−", same: " " } as const;
 const SAID = { added: "added: ", removed: "removed: ", same: "" } as const;
 
+/** One column of a side-by-side row: line number and text, shaded when the line changed; blank when absent. */
+function SideCells({ line, split = false }: { line: SideBySideRow["left"] | SideBySideRow["right"]; split?: boolean }) {
+  const shade = !line ? classes.empty : line.kind === "same" ? "" : classes[line.kind];
+  return (
+    <>
+      <td className={`${classes.number} ${split ? classes.split : ""} ${shade}`}>{line?.no}</td>
+      <td className={`${classes.text} ${shade}`} data-change={line?.kind}>
+        {line && (
+          <>
+            <VisuallyHidden>{SAID[line.kind]}</VisuallyHidden>
+            {line.text}
+          </>
+        )}
+      </td>
+    </>
+  );
+}
+
 function Inline({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel: string; afterLabel: string }) {
   return (
     <>
@@ -163,28 +181,8 @@ function Split({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel: 
             <Fragment key={`l${i}`}>
               {sideBySide(part.lines).map((row, j) => (
                 <tr key={j}>
-                  <td className={`${classes.number} ${row.left ? (row.left.kind === "removed" ? classes.removed : "") : classes.empty}`}>
-                    {row.left?.no}
-                  </td>
-                  <td className={`${classes.text} ${row.left ? (row.left.kind === "removed" ? classes.removed : "") : classes.empty}`} data-change={row.left?.kind}>
-                    {row.left && (
-                      <>
-                        <VisuallyHidden>{SAID[row.left.kind]}</VisuallyHidden>
-                        {row.left.text}
-                      </>
-                    )}
-                  </td>
-                  <td className={`${classes.number} ${classes.split} ${row.right ? (row.right.kind === "added" ? classes.added : "") : classes.empty}`}>
-                    {row.right?.no}
-                  </td>
-                  <td className={`${classes.text} ${row.right ? (row.right.kind === "added" ? classes.added : "") : classes.empty}`} data-change={row.right?.kind}>
-                    {row.right && (
-                      <>
-                        <VisuallyHidden>{SAID[row.right.kind]}</VisuallyHidden>
-                        {row.right.text}
-                      </>
-                    )}
-                  </td>
+                  <SideCells line={row.left} />
+                  <SideCells line={row.right} split />
                 </tr>
               ))}
             </Fragment>
