@@ -1,6 +1,6 @@
 "use client";
-import { Alert, Anchor, Badge, Button, Card, Group, Highlight, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
-import { IconCircleCheck, IconDownload, IconEye, IconPlug, IconSearch } from "@tabler/icons-react";
+import { Alert, Anchor, Badge, Button, Card, Group, Highlight, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { IconCircleCheck, IconDownload, IconEye, IconSearch } from "@tabler/icons-react";
 import Link from "next/link";
 import { useId, useMemo, useState } from "react";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
@@ -8,6 +8,7 @@ import { templatePath } from "@/components/templates/paths";
 import { useCatalog, type CatalogEntryData } from "@/lib/client/hooks/catalog";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { InstallModal } from "./InstallModal";
+import { EntryBadges } from "./EntryBadges";
 import { ManifestPreviewDrawer } from "./ManifestPreviewDrawer";
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
@@ -152,25 +153,7 @@ function CatalogCard({ entry, search, onPreview, onInstall }: { entry: CatalogEn
             No description.
           </Text>
         )}
-        <Group gap={4}>
-          {entry.category && (
-            <Badge variant="outline" size="sm" tt="none">
-              <VisuallyHidden>Category: </VisuallyHidden>
-              {entry.category}
-            </Badge>
-          )}
-          {entry.integrations.map((i) => (
-            <Badge key={i} variant="light" color="grape" size="sm" tt="none" leftSection={<IconPlug size={11} aria-hidden />}>
-              <VisuallyHidden>Integration: </VisuallyHidden>
-              {i}
-            </Badge>
-          ))}
-          {entry.tags.map((t) => (
-            <Badge key={t} variant="default" size="sm" tt="none">
-              #{t}
-            </Badge>
-          ))}
-        </Group>
+        <EntryBadges entry={entry} />
         {isInstalled && (
           <Text size="xs" c="dimmed" data-testid="installed-as">
             Installed as {entry.installed_as.join(", ")}

@@ -1,8 +1,9 @@
 "use client";
-import { Badge, Button, Code, CopyButton, Drawer, Group, Stack, Text } from "@mantine/core";
+import { Button, Code, CopyButton, Drawer, Group, Stack, Text } from "@mantine/core";
 import { IconCheck, IconCopy, IconDownload } from "@tabler/icons-react";
 import { formatJson } from "@/components/templates/json-text";
 import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
+import { EntryBadges } from "./EntryBadges";
 
 /** A catalog entry's manifest as formatted JSON, with its details, before installing it. */
 export function ManifestPreviewDrawer({
@@ -32,23 +33,7 @@ export function ManifestPreviewDrawer({
             .
           </Text>
           {entry.description && <Text size="sm">{entry.description}</Text>}
-          <Group gap={4}>
-            {entry.category && (
-              <Badge variant="outline" size="sm" tt="none">
-                {entry.category}
-              </Badge>
-            )}
-            {entry.integrations.map((i) => (
-              <Badge key={i} variant="light" color="grape" size="sm" tt="none">
-                {i}
-              </Badge>
-            ))}
-            {entry.tags.map((t) => (
-              <Badge key={t} variant="default" size="sm" tt="none">
-                #{t}
-              </Badge>
-            ))}
-          </Group>
+          <EntryBadges entry={entry} />
           <Group gap="xs">
             <Button size="xs" leftSection={<IconDownload size={14} aria-hidden />} onClick={() => onInstall(entry)}>
               {entry.installed_as.length ? "Install again" : "Install"}

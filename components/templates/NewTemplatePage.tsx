@@ -1,5 +1,6 @@
 "use client";
-import { Button, Card, FileButton, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { SectionCard } from "@/components/console/SectionCard";
+import { Button, FileButton, Group, Stack, Text, TextInput } from "@mantine/core";
 import { IconUpload } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -106,10 +107,7 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
       />
       <form onSubmit={onSubmit} noValidate aria-label="New template">
         <Stack gap="lg">
-          <Card withBorder padding="md" component="section" aria-labelledby="new-details">
-            <Title order={2} size="h4" id="new-details" mb="sm">
-              Details
-            </Title>
+          <SectionCard title="Details">
             <Stack gap="sm">
               <TextInput
                 label="ID"
@@ -124,11 +122,8 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
               />
               <TemplateMetadataFields value={meta} onChange={setMeta} fieldError={form.fieldError} categories={categories} />
             </Stack>
-          </Card>
-          <Card withBorder padding="md" component="section" aria-labelledby="new-manifest">
-            <Title order={2} size="h4" id="new-manifest" mb="sm">
-              Manifest
-            </Title>
+          </SectionCard>
+          <SectionCard title="Manifest">
             <ManifestEditor
               value={text}
               onChange={setText}
@@ -155,7 +150,7 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
                 {fileNote}
               </Text>
             )}
-          </Card>
+          </SectionCard>
           <FormError message={form.formError} />
           <Group justify="flex-end">
             <Button component={Link} href={templatesPath(scope)} variant="default">

@@ -1,5 +1,6 @@
 "use client";
-import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { SectionCard } from "@/components/console/SectionCard";
+import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { IconAlertTriangle, IconCircleCheck, IconGitCompare, IconRefresh, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -112,10 +113,7 @@ function SourceCard({ scope, template: t }: { scope: ScopeKind; template: Templa
   const fromSource = t.source_name !== null;
   const check = useCheckUpdate(scope, t.id, { enabled: fromSource });
   return (
-    <Card withBorder padding="md" component="section" aria-labelledby="source-heading">
-      <Title order={2} size="h4" id="source-heading" mb="xs">
-        Source
-      </Title>
+    <SectionCard title="Source">
       {!fromSource ? (
         <Text size="sm" c="dimmed">
           Made here from an inline manifest (created {formatTimestamp(t.installed_at)}); it has no source to update from.
@@ -168,6 +166,6 @@ function SourceCard({ scope, template: t }: { scope: ScopeKind; template: Templa
           </Group>
         </Stack>
       )}
-    </Card>
+    </SectionCard>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
-import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { SectionCard } from "@/components/console/SectionCard";
+import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { IconCircleCheck, IconInfoCircle } from "@tabler/icons-react";
 import { useMemo, useState, type FormEvent } from "react";
 import { FormError } from "@/components/console/states";
@@ -70,16 +71,10 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
   return (
     <form onSubmit={onSubmit} noValidate aria-label={`Edit template ${t.id}`}>
       <Stack gap="lg">
-        <Card withBorder padding="md" component="section" aria-labelledby="metadata-heading">
-          <Title order={2} size="h4" id="metadata-heading" mb="sm">
-            Details
-          </Title>
+        <SectionCard title="Details">
           <TemplateMetadataFields value={meta} onChange={edit(setMeta)} fieldError={form.fieldError} categories={categories} />
-        </Card>
-        <Card withBorder padding="md" component="section" aria-labelledby="manifest-heading">
-          <Title order={2} size="h4" id="manifest-heading" mb="sm">
-            Manifest
-          </Title>
+        </SectionCard>
+        <SectionCard title="Manifest">
           <ManifestEditor
             value={text}
             onChange={edit(setText)}
@@ -87,7 +82,7 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
             previous={validation.previous}
             saveErrors={form.manifestErrors}
           />
-        </Card>
+        </SectionCard>
         {t.source_name && !t.locally_modified && dirty && (
           <Alert color="blue" icon={<IconInfoCircle aria-hidden />} p="sm">
             Saving marks this template as edited locally: a later update from {t.source_name} will ask before replacing your edits.

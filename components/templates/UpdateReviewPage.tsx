@@ -1,5 +1,6 @@
 "use client";
-import { Alert, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { SectionCard } from "@/components/console/SectionCard";
+import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { IconAlertTriangle, IconInfoCircle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -105,10 +106,7 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
             The installed template is the source&apos;s latest version; there is nothing to update.
           </Alert>
         )}
-        <Card withBorder padding="md" component="section" aria-labelledby="details-changes">
-          <Title order={2} size="h4" id="details-changes" mb="xs">
-            Details
-          </Title>
+        <SectionCard title="Details">
           {changed.length === 0 ? (
             <Text size="sm" c="dimmed">
               Name, description, category, tags and integrations stay the same.
@@ -143,18 +141,15 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
               </Table>
             </Table.ScrollContainer>
           )}
-        </Card>
-        <Card withBorder padding="md" component="section" aria-labelledby="manifest-changes">
-          <Title order={2} size="h4" id="manifest-changes" mb="xs">
-            Manifest
-          </Title>
+        </SectionCard>
+        <SectionCard title="Manifest">
           <ManifestDiff
             before={formatJson(current.manifest)}
             after={formatJson(p.latest.manifest)}
             beforeLabel={`installed (${p.current_revision.slice(0, 8)}${p.locally_modified ? ", edited" : ""})`}
             afterLabel={`latest (${p.latest_revision.slice(0, 8)})`}
           />
-        </Card>
+        </SectionCard>
         <FormError message={error} />
         <Group justify="flex-end">
           <Button component={Link} href={templatePath(scope, id)} variant="default">

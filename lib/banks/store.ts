@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
 import { forbidden } from "@/lib/http/errors";
@@ -66,19 +66,21 @@ export async function importIntoEmbeddedStore(
       })
       .where(eq(banks.id, bankId));
 
-    // New entries go after the existing ones; replaced ones keep their place.
-    let nextModel = Math.max(-1, ...models.map((m) => m.position)) + 1;
-    for (const entry of plan.mentalModels) {
+    // One statement per section. New entries go after the existing ones; a replaced entry keeps
+    // its place (the update sets only `entry`). Ids and names are unique within a valid manifest.
+    const after = (positions: number[]) => Math.max(-1, ...positions) + 1;
+    const firstModel = after(models.map((m) => m.position));
+    if (plan.mentalModels.length > 0) {
       await tx
         .insert(bankMentalModels)
-        .values({ bankId, id: entry.id, entry, position: nextModel++ })
+        .values(plan.mentalModels.map((entry, i) => ({ bankId, id: entry.id, entry, position: firstModel + i })))
         .onConflictDoUpdate({ target: [bankMentalModels.bankId, bankMentalModels.id], set: { entry: sql`excluded.entry` } });
     }
-    let nextDirective = Math.max(-1, ...directives.map((d) => d.position)) + 1;
-    for (const entry of plan.directives) {
+    const firstDirective = after(directives.map((d) => d.position));
+    if (plan.directives.length > 0) {
       await tx
         .insert(bankDirectives)
-        .values({ bankId, name: entry.name, entry, position: nextDirective++ })
+        .values(plan.directives.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + i })))
         .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
     }
     return { bankCreated, result };
@@ -90,6 +92,6 @@ export async function loadBank(db: Database, bankId: string) {
   const [bank] = await db.select().from(banks).where(eq(banks.id, bankId)).limit(1);
   if (!bank) return null;
   const models = await db.select({ entry: bankMentalModels.entry }).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)).orderBy(asc(bankMentalModels.position));
-  const directives = await db.select({ entry: bankDirectives.entry }).from(bankDirectives).where(and(eq(bankDirectives.bankId, bankId))).orderBy(asc(bankDirectives.position));
+  const directives = await db.select({ entry: bankDirectives.entry }).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)).orderBy(asc(bankDirectives.position));
   return { bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) };
 }

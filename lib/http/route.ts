@@ -49,7 +49,8 @@ export function handle<E extends Endpoint>(
   handler: (input: HandlerInput<E>) => Promise<HandlerResult<E>>,
 ): RouteHandler & { endpoint: E } {
   const run = async (request: Request, context?: RouteContext): Promise<Response> => {
-    const where = { method: request.method, path: new URL(request.url).pathname };
+    const url = new URL(request.url);
+    const where = { method: request.method, path: url.pathname };
     try {
       const app = await getApp();
       const principal = endpoint.access === "public" ? NO_PRINCIPAL : await authenticate(request, app);
@@ -58,7 +59,6 @@ export function handle<E extends Endpoint>(
       // Next passes no params object at all to routes without dynamic segments.
       const rawParams = (await context?.params) ?? {};
       const params = endpoint.params ? parseOrThrow(endpoint.params, rawParams, "path") : undefined;
-      const url = new URL(request.url);
       // An empty query value counts as absent (`?cursor=`).
       const rawQuery = Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ""));
       const query = endpoint.query ? parseOrThrow(endpoint.query, rawQuery, "query") : undefined;

@@ -1,5 +1,6 @@
 "use client";
-import { Alert, Button, Card, Grid, Group, List, Stack, Text, Textarea, Title } from "@mantine/core";
+import { SectionCard } from "@/components/console/SectionCard";
+import { Alert, Button, Grid, Group, List, Stack, Text, Textarea } from "@mantine/core";
 import { IconAlertTriangle, IconDeviceFloppy, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { useConfirm } from "@/components/console/useConfirm";
@@ -132,10 +133,7 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
       )}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 7 }}>
-          <Card withBorder padding="lg" component="section" aria-labelledby="policy-form-title">
-            <Title order={2} size="h4" mb="sm" id="policy-form-title">
-              Form
-            </Title>
+          <SectionCard title="Form" padding="lg">
             {jsonError && (
               <Alert color="yellow" mb="sm" title="The form is paused" data-testid="form-paused">
                 The JSON is not valid, so the form cannot follow it. Fix the JSON, or discard your changes.
@@ -144,14 +142,11 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
             <fieldset disabled={jsonError !== null} aria-label="Policy form" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }} data-testid="policy-form">
               <PolicyForm draft={draft} onSet={onSet} errorAt={errorAt} />
             </fieldset>
-          </Card>
+          </SectionCard>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
           {/* Beside the form on wide screens, the JSON stays in view while the form scrolls. */}
-          <Card withBorder padding="lg" component="section" aria-labelledby="policy-json-title" className={classes.json}>
-            <Title order={2} size="h4" mb="sm" id="policy-json-title">
-              JSON
-            </Title>
+          <SectionCard title="JSON" padding="lg" className={classes.json}>
             <Textarea
               label="Policy document"
               description="The same document as the form. Edits here update the form while the JSON is valid."
@@ -167,7 +162,7 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
               styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)", fontSize: "var(--mantine-font-size-xs)" } }}
               data-testid="policy-json"
             />
-          </Card>
+          </SectionCard>
         </Grid.Col>
       </Grid>
       <Group justify="space-between" gap="sm">

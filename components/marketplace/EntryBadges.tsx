@@ -1,0 +1,29 @@
+"use client";
+import { Badge, Group, VisuallyHidden } from "@mantine/core";
+import { IconPlug } from "@tabler/icons-react";
+import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
+
+/** A catalog entry's category, integrations and tags, each named for screen readers. */
+export function EntryBadges({ entry }: { entry: Pick<CatalogEntryData, "category" | "integrations" | "tags"> }) {
+  return (
+    <Group gap={4}>
+      {entry.category && (
+        <Badge variant="outline" size="sm" tt="none">
+          <VisuallyHidden>Category: </VisuallyHidden>
+          {entry.category}
+        </Badge>
+      )}
+      {entry.integrations.map((i) => (
+        <Badge key={i} variant="light" color="grape" size="sm" tt="none" leftSection={<IconPlug size={11} aria-hidden />}>
+          <VisuallyHidden>Integration: </VisuallyHidden>
+          {i}
+        </Badge>
+      ))}
+      {entry.tags.map((t) => (
+        <Badge key={t} variant="default" size="sm" tt="none">
+          #{t}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
