@@ -186,3 +186,36 @@ export const bankPolicies = pgTable("bank_policies", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Console sessions (CONTRACT §11). The session cookie names a row here; deleting the row
+ * ends that session on its next request in every process. Rows go with their user, so a
+ * user created later with the same id never inherits a session.
+ */
+export const consoleSessions = pgTable(
+  "console_sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [index("console_sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * Fixed-window counters of failed attempts, shared by every process (CONTRACT §11).
+ * `bucket` names the limit (`signin-user`, `signin-address`, `api-key-address`).
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    bucket: text("bucket").notNull(),
+    key: text("key").notNull(),
+    windowStart: timestamptz("window_start").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.key] })],
+);

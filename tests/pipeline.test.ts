@@ -95,7 +95,7 @@ describe("request pipeline", () => {
 
   it("turns an unexpected exception into an opaque 500 and one structured log line", async () => {
     const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    const res = errorToResponse(new Error("relation secret_table does not exist"), { method: "GET", path: "/ext/svc/x" });
+    const res = errorToResponse(new Error("relation secret_table does not exist"), { method: "GET", path: "/ext/svc/x", requestId: "req-1" });
     const logged = write.mock.calls.map((c) => String(c[0]));
     write.mockRestore();
     expect(res.status).toBe(500);

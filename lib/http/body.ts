@@ -1,5 +1,6 @@
 import { readCapped } from "@/lib/net/outbound";
 import { badRequest, payloadTooLarge, unsupportedMediaType } from "./errors";
+import { assertJsonDepth, assertStorable } from "./hygiene";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -20,7 +21,8 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
 
 /**
  * The JSON object a request carries: 415 for a non-JSON type, 413 past the limit,
- * 400 for malformed JSON or anything but an object. An empty body reads as `{}`.
+ * 400 for malformed JSON, anything but an object, or nesting deeper than 64 levels; 422 for
+ * a string (or key) that PostgreSQL cannot store. An empty body reads as `{}`.
  */
 export async function readJsonObject(request: Request, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   const contentType = request.headers.get("content-type");
@@ -28,14 +30,16 @@ export async function readJsonObject(request: Request, limit = MAX_BODY_BYTES): 
   const bytes = await readLimited(request, limit);
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   if (!text.trim()) return {};
+  assertJsonDepth(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
+    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}.`, "malformed-json");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest("The request body must be a JSON object.");
+    throw badRequest("The request body must be a JSON object.", "body-not-object");
   }
+  assertStorable(value, "request body");
   return value as Record<string, unknown>;
 }

@@ -1,34 +1,39 @@
 import { ApiError, serviceUnavailable } from "./errors";
+import { problemTypeUri } from "./problem-types";
+import { REQUEST_ID_HEADER } from "./request-id";
 import { logError } from "@/lib/server/log";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
-function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+/** Headers every API answer carries, success or problem. */
+export function apiHeaders(requestId: string): Record<string, string> {
+  return { "cache-control": "no-store", "x-content-type-options": "nosniff", [REQUEST_ID_HEADER]: requestId };
 }
 
-export function problemResponse(error: ApiError): Response {
+export function problemResponse(error: ApiError, requestId: string): Response {
   const body = {
-    type: `urn:bank-templates:problem:${slug(error.title)}`,
+    type: problemTypeUri(error.type),
     title: error.title,
     status: error.status,
     detail: error.detail,
     ...(error.errors?.length ? { errors: error.errors } : {}),
+    request_id: requestId,
   };
   return new Response(JSON.stringify(body), {
     status: error.status,
-    headers: { "content-type": PROBLEM_CONTENT_TYPE, "cache-control": "no-store", ...error.headers },
+    headers: { "content-type": PROBLEM_CONTENT_TYPE, ...apiHeaders(requestId), ...error.headers },
   });
 }
 
-// Connection-level failures of postgres.js and Node sockets, and SQLSTATE classes 08/57P.
+// Connection-level failures of postgres.js and Node sockets, SQLSTATE classes 08/57P, and
+// our own bound on waiting for the database (db/client.ts).
 const UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH",
   "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
-  "57P01", "57P02", "57P03",
+  "DATABASE_TIMEOUT", "57P01", "57P02", "57P03", "57014",
 ]);
 
-/** True when the error (or one it wraps) says the database could not be reached. */
+/** True when the error (or one it wraps) says the database could not be reached in time. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
@@ -38,11 +43,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** The one place any thrown value becomes a response. */
-export function errorToResponse(error: unknown, where: { method: string; path: string }): Response {
-  if (error instanceof ApiError) return problemResponse(error);
+export function errorToResponse(error: unknown, where: { method: string; path: string; requestId: string }): Response {
+  if (error instanceof ApiError) return problemResponse(error, where.requestId);
   if (isDatabaseUnavailable(error)) {
-    return problemResponse(serviceUnavailable("The database is not reachable right now; try again shortly."));
+    return problemResponse(serviceUnavailable("The database is not reachable right now; try again shortly."), where.requestId);
   }
   logError("unhandled error", error, where);
-  return problemResponse(new ApiError(500, "Internal Server Error", "An unexpected error occurred on the server."));
+  return problemResponse(new ApiError(500, "Internal Server Error", "An unexpected error occurred on the server."), where.requestId);
 }

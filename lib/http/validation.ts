@@ -39,6 +39,26 @@ export function describeErrors(what: string, errors: FieldError[]): string {
   return `The ${what} is invalid: ${first.path} ${first.message}${more}.`;
 }
 
+/**
+ * CONTRACT §10: in POST and PUT bodies `null` for an optional field means the field is
+ * absent. Drops top-level nulls the schema would refuse but accepts as missing; nulls a
+ * field gives meaning to (a nullable policy field) stay.
+ */
+export function dropNullOptionals(schema: z.ZodType, value: Record<string, unknown>): Record<string, unknown> {
+  if (!(schema instanceof z.ZodObject)) return value;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  let out: Record<string, unknown> | null = null;
+  for (const [key, v] of Object.entries(value)) {
+    const field = shape[key];
+    if (v !== null || !field) continue;
+    if (field.safeParse(undefined).success && !field.safeParse(null).success) {
+      out ??= { ...value };
+      delete out[key];
+    }
+  }
+  return out ?? value;
+}
+
 /** Parses or throws a 422 listing every failed field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value, { error: errorMap });

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, serviceAccounts, users } from "@/db/schema";
 import { hashApiKey, looksLikeApiKey } from "./api-keys";
@@ -24,6 +24,8 @@ export async function principalForApiKey(db: Database, token: string): Promise<P
   if (!looksLikeApiKey(token)) return null;
   const [row] = await db
     .select({
+      keyId: apiKeys.id,
+      lastUsedAt: apiKeys.lastUsedAt,
       userId: users.id,
       userName: users.displayName,
       userRole: users.role,
@@ -42,10 +44,11 @@ export async function principalForApiKey(db: Database, token: string): Promise<P
     .where(eq(apiKeys.tokenHash, hashApiKey(token)))
     .limit(1);
   if (!row || !row.userActive) return null;
+  if (row.saId !== null && !row.saActive) return null;
+  await recordKeyUse(db, row.keyId, row.lastUsedAt);
   if (row.saId === null) {
     return { type: "user", id: row.userId, userId: row.userId, role: row.userRole, displayName: row.userName };
   }
-  if (!row.saActive) return null;
   return {
     type: "service_account",
     id: row.saId,
@@ -53,6 +56,26 @@ export async function principalForApiKey(db: Database, token: string): Promise<P
     role: effectiveRole(row.saRole!, row.userRole),
     displayName: row.saName!,
   };
+}
+
+/** How stale `last_used_at` may get: one write per key per minute at most (CONTRACT §11). */
+const KEY_USE_RESOLUTION_MS = 60_000;
+
+/**
+ * Sets a key's `last_used_at` to now when it is older than a minute. Conditional, so
+ * processes racing on one key write it once; a key revoked meanwhile updates nothing.
+ */
+async function recordKeyUse(db: Database, keyId: string, lastUsedAt: Date | null): Promise<void> {
+  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < KEY_USE_RESOLUTION_MS) return;
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`now()` })
+    .where(
+      and(
+        eq(apiKeys.id, keyId),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`)),
+      ),
+    );
 }
 
 /** The principal of a signed-in console user, re-read so deactivation takes effect at once. */

@@ -1,0 +1,39 @@
+/**
+ * Every problem `type` the API answers with, one per failure cause (CONTRACT §11), as
+ * `urn:bank-templates:problem:<name>`. The OpenAPI document lists them; clients may branch
+ * on them. Names are stable: add new ones, never rename.
+ */
+export const PROBLEM_TYPES = {
+  "bad-request": "The request cannot be carried out as asked (for example updating a template that has no source).",
+  "malformed-json": "The body is not valid JSON.",
+  "body-not-object": "The body is JSON but not an object.",
+  "body-too-deep": "The body nests more than 64 levels deep.",
+  "invalid-path-encoding": "The URL path has invalid percent-encoding.",
+  unauthorized: "Missing, unknown, revoked or inactive credentials.",
+  forbidden: "Authenticated, but not allowed.",
+  "cross-site-session": "A session cookie came with a request that did not come from the console.",
+  "not-found": "No such resource, or not the caller's.",
+  "method-not-allowed": "The path does not have this method.",
+  conflict: "The request conflicts with the current state.",
+  "id-taken": "The id or name is taken.",
+  "last-admin": "The change would leave the server without an active admin.",
+  "local-edits": "The template has local edits; update with force=true to replace them.",
+  "source-gone": "The template's source has been removed.",
+  "template-gone": "The template is no longer in its source's catalog.",
+  "payload-too-large": "The body is larger than 1 MiB.",
+  "unsupported-media-type": "The body is not JSON.",
+  "validation-failed": "A well-formed request failed validation; `errors` lists each field.",
+  "invalid-characters": "A string contains U+0000 or an unpaired UTF-16 surrogate; `errors` names where.",
+  "wrong-password": "The current password is wrong.",
+  "rate-limited": "Too many failed attempts; retry after the `Retry-After` seconds.",
+  "internal-error": "A failure on the server's side.",
+  "bad-gateway": "An upstream server (a marketplace or Hindsight) answered badly or could not be reached.",
+  "invalid-upstream-manifest": "The marketplace's manifest for the template is invalid; `errors` lists each problem.",
+  "database-unavailable": "The database cannot be reached right now; retry after `Retry-After` seconds.",
+  "upstream-timeout": "An upstream server did not answer in time.",
+} as const;
+
+export type ProblemType = keyof typeof PROBLEM_TYPES;
+
+export const PROBLEM_TYPE_PREFIX = "urn:bank-templates:problem:";
+export const problemTypeUri = (type: ProblemType) => `${PROBLEM_TYPE_PREFIX}${type}`;
