@@ -1,6 +1,7 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { boundedClient, DATABASE_WAIT_MS } from "./bounded-client";
 import * as schema from "./schema";
 
 /** One interface over PGlite and PostgreSQL: domain code never knows which it has. */
@@ -14,19 +15,28 @@ export interface DatabaseHandle {
 
 export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 
-/** Opens PostgreSQL through postgres.js. */
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<DatabaseHandle> {
+/**
+ * Opens PostgreSQL through postgres.js. Unless `bounded` is false (migrations, which may
+ * wait for another process's lock), every query and transaction is bounded in time on
+ * both sides: the client gives up after DATABASE_WAIT_MS (db/bounded-client.ts) and the
+ * server cancels statements that run longer and ends transactions left idle.
+ */
+export async function openPostgres(url: string, options: { max?: number; bounded?: boolean } = {}): Promise<DatabaseHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
+  const bounded = options.bounded ?? true;
   const client = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
     // Fail fast while the server is down so requests answer 503 instead of hanging.
-    connect_timeout: 5,
+    connect_timeout: 4,
     idle_timeout: 60,
+    connection: bounded
+      ? { statement_timeout: DATABASE_WAIT_MS, idle_in_transaction_session_timeout: 3 * DATABASE_WAIT_MS }
+      : {},
   });
   return {
-    db: drizzle(client, { schema }) as unknown as Database,
+    db: drizzle(bounded ? boundedClient(client) : client, { schema }) as unknown as Database,
     kind: "postgres",
     close: () => client.end({ timeout: 5 }),
   };

@@ -16,7 +16,7 @@ export async function runMigrations(handle: DatabaseHandle, postgresUrl?: string
   if (!postgresUrl) throw new Error("runMigrations needs the PostgreSQL URL");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
   const { sql } = await import("drizzle-orm");
-  const lockHandle = await openPostgres(postgresUrl, { max: 1 });
+  const lockHandle = await openPostgres(postgresUrl, { max: 1, bounded: false });
   try {
     await lockHandle.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`);
     try {
