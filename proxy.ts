@@ -1,16 +1,76 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { hasSessionCookie } from "@/lib/auth/cookies";
+import { hasSessionCookie, isHttpsRequest } from "@/lib/auth/cookies";
+import { hasValidPathEncoding } from "@/lib/http/path-encoding";
+import { problemTypeUri, type ProblemType } from "@/lib/http/problem-types";
+import { REQUEST_ID_HEADER, requestIdFor } from "@/lib/http/request-id";
+import { newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
 
-// Console pages: a visitor without a session cookie goes to /signin, remembering where
-// they were going. This only looks for the cookie (proxy runs apart from the app and its
-// database); the console layout then verifies the session and the user's status.
+// Runs before every request but static assets: gives it a request id (kept from a
+// well-formed X-Request-Id), answers a malformed API path with problem+json before the
+// framework's own 500 page can, sends the console's security headers with a per-request
+// script nonce, and sends visitors without a session cookie to /signin. It only looks for
+// the cookie (it runs apart from the database); the console layout then verifies the session.
+
+const API_PREFIX = "/ext/svc/";
+const CONSOLE_PREFIXES = ["/sources", "/marketplace", "/templates", "/banks", "/account", "/admin", "/api-reference"];
+const NOT_PAGES = ["/ext", "/api", "/healthz", "/readyz"];
+
+const underAny = (path: string, prefixes: string[]) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+
 export function proxy(request: NextRequest) {
-  if (hasSessionCookie((name) => request.cookies.get(name)?.value)) return NextResponse.next();
-  const signIn = new URL("/signin", request.url);
-  signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
-  return NextResponse.redirect(signIn);
+  const requestId = requestIdFor(request.headers);
+  const path = request.nextUrl.pathname;
+  const raw = new URL(request.url).pathname;
+
+  if (raw.startsWith(API_PREFIX) && !hasValidPathEncoding(raw)) {
+    return problem(400, "Bad Request", "The URL path has invalid percent-encoding.", "invalid-path-encoding", requestId);
+  }
+
+  const forwarded = new Headers(request.headers);
+  forwarded.set(REQUEST_ID_HEADER, requestId);
+  const isPage = !underAny(path, NOT_PAGES);
+  let headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestId, "x-content-type-options": "nosniff" };
+  if (isPage) {
+    const nonce = newNonce();
+    const security = pageSecurityHeaders(nonce, {
+      https: isHttpsRequest(request.headers, request.url),
+      development: process.env.NODE_ENV === "development",
+    });
+    // Next reads the nonce for its own scripts from the request's CSP header; the layout reads x-nonce.
+    forwarded.set("content-security-policy", security["content-security-policy"]!);
+    forwarded.set("x-nonce", nonce);
+    headers = { ...headers, ...security };
+  }
+
+  let response: NextResponse;
+  if (isPage && underAny(path, CONSOLE_PREFIXES) && !hasSessionCookie((name) => request.cookies.get(name)?.value)) {
+    const signIn = new URL("/signin", request.url);
+    signIn.searchParams.set("callbackUrl", path + request.nextUrl.search);
+    response = NextResponse.redirect(signIn);
+  } else {
+    response = NextResponse.next({ request: { headers: forwarded } });
+  }
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+/** A problem+json answer made here, where the API pipeline has not run. */
+function problem(status: number, title: string, detail: string, type: ProblemType, requestId: string) {
+  return new NextResponse(
+    JSON.stringify({ type: problemTypeUri(type), title, status, detail, request_id: requestId }),
+    {
+      status,
+      headers: {
+        "content-type": "application/problem+json",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+        [REQUEST_ID_HEADER]: requestId,
+      },
+    },
+  );
 }
 
 export const config = {
-  matcher: ["/sources/:path*", "/marketplace/:path*", "/templates/:path*", "/banks/:path*", "/account/:path*", "/admin/:path*", "/api-reference/:path*"],
+  // Everything but build assets (hashed, immutable files).
+  matcher: ["/((?!_next/static|_next/image).*)"],
 };

@@ -1,5 +1,6 @@
 import "@mantine/core/styles.css";
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import { theme } from "./theme";
@@ -9,11 +10,14 @@ export const metadata: Metadata = {
   description: "Register template marketplaces, install bank templates, write bank policies and create banks.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // proxy.ts allows scripts by a per-request nonce (Content-Security-Policy); Mantine's
+  // colour-scheme script is inline, so it carries the nonce too.
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     <html lang="en" {...mantineHtmlProps}>
       <head>
-        <ColorSchemeScript defaultColorScheme="auto" />
+        <ColorSchemeScript defaultColorScheme="auto" nonce={nonce} />
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="auto">{children}</MantineProvider>

@@ -108,6 +108,79 @@ describe("request pipeline", () => {
     expect(line.error.message).toContain("secret_table");
   });
 
+  it("keeps a well-formed X-Request-Id, makes one otherwise, and repeats it in problem bodies", async () => {
+    const kept = await request("GET", "/ext/svc/me", { token: ADMIN_TOKEN, headers: { "x-request-id": "trace.42_a-b" } });
+    expect(kept.status).toBe(200);
+    expect(kept.headers.get("x-request-id")).toBe("trace.42_a-b");
+    expect(kept.headers.get("x-content-type-options")).toBe("nosniff");
+    const replaced = await request("GET", "/ext/svc/me/templates/none", { token: ADMIN_TOKEN, headers: { "x-request-id": "bad id!" } });
+    expect(replaced.status).toBe(404);
+    const id = replaced.headers.get("x-request-id");
+    expect(id).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    expect(id).not.toBe("bad id!");
+    expect(replaced.body.request_id).toBe(id);
+    const unauthenticated = await request("GET", "/ext/svc/me");
+    expect(unauthenticated.body.request_id).toBe(unauthenticated.headers.get("x-request-id"));
+  });
+
+  it("gives distinct failure causes distinct problem types", async () => {
+    const malformed = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: "{", headers: { "content-type": "application/json" } });
+    const notObject = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: "[]", headers: { "content-type": "application/json" } });
+    const invalid = await t.admin.post(SOURCES, { url: 42 });
+    const types = [malformed, notObject, invalid].map((r) => r.body.type);
+    expect(types).toEqual([
+      "urn:bank-templates:problem:malformed-json",
+      "urn:bank-templates:problem:body-not-object",
+      "urn:bank-templates:problem:validation-failed",
+    ]);
+  });
+
+  it("refuses U+0000 and unpaired surrogates in values and keys at their path, and stores nothing", async () => {
+    const nul = await t.admin.post(SOURCES, { url: "https://example.com/nul", alias: "a\u0000b" });
+    await expectProblem(nul, 422);
+    expect(nul.body.type).toBe("urn:bank-templates:problem:invalid-characters");
+    expect(nul.body.errors).toEqual([{ path: "alias", message: expect.any(String) }]);
+    const surrogate = await request("POST", SOURCES, {
+      token: ADMIN_TOKEN,
+      rawBody: '{"url":"https://example.com/s","alias":"x\\ud800y"}',
+      headers: { "content-type": "application/json" },
+    });
+    await expectProblem(surrogate, 422);
+    expect(surrogate.body.errors[0].path).toBe("alias");
+    const key = await t.admin.post(SOURCES, { url: "https://example.com/k", ["bad\u0000key"]: 1 });
+    await expectProblem(key, 422);
+    expect(key.body.errors[0].path).toBe("bad\u0000key");
+    const query = await t.admin.get("/ext/svc/me/templates?category=%00");
+    await expectProblem(query, 422);
+    expect(query.body.errors[0].path).toBe("category");
+    const listed = await t.admin.get(SOURCES);
+    expect(listed.body.map((s: { url: string }) => s.url)).not.toContain("https://example.com/nul");
+  });
+
+  it("answers 400 for a body nested deeper than 64 levels, and takes 64", async () => {
+    const deep = (n: number) => `{"url":"https://example.com/deep","description":${"[".repeat(n)}${"]".repeat(n)}}`;
+    const tooDeep = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: deep(1400), headers: { "content-type": "application/json" } });
+    await expectProblem(tooDeep, 400);
+    expect(tooDeep.body.type).toBe("urn:bank-templates:problem:body-too-deep");
+    const deepest = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: deep(63), headers: { "content-type": "application/json" } });
+    expect(deepest.status).toBe(422); // parsed and validated: description must be a string
+  });
+
+  it("answers 400 problem+json for a path with invalid percent-encoding, even without credentials", async () => {
+    const req = new Request("http://localhost/ext/svc/me/templates/%ff");
+    const { GET } = await import("@/app/ext/svc/me/templates/[template_id]/route");
+    const res = await GET(req, { params: Promise.resolve({ template_id: "%ff" }) });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect((await res.json()).type).toBe("urn:bank-templates:problem:invalid-path-encoding");
+  });
+
+  it("treats null for an optional field of a POST body as absent", async () => {
+    const res = await t.admin.post(SOURCES, { url: "https://example.com/nulls", alias: null, auth_token: null });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: "nulls", has_auth: false });
+  });
+
   it("answers /healthz and /readyz", async () => {
     expect((await request("GET", "/healthz")).status).toBe(200);
     expect((await request("GET", "/readyz")).status).toBe(200);

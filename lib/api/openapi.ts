@@ -1,22 +1,32 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { Endpoint } from "@/lib/http/endpoint";
+import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from "@/lib/http/problem-types";
 import { listEndpoints } from "./endpoints";
+
+const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemType[];
+const ProblemTypeUri = z.enum(problemTypeNames.map(problemTypeUri) as [string, ...string[]]).meta({
+  id: "ProblemType",
+  description:
+    "One URI per failure cause:\n" +
+    problemTypeNames.map((name) => `- \`${problemTypeUri(name)}\`: ${PROBLEM_TYPES[name]}`).join("\n"),
+});
 
 const Problem = z
   .object({
-    type: z.string(),
+    type: ProblemTypeUri,
     title: z.string(),
     status: z.number().int(),
     detail: z.string().meta({ description: "One human sentence." }),
     errors: z
       .array(z.object({ path: z.string().meta({ example: "manifest.mental_models[1].id" }), message: z.string() }))
       .optional(),
+    request_id: z.string().meta({ description: "The request's X-Request-Id, for support and logs." }),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
 
 const ERROR_TEXT: Record<number, string> = {
-  400: "Malformed JSON, a body that is not an object, or an operation the resource does not allow",
+  400: "Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow",
   401: "Missing, unknown, revoked or inactive credentials",
   403: "Authenticated but not allowed",
   404: "No such resource (or not the caller's)",
@@ -24,7 +34,8 @@ const ERROR_TEXT: Record<number, string> = {
   409: "Conflict with the current state",
   413: "Body larger than 1 MiB",
   415: "Body is not JSON",
-  422: "Validation failed; `errors` lists each field",
+  422: "Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field",
+  429: "Too many failed attempts; retry after `Retry-After` seconds",
   502: "An upstream server answered badly",
   503: "The database is unreachable",
   504: "An upstream server did not answer in time",
@@ -36,7 +47,7 @@ function problem(status: number) {
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const statuses = new Set<number>(endpoint.errors ?? []);
-  if (endpoint.access !== "public") [401, 503].forEach((s) => statuses.add(s));
+  if (endpoint.access !== "public") [401, 429, 503].forEach((s) => statuses.add(s));
   if (endpoint.access === "admin" || endpoint.access === "user") statuses.add(403);
   if (endpoint.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));
   if (endpoint.params || endpoint.query) statuses.add(422);

@@ -1,4 +1,5 @@
 import { badRequest, unprocessable, type FieldError } from "./errors";
+import { hasValidPathEncoding } from "./path-encoding";
 import { formatPath } from "./validation";
 
 /** Bodies nesting deeper than this are refused before they are parsed (CONTRACT §10). */
@@ -62,16 +63,6 @@ export function assertStorable(value: unknown, what: string): void {
   const errors = unstorableStrings(value);
   if (errors.length) {
     throw unprocessable(`The ${what} has a string that ${UNSTORABLE}: ${errors[0]!.path}.`, errors, "invalid-characters");
-  }
-}
-
-/** True when every %XX escape of a URL path decodes (to valid UTF-8). */
-export function hasValidPathEncoding(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
   }
 }
 
