@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { encode } from "next-auth/jwt";
 import { describe, expect, it } from "vitest";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/auth/cookies";
@@ -6,17 +7,23 @@ import { oidcConfigFromEnv, userForOidcProfile } from "@/lib/auth/oidc";
 import { authOptions } from "@/lib/auth/options";
 import { nextAuthSecret } from "@/lib/auth/secret";
 import { request, useTestApp } from "./support/app";
+import { mintSessionCookie } from "./support/console-sessions";
 
 const t = useTestApp();
 
-/** A session cookie as next-auth issues it after sign-in. */
+/** A session cookie as next-auth issues it after sign-in: a session row and a token naming it. */
 async function sessionCookie(userId: string, options: { maxAge?: number; secret?: string; name?: string } = {}) {
+  return mintSessionCookie(t.app, userId, { maxAge: options.maxAge ?? 3600, secret: options.secret, cookieName: options.name });
+}
+
+/** A well-signed token for a user that has no row (so no session row can exist either). */
+async function unknownUserCookie(userId: string) {
   const token = await encode({
-    token: { sub: userId, name: userId },
-    secret: options.secret ?? nextAuthSecret(t.app.secretKey),
-    maxAge: options.maxAge ?? 3600,
+    token: { sub: userId, name: userId, sid: randomBytes(32).toString("base64url") },
+    secret: nextAuthSecret(t.app.secretKey),
+    maxAge: 3600,
   });
-  return `${options.name ?? SESSION_COOKIE}=${token}`;
+  return `${SESSION_COOKIE}=${token}`;
 }
 
 const SAME_ORIGIN_READ = { "sec-fetch-site": "same-origin" };
@@ -105,7 +112,7 @@ describe("console session authentication", () => {
     ["a token signed with another secret", () => sessionCookie("carol", { secret: "another-secret-entirely" })],
     ["an expired token", () => sessionCookie("carol", { maxAge: -3600 })],
     ["garbage", async () => `${SESSION_COOKIE}=not-a-jwt`],
-    ["a token for a user that does not exist", () => sessionCookie("nobody")],
+    ["a token for a user that does not exist", () => unknownUserCookie("nobody")],
   ])("answers 401 with WWW-Authenticate for %s", async (_, makeCookie) => {
     const res = await request("GET", "/ext/svc/me", withCookie(await makeCookie()));
     expect(res.status).toBe(401);
@@ -113,12 +120,13 @@ describe("console session authentication", () => {
     expect(res.headers.get("content-type")).toBe("application/problem+json");
   });
 
-  it("signs a deactivated user out at once and lets them back in when reactivated", async () => {
+  it("signs a deactivated user out at once; reactivation needs a new sign-in (CONTRACT §11)", async () => {
     const cookie = await sessionCookie("carol");
     expect((await t.admin.patch("/ext/svc/admin/users/carol", { is_active: false })).status).toBe(200);
     expect((await request("GET", "/ext/svc/me", withCookie(cookie))).status).toBe(401);
     expect((await t.admin.patch("/ext/svc/admin/users/carol", { is_active: true })).status).toBe(200);
-    expect((await request("GET", "/ext/svc/me", withCookie(cookie))).status).toBe(200);
+    expect((await request("GET", "/ext/svc/me", withCookie(cookie))).status).toBe(401);
+    expect((await request("GET", "/ext/svc/me", withCookie(await sessionCookie("carol")))).status).toBe(200);
   });
 
   it("applies the user's current role: member 403 on admin paths, a promoted user at once admin", async () => {

@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/console/PageHeader";
 import { ErrorState } from "@/components/console/states";
 import { useMe } from "@/lib/client/hooks/identity";
 import { ApiKeysPanel } from "./ApiKeysPanel";
+import { PasswordPanel } from "./PasswordPanel";
 import { ServiceAccountsPanel } from "./ServiceAccountsPanel";
 
 /** Who the API says you are: the same answer programs get from GET /ext/svc/me. */
@@ -23,15 +24,23 @@ function Profile() {
   );
 }
 
-/** Account: your API keys (token shown once) and your service accounts with theirs. */
+/** Account: your password, your API keys (token shown once) and your service accounts with theirs. */
 export function AccountPage() {
+  const me = useMe();
+  // Passwords belong to users: the section shows only once /ext/svc/me says the caller is one.
+  const isUser = me.data?.principal_type === "user";
   return (
     <>
-      <PageHeader title="Account" description="Your API keys and service accounts, for programs that call the API." />
+      <PageHeader title="Account" description="Your password, and the API keys and service accounts programs use to call the API." />
       <Stack gap="xl">
         <Card withBorder padding="lg">
           <Profile />
         </Card>
+        {isUser && (
+          <Card withBorder padding="lg">
+            <PasswordPanel />
+          </Card>
+        )}
         <Card withBorder padding="lg">
           <ApiKeysPanel owner={{ kind: "self" }} ownerLabel="you" title="Your API keys" />
         </Card>

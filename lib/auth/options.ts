@@ -6,6 +6,7 @@ import { verifyCredentials } from "./credentials";
 import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
 import { nextAuthSecret } from "./secret";
 import { SESSION_MAX_AGE_SECONDS } from "./session";
+import { createSession, endSession } from "./session-store";
 
 export const CREDENTIALS_PROVIDER_ID = "credentials";
 export const SIGN_IN_PATH = "/signin";
@@ -46,13 +47,25 @@ export function authOptions(app: Pick<AppContext, "db" | "secretKey">, { https }
         if (account?.provider === OIDC_PROVIDER_ID) return Boolean(user.id) && (await principalForUser(app.db, user.id)) !== null;
         return true;
       },
-      // Keep the token small: who (sub) and their display name; the role is re-read per request.
+      // A fresh sign-in (credentials or OIDC) starts a console_sessions row; the token names
+      // it as `sid`, and only while that row lives is the token honoured (CONTRACT §11).
+      // Keep the token small: who (sub), their display name and the session; the role is
+      // re-read per request.
       async jwt({ token, user }) {
-        if (user) return { sub: user.id, name: user.name ?? user.id };
+        if (user) {
+          const session = await createSession(app.db, user.id);
+          return { sub: user.id, name: user.name ?? user.id, sid: session.id };
+        }
         return token;
       },
       async session({ session, token }) {
         return { ...session, user: { id: token.sub, name: token.name } };
+      },
+    },
+    events: {
+      // next-auth only clears the cookie; deleting the row also ends a copy of the token.
+      async signOut({ token }) {
+        if (typeof token?.sid === "string") await endSession(app.db, token.sid);
       },
     },
   };

@@ -1,16 +1,28 @@
 import { decode } from "next-auth/jwt";
-import { principalForUser, type Principal } from "@/lib/identity/principal";
+import type { Principal } from "@/lib/identity/principal";
 import type { AppContext } from "@/lib/server/app";
 import { nextAuthSecret } from "./secret";
+import { principalForLiveSession, SESSION_MAX_AGE_SECONDS } from "./session-store";
 
-/** How long a console sign-in lasts: a working day, not next-auth's default month. */
-export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+export { SESSION_MAX_AGE_SECONDS };
 
-/** The user id in a session token, or null when the token is forged, damaged or expired. */
-export async function sessionUserId(app: Pick<AppContext, "secretKey">, token: string): Promise<string | null> {
+/** Whose session a token names: its subject and its console_sessions row. */
+export interface SessionClaims {
+  userId: string;
+  sessionId: string;
+}
+
+const nonEmpty = (value: unknown): value is string => typeof value === "string" && value !== "";
+
+/**
+ * The user id and session id in a session token, or null when the token is forged, damaged,
+ * expired, or of the old format without a session id (such a token cannot be ended, so it
+ * is not honoured).
+ */
+export async function sessionClaims(app: Pick<AppContext, "secretKey">, token: string): Promise<SessionClaims | null> {
   try {
     const jwt = await decode({ token, secret: nextAuthSecret(app.secretKey) });
-    return typeof jwt?.sub === "string" && jwt.sub !== "" ? jwt.sub : null;
+    return nonEmpty(jwt?.sub) && nonEmpty(jwt?.sid) ? { userId: jwt.sub, sessionId: jwt.sid } : null;
   } catch {
     return null;
   }
@@ -18,10 +30,10 @@ export async function sessionUserId(app: Pick<AppContext, "secretKey">, token: s
 
 /**
  * The principal behind a session token, re-read from the database on every use so that
- * deactivating or deleting a user ends their sessions at once. Null when not valid.
+ * sign-out, a password change, deactivating or deleting a user end their sessions at once.
+ * Null when not valid.
  */
 export async function principalForSession(app: Pick<AppContext, "db" | "secretKey">, token: string): Promise<Principal | null> {
-  const userId = await sessionUserId(app, token);
-  return userId ? principalForUser(app.db, userId) : null;
+  const claims = await sessionClaims(app, token);
+  return claims ? principalForLiveSession(app.db, claims.sessionId, claims.userId) : null;
 }
-

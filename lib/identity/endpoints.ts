@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, type Access } from "@/lib/http/endpoint";
 import {
   ApiKey,
+  ChangePasswordRequest,
   CreateApiKeyRequest,
   CreatedApiKey,
   CreateServiceAccountRequest,
@@ -44,6 +45,11 @@ export const identityEndpoints = {
   me: defineEndpoint({
     method: "GET", path: "/ext/svc/me", tag: "Identity", access: "principal", status: 200,
     summary: "Who the caller is", response: Me,
+  }),
+  changePassword: defineEndpoint({
+    method: "POST", path: "/ext/svc/me/password", tag: "Identity", access: "user", status: 204,
+    summary: "Change the caller's console password; ends the caller's other console sessions",
+    body: ChangePasswordRequest, errors: [409],
   }),
   myApiKeys: apiKeyEndpoints("/ext/svc/me/api-keys", "user", undefined, "the caller's"),
   serviceAccounts: {

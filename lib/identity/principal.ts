@@ -12,6 +12,8 @@ export interface Principal {
   userId: string;
   role: Role;
   displayName: string;
+  /** The console session (console_sessions.id) the caller came with; absent for API keys. */
+  sessionId?: string;
 }
 
 /** A service account acts with the lower of its own role and its owner's. */

@@ -79,6 +79,14 @@ export const UpdateUserRequest = z
   })
   .meta({ id: "UpdateUserRequest" });
 
+export const ChangePasswordRequest = z
+  .strictObject({
+    // Bounded like every stored password, so verifying it costs what a sign-in costs.
+    current_password: z.string().max(1024),
+    new_password: z.string().min(12, "must be at least 12 characters").max(512, "must be at most 512 characters"),
+  })
+  .meta({ id: "ChangePasswordRequest" });
+
 export const userIdParams = z.object({ user_id: z.string() });
 export const keyIdParams = z.object({ key_id: z.string() });
 export const serviceAccountParams = z.object({ sa_id: z.string() });

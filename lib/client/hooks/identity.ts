@@ -39,3 +39,10 @@ export function useUpdateUser() {
 export function useRemoveUser() {
   return useEndpointMutation(identity.users.remove, { invalidates: [identity.users.list] });
 }
+
+// The caller's own password.
+
+/** Changes the caller's password; the server ends their other console sessions. */
+export function useChangePassword() {
+  return useEndpointMutation(identity.changePassword, { invalidates: [] });
+}

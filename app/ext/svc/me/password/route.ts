@@ -1,0 +1,10 @@
+// POST /ext/svc/me/password – change the caller's password
+import { identityEndpoints } from "@/lib/identity/endpoints";
+import { changeOwnPassword } from "@/lib/identity/password-change";
+import { handle, route } from "@/lib/http/route";
+
+export const { GET, POST, PUT, PATCH, DELETE } = route({
+  POST: handle(identityEndpoints.changePassword, async ({ ctx, body }) => {
+    await changeOwnPassword(ctx.app.db, ctx.principal, body);
+  }),
+});
