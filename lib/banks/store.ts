@@ -1,7 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { isForeignKeyViolation } from "@/db/errors";
 import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
-import { forbidden } from "@/lib/http/errors";
+import { conflict, forbidden, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { BankTemplateManifest } from "@/lib/templates/manifest";
 import { planImport } from "./import-plan";
@@ -29,18 +30,9 @@ export async function importIntoEmbeddedStore(
   request: ImportRequest,
 ): Promise<{ bankCreated: boolean; result: ImportResult }> {
   const { bankId, dryRun } = request;
-  return app.db.transaction(async (tx) => {
+  return withCallerPresent(principal, () => app.db.transaction(async (tx) => {
     const now = new Date();
-    const inserted = dryRun
-      ? []
-      : await tx
-          .insert(banks)
-          .values({ id: bankId, owner: principal.userId, name: request.name ?? bankId, createdAt: now, updatedAt: now })
-          .onConflictDoNothing()
-          .returning({ id: banks.id });
-    const bankCreated = inserted.length > 0;
-    // Lock the bank so concurrent imports into it apply one after the other.
-    const [bank] = await tx.select().from(banks).where(eq(banks.id, bankId)).for("update");
+    const { bank, bankCreated } = await lockOrCreateBank(tx, principal, request, now);
     if (bank && !bankCreated && !mayChange(bank, principal)) {
       throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may apply templates to it.`);
     }
@@ -84,7 +76,43 @@ export async function importIntoEmbeddedStore(
         .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
     }
     return { bankCreated, result };
-  });
+  }));
+}
+
+/** A bank created for a caller whose user was deleted meanwhile fails its owner key: 404 for that user. */
+async function withCallerPresent<T>(principal: Principal, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw notFound(`No user ${principal.userId} exists.`);
+    throw error;
+  }
+}
+
+// Each attempt either finds the bank or creates it; only a bank deleted and re-created by
+// others between our two statements, over and over, could exhaust them.
+const BANK_LOCK_ATTEMPTS = 5;
+
+/**
+ * The bank, locked until the transaction ends so concurrent imports into it (and its
+ * deletion) wait their turn; on a real import a missing bank is created, owned by the
+ * caller. A bank deleted while we waited for its lock is simply created anew. On a dry run
+ * nothing is written and a missing bank stays missing (undefined).
+ */
+async function lockOrCreateBank(tx: Database, principal: Principal, request: ImportRequest, now: Date) {
+  const { bankId } = request;
+  for (let attempt = 0; attempt < BANK_LOCK_ATTEMPTS; attempt++) {
+    const [bank] = await tx.select().from(banks).where(eq(banks.id, bankId)).for("update");
+    if (bank || request.dryRun) return { bank, bankCreated: false };
+    const [created] = await tx
+      .insert(banks)
+      .values({ id: bankId, owner: principal.userId, name: request.name ?? bankId, createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .returning();
+    if (created) return { bank: created, bankCreated: true };
+    // Another import created it between our two statements: lock theirs on the next attempt.
+  }
+  throw conflict(`Bank ${bankId} is being created and deleted concurrently; try again.`);
 }
 
 /** A bank with its mental models and directives in the order they were first added. */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { isForeignKeyViolation } from "@/db/errors";
 import { apiKeys } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { iso, isoOrNull } from "@/lib/api/fields";
@@ -50,20 +51,32 @@ export async function listApiKeys(db: Database, owner: KeyOwner) {
   return rows.map(present);
 }
 
-/** Creates a key; the token is in the answer and nowhere else, ever. */
+/** 404 naming the owner a key was created for, when that owner is gone. */
+const ownerGone = (owner: KeyOwner) =>
+  notFound(owner.serviceAccountId === null ? `No user ${owner.userId} exists.` : `You have no service account ${owner.serviceAccountId}.`);
+
+/**
+ * Creates a key; the token is in the answer and nowhere else, ever. An owner deleted since
+ * the caller looked it up fails the foreign key: 404, as if it had been missing all along.
+ */
 export async function createApiKey(db: Database, owner: KeyOwner, description: string | null, token = generateApiKey()) {
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      id: "key_" + randomBytes(9).toString("base64url"),
-      userId: owner.userId,
-      serviceAccountId: owner.serviceAccountId,
-      tokenHash: hashApiKey(token),
-      prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
-      description,
-    })
-    .returning(publicColumns);
-  return { ...present(row!), token };
+  try {
+    const [row] = await db
+      .insert(apiKeys)
+      .values({
+        id: "key_" + randomBytes(9).toString("base64url"),
+        userId: owner.userId,
+        serviceAccountId: owner.serviceAccountId,
+        tokenHash: hashApiKey(token),
+        prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
+        description,
+      })
+      .returning(publicColumns);
+    return { ...present(row!), token };
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw ownerGone(owner);
+    throw error;
+  }
 }
 
 export async function deleteApiKey(db: Database, owner: KeyOwner, keyId: string): Promise<void> {

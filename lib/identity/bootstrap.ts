@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, like, ne, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
 import { apiKeys, users } from "@/db/schema";
 import type { AppContext } from "@/lib/server/app";
 import { hashApiKey } from "./api-keys";
@@ -19,21 +20,16 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
   const password = config.bootstrapAdminPassword;
 
   if (token || password) {
-    await db
-      .insert(users)
-      .values({ id: ADMIN_ID, displayName: "Administrator", role: "admin" })
-      .onConflictDoUpdate({ target: users.id, set: { role: "admin", isActive: true } });
-    if (token) {
-      const tokenHash = hashApiKey(token);
-      const id = BOOTSTRAP_KEY_PREFIX + tokenHash.slice(0, 16);
-      // Changing the variable rotates the key: earlier bootstrap keys stop working.
-      await db.delete(apiKeys).where(and(like(apiKeys.id, `${BOOTSTRAP_KEY_PREFIX}%`), ne(apiKeys.id, id)));
-      await db
-        .insert(apiKeys)
-        .values({ id, userId: ADMIN_ID, tokenHash, prefix: token.slice(0, 8), description: "BOOTSTRAP_ADMIN_TOKEN" })
-        .onConflictDoNothing();
-    }
+    // One transaction: the key never refers to an `admin` deleted between the two statements.
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(users)
+        .values({ id: ADMIN_ID, displayName: "Administrator", role: "admin" })
+        .onConflictDoUpdate({ target: users.id, set: { role: "admin", isActive: true } });
+      if (token) await installBootstrapKey(tx, token);
+    });
     if (password) {
+      // Writing the same password twice (two processes starting together) is harmless.
       const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ADMIN_ID));
       if (!(await verifyPassword(admin?.hash ?? null, password))) {
         await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, ADMIN_ID));
@@ -53,4 +49,15 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
   if (created.length > 0) {
     log(`Created user "admin" for the console. Its password, shown only this once: ${generated}`);
   }
+}
+
+/** Makes `token` the bootstrap admin's key; changing the variable rotates it (earlier bootstrap keys stop working). */
+async function installBootstrapKey(tx: Database, token: string) {
+  const tokenHash = hashApiKey(token);
+  const id = BOOTSTRAP_KEY_PREFIX + tokenHash.slice(0, 16);
+  await tx.delete(apiKeys).where(and(like(apiKeys.id, `${BOOTSTRAP_KEY_PREFIX}%`), ne(apiKeys.id, id)));
+  await tx
+    .insert(apiKeys)
+    .values({ id, userId: ADMIN_ID, tokenHash, prefix: token.slice(0, 8), description: "BOOTSTRAP_ADMIN_TOKEN" })
+    .onConflictDoNothing();
 }

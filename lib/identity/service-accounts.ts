@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import { serviceAccounts } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
 import { conflict, forbidden, notFound } from "@/lib/http/errors";
-import { isUniqueViolation } from "@/db/errors";
+import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import type { Principal } from "./principal";
 import type { CreateServiceAccountRequest, ServiceAccount } from "./schemas";
 
@@ -41,10 +41,14 @@ export async function createServiceAccount(db: Database, caller: Principal, inpu
     return present(row!);
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw conflict(`You already have a service account ${input.id}.`, [
-        { path: "id", message: "is taken by another of your service accounts" },
-      ]);
+      throw conflict(
+        `You already have a service account ${input.id}.`,
+        [{ path: "id", message: "is taken by another of your service accounts" }],
+        "id-taken",
+      );
     }
+    // The caller's own user row was deleted while the request ran.
+    if (isForeignKeyViolation(error)) throw notFound(`No user ${caller.userId} exists.`);
     throw error;
   }
 }

@@ -5,6 +5,7 @@ import { users } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
 import { conflict, notFound } from "@/lib/http/errors";
 import { isUniqueViolation } from "@/db/errors";
+import { endUserSessions } from "@/lib/auth/session-store";
 import { hashPassword } from "./passwords";
 import type { CreateUserRequest, UpdateUserRequest, User } from "./schemas";
 
@@ -27,6 +28,8 @@ export async function listUsers(db: Database) {
   return (await db.select().from(users).orderBy(asc(users.id))).map(presentUser);
 }
 
+const noSuchUser = (id: string) => notFound(`No user ${id} exists.`);
+
 export async function findUser(db: Database, id: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row ?? null;
@@ -34,7 +37,7 @@ export async function findUser(db: Database, id: string): Promise<UserRow | null
 
 export async function getUser(db: Database, id: string) {
   const row = await findUser(db, id);
-  if (!row) throw notFound(`No user ${id} exists.`);
+  if (!row) throw noSuchUser(id);
   return presentUser(row);
 }
 
@@ -54,47 +57,81 @@ export async function createUser(db: Database, input: z.output<typeof CreateUser
     return presentUser(row!);
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw conflict(`A user ${input.id} already exists.`, [{ path: "id", message: "is taken by another user" }]);
+      throw conflict(`A user ${input.id} already exists.`, [{ path: "id", message: "is taken by another user" }], "id-taken");
     }
     throw error;
   }
 }
 
-/** Refuses to leave the server without an active admin: nobody could manage it then. */
-async function assertAnotherActiveAdmin(db: Database, id: string, action: string) {
-  const [other] = await db
+// Any key works as long as every change that can remove an active admin takes the same one.
+export const ADMIN_CHANGE_LOCK = 0x61646d6e; // "admn"
+
+/**
+ * Serialises changes that can remove an active admin (demote, deactivate, delete) until the
+ * transaction ends, so the last-admin check and the write see every earlier such change.
+ */
+async function lockAdminChanges(tx: Database): Promise<void> {
+  await tx.execute(sql.raw(`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK})`));
+}
+
+/** The user row, locked until the transaction ends; 404 when it is gone. */
+async function lockUser(tx: Database, id: string): Promise<UserRow> {
+  const [row] = await tx.select().from(users).where(eq(users.id, id)).for("update");
+  if (!row) throw noSuchUser(id);
+  return row;
+}
+
+/** Refuses to leave the server without an active admin: nobody could manage it then. Run under lockAdminChanges. */
+async function assertAnotherActiveAdmin(tx: Database, id: string, action: string) {
+  const [other] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(users)
     .where(and(eq(users.role, "admin"), eq(users.isActive, true), ne(users.id, id)));
-  if (!other || other.n === 0) throw conflict(`Cannot ${action} ${id}: it is the last active admin.`);
+  if (!other || other.n === 0) {
+    throw conflict(`Cannot ${action} ${id}: it is the last active admin.`, undefined, "last-admin");
+  }
 }
 
-export async function updateUser(db: Database, id: string, patch: z.output<typeof UpdateUserRequest>) {
-  const current = await findUser(db, id);
-  if (!current) throw notFound(`No user ${id} exists.`);
-  const demotes = patch.role === "member" && current.role === "admin";
-  const deactivates = patch.is_active === false && current.isActive && current.role === "admin";
-  if (demotes || deactivates) await assertAnotherActiveAdmin(db, id, demotes ? "demote" : "deactivate");
+/** Whether a PATCH could take an active admin away; only those wait for the admin-change lock. */
+const mayRemoveAdmin = (patch: z.output<typeof UpdateUserRequest>) => patch.role === "member" || patch.is_active === false;
 
+export async function updateUser(db: Database, id: string, patch: z.output<typeof UpdateUserRequest>) {
   const changes: Partial<typeof users.$inferInsert> = {};
   if (patch.display_name !== undefined) changes.displayName = patch.display_name;
   if (patch.email !== undefined) changes.email = patch.email;
   if (patch.role !== undefined) changes.role = patch.role;
   if (patch.is_active !== undefined) changes.isActive = patch.is_active;
+  // Hashing is slow on purpose: done before the transaction, so no lock waits for it.
   if (patch.password !== undefined) changes.passwordHash = patch.password === null ? null : await hashPassword(patch.password);
-  if (Object.keys(changes).length === 0) return presentUser(current);
-  const [row] = await db
-    .update(users)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(users.id, id))
-    .returning();
-  return presentUser(row!);
+  // A deactivated user, or one whose password an admin set or cleared, signs in again (CONTRACT §11).
+  const endsSessions = patch.is_active === false || patch.password !== undefined;
+
+  return db.transaction(async (tx) => {
+    if (mayRemoveAdmin(patch)) await lockAdminChanges(tx);
+    const current = await lockUser(tx, id);
+    if (Object.keys(changes).length === 0) return presentUser(current);
+    const demotes = patch.role === "member" && current.role === "admin" && current.isActive;
+    const deactivates = patch.is_active === false && current.isActive && current.role === "admin";
+    if (demotes || deactivates) await assertAnotherActiveAdmin(tx, id, demotes ? "demote" : "deactivate");
+
+    const [row] = await tx
+      .update(users)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    if (!row) throw noSuchUser(id);
+    if (endsSessions) await endUserSessions(tx, id);
+    return presentUser(row);
+  });
 }
 
-/** Deleting a user cascades to its keys, service accounts, sources and templates. */
+/** Deleting a user cascades to its keys, service accounts, sources, templates and sessions. */
 export async function deleteUser(db: Database, id: string): Promise<void> {
-  const current = await findUser(db, id);
-  if (!current) throw notFound(`No user ${id} exists.`);
-  if (current.role === "admin" && current.isActive) await assertAnotherActiveAdmin(db, id, "delete");
-  await db.delete(users).where(eq(users.id, id));
+  await db.transaction(async (tx) => {
+    await lockAdminChanges(tx);
+    const current = await lockUser(tx, id);
+    if (current.role === "admin" && current.isActive) await assertAnotherActiveAdmin(tx, id, "delete");
+    const deleted = await tx.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+    if (deleted.length === 0) throw noSuchUser(id);
+  });
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, or } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { isUniqueViolation } from "@/db/errors";
+import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templateSources } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
@@ -84,10 +84,14 @@ export async function createSource(
     if (isUniqueViolation(error)) {
       // Point at the field the name came from, so a form can show the conflict there.
       const field = input.alias ? "alias" : "url";
-      throw conflict(`A ${scopeWords(scope)} named ${name} already exists.`, [
-        { path: field, message: `gives the name ${name}, which is taken; choose another alias` },
-      ]);
+      throw conflict(
+        `A ${scopeWords(scope)} named ${name} already exists.`,
+        [{ path: field, message: `gives the name ${name}, which is taken; choose another alias` }],
+        "id-taken",
+      );
     }
+    // A personal source's owner (the caller) was deleted while the request ran.
+    if (isForeignKeyViolation(error)) throw notFound(`No user ${scope.owner} exists.`);
     throw error;
   }
 }
@@ -98,6 +102,15 @@ export async function deleteSource(db: Database, scope: OwnerScope, name: string
     .where(and(inScope(scope), eq(templateSources.name, name)))
     .returning({ id: templateSources.id });
   if (deleted.length === 0) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
+}
+
+/**
+ * Holds a source (by its row id) until the transaction ends, so it cannot be deleted before
+ * what is written from it commits. False when it is gone already.
+ */
+export async function holdSource(tx: Database, sourceId: string): Promise<boolean> {
+  const [row] = await tx.select({ id: templateSources.id }).from(templateSources).where(eq(templateSources.id, sourceId)).for("share");
+  return row !== undefined;
 }
 
 /** A source with its decrypted token, for talking to its marketplace; null when absent. */

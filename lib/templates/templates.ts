@@ -1,7 +1,7 @@
-import { and, arrayContains, asc, eq, gt, isNull, type SQL } from "drizzle-orm";
+import { and, arrayContains, asc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { isUniqueViolation } from "@/db/errors";
+import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templates } from "@/db/schema";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import { iso } from "@/lib/api/fields";
@@ -39,6 +39,9 @@ export const templatesIn = (scope: OwnerScope) =>
 
 const describeScope = (scope: OwnerScope) => (scope.kind === "personal" ? "You have no template" : "There is no server template");
 
+/** The 404 of a missing template — also of another user's, which must look exactly like a missing one. */
+export const missingTemplate = (scope: OwnerScope, id: string) => notFound(`${describeScope(scope)} with id ${id}.`);
+
 export async function findTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow | null> {
   const [row] = await db.select().from(templates).where(and(templatesIn(scope), eq(templates.id, id))).limit(1);
   return row ?? null;
@@ -47,7 +50,7 @@ export async function findTemplate(db: Database, scope: OwnerScope, id: string):
 /** The row, or 404 — also for another user's row, which must look exactly like a missing one. */
 export async function requireTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow> {
   const row = await findTemplate(db, scope, id);
-  if (!row) throw notFound(`${describeScope(scope)} with id ${id}.`);
+  if (!row) throw missingTemplate(scope, id);
   return row;
 }
 
@@ -85,12 +88,14 @@ export async function insertTemplate(db: Database, values: typeof templates.$inf
     return row!;
   } catch (error) {
     if (isUniqueViolation(error)) throw idTaken(values.id, idField);
+    // A personal template's owner (the caller) was deleted while the request ran.
+    if (isForeignKeyViolation(error)) throw notFound(`No user ${values.owner} exists.`);
     throw error;
   }
 }
 
 export const idTaken = (id: string, field: string) =>
-  conflict(`A template with id ${id} already exists here.`, [{ path: field, message: `${id} is taken; choose another id` }]);
+  conflict(`A template with id ${id} already exists here.`, [{ path: field, message: `${id} is taken; choose another id` }], "id-taken");
 
 export async function createTemplate(db: Database, scope: OwnerScope, input: z.output<typeof CreateTemplateRequest>) {
   const row = await insertTemplate(db, {
@@ -107,9 +112,11 @@ export async function createTemplate(db: Database, scope: OwnerScope, input: z.o
   return presentTemplate(row);
 }
 
-/** Applies the given fields; `{}` changes nothing, not even updated_at. */
+/**
+ * Applies the given fields in one conditional statement; `{}` changes nothing, not even
+ * updated_at. A template deleted meanwhile answers 404, as a missing one does.
+ */
 export async function patchTemplate(db: Database, scope: OwnerScope, id: string, patch: z.output<typeof PatchTemplateRequest>) {
-  const current = await requireTemplate(db, scope, id);
   const changes: Partial<typeof templates.$inferInsert> = {};
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.description !== undefined) changes.description = patch.description;
@@ -117,13 +124,15 @@ export async function patchTemplate(db: Database, scope: OwnerScope, id: string,
   if (patch.integrations !== undefined) changes.integrations = patch.integrations;
   if (patch.tags !== undefined) changes.tags = patch.tags;
   if (patch.manifest !== undefined) changes.manifest = patch.manifest;
-  if (Object.keys(changes).length === 0) return presentTemplate(current);
+  if (Object.keys(changes).length === 0) return getTemplate(db, scope, id);
   const [row] = await db
     .update(templates)
-    .set({ ...changes, locallyModified: current.sourceName !== null, updatedAt: new Date() })
-    .where(eq(templates.rowId, current.rowId))
+    // Only a template installed from a source can have local edits.
+    .set({ ...changes, locallyModified: sql`${templates.sourceName} is not null`, updatedAt: new Date() })
+    .where(and(templatesIn(scope), eq(templates.id, id)))
     .returning();
-  return presentTemplate(row!);
+  if (!row) throw missingTemplate(scope, id);
+  return presentTemplate(row);
 }
 
 export async function deleteTemplate(db: Database, scope: OwnerScope, id: string): Promise<void> {
@@ -131,5 +140,5 @@ export async function deleteTemplate(db: Database, scope: OwnerScope, id: string
     .delete(templates)
     .where(and(templatesIn(scope), eq(templates.id, id)))
     .returning({ rowId: templates.rowId });
-  if (deleted.length === 0) throw notFound(`${describeScope(scope)} with id ${id}.`);
+  if (deleted.length === 0) throw missingTemplate(scope, id);
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { templates } from "@/db/schema";
 import { badGateway, badRequest, conflict, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
@@ -6,9 +6,9 @@ import type { OwnerScope, ScopeKind } from "@/lib/identity/scope";
 import { loadCatalogTemplate, type CatalogTemplate, type FetchMode, type MarketplaceDeps } from "@/lib/marketplace";
 import type { AppContext } from "@/lib/server/app";
 import { findUsableSource } from "@/lib/sources/lookup";
-import { findSourceWithToken } from "@/lib/sources/sources";
+import { findSourceWithToken, holdSource } from "@/lib/sources/sources";
 import { checkManifest } from "./manifest";
-import { findTemplate, idTaken, insertTemplate, presentTemplate, requireTemplate, type TemplateRow } from "./templates";
+import { findTemplate, idTaken, insertTemplate, missingTemplate, presentTemplate, requireTemplate, type TemplateRow } from "./templates";
 
 export const marketplaceDeps = (app: AppContext): MarketplaceDeps => ({
   db: app.db,
@@ -23,6 +23,7 @@ const requireValidManifest = (sourceName: string) => (entry: CatalogTemplate) =>
     throw badGateway(
       `The manifest of template ${entry.id} in source ${sourceName} is not a valid bank template (${report.errors.length} problem${report.errors.length > 1 ? "s" : ""}).`,
       report.errors,
+      "invalid-upstream-manifest",
     );
   }
 };
@@ -61,24 +62,39 @@ export async function installTemplate(
     requireValidManifest(source.row.name),
   );
   if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
-  const row = await insertTemplate(app.db, {
-    id,
-    scope: scope.kind,
-    owner: scope.owner,
-    ...fromEntry(entry),
-    sourceName: source.row.name,
-    sourceScope: source.row.scope,
-    sourceOwner: source.row.owner,
-    sourceTemplateId,
-  }, "alias_id");
+  // The fetch is over: the transaction holds no lock across a network call.
+  const row = await app.db.transaction(async (tx) => {
+    if (!(await holdSource(tx, source.row.id))) {
+      throw notFound(`No template source named ${input.source_name} is available to you.`);
+    }
+    return insertTemplate(tx, {
+      id,
+      scope: scope.kind,
+      owner: scope.owner,
+      ...fromEntry(entry),
+      sourceName: source.row.name,
+      sourceScope: source.row.scope,
+      sourceOwner: source.row.owner,
+      sourceTemplateId,
+    }, "alias_id");
+  });
   return presentTemplate(row);
 }
 
-/** The current catalog entry of an installed template; 409 when its source or entry is gone. */
-async function latestEntry(app: AppContext, row: TemplateRow, mode: FetchMode): Promise<CatalogTemplate> {
+const sourceGone = (row: TemplateRow) =>
+  conflict(`Template ${row.id} came from source ${row.sourceName}, which has been removed.`, undefined, "source-gone");
+
+const localEdits = (id: string) =>
+  conflict(`Template ${id} has local edits; update with force=true to replace them.`, undefined, "local-edits");
+
+/**
+ * The current catalog entry of an installed template, and the row id of the source it came
+ * from; 409 when that source or the entry is gone.
+ */
+async function latestEntry(app: AppContext, row: TemplateRow, mode: FetchMode): Promise<{ entry: CatalogTemplate; sourceId: string }> {
   const sourceScope = { kind: row.sourceScope, owner: row.sourceOwner } as OwnerScope;
   const source = await findSourceWithToken(app.db, app.secretKey, sourceScope, row.sourceName!);
-  if (!source) throw conflict(`Template ${row.id} came from source ${row.sourceName}, which has been removed.`);
+  if (!source) throw sourceGone(row);
   const sourceTemplateId = row.sourceTemplateId ?? row.id;
   const entry = await loadCatalogTemplate(
     marketplaceDeps(app),
@@ -87,8 +103,10 @@ async function latestEntry(app: AppContext, row: TemplateRow, mode: FetchMode): 
     mode,
     requireValidManifest(source.row.name),
   );
-  if (!entry) throw conflict(`Template ${sourceTemplateId} is no longer in the catalog of source ${row.sourceName}.`);
-  return entry;
+  if (!entry) {
+    throw conflict(`Template ${sourceTemplateId} is no longer in the catalog of source ${row.sourceName}.`, undefined, "template-gone");
+  }
+  return { entry, sourceId: source.row.id };
 }
 
 export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: string) {
@@ -96,7 +114,7 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
   if (row.sourceName === null) {
     return { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
   }
-  const entry = await latestEntry(app, row, "revalidate");
+  const { entry } = await latestEntry(app, row, "revalidate");
   return {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision,
@@ -110,7 +128,7 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
 export async function previewUpdate(app: AppContext, scope: OwnerScope, id: string) {
   const row = await requireTemplate(app.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`);
-  const entry = await latestEntry(app, row, "revalidate");
+  const { entry } = await latestEntry(app, row, "revalidate");
   return {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision!,
@@ -123,24 +141,30 @@ export async function previewUpdate(app: AppContext, scope: OwnerScope, id: stri
 
 /**
  * Rewrites the template from its source. Local edits block it unless `force`; an
- * unchanged revision is a no-op unless `force`.
+ * unchanged revision is a no-op unless `force`. The marketplace is asked first; the write
+ * then holds the source and applies only to the row that was read, and only while it still
+ * has no local edits (unless `force`), so a PATCH or DELETE meanwhile is never overwritten.
  */
 export async function updateTemplate(app: AppContext, scope: OwnerScope, id: string, force: boolean) {
   const row = await requireTemplate(app.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`);
-  if (row.locallyModified && !force) {
-    throw conflict(`Template ${id} has local edits; update with force=true to replace them.`);
-  }
-  const entry = await latestEntry(app, row, "revalidate");
+  if (row.locallyModified && !force) throw localEdits(id);
+  const { entry, sourceId } = await latestEntry(app, row, "revalidate");
   const previous = row.sourceRevision!;
   if (entry.revision === previous && !force) {
     return { updated: false, previous_revision: previous, new_revision: previous, template: presentTemplate(row) };
   }
-  const [updated] = await app.db
-    .update(templates)
-    .set({ ...fromEntry(entry), locallyModified: false, updatedAt: new Date() })
-    .where(eq(templates.rowId, row.rowId))
-    .returning();
-  if (!updated) throw conflict(`Template ${id} was deleted while it was being updated.`);
+  const updated = await app.db.transaction(async (tx) => {
+    if (!(await holdSource(tx, sourceId))) throw sourceGone(row);
+    const sameRow = eq(templates.rowId, row.rowId);
+    const [written] = await tx
+      .update(templates)
+      .set({ ...fromEntry(entry), locallyModified: false, updatedAt: new Date() })
+      .where(force ? sameRow : and(sameRow, eq(templates.locallyModified, false)))
+      .returning();
+    if (written) return written;
+    const [still] = await tx.select({ rowId: templates.rowId }).from(templates).where(sameRow);
+    throw still ? localEdits(id) : missingTemplate(scope, id);
+  });
   return { updated: true, previous_revision: previous, new_revision: entry.revision, template: presentTemplate(updated) };
 }
