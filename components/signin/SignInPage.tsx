@@ -4,6 +4,7 @@ import { IconAlertTriangle, IconCircleCheck, IconStack2 } from "@tabler/icons-re
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
 import { ColorSchemeToggle } from "@/components/console/ColorSchemeToggle";
+import { signInWithPassword } from "./password-sign-in";
 import { signInErrorMessage } from "./sign-in-errors";
 
 interface SignInPageProps {
@@ -25,13 +26,13 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }
     event.preventDefault();
     setBusy(true);
     setError(null);
-    const result = await signIn("credentials", { redirect: false, username, password, callbackUrl }).catch(() => undefined);
-    if (result?.ok && !result.error) {
+    const result = await signInWithPassword(username, password, callbackUrl);
+    if (result.ok) {
       // A full load, so the console's server layout renders with the new session cookie.
       window.location.assign(callbackUrl);
       return;
     }
-    setError(signInErrorMessage(result?.error ?? "Callback"));
+    setError(result.message);
     setBusy(false);
   };
 

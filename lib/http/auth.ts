@@ -2,8 +2,10 @@ import type { AppContext } from "@/lib/server/app";
 import { isHttpsRequest, parseCookieHeader, readSessionToken } from "@/lib/auth/cookies";
 import { principalForSession } from "@/lib/auth/session";
 import { principalForApiKey, type Principal } from "@/lib/identity/principal";
+import { apiKeyAddressBlockedFor, countFailedApiKey } from "@/lib/ratelimit/api-keys";
+import { clientAddress } from "@/lib/ratelimit/client-address";
 import type { Access } from "./endpoint";
-import { forbidden, unauthorized } from "./errors";
+import { forbidden, tooManyRequests, unauthorized } from "./errors";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 /** Sent by the console's client on every request (see lib/client/api.ts). */
@@ -13,6 +15,8 @@ export const CONSOLE_HEADER_VALUE = "bank-templates-console";
 /**
  * The caller behind `Authorization: Bearer <key>`, or, without that header, behind the
  * console's session cookie (same-origin requests only); 401 (with WWW-Authenticate) otherwise.
+ * An address with more than 1,000 failed keys in the current minute gets 429 instead
+ * (lib/ratelimit/api-keys.ts: a usable key costs no extra query, only failures are counted).
  */
 export async function authenticate(request: Request, app: AppContext): Promise<Principal> {
   const header = request.headers.get("authorization");
@@ -23,10 +27,21 @@ export async function authenticate(request: Request, app: AppContext): Promise<P
   }
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("The Authorization header must have the form Bearer <key>.");
+  const address = clientAddress(request.headers);
+  const blockedFor = apiKeyAddressBlockedFor(app.db, address);
+  if (blockedFor !== null) throw tooManyFailedKeys(blockedFor);
   const principal = await principalForApiKey(app.db, token);
-  if (!principal) throw unauthorized("The API key is unknown or revoked, or its account is inactive.");
-  return principal;
+  if (principal) return principal;
+  const retryAfter = await countFailedApiKey(app.db, address);
+  if (retryAfter !== null) throw tooManyFailedKeys(retryAfter);
+  throw unauthorized("The API key is unknown or revoked, or its account is inactive.");
 }
+
+const tooManyFailedKeys = (retryAfterSeconds: number) =>
+  tooManyRequests(
+    `Too many failed API-key authentications from this address; try again in ${retryAfterSeconds} seconds.`,
+    retryAfterSeconds,
+  );
 
 /** The console user of a session cookie, or null when the request carries none. */
 async function sessionPrincipal(request: Request, app: AppContext): Promise<Principal | null> {

@@ -2,8 +2,15 @@
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { isHttpsRequest } from "@/lib/auth/cookies";
-import { authOptions } from "@/lib/auth/options";
-import { getApp } from "@/lib/server/app";
+import { authOptions, CREDENTIALS_PROVIDER_ID } from "@/lib/auth/options";
+import { tooManyRequests } from "@/lib/http/errors";
+import { errorToResponse, problemResponse } from "@/lib/http/problem";
+import { requestIdFor } from "@/lib/http/request-id";
+import { clientAddress } from "@/lib/ratelimit/client-address";
+import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
+import { admitSignInAttempt, settleSignInAttempt } from "@/lib/ratelimit/sign-in";
+import { getApp, type AppContext } from "@/lib/server/app";
+import { logError } from "@/lib/server/log";
 
 interface NextAuthContext {
   params: Promise<{ nextauth: string[] }>;
@@ -11,9 +18,91 @@ interface NextAuthContext {
 
 // The options are built per request: the secret comes from the started app, and whether
 // cookies are `Secure` depends on how this request arrived.
-async function handler(request: NextRequest, context: NextAuthContext): Promise<Response> {
-  const app = await getApp();
+async function nextAuth(request: NextRequest, context: NextAuthContext, app: AppContext): Promise<Response> {
   return NextAuth(request, context, authOptions(app, { https: isHttpsRequest(request.headers, request.url) }));
 }
 
-export { handler as GET, handler as POST };
+async function GET(request: NextRequest, context: NextAuthContext): Promise<Response> {
+  return nextAuth(request, context, await getApp());
+}
+
+/** Password sign-ins (POST /api/auth/callback/credentials) pass the rate limits of CONTRACT §11 first. */
+async function POST(request: NextRequest, context: NextAuthContext): Promise<Response> {
+  const [action, provider] = (await context.params).nextauth;
+  const app = await getApp();
+  if (action !== "callback" || provider !== CREDENTIALS_PROVIDER_ID) return nextAuth(request, context, app);
+  const requestId = requestIdFor(request.headers);
+  try {
+    return await signInWithinLimits(request, context, app, requestId);
+  } catch (error) {
+    // The counters live in the database: when it is unreachable, 503 problem+json as everywhere else.
+    return errorToResponse(error, { method: request.method, path: new URL(request.url).pathname, requestId });
+  }
+}
+
+async function signInWithinLimits(request: NextRequest, context: NextAuthContext, app: AppContext, requestId: string): Promise<Response> {
+  const admission = await admitSignInAttempt(app.db, await submittedUserName(request), clientAddress(request.headers));
+  if (!admission.admitted) {
+    const detail = tooManySignInsMessage(admission.retryAfterSeconds);
+    return problemResponse(tooManyRequests(detail, admission.retryAfterSeconds), requestId);
+  }
+  let response: Response | undefined;
+  try {
+    response = await nextAuth(request, context, app);
+    return response;
+  } finally {
+    const failed = response ? await isFailedSignIn(response) : false;
+    // The answer stands even if the counter cannot be corrected: the attempt then merely
+    // stays counted, which errs on the side of the limit.
+    await settleSignInAttempt(app.db, admission.attempt, failed).catch((error: unknown) =>
+      logError("settling a sign-in attempt's rate-limit counters failed", error, { request_id: requestId }),
+    );
+  }
+}
+
+/**
+ * The user name of a credentials sign-in, read from a copy of the body so next-auth still
+ * reads the original. next-auth accepts form bodies (its client sends those) and JSON.
+ */
+async function submittedUserName(request: Request): Promise<string | null> {
+  const contentType = request.headers.get("content-type") ?? "";
+  const text = await request.clone().text();
+  let userName: unknown = null;
+  if (contentType.includes("application/x-www-form-urlencoded")) {
+    userName = new URLSearchParams(text).get("username");
+  } else if (contentType.includes("application/json")) {
+    try {
+      userName = (JSON.parse(text) as { username?: unknown } | null)?.username;
+    } catch {
+      userName = null; // next-auth refuses it as well
+    }
+  }
+  return typeof userName === "string" && userName !== "" ? userName : null;
+}
+
+/**
+ * Whether next-auth checked the credentials and found them wrong. It then answers with
+ * `error=CredentialsSignin`: in the Location of its redirect, or in the `url` of its JSON
+ * answer when the client asked for JSON (`json=true`, as its `signIn()` does). A success
+ * sets the session cookie and names no error; a request it refused before checking a
+ * password (missing CSRF token: `?csrf=true`) names none either, so neither counts.
+ */
+async function isFailedSignIn(response: Response): Promise<boolean> {
+  let target = response.headers.get("location");
+  if (!target && response.headers.get("content-type")?.includes("application/json")) {
+    try {
+      const body = (await response.clone().json()) as { url?: unknown } | null;
+      target = typeof body?.url === "string" ? body.url : null;
+    } catch {
+      target = null;
+    }
+  }
+  if (!target) return false;
+  try {
+    return new URL(target, "http://localhost").searchParams.get("error") === "CredentialsSignin";
+  } catch {
+    return false;
+  }
+}
+
+export { GET, POST };

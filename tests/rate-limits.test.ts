@@ -1,0 +1,273 @@
+import "./support/nextauth"; // first: sets up what Next's server provides before anything loads Next
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { openPostgres } from "@/db/client";
+import { rateLimits } from "@/db/schema";
+import { clientAddress, UNKNOWN_ADDRESS } from "@/lib/ratelimit/client-address";
+import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
+import { API_KEY_FAILURES_PER_ADDRESS, SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_FAILURES_PER_USER } from "@/lib/ratelimit/limits";
+import { appendPeerAddressToForwardedFor } from "@/lib/ratelimit/peer-address";
+import { admitSignInAttempt } from "@/lib/ratelimit/sign-in";
+import { sweepExpiredCounters } from "@/lib/ratelimit/window-counter";
+import { setApp, type AppContext } from "@/lib/server/app";
+import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
+import { callNextAuth, signInWithPassword, type PasswordSignIn } from "./support/nextauth";
+
+const t = useTestApp();
+const onPostgres = process.env.TEST_DB === "postgres";
+const RATE_LIMITED = "urn:bank-templates:problem:rate-limited";
+
+const passwordOf = (id: string) => `${id}'s long password`;
+
+async function createUser(id: string) {
+  const created = await t.admin.post("/ext/svc/admin/users", { id, password: passwordOf(id) });
+  expect(created.status).toBe(201);
+}
+
+/** The stored count of one counter (0 when it has no row). */
+async function storedCount(bucket: string, key: string): Promise<number> {
+  const [row] = await t.app.db
+    .select({ count: rateLimits.count })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.bucket, bucket), eq(rateLimits.key, key)));
+  return row?.count ?? 0;
+}
+
+function expectFailedSignIn(answer: PasswordSignIn) {
+  expect(answer.status).toBe(401);
+  expect(answer.error).toBe("CredentialsSignin");
+  expect(answer.sessionCookie).toBeNull();
+}
+
+function expectSignedIn(answer: PasswordSignIn) {
+  expect(answer.status).toBe(200);
+  expect(answer.error).toBeNull();
+  expect(answer.sessionCookie).not.toBeNull();
+}
+
+function expectRateLimited(answer: { status: number; headers: Headers; body: any }, maxSeconds: number) {
+  expect(answer.status).toBe(429);
+  expect(answer.headers.get("content-type")).toBe("application/problem+json");
+  const retryAfter = Number(answer.headers.get("retry-after"));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(maxSeconds);
+  expect(answer.body).toMatchObject({ type: RATE_LIMITED, status: 429, title: "Too Many Requests" });
+  expect(answer.body.request_id).toBe(answer.headers.get("x-request-id"));
+}
+
+describe("failed sign-ins per user id", () => {
+  it("sets up users with passwords", async () => {
+    for (const id of ["alice", "bob", "carol", "dave", "erin", "fred"]) await createUser(id);
+  });
+
+  it("answers the 11th failed sign-in for one id with 429 while another user signs in normally from the same address", async () => {
+    const address = "198.51.100.7";
+    for (let i = 1; i <= 10; i++) {
+      expectFailedSignIn(await signInWithPassword("alice", `wrong guess ${i}`, address));
+      if (i === 5) expectSignedIn(await signInWithPassword("bob", passwordOf("bob"), address));
+    }
+    // The 11th attempt is refused before the password is looked at, even the right one.
+    const refused = await signInWithPassword("alice", passwordOf("alice"), address);
+    expectRateLimited(refused, SIGN_IN_FAILURES_PER_USER.windowSeconds);
+    expect(refused.body.detail).toBe("Too many failed sign-ins. Try again in 15 minutes.");
+    expect(refused.sessionCookie).toBeNull();
+    // Another user at the very same address is not slowed down.
+    expectSignedIn(await signInWithPassword("bob", passwordOf("bob"), address));
+    // The lock is on the id: from elsewhere, and however the name is written, too.
+    expectRateLimited(await signInWithPassword("alice", passwordOf("alice"), "192.0.2.44"), 900);
+    expectRateLimited(await signInWithPassword("  ALICE ", passwordOf("alice"), "192.0.2.45"), 900);
+    expect(await storedCount(SIGN_IN_FAILURES_PER_USER.bucket, "alice")).toBe(10);
+  });
+
+  it("counts neither successes nor refused attempts: the counters hold failures only", async () => {
+    const address = "198.51.100.8";
+    for (let i = 0; i < 60; i++) expect((await signInWithPassword("alice", "anything", address)).status).toBe(429);
+    expect(await storedCount(SIGN_IN_FAILURES_PER_ADDRESS.bucket, address)).toBe(0);
+    expectSignedIn(await signInWithPassword("bob", passwordOf("bob"), address));
+    expect(await storedCount(SIGN_IN_FAILURES_PER_ADDRESS.bucket, address)).toBe(0);
+    expect(await storedCount(SIGN_IN_FAILURES_PER_USER.bucket, "bob")).toBe(0);
+  });
+
+  it("does not count a post next-auth refuses before checking a password (no CSRF token)", async () => {
+    const address = "198.51.100.9";
+    const answer = await callNextAuth("POST", "/api/auth/callback/credentials", {
+      headers: { "x-forwarded-for": address },
+      form: { username: "carol", password: "no csrf token", json: "true" },
+    });
+    expect(answer.body.url).toContain("csrf=true");
+    expect(await storedCount(SIGN_IN_FAILURES_PER_USER.bucket, "carol")).toBe(0);
+    expect(await storedCount(SIGN_IN_FAILURES_PER_ADDRESS.bucket, address)).toBe(0);
+  });
+
+  it("lets at most 10 of 30 simultaneous guesses reach the password check", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => signInWithPassword("carol", `parallel guess ${i}`, `192.0.2.${100 + i}`)),
+    );
+    expect(answers.filter((a) => a.status === 401)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(20);
+    expect(await storedCount(SIGN_IN_FAILURES_PER_USER.bucket, "carol")).toBe(10);
+  });
+
+  it("lets the user in again once the window has passed", async () => {
+    await t.app.db
+      .update(rateLimits)
+      .set({ windowStart: sql`${rateLimits.windowStart} - interval '15 minutes'` })
+      .where(and(eq(rateLimits.bucket, SIGN_IN_FAILURES_PER_USER.bucket), eq(rateLimits.key, "alice")));
+    expectSignedIn(await signInWithPassword("alice", passwordOf("alice"), "198.51.100.10"));
+  });
+});
+
+describe("failed sign-ins per client address", () => {
+  it("answers 429 to the 51st failure from one address, for an id without failures, and not elsewhere", async () => {
+    const address = "203.0.113.50";
+    for (let batch = 0; batch < 5; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => signInWithPassword(`stranger-${batch * 10 + i}`, "some password", address)),
+      );
+      answers.forEach(expectFailedSignIn);
+    }
+    const refused = await signInWithPassword("dave", passwordOf("dave"), address);
+    expectRateLimited(refused, SIGN_IN_FAILURES_PER_ADDRESS.windowSeconds);
+    expect(await storedCount(SIGN_IN_FAILURES_PER_USER.bucket, "dave")).toBe(0);
+    expectSignedIn(await signInWithPassword("dave", passwordOf("dave"), "203.0.113.51"));
+  });
+
+  it("counts an IPv6 client per /64, so rotating addresses inside it does not help", async () => {
+    for (let i = 1; i <= 50; i++) {
+      const admission = await admitSignInAttempt(t.app.db, `v6-stranger-${i}`, clientAddress(new Headers({ "x-forwarded-for": `2001:db8:5:6::${i.toString(16)}` })));
+      expect(admission.admitted).toBe(true);
+    }
+    const next = await signInWithPassword("dave", passwordOf("dave"), "2001:db8:5:6:ffff::1");
+    expectRateLimited(next, 900);
+    expectSignedIn(await signInWithPassword("dave", passwordOf("dave"), "2001:db8:5:7::1"));
+  });
+});
+
+describe.runIf(onPostgres)("sign-in limits shared by two app instances on one PostgreSQL database", () => {
+  /** Runs `use` with a second application (its own connection pool) on the same database, as another process has. */
+  async function withSecondInstance(use: (other: AppContext) => Promise<void>): Promise<void> {
+    const handle = await openPostgres(t.databaseUrl!);
+    try {
+      await use({ ...t.app, db: handle.db, database: handle });
+    } finally {
+      setApp(t.app);
+      await handle.close();
+    }
+  }
+
+  it("answers the 11th failure with 429 when the attempts were spread over both, while another user signs in", async () => {
+    await withSecondInstance(async (other) => {
+      const address = "198.51.100.77";
+      for (let i = 1; i <= 10; i++) {
+        setApp(i % 2 ? t.app : other);
+        expectFailedSignIn(await signInWithPassword("erin", `wrong guess ${i}`, address));
+      }
+      setApp(other);
+      expectRateLimited(await signInWithPassword("erin", passwordOf("erin"), address), 900);
+      expectSignedIn(await signInWithPassword("fred", passwordOf("fred"), address));
+      setApp(t.app);
+      expectRateLimited(await signInWithPassword("erin", passwordOf("erin"), address), 900);
+      expectSignedIn(await signInWithPassword("fred", passwordOf("fred"), address));
+    });
+  });
+
+  it("admits exactly 10 of 40 simultaneous attempts made through both connection pools", async () => {
+    await withSecondInstance(async (other) => {
+      const admissions = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => admitSignInAttempt(i % 2 ? t.app.db : other.db, "racer", `192.0.2.${i}`)),
+      );
+      expect(admissions.filter((a) => a.admitted)).toHaveLength(10);
+    });
+  });
+});
+
+describe("failed API-key authentications per client address", () => {
+  const wrongKey = (i: number) => `hbk_${"wrong".repeat(8)}${i}`;
+  const from = (address: string, token: string) =>
+    request("GET", "/ext/svc/me", { token, headers: { "x-forwarded-for": address } });
+
+  it("answers the 1,001st failure within a minute with 429, counts no success, and then refuses without a lookup", async () => {
+    const address = "203.0.113.99";
+    for (let batch = 0; batch < 20; batch++) {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => from(address, wrongKey(batch * 50 + i))));
+      expect(answers.map((a) => a.status)).toEqual(Array(50).fill(401));
+      // A working key from the same address meanwhile: answered normally, not counted.
+      expect((await from(address, ADMIN_TOKEN)).status).toBe(200);
+    }
+    expect(await storedCount(API_KEY_FAILURES_PER_ADDRESS.bucket, address)).toBe(1000);
+
+    const refused = await from(address, wrongKey(1001));
+    expectRateLimited(refused, API_KEY_FAILURES_PER_ADDRESS.windowSeconds);
+    // Over the limit the key is not even looked up: a working one is refused too.
+    expectRateLimited(await from(address, ADMIN_TOKEN), 60);
+    // Other addresses are unaffected.
+    expect((await from("203.0.113.100", ADMIN_TOKEN)).status).toBe(200);
+    expect((await from("203.0.113.100", wrongKey(0))).status).toBe(401);
+  });
+});
+
+describe("the client address", () => {
+  const headers = (forwardedFor?: string) => new Headers(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor });
+
+  it("is the rightmost X-Forwarded-For entry (the one the server appended), or the one a trusted proxy appended", () => {
+    expect(clientAddress(headers("10.0.0.1"))).toBe("10.0.0.1");
+    expect(clientAddress(headers("6.6.6.6, 7.7.7.7, 10.0.0.1"))).toBe("10.0.0.1");
+    expect(clientAddress(headers("6.6.6.6, 7.7.7.7, 10.0.0.1"), 1)).toBe("7.7.7.7");
+    expect(clientAddress(headers("10.0.0.1"), 3)).toBe("10.0.0.1");
+    expect(clientAddress(headers("::ffff:10.0.0.1"))).toBe("10.0.0.1");
+    expect(clientAddress(headers("10.0.0.1:5678"))).toBe("10.0.0.1");
+    expect(clientAddress(headers("[2001:db8::1]:443"))).toBe("2001:db8::/64");
+    expect(clientAddress(headers("2001:db8:0:0:abcd::1"))).toBe("2001:db8::/64");
+    expect(clientAddress(headers())).toBe(UNKNOWN_ADDRESS);
+    expect(clientAddress(headers("not an address"))).toBe(UNKNOWN_ADDRESS);
+  });
+
+  it("cannot be chosen by the client once the server appends the peer address", async () => {
+    appendPeerAddressToForwardedFor();
+    appendPeerAddressToForwardedFor(); // installing twice appends once
+    const server = http.createServer((req, res) => {
+      const seen = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") seen.set(name, value);
+      res.end(JSON.stringify({ forwardedFor: req.headers["x-forwarded-for"], client: clientAddress(seen) }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const spoofed = await (await fetch(`http://127.0.0.1:${port}/`, { headers: { "x-forwarded-for": "6.6.6.6" } })).json();
+      expect(spoofed).toEqual({ forwardedFor: "6.6.6.6, 127.0.0.1", client: "127.0.0.1" });
+      const plain = await (await fetch(`http://127.0.0.1:${port}/`)).json();
+      expect(plain).toEqual({ forwardedFor: "127.0.0.1", client: "127.0.0.1" });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("the sign-in page's message", () => {
+  it("says how many whole minutes to wait", () => {
+    expect(tooManySignInsMessage(900)).toBe("Too many failed sign-ins. Try again in 15 minutes.");
+    expect(tooManySignInsMessage(61)).toBe("Too many failed sign-ins. Try again in 2 minutes.");
+    expect(tooManySignInsMessage(60)).toBe("Too many failed sign-ins. Try again in 1 minute.");
+    expect(tooManySignInsMessage(Number.NaN)).toBe("Too many failed sign-ins. Try again in 15 minutes.");
+  });
+});
+
+describe("stale counters", () => {
+  it("are deleted once their window has passed, and only those", async () => {
+    const bucket = API_KEY_FAILURES_PER_ADDRESS.bucket;
+    await t.app.db.insert(rateLimits).values([
+      { bucket, key: "stale-1", windowStart: sql`now() - interval '2 minutes'`, count: 5 },
+      { bucket, key: "stale-2", windowStart: sql`now() - interval '61 seconds'`, count: 0 },
+      { bucket, key: "fresh", windowStart: sql`now() - interval '30 seconds'`, count: 5 },
+      { bucket: SIGN_IN_FAILURES_PER_USER.bucket, key: "other-bucket", windowStart: sql`now() - interval '2 minutes'`, count: 5 },
+    ]);
+    await sweepExpiredCounters(t.app.db, API_KEY_FAILURES_PER_ADDRESS);
+    expect(await storedCount(bucket, "stale-1")).toBe(0);
+    expect(await storedCount(bucket, "stale-2")).toBe(0);
+    expect(await storedCount(bucket, "fresh")).toBe(5);
+    expect(await storedCount(SIGN_IN_FAILURES_PER_USER.bucket, "other-bucket")).toBe(5);
+  });
+});
