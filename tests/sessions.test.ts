@@ -151,6 +151,17 @@ describe("console sessions", () => {
     expect(res.body.errors).toEqual([{ path: "current_password", message: expect.any(String) }]);
   });
 
+  it("counts wrong current passwords as failed sign-ins: the 11th within the window answers 429", async () => {
+    const gus = await t.user("gus");
+    await t.admin.patch("/ext/svc/admin/users/gus", { password: "gus's long password" });
+    const wrong = { current_password: "not gus's password", new_password: "a new long password" };
+    for (let i = 0; i < 10; i++) expect((await gus.post("/ext/svc/me/password", wrong)).status).toBe(422);
+    const throttled = await gus.post("/ext/svc/me/password", { ...wrong, current_password: "gus's long password" });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(throttled.body.type).toBe("urn:bank-templates:problem:rate-limited");
+  });
+
   it.each([
     ["shorter than 12 characters", { current_password: CAROL_PASSWORD, new_password: "elevenchars" }, "new_password"],
     ["longer than 512 characters", { current_password: CAROL_PASSWORD, new_password: "x".repeat(513) }, "new_password"],

@@ -27,7 +27,7 @@ export async function authenticate(request: Request, app: AppContext): Promise<P
   }
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("The Authorization header must have the form Bearer <key>.");
-  const address = clientAddress(request.headers);
+  const address = clientAddress(request.headers, app.config.trustedProxies);
   const blockedFor = apiKeyAddressBlockedFor(app.db, address);
   if (blockedFor !== null) throw tooManyFailedKeys(blockedFor);
   const principal = await principalForApiKey(app.db, token);

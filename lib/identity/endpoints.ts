@@ -32,7 +32,7 @@ function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(base:
     create: defineEndpoint({
       method: "POST", path: base, tag, access, status: 201, params,
       summary: `Create an API key for ${whose.replace(/'s?$/, "")}; the token is shown only in this answer`,
-      body: CreateApiKeyRequest, response: CreatedApiKey,
+      body: CreateApiKeyRequest, response: CreatedApiKey, errors: [404],
     }),
     revoke: defineEndpoint({
       method: "DELETE", path: `${base}/{key_id}`, tag, access, status: 204, params: itemParams,
@@ -60,7 +60,7 @@ export const identityEndpoints = {
     create: defineEndpoint({
       method: "POST", path: "/ext/svc/me/service-accounts", tag: "Service accounts", access: "user", status: 201,
       summary: "Create a service account acting for the caller", body: CreateServiceAccountRequest, response: ServiceAccount,
-      errors: [409],
+      errors: [404, 409],
     }),
     remove: defineEndpoint({
       method: "DELETE", path: "/ext/svc/me/service-accounts/{sa_id}", tag: "Service accounts", access: "user", status: 204,

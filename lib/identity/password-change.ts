@@ -3,7 +3,9 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { endUserSessions } from "@/lib/auth/session-store";
-import { conflict, invalidField } from "@/lib/http/errors";
+import { conflict, invalidField, tooManyRequests } from "@/lib/http/errors";
+import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
+import { admitSignInAttempt, settleSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { Principal } from "./principal";
 import type { ChangePasswordRequest } from "./schemas";
@@ -16,12 +18,19 @@ import type { ChangePasswordRequest } from "./schemas";
  * (which then holds a connection only for two statements). The write is conditional on the
  * hash that was verified and on the user being active, so a concurrent change of the
  * password (or deactivation) is never silently overwritten: it answers 409 instead.
+ * Wrong current passwords count as failed sign-ins of that user id and address, so a
+ * stolen session cannot be used to guess the password faster than the sign-in page allows.
  */
 export async function changeOwnPassword(
   db: Database,
   principal: Principal,
   input: z.output<typeof ChangePasswordRequest>,
+  clientAddress: string,
 ): Promise<void> {
+  const admission = await admitSignInAttempt(db, principal.userId, clientAddress);
+  if (!admission.admitted) {
+    throw tooManyRequests(tooManySignInsMessage(admission.retryAfterSeconds), admission.retryAfterSeconds);
+  }
   const [current] = await db
     .select({ passwordHash: users.passwordHash })
     .from(users)
@@ -29,7 +38,9 @@ export async function changeOwnPassword(
     .limit(1);
   const verifiedHash = current?.passwordHash ?? null;
   // A user without a password has no current password to give: the same answer as a wrong one.
-  if (verifiedHash === null || !(await verifyPassword(verifiedHash, input.current_password))) {
+  const verified = verifiedHash !== null && (await verifyPassword(verifiedHash, input.current_password));
+  await settleSignInAttempt(db, admission.attempt, !verified);
+  if (!verified) {
     throw invalidField("current_password", "is not your current password", "wrong-password");
   }
   const newHash = await hashPassword(input.new_password);

@@ -16,6 +16,7 @@ const envSchema = z.object({
   HINDSIGHT_API_URL: z.url().optional(),
   HINDSIGHT_API_KEY: z.string().min(1).optional(),
   HINDSIGHT_TIMEOUT_MS: intFromEnv(10_000, 1),
+  TRUSTED_PROXIES: intFromEnv(0, 0),
 });
 
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
     maxBytes: number;
   };
   hindsight: { url: string; apiKey: string | null; timeoutMs: number } | null;
+  /** Reverse proxies in front of the app that append to X-Forwarded-For (client address of the rate limits). */
+  trustedProxies: number;
 }
 
 export class ConfigError extends Error {}
@@ -63,5 +66,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hindsight: e.HINDSIGHT_API_URL
       ? { url: e.HINDSIGHT_API_URL, apiKey: e.HINDSIGHT_API_KEY ?? null, timeoutMs: e.HINDSIGHT_TIMEOUT_MS }
       : null,
+    trustedProxies: e.TRUSTED_PROXIES,
   };
 }

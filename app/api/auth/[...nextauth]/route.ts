@@ -41,7 +41,7 @@ async function POST(request: NextRequest, context: NextAuthContext): Promise<Res
 }
 
 async function signInWithinLimits(request: NextRequest, context: NextAuthContext, app: AppContext, requestId: string): Promise<Response> {
-  const admission = await admitSignInAttempt(app.db, await submittedUserName(request), clientAddress(request.headers));
+  const admission = await admitSignInAttempt(app.db, await submittedUserName(request), clientAddress(request.headers, app.config.trustedProxies));
   if (!admission.admitted) {
     const detail = tooManySignInsMessage(admission.retryAfterSeconds);
     return problemResponse(tooManyRequests(detail, admission.retryAfterSeconds), requestId);
