@@ -49,7 +49,8 @@ export function dropNullOptionals(schema: z.ZodType, value: Record<string, unkno
   const shape = schema.shape as Record<string, z.ZodType>;
   let out: Record<string, unknown> | null = null;
   for (const [key, v] of Object.entries(value)) {
-    const field = shape[key];
+    // Own keys only: `constructor` or `toString` in a body must not find Object.prototype's.
+    const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
     if (v !== null || !field) continue;
     if (field.safeParse(undefined).success && !field.safeParse(null).success) {
       out ??= { ...value };
