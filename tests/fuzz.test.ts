@@ -1,0 +1,192 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { manifest } from "./support/fixtures";
+import { resolveRoute } from "./support/router";
+import { useTestApp } from "./support/app";
+import { formatSummary, groupViolations, runCampaign } from "./fuzz/campaign";
+import { contractViolations } from "./fuzz/checks";
+import { dispatch, type Caller, type FuzzRequest, type FuzzResponse } from "./fuzz/dispatch";
+import { documentedOperations, optionalBodyFields, pseudoOperations, type Operation } from "./fuzz/operations";
+import { validArbitrary, type JsonSchema, type SchemaContext } from "./fuzz/schema-arbitraries";
+import { seedWorld, type FuzzWorld } from "./fuzz/seed-state";
+
+/**
+ * CONTRACT §4 and §10: no input, however malformed, produces a 5xx, and every error is
+ * problem+json. Requests are generated from the OpenAPI document for every operation and sent
+ * through the real route handlers. `npm test` sends a few thousand; `npm run fuzz` 20,000
+ * (FUZZ_REQUESTS). A failure prints the seed: FUZZ_SEED=<seed> replays the same requests,
+ * FUZZ_ONLY=<text> narrows the run to the operations whose key contains the text.
+ */
+const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+const ONLY = process.env.FUZZ_ONLY || undefined;
+const PRINT_SUMMARY = process.env.FUZZ_REQUESTS !== undefined || process.env.FUZZ_SUMMARY === "1";
+
+// Marketplace fetches go to 127.0.0.1 or fail name resolution at once; the short timeout only bounds surprises.
+const t = useTestApp({ MARKETPLACE_TIMEOUT_MS: "3000" });
+let world: FuzzWorld;
+let ctx: SchemaContext;
+let operations: Operation[];
+const openApi = buildOpenApiDocument() as unknown as Parameters<typeof documentedOperations>[0];
+
+beforeAll(async () => {
+  world = await seedWorld(t);
+  ctx = { components: (openApi.components?.schemas ?? {}) as Record<string, JsonSchema>, pools: world.pools };
+  operations = [...documentedOperations(openApi), ...pseudoOperations(openApi)];
+});
+afterAll(() => world?.close());
+
+const send = async (caller: Caller, method: string, path: string, body?: FuzzRequest["body"], headers: Record<string, string> = {}): Promise<FuzzResponse> => {
+  const response = await dispatch({ operation: `${method} ${path}`, method, path, caller, headers, body }, world.tokens);
+  if (!response) throw new Error(`no route answers ${path}`);
+  return response;
+};
+const json = (response: FuzzResponse) => JSON.parse(response.text);
+const errorPaths = (response: FuzzResponse): string[] => (json(response).errors ?? []).map((e: { path: string }) => e.path);
+/** The problem+json rules every error answer must keep (no 5xx, type, title, status, detail, request_id). */
+const expectProblem = (response: FuzzResponse, status: number) => {
+  expect(contractViolations(undefined, response)).toEqual([]);
+  expect(response.status).toBe(status);
+};
+
+// The hand-written cases run first, on the freshly seeded state; the generated run changes it.
+describe("hostile input from the issue answers its 4xx", () => {
+  it("U+0000 in a stored string: POST /me/api-keys {description: 'a\\u0000b'} → 422 at description", async () => {
+    const res = await send("member", "POST", "/ext/svc/me/api-keys", { json: { description: "a\u0000b" } });
+    expectProblem(res, 422);
+    expect(errorPaths(res)).toContain("description");
+  });
+
+  it("U+0000 in a query value: GET /me/templates?category=%00 → 422 at category", async () => {
+    const res = await send("member", "GET", "/ext/svc/me/templates?category=%00");
+    expectProblem(res, 422);
+    expect(errorPaths(res)).toContain("category");
+  });
+
+  it("an unpaired surrogate in a mental model's name → 422 at that path, nothing stored", async () => {
+    const body = { id: "surrogate", name: "Surrogate", manifest: manifest({ mental_models: [{ id: "m", name: "bad \ud800 name", source_query: "q?" }] }) };
+    const res = await send("member", "POST", "/ext/svc/me/templates", { json: body });
+    expectProblem(res, 422);
+    expect(errorPaths(res)).toContain("manifest.mental_models[0].name");
+    expect((await send("member", "GET", "/ext/svc/me/templates/surrogate")).status).toBe(404);
+  });
+
+  it("an object key containing U+0000 → 422 naming the key, at the top level and nested", async () => {
+    const top = await send("member", "POST", "/ext/svc/me/api-keys", { text: '{"desc\\u0000ription":"x"}' });
+    expectProblem(top, 422);
+    expect(errorPaths(top)).toContain("desc\u0000ription");
+
+    const nestedBody = { id: "nul-key", name: "Nul key", manifest: { ...manifest(), bank: { "retain\u0000mission": "x" } } };
+    const nested = await send("member", "POST", "/ext/svc/me/templates", { json: nestedBody });
+    expectProblem(nested, 422);
+    expect(errorPaths(nested)).toContain("manifest.bank.retain\u0000mission");
+  });
+
+  it("a body nested 1,400 levels deep → 400", async () => {
+    const deep = '{"manifest":' + "[".repeat(1400) + "]".repeat(1400) + "}";
+    expectProblem(await send("member", "POST", "/ext/svc/manifests/validate", { text: deep }), 400);
+    const deepObject = '{"a":' + '{"b":'.repeat(1400) + "1" + "}".repeat(1400) + "}";
+    expectProblem(await send("admin", "POST", "/ext/svc/me/templates", { text: deepObject }), 400);
+  });
+
+  it("65 levels is too deep, 64 is not", async () => {
+    const nest = (depth: number) => '{"manifest":' + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}";
+    expectProblem(await send("member", "POST", "/ext/svc/manifests/validate", { text: nest(65) }), 400);
+    expect((await send("member", "POST", "/ext/svc/manifests/validate", { text: nest(64) })).status).toBe(200);
+  });
+
+  it("GET /me/templates/%ff without credentials → 400 problem+json (from proxy.ts, before Next decodes the path)", async () => {
+    expectProblem(await send("anonymous", "GET", "/ext/svc/me/templates/%ff"), 400);
+    expectProblem(await send("member", "DELETE", "/ext/svc/banks/%ed%a0%80"), 400);
+    expectProblem(await send("admin", "GET", "/ext/svc/no/such/%ff"), 400);
+  });
+});
+
+describe("null for an optional POST/PUT field means the same as leaving it out (CONTRACT §10)", () => {
+  it("null under a key an object inherits (constructor, __proto__, toString) is an unknown field: 422, not 500", async () => {
+    // Found by the fuzzer: the null-means-absent step looked such keys up on the plain schema shape.
+    for (const key of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const res = await send("member", "POST", "/ext/svc/me/template-sources", { text: `{"url":"${world.market.url}/x","${key}":null}` });
+      expectProblem(res, 422);
+      expect(errorPaths(res)).toContain(key);
+    }
+  });
+
+  it("POST /me/template-sources {url, alias: null, auth_token: null} → 201", async () => {
+    const res = await send("member", "POST", "/ext/svc/me/template-sources", { json: { url: `${world.market.url}/null-fields`, alias: null, auth_token: null } });
+    expect(res.status, res.text).toBe(201);
+    expect(json(res)).toMatchObject({ has_auth: false });
+  });
+
+  it("POST /banks {bank_id, template, name: null} → 201 with the default name", async () => {
+    const template = await send("member", "POST", "/ext/svc/me/templates", { json: { id: "for-null-name", name: "For null name", manifest: manifest() } });
+    expect(template.status, template.text).toBe(201);
+    const res = await send("member", "POST", "/ext/svc/banks", { json: { bank_id: "null-name", template: "personal/for-null-name", name: null } });
+    expect(res.status, res.text).toBe(201);
+  });
+
+  it("POST /me/templates with description, category, integrations and tags null → 201", async () => {
+    const body = { id: "null-meta", name: "Null meta", manifest: manifest(), description: null, category: null, integrations: null, tags: null };
+    const res = await send("member", "POST", "/ext/svc/me/templates", { json: body });
+    expect(res.status, res.text).toBe(201);
+    expect(json(res)).toMatchObject({ description: null, category: null, integrations: [], tags: [] });
+  });
+
+  it("POST /me/templates/{id}/install with alias_id and source_scope null → 201", async () => {
+    const res = await send("member", "POST", "/ext/svc/me/templates/sales-bot/install", { json: { source_name: "good", alias_id: null, source_scope: null } });
+    expect(res.status, res.text).toBe(201);
+  });
+
+  it("no POST or PUT of the document refuses null for an optional field", async () => {
+    const writes = operations.filter((op) => op.documented && (op.method === "POST" || op.method === "PUT") && op.bodySchema);
+    const refused: string[] = [];
+    for (const [index, op] of writes.entries()) {
+      const [base] = fc.sample(validArbitrary(op.bodySchema!, ctx), { seed: index, numRuns: 1 }) as Record<string, unknown>[];
+      const path = op.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(world.pools[`path.${name}.write`]!()[0])));
+      const caller: Caller = op.pathTemplate.startsWith("/ext/svc/admin/") ? "admin" : "member";
+      for (const field of optionalBodyFields(ctx, op.bodySchema)) {
+        const res = await send(caller, op.method, path, { json: { ...base, [field]: null } });
+        expect(contractViolations(op, res), `${op.key} with ${field}: null`).toEqual([]);
+        if (res.status === 422 && errorPaths(res).some((p) => p === field || p.startsWith(`${field}.`) || p.startsWith(`${field}[`))) {
+          refused.push(`${op.key} ${field}: ${res.text}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+});
+
+describe("fuzzing every operation of the OpenAPI document", () => {
+  it("generates requests for every path × method, each with a route handler", () => {
+    const documented = operations.filter((op) => op.documented);
+    const expected = Object.entries(openApi.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented.map((op) => op.key).sort()).toEqual(expected.sort());
+    const missing = documented.filter((op) => {
+      const route = resolveRoute(op.pathTemplate.replace(/\{[^}]+\}/g, "x"));
+      return !route || route.file.includes("[...unknown]");
+    });
+    expect(missing.map((op) => op.key)).toEqual([]);
+  });
+
+  it(
+    `answers ${TOTAL_REQUESTS} generated requests without a 5xx, every error as problem+json (seed ${SEED})`,
+    async () => {
+      const trace = process.env.FUZZ_TRACE ? (request: FuzzRequest, status: number, detail: string) => console.log(`${status} ${request.caller} ${request.method} ${request.path.slice(0, 200)} ${detail}`) : undefined;
+      const result = await runCampaign(world, ctx, operations, { totalRequests: TOTAL_REQUESTS, seed: SEED, only: ONLY, trace });
+      const summary = formatSummary(result);
+      if (PRINT_SUMMARY) console.log(summary);
+      const replay = `\nReplay with FUZZ_SEED=${SEED} FUZZ_REQUESTS=${TOTAL_REQUESTS}${ONLY ? ` FUZZ_ONLY=${JSON.stringify(ONLY)}` : ""}.\n`;
+      expect(groupViolations(result.violations).length, replay + summary).toBe(0);
+      expect(result.serverErrors).toBe(0);
+      expect(result.nonProblemErrors).toBe(0);
+      if (!ONLY) {
+        // Every operation was really exercised (not only generated): each has answers on record.
+        const silent = operations.filter((op) => op.documented && !result.perOperation.has(op.key)).map((op) => op.key);
+        expect(silent).toEqual([]);
+      }
+    },
+    // Generous: the machine is shared, and a fuzz run is about correctness, not speed.
+    60_000 + TOTAL_REQUESTS * 60,
+  );
+});
