@@ -87,7 +87,7 @@ describe("console session authentication", () => {
     });
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
-    expect(res.body).toMatchObject({ status: 403, title: "Forbidden" });
+    expect(res.body).toMatchObject({ status: 403, title: "Forbidden", type: "urn:bank-templates:problem:cross-site-session" });
     const list = await request("GET", "/ext/svc/me/template-sources", withCookie(await sessionCookie("carol")));
     expect(list.body).toEqual([]);
   });

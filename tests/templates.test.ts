@@ -337,7 +337,9 @@ describe("check-update and update", () => {
   });
 
   it("answers 400 for a hand-made template and 409 when the template left the catalog", async () => {
-    expect((await alice.post(`${M}/alpha/update`)).status).toBe(400);
+    const handMade = await alice.post(`${M}/alpha/update`);
+    expect(handMade.status).toBe(400);
+    expect(handMade.body.type).toBe("urn:bank-templates:problem:not-from-source");
     market.setFile("/inline/templates.json", catalog(catalogEntry("sales-bot", { category: "sales" })));
     expect((await alice.post(`${M}/support-bot/update`)).status).toBe(409);
     expect((await alice.get(`${M}/support-bot/check-update`)).status).toBe(409);

@@ -70,7 +70,10 @@ function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   const fetchSite = request.headers.get("sec-fetch-site")?.toLowerCase();
   const refuse = () =>
-    forbidden("Requests authenticated by the console session must come from the console itself; programs use an API key.");
+    forbidden(
+      "Requests authenticated by the console session must come from the console itself; programs use an API key.",
+      "cross-site-session",
+    );
   if (origin !== null) {
     let host: string | null = null;
     try {

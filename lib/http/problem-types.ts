@@ -20,6 +20,7 @@ export const PROBLEM_TYPES = {
   "local-edits": "The template has local edits; update with force=true to replace them.",
   "source-gone": "The template's source has been removed.",
   "template-gone": "The template is no longer in its source's catalog.",
+  "not-from-source": "The template was made by hand, not installed from a source, so it has no upstream.",
   "payload-too-large": "The body is larger than 1 MiB.",
   "unsupported-media-type": "The body is not JSON.",
   "validation-failed": "A well-formed request failed validation; `errors` lists each field.",

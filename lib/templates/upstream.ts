@@ -127,7 +127,7 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
 /** The installed template and what its source holds now, for reviewing an update before applying it. */
 export async function previewUpdate(app: AppContext, scope: OwnerScope, id: string) {
   const row = await requireTemplate(app.db, scope, id);
-  if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`);
+  if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`, "not-from-source");
   const { entry } = await latestEntry(app, row, "revalidate");
   return {
     has_update: entry.revision !== row.sourceRevision,
@@ -147,7 +147,7 @@ export async function previewUpdate(app: AppContext, scope: OwnerScope, id: stri
  */
 export async function updateTemplate(app: AppContext, scope: OwnerScope, id: string, force: boolean) {
   const row = await requireTemplate(app.db, scope, id);
-  if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`);
+  if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
   if (row.locallyModified && !force) throw localEdits(id);
   const { entry, sourceId } = await latestEntry(app, row, "revalidate");
   const previous = row.sourceRevision!;
