@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { ServerProcess } from "./support/server-process";
+
+// Several processes on one PostgreSQL database are the normal deployment: two production
+// servers share the sign-in rate limit and end sessions and keys for each other.
+// Needs a PostgreSQL server (TEST_DATABASE_URL, as `.ci/run` exports).
+
+const ADMIN_TOKEN = "two-process-admin-token-0123456789abcdef0123456789";
+const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const QUINN_PASSWORD = "quinn's long password";
+const RHEA_PASSWORD = "rhea's long password";
+
+async function signInOver(request: APIRequestContext, base: string, username: string, password: string) {
+  const { csrfToken } = await (await request.get(`${base}/api/auth/csrf`)).json();
+  return request.post(`${base}/api/auth/callback/credentials`, {
+    form: { csrfToken, username, password, json: "true", callbackUrl: `${base}/sources` },
+    maxRedirects: 0,
+  });
+}
+
+test.describe("two app processes on one PostgreSQL database", () => {
+  test.skip(!process.env.TEST_DATABASE_URL, "needs TEST_DATABASE_URL");
+  test.setTimeout(300_000);
+
+  const name = `e2e_two_${randomBytes(4).toString("hex")}`;
+  let admin: ReturnType<typeof postgres>;
+  let servers: ServerProcess[] = [];
+
+  test.beforeAll(async () => {
+    admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const env = { DATABASE_URL: url.toString(), SECRET_KEY: randomBytes(32).toString("hex"), BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN };
+    servers = [new ServerProcess(3212, env), new ServerProcess(3213, env)];
+    await Promise.all(servers.map((s) => s.start()));
+  });
+
+  test.afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  test("the 11th failed sign-in for one id is refused whichever process gets it, while another user signs in", async ({ playwright }) => {
+    const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
+    const request = await playwright.request.newContext();
+    for (const [id, password] of [["quinn", QUINN_PASSWORD], ["rhea", RHEA_PASSWORD]]) {
+      const created = await request.post(`${a}/ext/svc/admin/users`, { headers: bearer, data: { id, password } });
+      expect(created.status()).toBe(201);
+    }
+    for (let i = 0; i < 10; i++) {
+      const res = await signInOver(request, i % 2 ? a : b, "quinn", "a wrong guess");
+      expect(res.status(), `attempt ${i + 1}`).toBe(401);
+    }
+    for (const base of [a, b]) {
+      const refused = await signInOver(request, base, "quinn", QUINN_PASSWORD);
+      expect(refused.status()).toBe(429);
+      expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
+      expect(refused.headers()["content-type"]).toBe("application/problem+json");
+    }
+    const rhea = await signInOver(request, b, "rhea", RHEA_PASSWORD);
+    expect(rhea.status()).toBe(200);
+    await request.dispose();
+  });
+
+  test("signing out on one process ends the session on the other; a key revoked on one is refused by the other", async ({ playwright }) => {
+    const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
+    const browser = await playwright.request.newContext();
+    expect((await signInOver(browser, a, "rhea", RHEA_PASSWORD)).status()).toBe(200);
+    const cookie = (await browser.storageState()).cookies.find((c) => c.name === "next-auth.session-token")!;
+    expect(cookie).toBeTruthy();
+    const replay = await playwright.request.newContext({
+      extraHTTPHeaders: { cookie: `${cookie.name}=${cookie.value}`, "x-requested-with": "bank-templates-console" },
+    });
+    expect((await replay.get(`${b}/ext/svc/me`)).status()).toBe(200);
+    const { csrfToken } = await (await browser.get(`${a}/api/auth/csrf`)).json();
+    await browser.post(`${a}/api/auth/signout`, { form: { csrfToken, json: "true" } });
+    expect((await replay.get(`${b}/ext/svc/me`)).status()).toBe(401);
+
+    const key = await (await browser.post(`${a}/ext/svc/admin/users/rhea/api-keys`, { headers: bearer, data: {} })).json();
+    expect((await browser.get(`${b}/ext/svc/me`, { headers: { authorization: `Bearer ${key.token}` } })).status()).toBe(200);
+    expect((await browser.delete(`${a}/ext/svc/admin/users/rhea/api-keys/${key.id}`, { headers: bearer })).status()).toBe(204);
+    expect((await browser.get(`${b}/ext/svc/me`, { headers: { authorization: `Bearer ${key.token}` } })).status()).toBe(401);
+    await Promise.all([browser.dispose(), replay.dispose()]);
+  });
+});
