@@ -4,7 +4,7 @@ import {
   foreignKey,
   index,
   integer,
-  jsonb,
+  json,
   pgTable,
   primaryKey,
   text,
@@ -106,7 +106,7 @@ export const templates = pgTable(
     category: text("category"),
     integrations: text("integrations").array().notNull().default(sql`'{}'::text[]`),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
-    manifest: jsonb("manifest").$type<Record<string, unknown>>().notNull(),
+    manifest: json("manifest").$type<Record<string, unknown>>().notNull(),
     sourceName: text("source_name"),
     sourceScope: text("source_scope", { enum: ["personal", "server"] }),
     sourceOwner: text("source_owner"),
@@ -135,6 +135,18 @@ export const marketplaceCache = pgTable("marketplace_cache", {
   etag: text("etag"),
   lastModified: text("last_modified"),
   fetchedAt: timestamptz("fetched_at").notNull(),
+  /** Last time an operation read or wrote the entry; entries unused for 7 days are pruned (CONTRACT §12). */
+  usedAt: timestamptz("used_at").notNull().defaultNow(),
+});
+
+/**
+ * Single flight across processes (CONTRACT §12): the process that holds a key's lease
+ * fetches that URL upstream; the others wait for its cache write instead of fetching too.
+ */
+export const marketplaceFetchLeases = pgTable("marketplace_fetch_leases", {
+  cacheKey: text("cache_key").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: timestamptz("expires_at").notNull(),
 });
 
 /** The embedded bank store (CONTRACT §8). Banks outlive their owner's account (owner set null). */
@@ -143,7 +155,7 @@ export const banks = pgTable("banks", {
   owner: text("owner").references(() => users.id, { onDelete: "set null" }),
   name: text("name").notNull(),
   /** Per-bank config overrides, merged field by field by each import. */
-  config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
+  config: json("config").$type<Record<string, unknown>>().notNull().default({}),
   lastAppliedTemplate: text("last_applied_template"),
   lastAppliedRevision: text("last_applied_revision"),
   lastAppliedAt: timestamptz("last_applied_at"),
@@ -159,7 +171,7 @@ export const bankMentalModels = pgTable(
       .notNull()
       .references(() => banks.id, { onDelete: "cascade" }),
     id: text("id").notNull(),
-    entry: jsonb("entry").$type<Record<string, unknown>>().notNull(),
+    entry: json("entry").$type<Record<string, unknown>>().notNull(),
     position: integer("position").notNull(),
   },
   (t) => [primaryKey({ columns: [t.bankId, t.id] })],
@@ -173,7 +185,7 @@ export const bankDirectives = pgTable(
       .notNull()
       .references(() => banks.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    entry: jsonb("entry").$type<Record<string, unknown>>().notNull(),
+    entry: json("entry").$type<Record<string, unknown>>().notNull(),
     position: integer("position").notNull(),
   },
   (t) => [primaryKey({ columns: [t.bankId, t.name] })],
@@ -182,7 +194,7 @@ export const bankDirectives = pgTable(
 /** One policy document per bank id; no foreign key, because a policy may precede its bank. */
 export const bankPolicies = pgTable("bank_policies", {
   bankId: text("bank_id").primaryKey(),
-  document: jsonb("document").$type<Record<string, unknown>>().notNull(),
+  document: json("document").$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
