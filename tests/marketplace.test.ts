@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { marketplaceCache } from "@/db/schema";
@@ -8,6 +9,7 @@ import {
   catalogLocation,
   loadCatalog,
   loadCatalogTemplate,
+  pruneMarketplaceCache,
   templateRevision,
   type MarketplaceDeps,
 } from "@/lib/marketplace";
@@ -161,6 +163,7 @@ describe("loading catalogs", () => {
           tags: ["banking", "alpha"],
           manifest: manifest(),
           revision: templateRevision(entry("alpha")),
+          problem: null,
         },
         {
           id: "beta",
@@ -171,6 +174,7 @@ describe("loading catalogs", () => {
           tags: [],
           manifest: manifest(),
           revision: templateRevision({ name: "Beta", manifest: manifest() }),
+          problem: null,
         },
       ],
     });
@@ -266,12 +270,54 @@ describe("cache", () => {
     expect(await cacheRows()).toHaveLength(2);
   });
 
-  it("writes nothing when a later fetch of the same load fails", async () => {
-    market.setFile("/partial/templates.json", { templates: [{ id: "m", name: "M", manifest_file: "missing.json" }] });
-    const error = await failure(loadCatalog(deps(), source(`${market.url}/partial`), "cached"));
-    expect(error.status).toBe(502);
-    expect(error.detail).toContain(`${market.url}/partial/missing.json`);
-    expect(await cacheRows()).toHaveLength(0);
+  it("caches what was fetched even when another entry's manifest is missing, and lists that entry's problem", async () => {
+    market.setFile("/partial/templates.json", {
+      templates: [fileEntry("m", "missing.json"), fileEntry("ok", "ok.json")],
+    });
+    market.setFile("/partial/ok.json", manifest());
+    const catalog = await loadCatalog(deps(), source(`${market.url}/partial`), "cached");
+    expect(catalog.templates.map((t) => [t.id, t.revision === null, t.problem?.status ?? null])).toEqual([
+      ["m", true, 502],
+      ["ok", false, null],
+    ]);
+    expect(catalog.templates[0]?.problem?.detail).toContain(`${market.url}/partial/missing.json`);
+    expect(catalog.templates[0]?.manifest).toBeNull();
+    expect((await cacheRows()).map((r) => r.url).sort()).toEqual([
+      `${market.url}/partial/ok.json`,
+      `${market.url}/partial/templates.json`,
+    ]);
+  });
+
+  it("sets used_at when it writes an entry and prunes entries unused for 7 days", async () => {
+    market.setFile("/prune/templates.json", { templates: [entry("a")] });
+    market.setFile("/kept/templates.json", { templates: [entry("b")] });
+    const before = Date.now();
+    await loadCatalog(deps(), source(`${market.url}/prune`), "cached");
+    await loadCatalog(deps(), source(`${market.url}/kept`), "cached");
+    const [written] = (await cacheRows()).filter((r) => r.url.includes("/prune/"));
+    expect(written!.usedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+
+    const backdate = (days: number, path: string) =>
+      database.db.execute(sql`update marketplace_cache set used_at = now() - ${`${days} days`}::interval where url like ${`%${path}%`}`);
+    await backdate(8, "/prune/");
+    await backdate(6, "/kept/");
+    expect(await pruneMarketplaceCache(database.db)).toBe(1);
+    expect((await cacheRows()).map((r) => r.url)).toEqual([`${market.url}/kept/templates.json`]);
+  });
+
+  it("touches used_at of an entry it answers from, at most once a minute", async () => {
+    market.setFile("/touch/templates.json", { templates: [entry("a")] });
+    await loadCatalog(deps(), source(`${market.url}/touch`), "cached");
+    const usedAt = async () => (await cacheRows())[0]!.usedAt.getTime();
+    const written = await usedAt();
+    await loadCatalog(deps(), source(`${market.url}/touch`), "cached");
+    expect(await usedAt()).toBe(written);
+
+    await database.db.execute(sql`update marketplace_cache set used_at = now() - interval '2 days'`);
+    const backdated = await usedAt();
+    await loadCatalog(deps(), source(`${market.url}/touch`), "cached");
+    expect(market.requests).toHaveLength(1);
+    expect(await usedAt()).toBeGreaterThan(backdated + 86_400_000);
   });
 });
 
@@ -486,11 +532,14 @@ describe("failures", () => {
     expect(error.detail).toContain(`${market.url}/ftp/templates.json`);
   });
 
-  it("502 for a manifest file that is not a JSON object", async () => {
+  it("lists a manifest file that is not a JSON object as that entry's problem", async () => {
     market.setFile("/arr/templates.json", { templates: [{ id: "a", name: "A", manifest_file: "a.json" }] });
     market.setFile("/arr/a.json", [1, 2, 3]);
-    const error = await failure(loadCatalog(deps(), source(`${market.url}/arr`), "revalidate"));
+    const catalog = await loadCatalog(deps(), source(`${market.url}/arr`), "revalidate");
+    expect(catalog.templates[0]?.problem).toEqual({ status: 502, detail: `The manifest at ${market.url}/arr/a.json is not a JSON object.` });
+    const error = await failure(loadCatalogTemplate(deps(), source(`${market.url}/arr`), "a", "revalidate"));
     expect(error.status).toBe(502);
     expect(error.detail).toBe(`The manifest at ${market.url}/arr/a.json is not a JSON object.`);
+    expect((await cacheRows()).map((r) => r.url)).toEqual([`${market.url}/arr/templates.json`]);
   });
 });

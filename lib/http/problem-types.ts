@@ -28,6 +28,7 @@ export const PROBLEM_TYPES = {
   "wrong-password": "The current password is wrong.",
   "rate-limited": "Too many failed attempts; retry after the `Retry-After` seconds.",
   "internal-error": "A failure on the server's side.",
+  "client-gone": "The client went away before the work finished (499; nobody reads this answer).",
   "bad-gateway": "An upstream server (a marketplace or Hindsight) answered badly or could not be reached.",
   "invalid-upstream-manifest": "The marketplace's manifest for the template is invalid; `errors` lists each problem.",
   "database-unavailable": "The database cannot be reached right now; retry after `Retry-After` seconds.",

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { Database } from "@/db/client";
-import { badGateway, type FieldError } from "@/lib/http/errors";
+import { ApiError, badGateway, type FieldError } from "@/lib/http/errors";
 import { errorMap, issuesToFieldErrors } from "@/lib/http/validation";
 import type { Config } from "@/lib/server/config";
 import type { ResolveHost } from "./address";
-import { fetchThroughCache, type CachedBody, type FetchMode } from "./cache";
+import { cacheKey, fetchThroughCache, readEntries, type CachedDocument, type CacheRow, type FetchMode } from "./cache";
 import { catalogLocation, displayUrl } from "./location";
+import { throwIfGone, type OperationOptions } from "./operation";
 import { templateRevision } from "./revision";
 
 export interface MarketplaceDeps {
@@ -20,6 +21,8 @@ export interface MarketplaceSource {
   authToken: string | null;
 }
 
+type Manifest = Record<string, unknown>;
+
 /** One resolved catalog entry; `manifest` is not checked against the bank-template schema here. */
 export interface CatalogTemplate {
   id: string;
@@ -28,16 +31,36 @@ export interface CatalogTemplate {
   category: string | null;
   integrations: string[];
   tags: string[];
-  manifest: Record<string, unknown>;
+  manifest: Manifest;
   revision: string;
 }
+
+/** Why one entry of a catalog that loaded cannot be installed; the shape of a problem+json body. */
+export interface EntryProblem {
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+}
+
+/** A catalog entry whose manifest could not be had; `manifest` is null unless it was fetched. */
+export type UnresolvedTemplate = Omit<CatalogTemplate, "manifest" | "revision"> & {
+  manifest: Manifest | null;
+  revision: null;
+  problem: EntryProblem;
+};
+
+/** What a browse lists per entry: the resolved template, or why there is none. */
+export type CatalogListing = (CatalogTemplate & { problem: null }) | UnresolvedTemplate;
 
 export interface Catalog {
   catalogUrl: string;
   name: string | null;
   description: string | null;
-  templates: CatalogTemplate[];
+  templates: CatalogListing[];
 }
+
+/** More entries than this and the catalog is refused before anything else is fetched (CONTRACT §10). */
+export const MAX_CATALOG_ENTRIES = 1_000;
 
 // Same rule as template ids (CONTRACT §7): a catalog id becomes an installed id and a URL segment.
 const TEMPLATE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -117,37 +140,67 @@ function parseJson(url: string, body: string): unknown {
 
 /** Checks a catalog document against CONTRACT §6; 502 with one `errors` entry per problem. */
 export function parseCatalog(url: string, body: string): CatalogDocument {
-  const result = catalogDocument.safeParse(parseJson(url, body), { error: errorMap });
+  const json = parseJson(url, body);
+  // Counted before the schema runs: a catalog of 100,000 entries costs no more than its parse.
+  const entries = isPlainObject(json) && Array.isArray(json.templates) ? json.templates.length : 0;
+  if (entries > MAX_CATALOG_ENTRIES) {
+    invalidCatalog(url, [{ path: "templates", message: `lists ${entries} templates; at most ${MAX_CATALOG_ENTRIES} are allowed` }]);
+  }
+  const result = catalogDocument.safeParse(json, { error: errorMap });
   if (!result.success) invalidCatalog(url, issuesToFieldErrors(result.error.issues));
   return result.data;
 }
 
-/** Everything one load fetches shares the source's credential and commits its cache writes together. */
+const catalogDocumentKind: CachedDocument<CatalogDocument> = { kind: "catalog", read: parseCatalog };
+
+const manifestDocumentKind: CachedDocument<Manifest> = {
+  kind: "manifest",
+  read(url, body) {
+    const manifest = parseJson(url, body);
+    if (!isPlainObject(manifest)) throw badGateway(`The manifest at ${displayUrl(url)} is not a JSON object.`);
+    return manifest;
+  },
+};
+
+/** Everything one operation fetches shares the source's credential, its mode, start and signal. */
 class CatalogSession {
-  private readonly pending: CachedBody[] = [];
   readonly catalogUrl: string;
   private readonly authOrigin: string;
+  private readonly since: number;
+  readonly signal: AbortSignal | undefined;
+  /** Entries read in one go before many fetches, by key; null for a key that had none. */
+  private readonly known = new Map<string, CacheRow | null>();
 
   constructor(
     private readonly deps: MarketplaceDeps,
     private readonly source: MarketplaceSource,
     private readonly mode: FetchMode,
+    options: OperationOptions,
   ) {
     this.catalogUrl = catalogLocation(source.url);
     this.authOrigin = new URL(this.catalogUrl).origin;
+    this.since = options.since ?? Date.now();
+    this.signal = options.signal;
   }
 
-  async fetchBody(url: string): Promise<string> {
+  /** Reads the cache entries of `urls` in a few queries instead of one each. */
+  async prefetch(urls: string[]): Promise<void> {
+    const keys = urls.map((url) => cacheKey(url, this.source.authToken));
+    const found = await readEntries(this.deps.db, keys);
+    for (const key of keys) this.known.set(key, found.get(key) ?? null);
+  }
+
+  fetch<T>(url: string, document: CachedDocument<T>): Promise<T> {
     const { db, config, resolveHost } = this.deps;
     const policy = { ...config, resolveHost };
     const request = { url, authToken: this.source.authToken, authOrigin: this.authOrigin };
-    const fetched = await fetchThroughCache(db, policy, request, this.mode);
-    this.pending.push(fetched);
-    return fetched.body;
+    const key = cacheKey(url, this.source.authToken);
+    const known = this.known.get(key);
+    return fetchThroughCache(db, policy, request, document, { mode: this.mode, since: this.since, signal: this.signal, known });
   }
 
-  async commit(): Promise<void> {
-    for (const fetched of this.pending.splice(0)) await fetched.store();
+  catalog(): Promise<CatalogDocument> {
+    return this.fetch(this.catalogUrl, catalogDocumentKind);
   }
 }
 
@@ -162,34 +215,46 @@ function manifestUrl(catalogUrl: string, path: string, index: number): string {
   return resolved.toString();
 }
 
-type Manifest = Record<string, unknown>;
-
-async function loadManifest(session: CatalogSession, entry: CatalogEntry, index: number): Promise<Manifest> {
-  if (entry.manifest !== undefined) return entry.manifest;
-  const url = manifestUrl(session.catalogUrl, entry.manifest_file!, index);
-  const manifest = parseJson(url, await session.fetchBody(url));
-  if (!isPlainObject(manifest)) throw badGateway(`The manifest at ${displayUrl(url)} is not a JSON object.`);
-  return manifest;
-}
-
-async function resolveEntry(session: CatalogSession, entry: CatalogEntry, index: number): Promise<CatalogTemplate> {
-  const manifest = await loadManifest(session, entry, index);
-  const content = {
+/** The entry's fields as a template has them: absent description and category are null, absent lists []. */
+function entryFields(entry: CatalogEntry) {
+  return {
+    id: entry.id,
     name: entry.name,
     description: entry.description ?? null,
     category: entry.category ?? null,
     integrations: entry.integrations ?? [],
     tags: entry.tags ?? [],
-    manifest,
   };
-  return { id: entry.id, ...content, revision: templateRevision(content) };
 }
 
-// Manifest files are fetched a few at a time: enough to hide latency, few enough to be polite.
-const MANIFEST_CONCURRENCY = 4;
+async function loadManifest(session: CatalogSession, entry: CatalogEntry, url: string | null): Promise<Manifest> {
+  if (entry.manifest !== undefined) return entry.manifest;
+  return session.fetch(url!, manifestDocumentKind);
+}
 
-/** Like Promise.all over `items`, with at most `limit` calls running; stops starting new ones after a failure. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+function resolved(entry: CatalogEntry, manifest: Manifest): CatalogTemplate {
+  const { id, ...content } = { ...entryFields(entry), manifest };
+  return { id, ...content, revision: templateRevision(content) };
+}
+
+async function resolveEntry(session: CatalogSession, entry: CatalogEntry, index: number): Promise<CatalogTemplate> {
+  const url = entry.manifest_file === undefined ? null : manifestUrl(session.catalogUrl, entry.manifest_file, index);
+  return resolved(entry, await loadManifest(session, entry, url));
+}
+
+// Manifest files are fetched a few at a time: enough to hide latency, few enough to be polite (CONTRACT §10).
+export const MANIFEST_CONCURRENCY = 8;
+
+/**
+ * Like Promise.all over `items`, with at most `limit` calls running; starts no new call once
+ * one failed or `signal` fired.
+ */
+async function mapLimited<T, R>(
+  items: T[],
+  limit: number,
+  signal: AbortSignal | undefined,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   let failed = false;
@@ -197,6 +262,7 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T, index: 
     while (!failed && next < items.length) {
       const index = next++;
       try {
+        throwIfGone(signal);
         results[index] = await fn(items[index]!, index);
       } catch (error) {
         failed = true;
@@ -208,14 +274,32 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T, index: 
   return results;
 }
 
-/** Fetches a source's catalog and resolves every entry, manifest files included. */
-export async function loadCatalog(deps: MarketplaceDeps, source: MarketplaceSource, mode: FetchMode): Promise<Catalog> {
-  const session = new CatalogSession(deps, source, mode);
-  const document = parseCatalog(session.catalogUrl, await session.fetchBody(session.catalogUrl));
-  const templates = await mapLimited(document.templates, MANIFEST_CONCURRENCY, (entry, index) =>
-    resolveEntry(session, entry, index),
+/**
+ * Fetches a source's catalog and resolves every entry, manifest files included. Only a catalog
+ * that cannot be fetched or parsed fails the load; an entry whose manifest cannot be had is
+ * listed with its problem (CONTRACT §12).
+ */
+export async function loadCatalog(
+  deps: MarketplaceDeps,
+  source: MarketplaceSource,
+  mode: FetchMode,
+  options: OperationOptions = {},
+): Promise<Catalog> {
+  const session = new CatalogSession(deps, source, mode, options);
+  const document = await session.catalog();
+  // Every path is checked before the first manifest is fetched: an escaping one makes the catalog invalid.
+  const urls = document.templates.map((entry, index) =>
+    entry.manifest_file === undefined ? null : manifestUrl(session.catalogUrl, entry.manifest_file, index),
   );
-  await session.commit();
+  await session.prefetch(urls.filter((url) => url !== null));
+  const templates = await mapLimited(document.templates, MANIFEST_CONCURRENCY, session.signal, async (entry, index) => {
+    try {
+      return { ...resolved(entry, await loadManifest(session, entry, urls[index]!)), problem: null };
+    } catch (error) {
+      if (!(error instanceof ApiError) || session.signal?.aborted) throw error;
+      return unresolved(entry, entryProblem(error));
+    }
+  });
   return {
     catalogUrl: session.catalogUrl,
     name: document.name ?? null,
@@ -224,27 +308,35 @@ export async function loadCatalog(deps: MarketplaceDeps, source: MarketplaceSour
   };
 }
 
+/** The problem+json members of an error, as a catalog entry's `problem`. */
+export function entryProblem(error: ApiError): EntryProblem {
+  return { status: error.status, detail: error.detail, ...(error.errors ? { errors: error.errors } : {}) };
+}
+
+/** The listing of an entry whose manifest could not be fetched or read. */
+function unresolved(entry: CatalogEntry, problem: EntryProblem): UnresolvedTemplate {
+  return { ...entryFields(entry), manifest: null, revision: null, problem };
+}
+
+/** The listing of a resolved entry that cannot be installed after all (its manifest is invalid): kept for review, without a revision. */
+export function withProblem(template: CatalogTemplate, problem: EntryProblem): UnresolvedTemplate {
+  return { ...template, revision: null, problem };
+}
+
 /**
  * Fetches a source's catalog and resolves one entry; null when the catalog has no such id.
- * `accept` may refuse the entry by throwing; the fetched bodies are cached only after it passes,
- * so nothing is written on any failure.
+ * Only that entry's manifest is fetched, so other entries' problems do not matter here.
  */
 export async function loadCatalogTemplate(
   deps: MarketplaceDeps,
   source: MarketplaceSource,
   templateId: string,
   mode: FetchMode,
-  accept: (template: CatalogTemplate) => void = () => {},
+  options: OperationOptions = {},
 ): Promise<CatalogTemplate | null> {
-  const session = new CatalogSession(deps, source, mode);
-  const document = parseCatalog(session.catalogUrl, await session.fetchBody(session.catalogUrl));
+  const session = new CatalogSession(deps, source, mode, options);
+  const document = await session.catalog();
   const index = document.templates.findIndex((entry) => entry.id === templateId);
-  if (index === -1) {
-    await session.commit();
-    return null;
-  }
-  const template = await resolveEntry(session, document.templates[index]!, index);
-  accept(template);
-  await session.commit();
-  return template;
+  if (index === -1) return null;
+  return resolveEntry(session, document.templates[index]!, index);
 }

@@ -12,6 +12,7 @@ import {
   type ResolveHost,
 } from "./address";
 import { displayUrl } from "./location";
+import { clientGone } from "./operation";
 
 /** The limits of CONTRACT §6 that every marketplace request obeys. */
 export interface FetchPolicy {
@@ -28,6 +29,8 @@ export interface SafeFetchRequest {
   authOrigin: string;
   /** Validators of a cached copy: the request becomes conditional and may answer 304. */
   conditional?: { etag: string | null; lastModified: string | null };
+  /** Aborted when nobody waits for the answer any more: the request is dropped at once. */
+  cancel?: AbortSignal;
 }
 
 export interface Validators {
@@ -51,13 +54,15 @@ type Hop = { kind: "redirect"; location: string } | SafeFetchResult;
  * checked again, body size and total time bounded. Failures are 502/504 ApiErrors naming the URL.
  */
 export async function safeFetch(policy: FetchPolicy, req: SafeFetchRequest): Promise<SafeFetchResult> {
-  const signal = AbortSignal.timeout(policy.timeoutMs);
+  if (req.cancel?.aborted) throw clientGone();
+  const deadline = AbortSignal.timeout(policy.timeoutMs);
+  const signal = req.cancel ? AbortSignal.any([deadline, req.cancel]) : deadline;
   const start = parseTarget(req.url);
   let url = start;
   let withToken = req.authToken !== null && url.origin === req.authOrigin;
   for (let redirects = 0; ; redirects++) {
     const headers = requestHeaders(withToken ? req.authToken : null, req.conditional);
-    const hop = await runHop(policy, url, headers, signal, redirects > 0 ? start : null);
+    const hop = await runHop(policy, url, headers, signal, redirects > 0 ? start : null, req.cancel);
     if (hop.kind !== "redirect") {
       if (hop.kind === "not-modified" && !req.conditional) {
         const detail = `The marketplace at ${displayUrl(url)} answered 304 Not Modified to an unconditional request.`;
@@ -83,10 +88,13 @@ async function runHop(
   headers: Record<string, string>,
   signal: AbortSignal,
   redirectedFrom: URL | null,
+  cancel: AbortSignal | undefined,
 ): Promise<Hop> {
   try {
     return await fetchOnce(policy, url, headers, signal);
   } catch (error) {
+    // Nobody waits for this answer any more; it is not the marketplace's fault.
+    if (cancel?.aborted) throw clientGone();
     const apiError = toApiError(error, url, policy, signal);
     if (!redirectedFrom) throw apiError;
     const detail = `${apiError.detail.replace(/\.$/, "")} (redirected from ${displayUrl(redirectedFrom)}).`;
@@ -137,8 +145,6 @@ function toApiError(error: unknown, url: URL, policy: FetchPolicy, signal: Abort
   }
   return badGateway(`The marketplace at ${displayUrl(url)} could not be reached: ${unreachableReason(code)}.`);
 }
-
-
 
 async function fetchOnce(
   policy: FetchPolicy,

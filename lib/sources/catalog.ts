@@ -2,20 +2,35 @@ import { and, eq } from "drizzle-orm";
 import { templates } from "@/db/schema";
 import type { Principal } from "@/lib/identity/principal";
 import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
-import { loadCatalog } from "@/lib/marketplace";
+import { entryProblem, loadCatalog, withProblem, type CatalogListing } from "@/lib/marketplace";
 import type { AppContext } from "@/lib/server/app";
 import { templatesIn } from "@/lib/templates/templates";
-import { entryContent, marketplaceDeps } from "@/lib/templates/upstream";
+import { invalidManifestError, marketplaceDeps } from "@/lib/templates/upstream";
 import { findUsableSource } from "./lookup";
 import { presentSource } from "./sources";
 
+export interface BrowseOptions {
+  sourceScope?: ScopeKind;
+  /** Revalidate the catalog with the marketplace instead of using a fresh cached copy. */
+  refresh?: boolean;
+  /** The request's signal: when the client goes away, fetching stops. */
+  signal?: AbortSignal;
+}
+
 /**
  * A source's catalog, to see templates before installing them (CONTRACT §5), in the
- * marketplace's own order, each marked with the ids it is already installed under.
+ * marketplace's own order, each marked with the ids it is already installed under. An entry
+ * that install would refuse (manifest unavailable or not a valid bank template) is listed
+ * with its `problem` and no revision (CONTRACT §12).
  */
-export async function browseCatalog(app: AppContext, kind: ScopeKind, principal: Principal, name: string, sourceScope?: ScopeKind) {
-  const source = await findUsableSource(app, kind, principal, name, sourceScope);
-  const catalog = await loadCatalog(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, "cached");
+export async function browseCatalog(app: AppContext, kind: ScopeKind, principal: Principal, name: string, options: BrowseOptions = {}) {
+  const source = await findUsableSource(app, kind, principal, name, options.sourceScope);
+  const catalog = await loadCatalog(
+    marketplaceDeps(app),
+    { url: source.row.url, authToken: source.authToken },
+    options.refresh ? "revalidate" : "cached",
+    { signal: options.signal },
+  );
   const installed = await app.db
     .select({ id: templates.id, sourceTemplateId: templates.sourceTemplateId })
     .from(templates)
@@ -26,13 +41,23 @@ export async function browseCatalog(app: AppContext, kind: ScopeKind, principal:
         eq(templates.sourceScope, source.row.scope),
       ),
     );
+  const installedAs = new Map<string, string[]>();
+  for (const row of installed) {
+    if (row.sourceTemplateId === null) continue;
+    installedAs.set(row.sourceTemplateId, [...(installedAs.get(row.sourceTemplateId) ?? []), row.id]);
+  }
   return {
     source: presentSource(source.row),
-    templates: catalog.templates.map((entry) => ({
-      id: entry.id,
-      ...entryContent(entry),
-      revision: entry.revision,
-      installed_as: installed.filter((row) => row.sourceTemplateId === entry.id).map((row) => row.id).sort(),
+    templates: catalog.templates.map((listing) => ({
+      ...installable(source.row.name, listing),
+      installed_as: (installedAs.get(listing.id) ?? []).sort(),
     })),
   };
+}
+
+/** The listing as install would see it: a resolved entry whose manifest is invalid gets that problem. */
+function installable(sourceName: string, listing: CatalogListing): CatalogListing {
+  if (listing.problem) return listing;
+  const invalid = invalidManifestError(sourceName, listing);
+  return invalid ? withProblem(listing, entryProblem(invalid)) : listing;
 }

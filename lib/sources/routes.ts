@@ -27,7 +27,11 @@ export function sourceCatalogRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
     GET: handle(endpoints.catalog, ({ ctx, params, query }) =>
-      browseCatalog(ctx.app, kind, ctx.principal, params.name, query.source_scope),
+      browseCatalog(ctx.app, kind, ctx.principal, params.name, {
+        sourceScope: query.source_scope,
+        refresh: query.refresh,
+        signal: ctx.request.signal,
+      }),
     ),
   });
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { timestamp } from "@/lib/api/fields";
-import { CatalogEntry } from "@/lib/templates/schemas";
 import { parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "./names";
 
 export const sourceName = z.string().regex(SOURCE_NAME_PATTERN, SOURCE_NAME_RULE);
@@ -33,8 +32,44 @@ export const sourceNameParams = z.object({ name: z.string() });
 
 export const CatalogQuery = z.strictObject({
   source_scope: z.enum(["personal", "server"]).optional().meta({ description: "Which source of that name; default as for install." }),
+  refresh: z
+    .stringbool()
+    .default(false)
+    .meta({
+      description: "Revalidate the catalog with the marketplace (conditionally) instead of using a fresh cached copy.",
+      // A query value is text ("true"/"false", "1"/"0"…); what it means is a boolean, so the document says so.
+      override: { type: "boolean", default: false },
+    }),
 });
+
+export const CatalogEntryProblem = z
+  .object({
+    status: z.number().int(),
+    detail: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: "CatalogEntryProblem", description: "Why the entry cannot be installed: its manifest could not be fetched, or is invalid." });
+
+export const CatalogEntry = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    category: z.string().nullable(),
+    integrations: z.array(z.string()),
+    tags: z.array(z.string()),
+    manifest: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: "The entry's manifest; null when it could not be fetched (see problem)." }),
+    revision: z.string().nullable().meta({ description: "null when the entry has a problem." }),
+    problem: CatalogEntryProblem.nullable().meta({ description: "null for an entry that can be installed." }),
+    installed_as: z
+      .array(z.string())
+      .meta({ description: "Ids under which the caller (in this scope) installed this entry from this source." }),
+  })
+  .meta({ id: "CatalogEntry" });
 
 export const SourceCatalog = z
   .object({ source: Source, templates: z.array(CatalogEntry) })
-  .meta({ id: "SourceCatalog", description: "A source's catalog, in the marketplace's order." });
+  .meta({ id: "SourceCatalog", description: "A source's catalog, in the marketplace's order; every entry is listed." });

@@ -29,7 +29,7 @@ export function templateInstallRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     POST: handle(e.install, ({ ctx, params, body }) =>
-      installTemplate(ctx.app, kind, ctx.principal, scopeOf(kind, ctx.principal), params.template_id, body),
+      installTemplate(ctx.app, kind, ctx.principal, scopeOf(kind, ctx.principal), params.template_id, body, { signal: ctx.request.signal }),
     ),
   });
 }
@@ -38,7 +38,7 @@ export function templateUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     POST: handle(e.update, ({ ctx, params, query }) =>
-      updateTemplate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, query.force),
+      updateTemplate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, query.force, { signal: ctx.request.signal }),
     ),
   });
 }
@@ -46,13 +46,13 @@ export function templateUpdateRoute(kind: ScopeKind) {
 export function templateCheckUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.checkUpdate, ({ ctx, params }) => checkForUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id)),
+    GET: handle(e.checkUpdate, ({ ctx, params }) => checkForUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal })),
   });
 }
 
 export function templateUpdatePreviewRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.previewUpdate, ({ ctx, params }) => previewUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id)),
+    GET: handle(e.previewUpdate, ({ ctx, params }) => previewUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal })),
   });
 }

@@ -130,11 +130,3 @@ export const UpdatePreview = z
     latest: TemplateMetadata.meta({ description: "What an update would write, as the source holds it now." }),
   })
   .meta({ id: "UpdatePreview" });
-
-export const CatalogEntry = TemplateMetadata.extend({
-  id: z.string(),
-  revision: z.string(),
-  installed_as: z
-    .array(z.string())
-    .meta({ description: "Ids under which the caller (in this scope) installed this entry from this source." }),
-}).meta({ id: "CatalogEntry" });

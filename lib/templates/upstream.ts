@@ -1,9 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { templates } from "@/db/schema";
-import { badGateway, badRequest, conflict, notFound } from "@/lib/http/errors";
+import { ApiError, badGateway, badRequest, conflict, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { OwnerScope, ScopeKind } from "@/lib/identity/scope";
-import { loadCatalogTemplate, type CatalogTemplate, type FetchMode, type MarketplaceDeps } from "@/lib/marketplace";
+import {
+  loadCatalogTemplate,
+  type CatalogTemplate,
+  type FetchMode,
+  type MarketplaceDeps,
+  type OperationOptions,
+} from "@/lib/marketplace";
 import type { AppContext } from "@/lib/server/app";
 import { findUsableSource } from "@/lib/sources/lookup";
 import { findSourceWithToken, holdSource } from "@/lib/sources/sources";
@@ -16,16 +22,23 @@ export const marketplaceDeps = (app: AppContext): MarketplaceDeps => ({
   resolveHost: app.resolveHost,
 });
 
-/** 502 listing why the marketplace's manifest is not a valid bank template. */
-const requireValidManifest = (sourceName: string) => (entry: CatalogTemplate) => {
+/**
+ * Why the marketplace's manifest is not a valid bank template, as the 502 an install or update
+ * answers and a browse lists for that entry; null for a valid one.
+ */
+export function invalidManifestError(sourceName: string, entry: CatalogTemplate): ApiError | null {
   const report = checkManifest(entry.manifest);
-  if (!report.valid) {
-    throw badGateway(
-      `The manifest of template ${entry.id} in source ${sourceName} is not a valid bank template (${report.errors.length} problem${report.errors.length > 1 ? "s" : ""}).`,
-      report.errors,
-      "invalid-upstream-manifest",
-    );
-  }
+  if (report.valid) return null;
+  return badGateway(
+    `The manifest of template ${entry.id} in source ${sourceName} is not a valid bank template (${report.errors.length} problem${report.errors.length > 1 ? "s" : ""}).`,
+    report.errors,
+    "invalid-upstream-manifest",
+  );
+}
+
+const requireValidManifest = (sourceName: string, entry: CatalogTemplate) => {
+  const invalid = invalidManifestError(sourceName, entry);
+  if (invalid) throw invalid;
 };
 
 /** What a catalog entry says about its template: the fields an install copies and a revision covers. */
@@ -49,6 +62,7 @@ export async function installTemplate(
   scope: OwnerScope,
   sourceTemplateId: string,
   input: { source_name: string; alias_id?: string; source_scope?: ScopeKind },
+  operation: OperationOptions = {},
 ) {
   const id = input.alias_id ?? sourceTemplateId;
   const source = await findUsableSource(app, kind, principal, input.source_name, input.source_scope);
@@ -59,9 +73,10 @@ export async function installTemplate(
     { url: source.row.url, authToken: source.authToken },
     sourceTemplateId,
     "cached",
-    requireValidManifest(source.row.name),
+    operation,
   );
   if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
+  requireValidManifest(source.row.name, entry);
   // The fetch is over: the transaction holds no lock across a network call.
   const row = await app.db.transaction(async (tx) => {
     if (!(await holdSource(tx, source.row.id))) {
@@ -91,7 +106,12 @@ const localEdits = (id: string) =>
  * The current catalog entry of an installed template, and the row id of the source it came
  * from; 409 when that source or the entry is gone.
  */
-async function latestEntry(app: AppContext, row: TemplateRow, mode: FetchMode): Promise<{ entry: CatalogTemplate; sourceId: string }> {
+async function latestEntry(
+  app: AppContext,
+  row: TemplateRow,
+  mode: FetchMode,
+  operation: OperationOptions,
+): Promise<{ entry: CatalogTemplate; sourceId: string }> {
   const sourceScope = { kind: row.sourceScope, owner: row.sourceOwner } as OwnerScope;
   const source = await findSourceWithToken(app.db, app.secretKey, sourceScope, row.sourceName!);
   if (!source) throw sourceGone(row);
@@ -101,20 +121,26 @@ async function latestEntry(app: AppContext, row: TemplateRow, mode: FetchMode): 
     { url: source.row.url, authToken: source.authToken },
     sourceTemplateId,
     mode,
-    requireValidManifest(source.row.name),
+    operation,
   );
   if (!entry) {
     throw conflict(`Template ${sourceTemplateId} is no longer in the catalog of source ${row.sourceName}.`, undefined, "template-gone");
   }
+  requireValidManifest(source.row.name, entry);
   return { entry, sourceId: source.row.id };
 }
 
-export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: string) {
+/**
+ * `operation.since` defaults to the call's start: checks and updates running at the same time
+ * share one conditional catalog request (CONTRACT §12); a bulk check passes its own start.
+ */
+export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: string, operation: OperationOptions = {}) {
+  operation = { since: Date.now(), ...operation };
   const row = await requireTemplate(app.db, scope, id);
   if (row.sourceName === null) {
     return { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
   }
-  const { entry } = await latestEntry(app, row, "revalidate");
+  const { entry } = await latestEntry(app, row, "revalidate", operation);
   return {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision,
@@ -125,10 +151,11 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
 }
 
 /** The installed template and what its source holds now, for reviewing an update before applying it. */
-export async function previewUpdate(app: AppContext, scope: OwnerScope, id: string) {
+export async function previewUpdate(app: AppContext, scope: OwnerScope, id: string, operation: OperationOptions = {}) {
+  operation = { since: Date.now(), ...operation };
   const row = await requireTemplate(app.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`, "not-from-source");
-  const { entry } = await latestEntry(app, row, "revalidate");
+  const { entry } = await latestEntry(app, row, "revalidate", operation);
   return {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision!,
@@ -145,11 +172,12 @@ export async function previewUpdate(app: AppContext, scope: OwnerScope, id: stri
  * then holds the source and applies only to the row that was read, and only while it still
  * has no local edits (unless `force`), so a PATCH or DELETE meanwhile is never overwritten.
  */
-export async function updateTemplate(app: AppContext, scope: OwnerScope, id: string, force: boolean) {
+export async function updateTemplate(app: AppContext, scope: OwnerScope, id: string, force: boolean, operation: OperationOptions = {}) {
+  operation = { since: Date.now(), ...operation };
   const row = await requireTemplate(app.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
   if (row.locallyModified && !force) throw localEdits(id);
-  const { entry, sourceId } = await latestEntry(app, row, "revalidate");
+  const { entry, sourceId } = await latestEntry(app, row, "revalidate", operation);
   const previous = row.sourceRevision!;
   if (entry.revision === previous && !force) {
     return { updated: false, previous_revision: previous, new_revision: previous, template: presentTemplate(row) };

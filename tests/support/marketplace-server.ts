@@ -30,6 +30,12 @@ export interface Marketplace {
   setRedirect(path: string, location: string, status?: number): void;
   remove(path: string): void;
   requests: RecordedRequest[];
+  /** Requests received whose response has not finished (or been abandoned) yet. */
+  readonly inFlight: number;
+  /** The most requests that were in flight at once since the last clearRequests(). */
+  readonly maxInFlight: number;
+  /** How many recorded requests asked for `path` (path and query, as sent). */
+  count(path: string): number;
   clearRequests(): void;
   close(): Promise<void>;
 }
@@ -85,10 +91,16 @@ export async function startMarketplace(): Promise<Marketplace> {
   const files = new Map<string, StoredFile>();
   const handlers = new Map<string, Handler>();
   const requests: RecordedRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
 
   const server = createServer((req, res) => {
     const path = req.url ?? "/";
     requests.push({ method: req.method ?? "GET", path, headers: req.headers });
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    // "close" comes once per response, whether it finished or the client went away.
+    res.once("close", () => inFlight--);
     const pathname = new URL(path, "http://marketplace").pathname;
     const handler = handlers.get(pathname);
     if (handler) return handler(req, res);
@@ -124,7 +136,17 @@ export async function startMarketplace(): Promise<Marketplace> {
     },
     remove,
     requests,
-    clearRequests: () => void requests.splice(0),
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    count: (path) => requests.filter((r) => r.path === path).length,
+    clearRequests: () => {
+      requests.splice(0);
+      maxInFlight = inFlight;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         // Handlers may hold a response open on purpose; do not wait for them.
