@@ -1,6 +1,9 @@
 // npm run bench – speed targets that unit tests must not time.
 // Seeds 100k templates and times the list queries the API runs (owner + category + tag, paged),
-// on PGlite and, with BENCH_DATABASE_URL (a server where it may create a database), on PostgreSQL.
+// on PGlite and, with BENCH_DATABASE_URL (a server where it may create a database), on PostgreSQL;
+// then, with BENCH_DATABASE_URL, the throughput report of the running app against a bare server
+// and the framework's floor (bench/throughput.ts), and the marketplace report (bench/marketplace.ts).
+// BENCH_ONLY=queries|throughput|marketplace runs one part.
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
@@ -24,7 +27,7 @@ async function seed(handle: DatabaseHandle) {
            'Template ' || g,
            (array['ops','sales','support','research'])[1 + g % 4],
            array['tag' || (g % 50), 'tag' || (g % 7)],
-           '{"version":"1"}'::jsonb
+           '{"version":"1"}'::json
     from generate_series(0, ${ROWS - 1}) g`);
   await db.execute(sql`analyze templates`);
 }
@@ -71,12 +74,44 @@ async function bench(name: string, handle: DatabaseHandle) {
 
 async function main() {
   let ok = true;
+  const only = process.env.BENCH_ONLY;
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!only || only === "queries") ok = (await queryBench(serverUrl)) && ok;
+  if ((!only || only === "throughput") && serverUrl) {
+    const { throughputReport } = await import("./throughput");
+    ok = (await throughputReport(serverUrl)) && ok;
+  } else if (!serverUrl) {
+    console.log("Throughput report skipped: it needs BENCH_DATABASE_URL (PostgreSQL).");
+  }
+  if (!only || only === "marketplace") await printMarketplaceReport();
+  process.exit(ok ? 0 : 1);
+}
+
+/** bench/marketplace.ts (upstream request counts) is optional: printed when present. */
+async function printMarketplaceReport() {
+  // A variable specifier: the type checker does not require the module to exist.
+  const specifier = "./marketplace";
+  let report: (() => Promise<string[]>) | undefined;
+  try {
+    report = ((await import(specifier)) as { marketplaceReport?: () => Promise<string[]> }).marketplaceReport;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" && !String(error).includes("Cannot find module")) throw error;
+  }
+  if (!report) {
+    console.log("Marketplace report skipped: bench/marketplace.ts is not there.");
+    return;
+  }
+  console.log("Marketplace:");
+  for (const line of await report()) console.log(`  ${line}`);
+}
+
+async function queryBench(serverUrl: string | undefined): Promise<boolean> {
+  let ok = true;
   const pglite = await openPglite(null);
   await runMigrations(pglite);
   ok = (await bench("PGlite", pglite)) && ok;
   await pglite.close();
 
-  const serverUrl = process.env.BENCH_DATABASE_URL;
   if (serverUrl) {
     const { default: postgres } = await import("postgres");
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -95,7 +130,7 @@ async function main() {
     }
   }
   console.log(ok ? `All list queries within ${TARGET_P95_MS} ms p95.` : `Some list queries exceeded ${TARGET_P95_MS} ms p95.`);
-  process.exit(ok ? 0 : 1);
+  return ok;
 }
 
 void main();

@@ -3,6 +3,7 @@ import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { consoleSessions, users } from "@/db/schema";
 import type { Principal } from "@/lib/identity/principal";
+import { invalidatePrincipals, principalCacheFor, principalChangesSettled } from "@/lib/identity/principal-cache";
 
 /** How long a console sign-in lasts: a working day, not next-auth's default month. Absolute, never extended. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
@@ -24,28 +25,49 @@ export async function createSession(db: Database, userId: string): Promise<{ id:
   return row!;
 }
 
-/** Ends one console session (sign-out). Ending one that is already gone is no error. */
+/** Ends one console session (sign-out), in every process before it returns. Ending one that is already gone is no error. */
 export async function endSession(db: Database, sessionId: string): Promise<void> {
-  await db.delete(consoleSessions).where(eq(consoleSessions.id, sessionId));
+  await db.transaction(async (tx) => {
+    await tx.delete(consoleSessions).where(eq(consoleSessions.id, sessionId));
+    await invalidatePrincipals(tx);
+  });
+  await principalChangesSettled(db);
 }
 
 /**
  * Ends the console sessions of a user (deactivation, password change, sign-out everywhere),
- * except `except`, the session that asked for the change. Takes effect on the next request.
+ * except `except`, the session that asked for the change. Run it inside the caller's
+ * transaction and call principalChangesSettled after the commit: then it takes effect on
+ * the next request in every process.
  */
-export async function endUserSessions(db: Database, userId: string, options: { except?: string | null } = {}): Promise<void> {
+export async function endUserSessions(tx: Database, userId: string, options: { except?: string | null } = {}): Promise<void> {
   const whose = eq(consoleSessions.userId, userId);
-  await db.delete(consoleSessions).where(options.except ? and(whose, ne(consoleSessions.id, options.except)) : whose);
+  await tx.delete(consoleSessions).where(options.except ? and(whose, ne(consoleSessions.id, options.except)) : whose);
+  await invalidatePrincipals(tx);
+}
+
+/** A live session as the principal cache keeps it. */
+interface SessionLookup {
+  principal: Principal;
+  userId: string;
+  /** The row's expiry (ms since the epoch): a cached session still ends on time. */
+  expiresAt: number;
 }
 
 /**
  * The principal of a live session, in one statement: the row exists, belongs to `userId`
  * (the token's subject), has not expired, and its user is active. Rows are deleted with
- * their user, so a session can never serve a later user created with the same id.
+ * their user, so a session can never serve a later user created with the same id. Served
+ * from the process's principal cache while the session is cached and unexpired.
  */
 export async function principalForLiveSession(db: Database, sessionId: string, userId: string): Promise<Principal | null> {
+  const cache = principalCacheFor(db);
+  const cacheKey = `session:${sessionId}`;
+  const cached = cache?.get<SessionLookup>(cacheKey);
+  if (cached && cached.userId === userId && cached.expiresAt > Date.now()) return cached.principal;
+  const readAt = cache?.beginRead() ?? 0;
   const [row] = await db
-    .select({ id: users.id, role: users.role, displayName: users.displayName })
+    .select({ id: users.id, role: users.role, displayName: users.displayName, expiresAt: consoleSessions.expiresAt })
     .from(consoleSessions)
     .innerJoin(users, eq(users.id, consoleSessions.userId))
     .where(
@@ -58,5 +80,14 @@ export async function principalForLiveSession(db: Database, sessionId: string, u
     )
     .limit(1);
   if (!row) return null;
-  return { type: "user", id: row.id, userId: row.id, role: row.role, displayName: row.displayName, sessionId };
+  const principal: Principal = Object.freeze({
+    type: "user",
+    id: row.id,
+    userId: row.id,
+    role: row.role,
+    displayName: row.displayName,
+    sessionId,
+  });
+  cache?.store(cacheKey, { principal, userId, expiresAt: row.expiresAt.getTime() } satisfies SessionLookup, readAt);
+  return principal;
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import type { AppContext } from "@/lib/server/app";
 import { getApp } from "@/lib/server/app";
@@ -8,6 +9,7 @@ import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointRes
 import { methodNotAllowed, notFound } from "./errors";
 import { assertPathEncoding, assertStorable } from "./hygiene";
 import { apiHeaders, errorToResponse } from "./problem";
+import { inSenderKeyOrder } from "./key-order";
 import { requestIdFor } from "./request-id";
 import { dropNullOptionals, parseOrThrow } from "./validation";
 
@@ -77,9 +79,11 @@ export function handle<E extends Endpoint>(
       const result = await handler(input as HandlerInput<E>);
       const [status, payload] = result instanceof WithStatus ? [result.status, result.body] : [endpoint.status, result];
       if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
-      // Encoding through the response schema drops anything it does not name (no leaked columns).
-      const encoded = endpoint.response.parse(payload);
-      return Response.json(encoded, { status, headers: apiHeaders(requestId) });
+      // Presenters build exactly the wire shape from rows that were validated before they were
+      // stored, so answers are encoded as they are: no per-response zod parse (which also
+      // reordered manifest keys). Outside production every answer is checked against the schema.
+      if (CHECK_RESPONSES) assertWireShape(endpoint, payload);
+      return new Response(JSON.stringify(payload), { status, headers: { ...JSON_HEADERS, ...apiHeaders(requestId) } });
     } catch (error) {
       return errorToResponse(error, where);
     }
@@ -87,11 +91,41 @@ export function handle<E extends Endpoint>(
   return Object.assign(run, { endpoint });
 }
 
-/** The validated body; in POST and PUT a null optional field counts as absent (CONTRACT §10). */
+/**
+ * The validated body, its keys in the order sent (manifests are stored and answered that way,
+ * CONTRACT §12); in POST and PUT a null optional field counts as absent (CONTRACT §10).
+ */
 async function parseBody(schema: z.ZodType, request: Request): Promise<unknown> {
   const raw = await readJsonObject(request);
   const value = request.method === "POST" || request.method === "PUT" ? dropNullOptionals(schema, raw) : raw;
-  return parseOrThrow(schema, value, "request body");
+  return inSenderKeyOrder(parseOrThrow(schema, value, "request body"), value);
+}
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+// Next inlines NODE_ENV in the production build, so the check costs nothing there.
+const CHECK_RESPONSES = process.env.NODE_ENV !== "production";
+
+/** An answer that is not exactly what its endpoint's response schema describes: a bug of ours. */
+export class ResponseShapeError extends Error {
+  constructor(endpoint: Endpoint, detail: string) {
+    super(`The answer of ${endpoint.method} ${endpoint.path} does not match its response schema: ${detail}`);
+    this.name = "ResponseShapeError";
+  }
+}
+
+/**
+ * Development and tests: the answer, as JSON, must parse with the response schema into exactly
+ * itself — no key the schema does not name (a leaked column), none missing, nothing coerced.
+ */
+export function assertWireShape(endpoint: Endpoint, payload: unknown): void {
+  if (!endpoint.response) return;
+  const wire: unknown = JSON.parse(JSON.stringify(payload));
+  const parsed = endpoint.response.safeParse(wire);
+  if (!parsed.success) throw new ResponseShapeError(endpoint, parsed.error.message);
+  if (!isDeepStrictEqual(parsed.data, wire)) {
+    throw new ResponseShapeError(endpoint, "it has keys or values the schema would drop or change");
+  }
 }
 
 const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];

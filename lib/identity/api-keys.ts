@@ -5,6 +5,7 @@ import { isForeignKeyViolation } from "@/db/errors";
 import { apiKeys } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { iso, isoOrNull } from "@/lib/api/fields";
+import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 // The fixed prefix keeps keys recognisable in logs and scanners, and never `eyJ` (a JWT).
 const TOKEN_PREFIX = "hbk_";
@@ -79,10 +80,15 @@ export async function createApiKey(db: Database, owner: KeyOwner, description: s
   }
 }
 
+/** Revokes a key; it stops working in every process before this returns. */
 export async function deleteApiKey(db: Database, owner: KeyOwner, keyId: string): Promise<void> {
-  const deleted = await db
-    .delete(apiKeys)
-    .where(and(ownerFilter(owner), eq(apiKeys.id, keyId)))
-    .returning({ id: apiKeys.id });
-  if (deleted.length === 0) throw notFound(`No API key ${keyId} exists here.`);
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(apiKeys)
+      .where(and(ownerFilter(owner), eq(apiKeys.id, keyId)))
+      .returning({ id: apiKeys.id });
+    if (deleted.length === 0) throw notFound(`No API key ${keyId} exists here.`);
+    await invalidatePrincipals(tx);
+  });
+  await principalChangesSettled(db);
 }

@@ -5,6 +5,7 @@ import { apiKeys, users } from "@/db/schema";
 import type { AppContext } from "@/lib/server/app";
 import { hashApiKey } from "./api-keys";
 import { hashPassword, verifyPassword } from "./passwords";
+import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 const ADMIN_ID = "admin";
 const BOOTSTRAP_KEY_PREFIX = "key_boot_";
@@ -27,7 +28,10 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
         .values({ id: ADMIN_ID, displayName: "Administrator", role: "admin" })
         .onConflictDoUpdate({ target: users.id, set: { role: "admin", isActive: true } });
       if (token) await installBootstrapKey(tx, token);
+      // The admin may have been demoted or deactivated, and earlier bootstrap keys are revoked.
+      await invalidatePrincipals(tx);
     });
+    await principalChangesSettled(db);
     if (password) {
       // Writing the same password twice (two processes starting together) is harmless.
       const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ADMIN_ID));

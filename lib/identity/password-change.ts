@@ -8,6 +8,7 @@ import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
 import { admitSignInAttempt, settleSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { Principal } from "./principal";
+import { principalChangesSettled } from "./principal-cache";
 import type { ChangePasswordRequest } from "./schemas";
 
 /**
@@ -56,4 +57,6 @@ export async function changeOwnPassword(
     return true;
   });
   if (!changed) throw conflict("The password or the account was changed meanwhile; try again.");
+  // endUserSessions invalidated cached sessions; the other sessions end everywhere before we answer.
+  await principalChangesSettled(db);
 }

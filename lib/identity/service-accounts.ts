@@ -6,6 +6,7 @@ import { iso } from "@/lib/api/fields";
 import { conflict, forbidden, notFound } from "@/lib/http/errors";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import type { Principal } from "./principal";
+import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 import type { CreateServiceAccountRequest, ServiceAccount } from "./schemas";
 
 type ServiceAccountRow = typeof serviceAccounts.$inferSelect;
@@ -59,7 +60,12 @@ export async function assertOwnServiceAccount(db: Database, ownerUserId: string,
   if (!row) throw notFound(`You have no service account ${id}.`);
 }
 
+/** Deletes a service account with its keys; they stop working in every process before this returns. */
 export async function deleteServiceAccount(db: Database, ownerUserId: string, id: string): Promise<void> {
-  const deleted = await db.delete(serviceAccounts).where(owned(ownerUserId, id)).returning({ id: serviceAccounts.id });
-  if (deleted.length === 0) throw notFound(`You have no service account ${id}.`);
+  await db.transaction(async (tx) => {
+    const deleted = await tx.delete(serviceAccounts).where(owned(ownerUserId, id)).returning({ id: serviceAccounts.id });
+    if (deleted.length === 0) throw notFound(`You have no service account ${id}.`);
+    await invalidatePrincipals(tx);
+  });
+  await principalChangesSettled(db);
 }

@@ -7,6 +7,7 @@ import { conflict, notFound } from "@/lib/http/errors";
 import { isUniqueViolation } from "@/db/errors";
 import { endUserSessions } from "@/lib/auth/session-store";
 import { hashPassword } from "./passwords";
+import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 import type { CreateUserRequest, UpdateUserRequest, User } from "./schemas";
 
 type UserRow = typeof users.$inferSelect;
@@ -106,7 +107,7 @@ export async function updateUser(db: Database, id: string, patch: z.output<typeo
   // A deactivated user, or one whose password an admin set or cleared, signs in again (CONTRACT §11).
   const endsSessions = patch.is_active === false || patch.password !== undefined;
 
-  return db.transaction(async (tx) => {
+  const updated = await db.transaction(async (tx) => {
     if (mayRemoveAdmin(patch)) await lockAdminChanges(tx);
     const current = await lockUser(tx, id);
     if (Object.keys(changes).length === 0) return presentUser(current);
@@ -120,9 +121,13 @@ export async function updateUser(db: Database, id: string, patch: z.output<typeo
       .where(eq(users.id, id))
       .returning();
     if (!row) throw noSuchUser(id);
+    // Role, activity and name are part of the principal that keys and sessions stand for.
     if (endsSessions) await endUserSessions(tx, id);
+    else await invalidatePrincipals(tx);
     return presentUser(row);
   });
+  await principalChangesSettled(db);
+  return updated;
 }
 
 /** Deleting a user cascades to its keys, service accounts, sources, templates and sessions. */
@@ -133,5 +138,7 @@ export async function deleteUser(db: Database, id: string): Promise<void> {
     if (current.role === "admin" && current.isActive) await assertAnotherActiveAdmin(tx, id, "delete");
     const deleted = await tx.delete(users).where(eq(users.id, id)).returning({ id: users.id });
     if (deleted.length === 0) throw noSuchUser(id);
+    await invalidatePrincipals(tx);
   });
+  await principalChangesSettled(db);
 }

@@ -2,6 +2,7 @@ import { openPglite, openPostgres, type Database, type DatabaseHandle } from "@/
 import { runMigrations } from "@/db/migrate";
 import { resolveSecretKey } from "@/lib/crypto/secret-key";
 import { bootstrapIdentity } from "@/lib/identity/bootstrap";
+import { startPrincipalCache } from "@/lib/identity/principal-cache";
 import { loadConfig, type Config } from "./config";
 
 /** Everything a request needs beyond itself. Built once per process, or by a test. */
@@ -40,6 +41,8 @@ export async function startApp(config: Config, log: (line: string) => void = con
   const secretKey = resolveSecretKey(config);
   const database = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(config.dataDir);
   await runMigrations(database, config.databaseUrl ?? undefined);
+  // Before bootstrapping, so its changes to the admin reach the other processes' caches too.
+  await startPrincipalCache(database);
   const app: AppContext = { config, db: database.db, database, secretKey };
   await bootstrapIdentity(app, log);
   return app;

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
@@ -42,8 +42,38 @@ const describeScope = (scope: OwnerScope) => (scope.kind === "personal" ? "You h
 /** The 404 of a missing template — also of another user's, which must look exactly like a missing one. */
 export const missingTemplate = (scope: OwnerScope, id: string) => notFound(`${describeScope(scope)} with id ${id}.`);
 
+/*
+ * The hot reads (GET one template, a page of the list) are prepared once per database and
+ * filter combination: building a query with drizzle on every request cost more CPU than
+ * PostgreSQL spent answering it. Placeholders carry the values; the SQL is what it was.
+ */
+const preparedByDatabase = new WeakMap<Database, Map<string, unknown>>();
+function prepared<T>(db: Database, key: string, build: () => T): T {
+  let byKey = preparedByDatabase.get(db);
+  if (!byKey) preparedByDatabase.set(db, (byKey = new Map()));
+  let query = byKey.get(key) as T | undefined;
+  if (!query) byKey.set(key, (query = build()));
+  return query;
+}
+
+/** `templatesIn` with placeholders `kind` and (unless server scope) `owner`. */
+const inScopePlaceholders = (ownerIsNull: boolean) =>
+  and(
+    eq(templates.scope, sql.placeholder("kind")),
+    ownerIsNull ? isNull(templates.owner) : eq(templates.owner, sql.placeholder("owner")),
+  );
+
 export async function findTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow | null> {
-  const [row] = await db.select().from(templates).where(and(templatesIn(scope), eq(templates.id, id))).limit(1);
+  const ownerIsNull = scope.owner === null;
+  const query = prepared(db, `find:${ownerIsNull}`, () =>
+    db
+      .select()
+      .from(templates)
+      .where(and(inScopePlaceholders(ownerIsNull), eq(templates.id, sql.placeholder("id"))))
+      .limit(1)
+      .prepare(`find_template_${ownerIsNull ? "server" : "personal"}`),
+  );
+  const [row] = await query.execute({ kind: scope.kind, owner: scope.owner, id });
   return row ?? null;
 }
 
@@ -60,16 +90,24 @@ export const getTemplate = async (db: Database, scope: OwnerScope, id: string) =
 /** Lists by id with the category/tag filters; with `limit`, one keyset page and a signed `next_cursor`. */
 export async function listTemplates(db: Database, cursorKey: Buffer, scope: OwnerScope, query: z.output<typeof ListTemplatesQuery>) {
   if (query.cursor !== undefined && query.limit === undefined) throw invalidField("cursor", "needs limit");
-  const filters: SQL[] = [templatesIn(scope)!];
-  if (query.category !== undefined) filters.push(eq(templates.category, query.category));
-  if (query.tag !== undefined) filters.push(arrayContains(templates.tags, [query.tag]));
   // The cursor is bound to the list it pages: same scope and filters.
   const context = JSON.stringify([scope.kind, scope.owner, query.category ?? null, query.tag ?? null]);
-  if (query.cursor !== undefined) filters.push(gt(templates.id, decodeCursor(cursorKey, query.cursor, context)));
-
-  const base = db.select().from(templates).where(and(...filters)).orderBy(asc(templates.id));
-  if (query.limit === undefined) return { templates: (await base).map(presentTemplate) };
-  const rows = await base.limit(query.limit + 1);
+  const after = query.cursor !== undefined ? decodeCursor(cursorKey, query.cursor, context) : undefined;
+  const ownerIsNull = scope.owner === null;
+  const has = { category: query.category !== undefined, tag: query.tag !== undefined, after: after !== undefined, limit: query.limit !== undefined };
+  const statement = prepared(db, `list:${ownerIsNull}:${has.category}:${has.tag}:${has.after}:${has.limit}`, () => {
+    const filters: SQL[] = [inScopePlaceholders(ownerIsNull)!];
+    if (has.category) filters.push(eq(templates.category, sql.placeholder("category")));
+    if (has.tag) filters.push(sql`${templates.tags} @> array[${sql.placeholder("tag")}]::text[]`);
+    if (has.after) filters.push(gt(templates.id, sql.placeholder("after")));
+    const base = db.select().from(templates).where(and(...filters)).orderBy(asc(templates.id));
+    return (has.limit ? base.limit(sql.placeholder("limit")) : base).prepare(
+      `list_templates_${ownerIsNull ? "s" : "p"}${+has.category}${+has.tag}${+has.after}${+has.limit}`,
+    );
+  });
+  const values = { kind: scope.kind, owner: scope.owner, category: query.category, tag: query.tag, after };
+  if (query.limit === undefined) return { templates: (await statement.execute(values)).map(presentTemplate) };
+  const rows = await statement.execute({ ...values, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const more = rows.length > query.limit;
   return {

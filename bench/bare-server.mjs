@@ -1,0 +1,98 @@
+// The floor for the API's reads: node:http + postgres.js answering GET /ext/svc/me, GET one
+// template and a filtered page of templates with the same SQL and the same key check as the
+// app (lib/identity/principal.ts, lib/templates/templates.ts), and nothing else: no framework,
+// no validation, no cache. Started by bench/throughput.ts: PORT, DATABASE_URL, CURSOR_KEY (hex).
+import { createHash, createHmac } from "node:crypto";
+import { createServer } from "node:http";
+import postgres from "postgres";
+
+const sql = postgres(process.env.DATABASE_URL, { max: 10, onnotice: () => {} });
+const cursorKey = Buffer.from(process.env.CURSOR_KEY ?? "00", "hex");
+
+async function principalFor(header) {
+  const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "")?.[1];
+  if (!token) return null;
+  const hash = createHash("sha256").update(token, "utf8").digest("hex");
+  const [row] = await sql`
+    select k.id as key_id, k.last_used_at, u.id as user_id, u.display_name as user_name, u.role as user_role,
+           u.is_active as user_active, sa.id as sa_id, sa.display_name as sa_name, sa.role as sa_role, sa.is_active as sa_active
+    from api_keys k
+    join users u on u.id = k.user_id
+    left join service_accounts sa on sa.owner_user_id = k.user_id and sa.id = k.sa_id
+    where k.token_hash = ${hash} limit 1`;
+  if (!row || !row.user_active || (row.sa_id !== null && !row.sa_active)) return null;
+  if (row.sa_id === null) return { type: "user", id: row.user_id, userId: row.user_id, role: row.user_role, displayName: row.user_name };
+  const role = row.sa_role === "admin" && row.user_role === "admin" ? "admin" : "member";
+  return { type: "service_account", id: row.sa_id, userId: row.user_id, role, displayName: row.sa_name };
+}
+
+const present = (row) => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  category: row.category,
+  integrations: row.integrations,
+  tags: row.tags,
+  scope: row.scope,
+  owner: row.owner,
+  source_name: row.source_name,
+  source_scope: row.source_scope,
+  source_owner: row.source_owner,
+  source_revision: row.source_revision,
+  locally_modified: row.locally_modified,
+  installed_at: row.installed_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+  manifest: row.manifest,
+});
+
+function encodeCursor(after, context) {
+  const payload = Buffer.from(JSON.stringify({ after, context })).toString("base64url");
+  const mac = createHmac("sha256", cursorKey).update("cursor\0" + payload).digest("base64url").slice(0, 22);
+  return `${payload}.${mac}`;
+}
+
+const send = (res, status, body) => {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+};
+
+createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url, "http://localhost");
+    if (url.pathname === "/healthz") return send(res, 200, { status: "ok" });
+    const principal = await principalFor(req.headers.authorization);
+    if (!principal) return send(res, 401, { status: 401 });
+    if (url.pathname === "/ext/svc/me") {
+      return send(res, 200, {
+        user_id: principal.userId,
+        principal_type: principal.type,
+        principal_id: principal.id,
+        role: principal.role,
+        display_name: principal.displayName,
+      });
+    }
+    if (url.pathname === "/ext/svc/me/templates") {
+      const tag = url.searchParams.get("tag");
+      const limit = Number(url.searchParams.get("limit") ?? 50);
+      const rows = await sql`
+        select * from templates
+        where scope = 'personal' and owner = ${principal.userId} and tags @> ${[tag]}::text[]
+        order by id limit ${limit + 1}`;
+      const page = rows.slice(0, limit);
+      const context = JSON.stringify(["personal", principal.userId, null, tag]);
+      return send(res, 200, {
+        templates: page.map(present),
+        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].id, context) : null,
+      });
+    }
+    const one = /^\/ext\/svc\/me\/templates\/([^/]+)$/.exec(url.pathname);
+    if (one) {
+      const [row] = await sql`
+        select * from templates where scope = 'personal' and owner = ${principal.userId} and id = ${decodeURIComponent(one[1])} limit 1`;
+      return row ? send(res, 200, present(row)) : send(res, 404, { status: 404 });
+    }
+    send(res, 404, { status: 404 });
+  } catch (error) {
+    send(res, 500, { status: 500, detail: String(error) });
+  }
+}).listen(Number(process.env.PORT), "127.0.0.1", () => console.log("bare server ready"));

@@ -1,0 +1,230 @@
+// The throughput report of `npm run bench` (issue 9): the app (`next start` of a production
+// build) on PostgreSQL with 100k templates, beside a bare node:http + postgres.js server answering
+// the same three reads with the same queries and key check (bench/bare-server.mjs), and the app's
+// trivial GET /healthz as the framework's floor. autocannon, 32 connections, every target once
+// per round, rounds alternating, so a noisy machine slows all of them alike.
+//
+// Which build: BENCH_APP_DIR (a directory with a production `.next`), else the repository's own
+// `.next` when it holds a build (BUILD_ID), else a fresh build in a temporary copy of the working
+// tree (node_modules hard-linked, or symlinked across file systems), removed afterwards.
+// BENCH_CPU_PROF=<dir> runs the 100k app under `node --cpu-prof` and writes its profile there.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { sql } from "drizzle-orm";
+import { openPostgres, type DatabaseHandle } from "@/db/client";
+import { runMigrations } from "@/db/migrate";
+import { createApiKey } from "@/lib/identity/api-keys";
+
+const ROOT = path.resolve(__dirname, "..");
+const CONNECTIONS = 32;
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const PORTS = { app: 3301, appSmall: 3302, bare: 3303 };
+
+/** A manifest of realistic size, so GET one template carries what a real one does. */
+const MANIFEST = JSON.stringify({
+  version: "1",
+  bank: { retain_mission: "Keep decisions and their reasons.", disposition_skepticism: 3, enable_observations: true },
+  mental_models: [
+    { id: "open-questions", name: "Open questions", source_query: "What is still open?" },
+    { id: "decisions", name: "Decisions", source_query: "What was decided?", trigger: { mode: "delta" } },
+  ],
+  directives: [
+    { name: "Cite sources", content: "Name the document each fact comes from.", priority: 5 },
+    { name: "Be brief", content: "Answer in three sentences or fewer." },
+  ],
+});
+
+/** `rows` templates: half the heavy owner's (the one the bench reads), the rest spread out. */
+async function seed(db: DatabaseHandle["db"], rows: number) {
+  await db.execute(sql`insert into users (id, display_name) select 'user' || g, 'User ' || g from generate_series(0, 999) g`);
+  await db.execute(sql`insert into users (id, display_name) values ('heavy', 'Heavy user')`);
+  await db.execute(sql`
+    insert into templates (id, scope, owner, name, category, tags, manifest)
+    select 't' || lpad(g::text, 6, '0'),
+           case when g % 10 = 0 and g >= ${rows / 2} then 'server' else 'personal' end,
+           case when g < ${rows / 2} then 'heavy' when g % 10 = 0 then null else 'user' || (g % 1000) end,
+           'Template ' || g,
+           (array['ops','sales','support','research'])[1 + g % 4],
+           array['tag' || (g % 50), 'tag' || (g % 7)],
+           ${MANIFEST}::json
+    from generate_series(0, ${rows - 1}) g`);
+  await db.execute(sql`analyze`);
+  const key = await createApiKey(db, { userId: "heavy", serviceAccountId: null }, "bench");
+  return key.token;
+}
+
+export async function createDatabase(serverUrl: string, rows: number) {
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const name = `bt_bench_${randomBytes(4).toString("hex")}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openPostgres(url.toString());
+  await runMigrations(handle, url.toString());
+  const token = await seed(handle.db, rows);
+  await handle.close();
+  return {
+    url: url.toString(),
+    token,
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** The directory of a production build, and how to clean up after it. */
+function appBuild(log: (line: string) => void): { dir: string; cleanup(): void } {
+  const given = process.env.BENCH_APP_DIR;
+  if (given) return { dir: path.resolve(given), cleanup: () => {} };
+  if (existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return { dir: ROOT, cleanup: () => {} };
+  const dir = mkdtempSync(path.join(tmpdir(), "bench-app-"));
+  log(`Building the app in ${dir} (set BENCH_APP_DIR to reuse a build)…`);
+  cpSync(ROOT, dir, {
+    recursive: true,
+    filter: (source) => !/[/\\](node_modules|\.next|\.git|\.data|test-results)$/.test(source),
+  });
+  const linked = spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), path.join(dir, "node_modules")]);
+  if (linked.status !== 0) symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  const built = spawnSync(process.execPath, [path.join(dir, "node_modules/next/dist/bin/next"), "build"], { cwd: dir, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("next build failed");
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+interface Server {
+  name: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function waitReady(port: number, path: string, child: ChildProcess, name: string) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}${path}`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${name} did not become ready on port ${port}`);
+}
+
+function startProcess(name: string, port: number, args: string[], cwd: string, env: Record<string, string>, readyPath: string) {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const server: Server = {
+    name,
+    port,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        // SIGINT lets Next exit normally, which is when --cpu-prof writes the profile.
+        child.kill("SIGINT");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+  return waitReady(port, readyPath, child, name).then(() => server);
+}
+
+function startApp(dir: string, port: number, databaseUrl: string, cpuProfDir?: string) {
+  const profile = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [];
+  return startProcess(
+    `app :${port}`,
+    port,
+    [...profile, path.join(dir, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    dir,
+    { DATABASE_URL: databaseUrl, SECRET_KEY: randomBytes(32).toString("hex"), NODE_ENV: "production" },
+    "/readyz",
+  );
+}
+
+interface Target {
+  label: string;
+  url: string;
+  token?: string;
+}
+
+async function measure(target: Target, seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: target.token ? { authorization: `Bearer ${target.token}` } : {},
+  });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${target.label}: ${failed} of ${result.requests.total} requests failed (non-2xx, errors or timeouts)`);
+  return result.requests.average;
+}
+
+/** Mean requests per second of each target over alternating rounds. */
+async function rounds(targets: Target[], log: (line: string) => void): Promise<Map<string, number>> {
+  for (const target of targets) await measure(target, 2); // warm-up: JIT, pools, caches
+  const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate the order too, so no target always runs right after the same one.
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    for (const target of order) samples.get(target.label)!.push(await measure(target, ROUND_SECONDS));
+    log(`  round ${round + 1}/${ROUNDS}: ${targets.map((t) => `${t.label} ${samples.get(t.label)!.at(-1)!.toFixed(0)}`).join(", ")}`);
+  }
+  return new Map([...samples].map(([label, values]) => [label, values.reduce((a, b) => a + b, 0) / values.length]));
+}
+
+/** Runs the report; returns whether every target was met. */
+export async function throughputReport(serverUrl: string, log: (line: string) => void = console.log): Promise<boolean> {
+  log(`Throughput (autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s):`);
+  log("  seeding 100k and 1k templates…");
+  const large = await createDatabase(serverUrl, 100_000);
+  const small = await createDatabase(serverUrl, 1_000);
+  const build = appBuild(log);
+  const servers: Server[] = [];
+  try {
+    const cursorKey = randomBytes(32).toString("hex");
+    servers.push(await startApp(build.dir, PORTS.app, large.url, process.env.BENCH_CPU_PROF));
+    servers.push(await startApp(build.dir, PORTS.appSmall, small.url));
+    const bareEnv = { DATABASE_URL: large.url, CURSOR_KEY: cursorKey };
+    servers.push(await startProcess("bare", PORTS.bare, [path.join(ROOT, "bench/bare-server.mjs")], ROOT, bareEnv, "/healthz"));
+    const app = `http://127.0.0.1:${PORTS.app}`;
+    const listPath = "/ext/svc/me/templates?tag=tag3&limit=50";
+    const targets: Target[] = [
+      { label: "trivial", url: `${app}/healthz` },
+      { label: "me", url: `${app}/ext/svc/me`, token: large.token },
+      { label: "template", url: `${app}/ext/svc/me/templates/t000123`, token: large.token },
+      { label: "list", url: `${app}${listPath}`, token: large.token },
+      { label: "bare list", url: `http://127.0.0.1:${PORTS.bare}${listPath}`, token: large.token },
+      { label: "bare me", url: `http://127.0.0.1:${PORTS.bare}/ext/svc/me`, token: large.token },
+      { label: "bare template", url: `http://127.0.0.1:${PORTS.bare}/ext/svc/me/templates/t000123`, token: large.token },
+      { label: "list 1k", url: `http://127.0.0.1:${PORTS.appSmall}${listPath}`, token: small.token },
+    ];
+    const rate = await rounds(targets, log);
+    for (const [label, value] of rate) log(`  ${label.padEnd(14)} ${value.toFixed(0).padStart(6)} req/s`);
+    const checks = [
+      { what: "GET one template / trivial route", ratio: rate.get("template")! / rate.get("trivial")!, target: 0.8 },
+      { what: "GET /me / trivial route", ratio: rate.get("me")! / rate.get("trivial")!, target: 0.9 },
+      { what: "list page of 50 with a tag / bare server", ratio: rate.get("list")! / rate.get("bare list")!, target: 0.6 },
+      // Time per request is 1/throughput: 100k rows may take at most 1.25× the time at 1k rows.
+      { what: "filtered page: time at 100k rows / at 1k rows", ratio: rate.get("list 1k")! / rate.get("list")!, target: 1.25, atMost: true },
+    ];
+    for (const check of checks) {
+      const met = check.atMost ? check.ratio <= check.target : check.ratio >= check.target;
+      log(`  ${check.what.padEnd(48)} ${check.ratio.toFixed(2)}×  (target ${check.atMost ? "≤" : "≥"} ${check.target})  ${met ? "met" : "NOT MET"}`);
+    }
+    return checks.every((c) => (c.atMost ? c.ratio <= c.target : c.ratio >= c.target));
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+    build.cleanup();
+    await large.drop();
+    await small.drop();
+  }
+}
