@@ -340,14 +340,12 @@ test("dana creates a template by pasting a manifest, checked before it is saved"
 test("dana filters the templates and deletes what she made", async ({ page }) => {
   await signIn(page, DANA.id, DANA.password);
   await openTemplates(page);
-  await page.getByRole("combobox", { name: "Category" }).click();
-  await page.getByRole("option", { name: "notes", exact: true }).click();
+  await page.getByRole("combobox", { name: "Category" }).selectOption("notes");
   await expect(page.getByTestId("templates-table").getByRole("caption")).toHaveText("1 of 3 templates, by id");
   await expect(templateRow(page, "handmade")).toBeVisible();
   await expect(templateRow(page, "support-bot")).toHaveCount(0);
   await page.getByRole("button", { name: "Clear filters" }).click();
-  await page.getByRole("combobox", { name: "Tag", exact: true }).click();
-  await page.getByRole("option", { name: "starter", exact: true }).click();
+  await page.getByRole("combobox", { name: "Tag", exact: true }).selectOption("starter");
   await expect(page.getByTestId("templates-table").getByRole("caption")).toHaveText("2 of 3 templates, by id");
   await screenshot(page, "templates-filtered");
   await page.getByRole("button", { name: "Clear filters" }).click();

@@ -1,13 +1,16 @@
 "use client";
-import { Button, Code, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Button, Code, Group, Stack, Text, Title } from "@mantine/core";
+import { Table } from "@/components/console/Table";
 import { IconKey, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
+import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
 import { useApiKeys, useRevokeApiKey, type KeyOwnerRef } from "@/lib/client/hooks/api-keys";
-import { CreateApiKeyModal } from "./CreateApiKeyModal";
+
+const CreateApiKeyModal = lazyModal(() => import("./CreateApiKeyModal").then((m) => m.CreateApiKeyModal));
 
 interface ApiKeysPanelProps {
   owner: KeyOwnerRef;

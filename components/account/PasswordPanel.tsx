@@ -2,7 +2,9 @@
 import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { IconCircleCheck, IconLock } from "@tabler/icons-react";
 import { useState } from "react";
-import { ChangePasswordModal } from "./ChangePasswordModal";
+import { lazyModal } from "@/components/console/lazy";
+
+const ChangePasswordModal = lazyModal(() => import("./ChangePasswordModal").then((m) => m.ChangePasswordModal));
 
 /** The user's console password: change it, which signs their other sessions out. */
 export function PasswordPanel() {

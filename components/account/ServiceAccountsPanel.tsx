@@ -1,14 +1,18 @@
 "use client";
-import { Button, Group, Modal, Stack, Table, Text, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, Title } from "@mantine/core";
+import { Table } from "@/components/console/Table";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
+import { lazyModal } from "@/components/console/lazy";
+import { LazyModal as Modal } from "@/components/console/LazyModal";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { RoleBadge } from "@/components/console/RoleBadge";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveServiceAccount, useServiceAccounts } from "@/lib/client/hooks/identity";
 import { ApiKeysPanel } from "./ApiKeysPanel";
-import { CreateServiceAccountModal } from "./CreateServiceAccountModal";
+
+const CreateServiceAccountModal = lazyModal(() => import("./CreateServiceAccountModal").then((m) => m.CreateServiceAccountModal));
 
 /** The signed-in user's service accounts: create, delete, and manage each one's keys. */
 export function ServiceAccountsPanel() {

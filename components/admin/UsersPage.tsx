@@ -1,10 +1,13 @@
 "use client";
-import { Badge, Button, Modal, Table, Text } from "@mantine/core";
+import { Badge, Button, Text } from "@mantine/core";
+import { Table } from "@/components/console/Table";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import type { z } from "zod";
 import { ApiKeysPanel } from "@/components/account/ApiKeysPanel";
 import { useConsoleUser } from "@/components/console/console-user";
+import { lazyModal } from "@/components/console/lazy";
+import { LazyModal as Modal } from "@/components/console/LazyModal";
 import { PageHeader } from "@/components/console/PageHeader";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
@@ -12,7 +15,8 @@ import { RoleBadge } from "@/components/console/RoleBadge";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveUser, useUsers } from "@/lib/client/hooks/identity";
 import type { User } from "@/lib/identity/schemas";
-import { UserFormModal } from "./UserFormModal";
+
+const UserFormModal = lazyModal(() => import("./UserFormModal").then((m) => m.UserFormModal));
 
 type UserRow = z.output<typeof User>;
 

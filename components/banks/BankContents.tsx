@@ -1,5 +1,6 @@
 "use client";
-import { Accordion, Badge, Code, DataList, Group, Stack, Table, Text } from "@mantine/core";
+import { Accordion, Badge, Code, DataList, Group, Stack, Text } from "@mantine/core";
+import { Table } from "@/components/console/Table";
 import { EmptyList } from "@/components/console/states";
 import { ResourceTable } from "@/components/console/ResourceTable";
 

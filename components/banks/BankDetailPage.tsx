@@ -1,20 +1,25 @@
 "use client";
-import { Alert, Anchor, Button, Card, Code, DataList, Modal, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Code, DataList, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { IconShieldLock, IconTemplate, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
+import { lazySection } from "@/components/console/lazy";
+import { LazyModal as Modal } from "@/components/console/LazyModal";
 import { PageHeader } from "@/components/console/PageHeader";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBank, useDeleteBank } from "@/lib/client/hooks/banks";
 import { ApiProblem } from "@/lib/client/problem";
-import { ApplyTemplateForm, type ApplyResult } from "./ApplyTemplateForm";
+import type { ApplyResult } from "./ApplyTemplateForm";
 import { BankBreadcrumbs } from "./BankBreadcrumbs";
 import { ConfigTable, Directives, MentalModels } from "./BankContents";
 import { ImportPreview } from "./ImportPreview";
 import { bankPolicyHref } from "./links";
+
+// Shown in the "Apply a template" dialog only; its code loads alongside the bank.
+const ApplyTemplateForm = lazySection(() => import("./ApplyTemplateForm").then((m) => m.ApplyTemplateForm), <LoadingState label="Loading the form…" />);
 
 function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {
   return (

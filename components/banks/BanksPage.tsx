@@ -1,5 +1,6 @@
 "use client";
-import { Anchor, Button, Code, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Button, Code, Stack, Text } from "@mantine/core";
+import { Table } from "@/components/console/Table";
 import { IconPlus } from "@tabler/icons-react";
 import Link from "next/link";
 import { useConsoleUser } from "@/components/console/console-user";

@@ -1,15 +1,26 @@
 "use client";
 import { Alert, Anchor, Badge, Button, Card, Group, Highlight, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
-import { IconCircleCheck, IconDownload, IconEye, IconSearch } from "@tabler/icons-react";
+import { IconAlertTriangle, IconCircleCheck, IconDownload, IconEye, IconSearch } from "@tabler/icons-react";
 import Link from "next/link";
 import { useId, useMemo, useState } from "react";
+import { lazyDialog } from "@/components/console/lazy";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { templatePath } from "@/components/templates/paths";
 import { useCatalog, type CatalogEntryData } from "@/lib/client/hooks/catalog";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { InstallModal } from "./InstallModal";
 import { EntryBadges } from "./EntryBadges";
-import { ManifestPreviewDrawer } from "./ManifestPreviewDrawer";
+
+// Open while they hold an entry; their code loads the first time they do.
+const InstallModal = lazyDialog(
+  () => import("./InstallModal").then((m) => m.InstallModal),
+  (props) => props.entry !== null,
+  (props) => ({ ...props, entry: null }),
+);
+const ManifestPreviewDrawer = lazyDialog(
+  () => import("./ManifestPreviewDrawer").then((m) => m.ManifestPreviewDrawer),
+  (props) => props.entry !== null,
+  (props) => ({ ...props, entry: null }),
+);
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
 
@@ -135,9 +146,14 @@ function CatalogCard({ entry, search, onPreview, onInstall }: { entry: CatalogEn
               </Highlight>
             </Title>
             <Text size="xs" c="dimmed" ff="monospace">
-              {entry.id} · rev {entry.revision.slice(0, 8)}
+              {entry.id} · rev {entry.revision ? entry.revision.slice(0, 8) : "none"}
             </Text>
           </div>
+          {entry.problem && (
+            <Badge color="yellow" variant="light" leftSection={<IconAlertTriangle size={12} aria-hidden />} style={{ flexShrink: 0 }}>
+              Cannot install
+            </Badge>
+          )}
           {isInstalled && (
             <Badge color="green" variant="light" leftSection={<IconCircleCheck size={12} aria-hidden />} style={{ flexShrink: 0 }}>
               Installed
@@ -154,16 +170,21 @@ function CatalogCard({ entry, search, onPreview, onInstall }: { entry: CatalogEn
           </Text>
         )}
         <EntryBadges entry={entry} />
+        {entry.problem && (
+          <Text size="xs" c="yellow.9" role="note" data-testid="entry-problem">
+            {entry.problem.detail}
+          </Text>
+        )}
         {isInstalled && (
           <Text size="xs" c="dimmed" data-testid="installed-as">
             Installed as {entry.installed_as.join(", ")}
           </Text>
         )}
         <Group gap="xs" mt="auto" pt="xs">
-          <Button size="xs" variant="default" leftSection={<IconEye size={14} aria-hidden />} onClick={onPreview} aria-label={`Preview manifest of ${entry.name}`}>
+          <Button size="xs" variant="default" leftSection={<IconEye size={14} aria-hidden />} onClick={onPreview} disabled={entry.manifest === null} aria-label={`Preview manifest of ${entry.name}`}>
             Preview
           </Button>
-          <Button size="xs" variant={isInstalled ? "light" : "filled"} leftSection={<IconDownload size={14} aria-hidden />} onClick={onInstall} aria-label={`Install ${entry.name}`}>
+          <Button size="xs" variant={isInstalled ? "light" : "filled"} leftSection={<IconDownload size={14} aria-hidden />} onClick={onInstall} disabled={entry.problem !== null} aria-label={`Install ${entry.name}`}>
             {isInstalled ? "Install again" : "Install"}
           </Button>
         </Group>

@@ -28,14 +28,19 @@ export function ManifestPreviewDrawer({
             </Text>{" "}
             in source {sourceName}, revision{" "}
             <Text span ff="monospace">
-              {entry.revision}
+              {entry.revision ?? "none"}
             </Text>
             .
           </Text>
+          {entry.problem && (
+            <Text size="sm" c="yellow.9" role="note">
+              Cannot be installed: {entry.problem.detail}
+            </Text>
+          )}
           {entry.description && <Text size="sm">{entry.description}</Text>}
           <EntryBadges entry={entry} />
           <Group gap="xs">
-            <Button size="xs" leftSection={<IconDownload size={14} aria-hidden />} onClick={() => onInstall(entry)}>
+            <Button size="xs" leftSection={<IconDownload size={14} aria-hidden />} onClick={() => onInstall(entry)} disabled={entry.problem !== null}>
               {entry.installed_as.length ? "Install again" : "Install"}
             </Button>
             <CopyButton value={json}>

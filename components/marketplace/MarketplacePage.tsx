@@ -3,13 +3,17 @@ import { Badge, Button, Tabs } from "@mantine/core";
 import { IconServer, IconUser } from "@tabler/icons-react";
 import Link from "next/link";
 import { useState } from "react";
+import { lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { marketplacePath } from "@/components/templates/paths";
 import { ScopeSwitch } from "@/components/templates/ScopeSwitch";
 import { useAvailableSources } from "@/lib/client/hooks/catalog";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { CatalogPanel } from "./CatalogPanel";
+
+// A catalog (filters, cards, install and preview) shows once the sources arrived; its code
+// loads alongside them.
+const CatalogPanel = lazySection(() => import("./CatalogPanel").then((m) => m.CatalogPanel), <LoadingState label="Loading the catalog…" />);
 
 /** One source the user can browse: its name and scope. */
 interface SourceTab {

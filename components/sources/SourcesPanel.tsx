@@ -3,13 +3,15 @@ import { Button, Group, Stack } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import type { z } from "zod";
+import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveSource, useSources } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/identity/scope";
 import type { Source } from "@/lib/sources/schemas";
-import { AddSourceModal } from "./AddSourceModal";
 import { SourcesTable } from "./SourcesTable";
+
+const AddSourceModal = lazyModal(() => import("./AddSourceModal").then((m) => m.AddSourceModal));
 
 const WORDS = {
   personal: { noun: "personal sources", caption: "Your personal sources, by name", empty: "Add a marketplace to browse and install its templates. Only you see your personal sources." },

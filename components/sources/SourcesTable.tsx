@@ -1,5 +1,6 @@
 "use client";
-import { Anchor, Badge, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Text } from "@mantine/core";
+import { Table } from "@/components/console/Table";
 import { IconTrash } from "@tabler/icons-react";
 import type { z } from "zod";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";

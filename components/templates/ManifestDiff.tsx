@@ -1,5 +1,5 @@
 "use client";
-import { Group, Paper, ScrollArea, SegmentedControl, Switch, Text, VisuallyHidden } from "@mantine/core";
+import { Box, Group, Paper, SegmentedControl, Switch, Text, VisuallyHidden } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { Fragment, useId, useMemo, useState } from "react";
 import { foldUnchanged, lineDiff, sideBySide, type DiffLine, type SideBySideRow } from "./line-diff";
@@ -63,7 +63,8 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
         </Group>
       </Group>
       <Paper withBorder radius="sm">
-        <ScrollArea.Autosize mah={640} type="auto">
+        {/* The browser's own scrolling: Mantine's ScrollArea brings floating-ui into the page's first load. */}
+        <Box mah={640} style={{ overflow: "auto" }}>
           <table className={classes.table} aria-labelledby={captionId}>
             {mode === "inline" ? (
               <Inline shown={shown} beforeLabel={beforeLabel} afterLabel={afterLabel} />
@@ -71,7 +72,7 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
               <Split shown={shown} beforeLabel={beforeLabel} afterLabel={afterLabel} />
             )}
           </table>
-        </ScrollArea.Autosize>
+        </Box>
       </Paper>
     </div>
   );

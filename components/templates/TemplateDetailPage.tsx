@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
+import { lazySection } from "@/components/console/lazy";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { formatTimestamp } from "@/lib/client/format";
 import { describeError } from "@/lib/client/problem";
@@ -13,7 +14,9 @@ import { useCheckUpdate, useRemoveTemplate, useTemplate, type TemplateData } fro
 import type { ScopeKind } from "@/lib/identity/scope";
 import { templatesPath, templateUpdatePath } from "./paths";
 import { Crumbs } from "./Crumbs";
-import { TemplateEditor } from "./TemplateEditor";
+
+// The editor shows once the template arrived; its code loads alongside it.
+const TemplateEditor = lazySection(() => import("./TemplateEditor").then((m) => m.TemplateEditor), <LoadingState label="Loading the editor…" />);
 
 /** One template: what it is, whether its source has news, and the editor. */
 export function TemplateDetailPage({ scope, id, updatedTo }: { scope: ScopeKind; id: string; updatedTo?: string }) {

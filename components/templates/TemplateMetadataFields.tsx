@@ -1,5 +1,6 @@
 "use client";
-import { Autocomplete, SimpleGrid, Stack, TagsInput, Textarea, TextInput } from "@mantine/core";
+import { SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
+import { lazySection } from "@/components/console/lazy";
 
 /** The editable metadata of a template, as the form holds it. */
 export interface TemplateMetadata {
@@ -27,6 +28,38 @@ export function fieldOrItemError(fieldError: (path: string) => string | undefine
   return [own, ...items].filter(Boolean).join("; ") || undefined;
 }
 
+type ListField = "category" | "tags" | "integrations";
+
+export interface TemplateListFieldsProps extends Pick<TemplateMetadata, ListField> {
+  onChange: <K extends ListField>(key: K, value: TemplateMetadata[K]) => void;
+  categories: string[];
+  errors: Partial<Record<ListField, string>>;
+}
+
+/**
+ * Until TemplateListFields' code has arrived: the same three fields, labelled and laid out as
+ * they will be, showing their values, not yet editable.
+ */
+function ListFieldsLoading({ category, tags, integrations }: Pick<TemplateMetadata, ListField>) {
+  const hint = "Enter or comma after each";
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" aria-busy>
+      <TextInput label="Category" placeholder="e.g. support" value={category} disabled readOnly />
+      <TextInput label="Tags" description={hint} value={tags.join(", ")} disabled readOnly />
+      <TextInput label="Integrations" description={hint} value={integrations.join(", ")} disabled readOnly />
+    </SimpleGrid>
+  );
+}
+
+// Category, tags and integrations are Mantine's Autocomplete and TagsInput: Combobox, Popover
+// and floating-ui, ~35 kB gzipped that would double the new-template page's first load. The
+// page (and the server's render of it) shows them as always; their code loads alongside the
+// page's and makes them interactive when it arrives.
+const TemplateListFields = lazySection<TemplateListFieldsProps>(
+  () => import("./TemplateListFields").then((m) => m.TemplateListFields),
+  (props) => <ListFieldsLoading {...props} />,
+);
+
 interface Props {
   value: TemplateMetadata;
   onChange: (value: TemplateMetadata) => void;
@@ -50,32 +83,18 @@ export function TemplateMetadataFields({ value, onChange, fieldError, categories
         onChange={(e) => set("description", e.currentTarget.value)}
         error={fieldError("description")}
       />
-      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-        <Autocomplete
-          label="Category"
-          placeholder="e.g. support"
-          data={categories}
-          value={value.category}
-          onChange={(v) => set("category", v)}
-          error={fieldError("category")}
-        />
-        <TagsInput
-          label="Tags"
-          description="Enter or comma after each"
-          value={value.tags}
-          onChange={(v) => set("tags", v)}
-          error={fieldOrItemError(fieldError, "tags", value.tags.length)}
-          clearable
-        />
-        <TagsInput
-          label="Integrations"
-          description="Enter or comma after each"
-          value={value.integrations}
-          onChange={(v) => set("integrations", v)}
-          error={fieldOrItemError(fieldError, "integrations", value.integrations.length)}
-          clearable
-        />
-      </SimpleGrid>
+      <TemplateListFields
+        category={value.category}
+        tags={value.tags}
+        integrations={value.integrations}
+        onChange={set}
+        categories={categories}
+        errors={{
+          category: fieldError("category"),
+          tags: fieldOrItemError(fieldError, "tags", value.tags.length),
+          integrations: fieldOrItemError(fieldError, "integrations", value.integrations.length),
+        }}
+      />
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
 "use client";
-import { Button, Group, Progress, Select, Stack, Text } from "@mantine/core";
+import { Button, Group, NativeSelect, Progress, Stack, Text } from "@mantine/core";
 import { IconPlus, IconRefresh } from "@tabler/icons-react";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
+import { lazyDialog } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { useCheckAllForUpdates, useRemoveTemplate, useTemplates, type TemplateData } from "@/lib/client/hooks/templates";
@@ -11,7 +12,13 @@ import type { ScopeKind } from "@/lib/identity/scope";
 import { marketplacePath, newTemplatePath, templatesPath } from "./paths";
 import { ScopeSwitch } from "./ScopeSwitch";
 import { TemplatesTable } from "./TemplatesTable";
-import { UpdateTemplateModal } from "./UpdateTemplateModal";
+
+// Open while it holds a template; its code loads the first time it does.
+const UpdateTemplateModal = lazyDialog(
+  () => import("./UpdateTemplateModal").then((m) => m.UpdateTemplateModal),
+  (props) => props.template !== null,
+  (props) => ({ ...props, template: null }),
+);
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
 
@@ -93,8 +100,22 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
         )}
         {templates.length > 0 && (
           <Group gap="sm" align="flex-end">
-            <Select label="Category" placeholder="All categories" data={categories} value={category} onChange={setCategory} clearable w={200} />
-            <Select label="Tag" placeholder="All tags" data={tags} value={tag} onChange={setTag} clearable searchable w={200} />
+            {/* The browser's own select: Mantine's Select (Combobox, Popover, floating-ui) would
+                double this page's own JavaScript for two plain filters. */}
+            <NativeSelect
+              label="Category"
+              data={[{ value: "", label: "All categories" }, ...categories]}
+              value={category ?? ""}
+              onChange={(e) => setCategory(e.currentTarget.value || null)}
+              w={200}
+            />
+            <NativeSelect
+              label="Tag"
+              data={[{ value: "", label: "All tags" }, ...tags]}
+              value={tag ?? ""}
+              onChange={(e) => setTag(e.currentTarget.value || null)}
+              w={200}
+            />
             {filtering && (
               <Button variant="subtle" onClick={() => (setCategory(null), setTag(null))}>
                 Clear filters

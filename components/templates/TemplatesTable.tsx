@@ -1,5 +1,7 @@
 "use client";
-import { ActionIcon, Anchor, Badge, Button, Group, Table, Text, Tooltip, VisuallyHidden } from "@mantine/core";
+import { ActionIcon, Anchor, Badge, Button, Group, Text, VisuallyHidden } from "@mantine/core";
+import { IdleTooltip } from "@/components/console/IdleTooltip";
+import { Table } from "@/components/console/Table";
 import { IconDownload, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { useCheckUpdate, type TemplateData } from "@/lib/client/hooks/templates";
@@ -18,8 +20,9 @@ interface Props {
 /** Installed templates, one row each, with their source, revision, update state and actions. */
 export function TemplatesTable({ scope, templates, onUpdate, onDelete, caption }: Props) {
   return (
-    <Table.ScrollContainer minWidth={360}>
-      <Table striped highlightOnHover verticalSpacing="sm" data-testid="templates-table">
+    // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
+    <div style={{ overflowX: "auto" }}>
+      <Table striped highlightOnHover verticalSpacing="sm" data-testid="templates-table" miw={360}>
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
@@ -45,7 +48,7 @@ export function TemplatesTable({ scope, templates, onUpdate, onDelete, caption }
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </div>
   );
 }
 
@@ -116,11 +119,11 @@ function TemplateRow({ scope, template: t, onUpdate, onDelete }: { scope: ScopeK
               Update
             </Button>
           )}
-          <Tooltip label="Delete">
+          <IdleTooltip label="Delete">
             <ActionIcon variant="subtle" color="red" aria-label={`Delete template ${t.id}`} onClick={() => onDelete(t)}>
               <IconTrash size={16} aria-hidden />
             </ActionIcon>
-          </Tooltip>
+          </IdleTooltip>
         </Group>
       </Table.Td>
     </Table.Tr>

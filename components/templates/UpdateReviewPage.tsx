@@ -1,6 +1,7 @@
 "use client";
 import { SectionCard } from "@/components/console/SectionCard";
-import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
+import { Table } from "@/components/console/Table";
 import { IconAlertTriangle, IconInfoCircle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -112,8 +113,9 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
               Name, description, category, tags and integrations stay the same.
             </Text>
           ) : (
-            <Table.ScrollContainer minWidth={320}>
-              <Table verticalSpacing="xs" data-testid="details-diff">
+            // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
+            <div style={{ overflowX: "auto" }}>
+              <Table verticalSpacing="xs" data-testid="details-diff" miw={320}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th scope="col">Field</Table.Th>
@@ -139,7 +141,7 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </div>
           )}
         </SectionCard>
         <SectionCard title="Manifest">

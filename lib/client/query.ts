@@ -1,17 +1,17 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from "@tanstack/react-query";
-import type { Endpoint } from "@/lib/http/endpoint";
 import { api, type CallArgs, type CallInput, type CallResult } from "./api";
+import type { EndpointRoute } from "./endpoints";
 import type { ApiProblem } from "./problem";
 
 /** Cache keys start with the endpoint's path, so a mutation can refresh every list under it. */
-export function endpointQueryKey(endpoint: Endpoint, input?: { params?: unknown; query?: unknown }) {
+export function endpointQueryKey(endpoint: EndpointRoute, input?: { params?: unknown; query?: unknown }) {
   return ["ext-svc", endpoint.method, endpoint.path, input?.params ?? {}, input?.query ?? {}] as const;
 }
 
 type QueryOptions<E> = Omit<UseQueryOptions<CallResult<E>, ApiProblem>, "queryKey" | "queryFn">;
 
 /** A GET endpoint as a TanStack query. */
-export function useEndpointQuery<E extends Endpoint>(endpoint: E, input: CallArgs<E>[0], options: QueryOptions<E> = {}) {
+export function useEndpointQuery<E extends EndpointRoute>(endpoint: E, input: CallArgs<E>[0], options: QueryOptions<E> = {}) {
   return useQuery<CallResult<E>, ApiProblem>({
     queryKey: endpointQueryKey(endpoint, input),
     queryFn: () => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input),
@@ -24,9 +24,9 @@ export function useEndpointQuery<E extends Endpoint>(endpoint: E, input: CallArg
  * `invalidates` endpoints (any params), so lists show what was just changed, and forgets
  * those of the `removes` endpoints.
  */
-export function useEndpointMutation<E extends Endpoint>(
+export function useEndpointMutation<E extends EndpointRoute>(
   endpoint: E,
-  { invalidates, removes = [] }: { invalidates: Endpoint[]; removes?: Endpoint[] },
+  { invalidates, removes = [] }: { invalidates: EndpointRoute[]; removes?: EndpointRoute[] },
 ) {
   const queryClient = useQueryClient();
   return useMutation<CallResult<E>, ApiProblem, CallInput<E>>({

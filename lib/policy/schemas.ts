@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { BANK_ID_PATTERN } from "@/lib/banks/ids";
+import { POLICY_VERSION } from "./version";
 
-/** The one document version this server understands (CONTRACT §9). */
-export const POLICY_VERSION = "2026-03-24";
+/** The one document version this server understands (CONTRACT §9); zod-free, for the console too. */
+export { POLICY_VERSION };
 
 // Every object below is strict: an unknown key anywhere is a 422 at that key's own path.
 

@@ -17,7 +17,7 @@ import {
 } from "@mantine/core";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useId, type ReactNode } from "react";
-import { POLICY_VERSION } from "@/lib/policy/schemas";
+import { POLICY_VERSION } from "@/lib/client/policy-version";
 import { RECALL_BUDGETS, SCOPES, getIn, isObject, listAt, textAt, type Path, type PolicyDraft } from "./policy-document";
 
 const KNOWN_KEYS = ["version", "default_strategy", "strategy_overrides", "public_access"];

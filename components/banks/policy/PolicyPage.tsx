@@ -1,12 +1,16 @@
 "use client";
 import { Code } from "@mantine/core";
+import { lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { useBank } from "@/lib/client/hooks/banks";
 import { useBankPolicy } from "@/lib/client/hooks/policy";
 import { BankBreadcrumbs } from "../BankBreadcrumbs";
-import { PolicyEditor } from "./PolicyEditor";
 import type { PolicyDraft } from "./policy-document";
+
+// The editor (form, JSON, resolve preview) shows once the bank and its policy arrived; its
+// code loads alongside them.
+const PolicyEditor = lazySection(() => import("./PolicyEditor").then((m) => m.PolicyEditor), <LoadingState label="Loading the policy…" />);
 
 /**
  * A bank's policy: the editor (form and JSON) and the resolve preview. The bank's detail says

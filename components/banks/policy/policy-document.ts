@@ -1,4 +1,4 @@
-import { POLICY_VERSION } from "@/lib/policy/schemas";
+import { POLICY_VERSION } from "@/lib/client/policy-version";
 
 /**
  * The policy document as the editor holds it: whatever JSON object the user wrote, so keys
