@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   foreignKey,
   index,
@@ -81,6 +82,9 @@ export const templateSources = pgTable(
     url: text("url").notNull(),
     authTokenEncrypted: text("auth_token_encrypted"),
     description: text("description"),
+    /** When an operation last fetched (or revalidated) the source's catalog, and why it failed if it did. */
+    catalogFetchedAt: timestamptz("catalog_fetched_at"),
+    catalogError: text("catalog_error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -114,6 +118,9 @@ export const templates = pgTable(
     sourceTemplateId: text("source_template_id"),
     sourceRevision: text("source_revision"),
     locallyModified: boolean("locally_modified").notNull().default(false),
+    /** Update status (CONTRACT §13): the catalog's revision at the last check, and when that was. */
+    latestRevision: text("latest_revision"),
+    updateCheckedAt: timestamptz("update_checked_at"),
     installedAt: timestamptz("installed_at").notNull().defaultNow(),
     updatedAt: updatedAt(),
   },
@@ -230,4 +237,87 @@ export const rateLimits = pgTable(
     count: integer("count").notNull(),
   },
   (t) => [primaryKey({ columns: [t.bucket, t.key] })],
+);
+
+/**
+ * Every write of a template's content (CONTRACT §13), numbered from 1 per template; the
+ * newest 50 are kept. Rows go with their template.
+ */
+export const templateVersions = pgTable(
+  "template_versions",
+  {
+    templateRowId: text("template_row_id")
+      .notNull()
+      .references(() => templates.rowId, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    action: text("action", { enum: ["create", "install", "patch", "update", "rollback"] }).notNull(),
+    actor: text("actor").notNull(),
+    createdAt: createdAt(),
+    name: text("name").notNull(),
+    description: text("description"),
+    category: text("category"),
+    integrations: text("integrations").array().notNull(),
+    tags: text("tags").array().notNull(),
+    manifest: json("manifest").$type<Record<string, unknown>>().notNull(),
+    sourceRevision: text("source_revision"),
+    locallyModified: boolean("locally_modified").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.templateRowId, t.version] })],
+);
+
+/**
+ * Jobs that must run one at a time however many processes run (the scheduled update
+ * check): the process holding the lease runs it; `finished_at` spaces the runs.
+ */
+export const jobLeases = pgTable("job_leases", {
+  job: text("job").primaryKey(),
+  holder: text("holder"),
+  leaseUntil: timestamptz("lease_until"),
+  finishedAt: timestamptz("finished_at"),
+});
+
+/**
+ * One row per real import into a bank (CONTRACT §14), newest read first. No foreign key:
+ * banks of the remote store (Hindsight) have history too but no row in `banks`.
+ */
+export const bankImports = pgTable(
+  "bank_imports",
+  {
+    id: text("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    bankId: text("bank_id").notNull(),
+    template: text("template").notNull(),
+    sourceRevision: text("source_revision"),
+    appliedAt: timestamptz("applied_at").notNull().defaultNow(),
+    actor: text("actor").notNull(),
+    importResult: json("import_result").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("bank_imports_bank_idx").on(t.bankId, t.appliedAt)],
+);
+
+/**
+ * The audit log (CONTRACT §14): one entry per successful write through the API, written in
+ * the write's own transaction. `seq` orders entries (and pages them) newest first.
+ */
+export const auditEntries = pgTable(
+  "audit_entries",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    id: text("id")
+      .notNull()
+      .unique()
+      .default(sql`gen_random_uuid()`),
+    at: timestamptz("at").notNull().defaultNow(),
+    principalType: text("principal_type", { enum: ["user", "service_account"] }).notNull(),
+    principalId: text("principal_id").notNull(),
+    userId: text("user_id").notNull(),
+    action: text("action").notNull(),
+    target: text("target").notNull(),
+    requestId: text("request_id").notNull(),
+  },
+  (t) => [
+    index("audit_entries_principal_idx").on(t.principalId, t.seq),
+    index("audit_entries_target_idx").on(t.target, t.seq),
+  ],
 );
