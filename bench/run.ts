@@ -62,7 +62,7 @@ async function bench(name: string, handle: DatabaseHandle) {
     await (async () => {
       // A cursor issued near the end of the heavy owner's 50k rows.
       const skip = await listTemplates(handle.db, key, heavy, { limit: ROWS / 2 - 100 });
-      const cursor = skip.next_cursor!;
+      const cursor = skip.value().next_cursor!;
       return time("heavy owner, deep page (cursor near the end)", () => listTemplates(handle.db, key, heavy, { limit: 50, cursor }));
     })(),
     await time("light owner, whole list", () => listTemplates(handle.db, key, light, {})),

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
+import { Placeholder } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { boundedClient, DATABASE_WAIT_MS } from "./bounded-client";
 import * as schema from "./schema";
@@ -101,6 +102,31 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
     kind: "pglite",
     ...closing(() => client.close()),
   };
+}
+
+/** What drizzle keeps as `$client`: the postgres.js client (bounded, see openPostgres) or PGlite. */
+type DriverClient =
+  | { unsafe(query: string, params: unknown[], options: { prepare: boolean }): { values(): Promise<unknown[][]> } }
+  | { query(query: string, params: unknown[], options: { rowMode: "array" }): Promise<{ rows: unknown[][] }> };
+
+/**
+ * A statement for the hottest reads, run on the driver's own client past drizzle's per-call
+ * work (placeholder filling, tracing spans, row mapping): `query` is a drizzle query with
+ * sql.placeholder values, built once; each call binds the named values and resolves to the
+ * rows as arrays of column values, in the order the query selects them, as the driver parses
+ * them (so select text, not timestamps or json, for the same values on both databases).
+ * postgres.js prepares it on each connection; on PostgreSQL the time bounds of openPostgres
+ * apply as to every other query.
+ */
+export function rawStatement<Row extends unknown[]>(
+  db: Database,
+  query: { toSQL(): { sql: string; params: unknown[] } },
+): (values: Record<string, unknown>) => Promise<Row[]> {
+  const { sql: text, params } = query.toSQL();
+  const bind = (values: Record<string, unknown>) => params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
+  const client = (db as unknown as { $client: DriverClient }).$client;
+  if ("unsafe" in client) return (values) => client.unsafe(text, bind(values), { prepare: true }).values() as Promise<Row[]>;
+  return async (values) => (await client.query(text, bind(values), { rowMode: "array" })).rows as Row[];
 }
 
 export { schema };

@@ -9,6 +9,7 @@ import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointRes
 import { methodNotAllowed, notFound } from "./errors";
 import { assertPathEncoding, assertStorable } from "./hygiene";
 import { apiHeaders, errorToResponse } from "./problem";
+import { JsonText } from "./json-text";
 import { inSenderKeyOrder } from "./key-order";
 import { requestIdFor } from "./request-id";
 import { dropNullOptionals, parseOrThrow } from "./validation";
@@ -37,7 +38,8 @@ export class WithStatus<T> {
   ) {}
 }
 
-type HandlerResult<E extends Endpoint> = EndpointResult<E> | WithStatus<EndpointResult<E>>;
+/** An answer, one with its own status, or one already encoded (JsonText: sent as it is). */
+type HandlerResult<E extends Endpoint> = EndpointResult<E> | WithStatus<EndpointResult<E>> | JsonText<EndpointResult<E>>;
 
 /** Next passes route params as a promise; catch-all segments arrive as arrays. */
 export interface RouteContext {
@@ -82,8 +84,11 @@ export function handle<E extends Endpoint>(
       // Presenters build exactly the wire shape from rows that were validated before they were
       // stored, so answers are encoded as they are: no per-response zod parse (which also
       // reordered manifest keys). Outside production every answer is checked against the schema.
-      if (CHECK_RESPONSES) assertWireShape(endpoint, payload);
-      return new Response(JSON.stringify(payload), { status, headers: { ...JSON_HEADERS, ...apiHeaders(requestId) } });
+      // A JsonText answer is already encoded (by the database, for the hot reads): sent as it is.
+      const encoded = payload instanceof JsonText;
+      if (CHECK_RESPONSES) assertWireShape(endpoint, encoded ? payload.value() : payload);
+      const text = encoded ? payload.text : JSON.stringify(payload);
+      return new Response(text, { status, headers: { ...JSON_HEADERS, ...apiHeaders(requestId) } });
     } catch (error) {
       return errorToResponse(error, where);
     }

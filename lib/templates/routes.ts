@@ -1,7 +1,7 @@
 import { handle, route } from "@/lib/http/route";
 import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
 import { templateEndpointsByScope } from "./endpoints";
-import { createTemplate, deleteTemplate, getTemplate, listTemplates, patchTemplate } from "./templates";
+import { createTemplate, deleteTemplate, getTemplateJson, listTemplates, patchTemplate } from "./templates";
 import { checkForUpdate, installTemplate, previewUpdate, updateTemplate } from "./upstream";
 
 // One implementation serves /me/templates and /admin/templates; `kind` picks whose rows.
@@ -17,7 +17,7 @@ export function templateCollectionRoute(kind: ScopeKind) {
 export function templateItemRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.get, ({ ctx, params }) => getTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
+    GET: handle(e.get, ({ ctx, params }) => getTemplateJson(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
     PATCH: handle(e.patch, ({ ctx, params, body }) =>
       patchTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id, body),
     ),

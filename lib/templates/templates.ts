@@ -1,16 +1,19 @@
 import { and, asc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { z } from "zod";
-import type { Database } from "@/db/client";
+import { rawStatement, type Database } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templates } from "@/db/schema";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import { iso } from "@/lib/api/fields";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
+import { JsonText } from "@/lib/http/json-text";
 import type { OwnerScope } from "@/lib/identity/scope";
-import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, Template } from "./schemas";
+import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, Template, TemplateList } from "./schemas";
 
 export type TemplateRow = typeof templates.$inferSelect;
 export type TemplateWire = z.input<typeof Template>;
+export type TemplateListWire = z.input<typeof TemplateList>;
 
 export function presentTemplate(row: TemplateRow): TemplateWire {
   return {
@@ -32,6 +35,41 @@ export function presentTemplate(row: TemplateRow): TemplateWire {
     manifest: row.manifest as TemplateWire["manifest"],
   };
 }
+
+/*
+ * presentTemplate's answer, written by PostgreSQL as JSON text: the hot reads (GET one template,
+ * a page of the list) send it as it is (JsonText), so no row is mapped, no Date parsed and
+ * formatted, no manifest parsed and encoded again. It is byte for byte
+ * JSON.stringify(presentTemplate(row)) (tests/template-json.test.ts): the same keys in the same
+ * order and no spaces; to_json escapes strings as JSON.stringify does and writes text arrays as
+ * arrays of strings; timestamps (stored to the millisecond) are written as Date.toISOString()
+ * writes them; the manifest, a `json` column, is spliced in as the text it was stored as, so its
+ * keys keep their order.
+ */
+const jsonString = (column: AnyPgColumn) => sql`to_json(${column})::text`;
+const jsonStringOrNull = (column: AnyPgColumn) => sql`coalesce(to_json(${column})::text, 'null')`;
+const jsonIsoTime = (column: AnyPgColumn) => sql`'"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
+const templateJson = sql<string>`(${sql.join(
+  [
+    sql`'{"id":' || ${jsonString(templates.id)}`,
+    sql`',"name":' || ${jsonString(templates.name)}`,
+    sql`',"description":' || ${jsonStringOrNull(templates.description)}`,
+    sql`',"category":' || ${jsonStringOrNull(templates.category)}`,
+    sql`',"integrations":' || ${jsonString(templates.integrations)}`,
+    sql`',"tags":' || ${jsonString(templates.tags)}`,
+    sql`',"scope":' || ${jsonString(templates.scope)}`,
+    sql`',"owner":' || ${jsonStringOrNull(templates.owner)}`,
+    sql`',"source_name":' || ${jsonStringOrNull(templates.sourceName)}`,
+    sql`',"source_scope":' || ${jsonStringOrNull(templates.sourceScope)}`,
+    sql`',"source_owner":' || ${jsonStringOrNull(templates.sourceOwner)}`,
+    sql`',"source_revision":' || ${jsonStringOrNull(templates.sourceRevision)}`,
+    sql`',"locally_modified":' || case when ${templates.locallyModified} then 'true' else 'false' end`,
+    sql`',"installed_at":' || ${jsonIsoTime(templates.installedAt)}`,
+    sql`',"updated_at":' || ${jsonIsoTime(templates.updatedAt)}`,
+    sql`',"manifest":' || ${templates.manifest}::text || '}'`,
+  ],
+  sql` || `,
+)})`;
 
 /** Rows of one scope: the caller's personal templates, or the server's. */
 export const templatesIn = (scope: OwnerScope) =>
@@ -87,33 +125,62 @@ export async function requireTemplate(db: Database, scope: OwnerScope, id: strin
 export const getTemplate = async (db: Database, scope: OwnerScope, id: string) =>
   presentTemplate(await requireTemplate(db, scope, id));
 
-/** Lists by id with the category/tag filters; with `limit`, one keyset page and a signed `next_cursor`. */
-export async function listTemplates(db: Database, cursorKey: Buffer, scope: OwnerScope, query: z.output<typeof ListTemplatesQuery>) {
+/** getTemplate's answer as JSON text written by the database: the hot read of GET one template. */
+export async function getTemplateJson(db: Database, scope: OwnerScope, id: string): Promise<JsonText<TemplateWire>> {
+  const ownerIsNull = scope.owner === null;
+  const statement = prepared(db, `find-json:${ownerIsNull}`, () =>
+    rawStatement<[json: string]>(
+      db,
+      db
+        .select({ json: templateJson })
+        .from(templates)
+        .where(and(inScopePlaceholders(ownerIsNull), eq(templates.id, sql.placeholder("id"))))
+        .limit(1),
+    ),
+  );
+  const [row] = await statement({ kind: scope.kind, owner: scope.owner, id });
+  if (!row) throw missingTemplate(scope, id);
+  return new JsonText(row[0]);
+}
+
+/**
+ * Lists by id with the category/tag filters; with `limit`, one keyset page and a signed
+ * `next_cursor`. The templates are JSON text the database wrote (templateJson), joined here.
+ */
+export async function listTemplates(
+  db: Database,
+  cursorKey: Buffer,
+  scope: OwnerScope,
+  query: z.output<typeof ListTemplatesQuery>,
+): Promise<JsonText<TemplateListWire>> {
   if (query.cursor !== undefined && query.limit === undefined) throw invalidField("cursor", "needs limit");
   // The cursor is bound to the list it pages: same scope and filters.
   const context = JSON.stringify([scope.kind, scope.owner, query.category ?? null, query.tag ?? null]);
   const after = query.cursor !== undefined ? decodeCursor(cursorKey, query.cursor, context) : undefined;
   const ownerIsNull = scope.owner === null;
   const has = { category: query.category !== undefined, tag: query.tag !== undefined, after: after !== undefined, limit: query.limit !== undefined };
-  const statement = prepared(db, `list:${ownerIsNull}:${has.category}:${has.tag}:${has.after}:${has.limit}`, () => {
+  const statement = prepared(db, `list-json:${ownerIsNull}:${has.category}:${has.tag}:${has.after}:${has.limit}`, () => {
     const filters: SQL[] = [inScopePlaceholders(ownerIsNull)!];
     if (has.category) filters.push(eq(templates.category, sql.placeholder("category")));
     if (has.tag) filters.push(sql`${templates.tags} @> array[${sql.placeholder("tag")}]::text[]`);
     if (has.after) filters.push(gt(templates.id, sql.placeholder("after")));
-    const base = db.select().from(templates).where(and(...filters)).orderBy(asc(templates.id));
-    return (has.limit ? base.limit(sql.placeholder("limit")) : base).prepare(
-      `list_templates_${ownerIsNull ? "s" : "p"}${+has.category}${+has.tag}${+has.after}${+has.limit}`,
-    );
+    const base = db.select({ id: templates.id, json: templateJson }).from(templates).where(and(...filters)).orderBy(asc(templates.id));
+    return rawStatement<[id: string, json: string]>(db, has.limit ? base.limit(sql.placeholder("limit")) : base);
   });
   const values = { kind: scope.kind, owner: scope.owner, category: query.category, tag: query.tag, after };
-  if (query.limit === undefined) return { templates: (await statement.execute(values)).map(presentTemplate) };
-  const rows = await statement.execute({ ...values, limit: query.limit + 1 });
-  const page = rows.slice(0, query.limit);
+  if (query.limit === undefined) return new JsonText(`{"templates":[${joinJson(await statement(values))}]}`);
+  const rows = await statement({ ...values, limit: query.limit + 1 });
   const more = rows.length > query.limit;
-  return {
-    templates: page.map(presentTemplate),
-    next_cursor: more ? encodeCursor(cursorKey, page[page.length - 1]!.id, context) : null,
-  };
+  if (more) rows.length = query.limit;
+  const nextCursor = more ? JSON.stringify(encodeCursor(cursorKey, rows[rows.length - 1]![0], context)) : "null";
+  return new JsonText(`{"templates":[${joinJson(rows)}],"next_cursor":${nextCursor}}`);
+}
+
+/** The rows' JSON texts (second column) as the elements of one array. */
+function joinJson(rows: Array<[id: string, json: string]>): string {
+  let out = "";
+  for (let i = 0; i < rows.length; i++) out += i === 0 ? rows[i]![1] : "," + rows[i]![1];
+  return out;
 }
 
 /**
