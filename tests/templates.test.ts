@@ -42,6 +42,8 @@ describe.each([
       source_owner: null,
       source_revision: null,
       locally_modified: false,
+      latest_revision: null,
+      update_checked_at: null,
       installed_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
       manifest: manifest(),

@@ -4,6 +4,7 @@ import { identityEndpoints } from "@/lib/identity/endpoints";
 import { policyEndpoints } from "@/lib/policy/endpoints";
 import { availableSourceEndpoints, sourceEndpointsByScope } from "@/lib/sources/endpoints";
 import { manifestEndpoints, templateEndpointsByScope } from "@/lib/templates/endpoints";
+import { lifecycleEndpointsByScope, usableTemplateEndpoints } from "@/lib/templates/lifecycle-endpoints";
 
 /** Every endpoint contract, gathered for the OpenAPI document and the console client. */
 export const endpoints = {
@@ -11,6 +12,8 @@ export const endpoints = {
   sources: sourceEndpointsByScope,
   availableSources: availableSourceEndpoints,
   templates: templateEndpointsByScope,
+  templateLifecycle: lifecycleEndpointsByScope,
+  usableTemplates: usableTemplateEndpoints,
   manifests: manifestEndpoints,
   policy: policyEndpoints,
   banks: bankEndpoints,

@@ -107,6 +107,26 @@ export const endpoints: ClientEndpoints = {
       previewUpdate: route("GET", "/ext/svc/admin/templates/{template_id}/update-preview"),
     },
   },
+  usableTemplates: {
+    list: route("GET", "/ext/svc/templates"),
+    get: route("GET", "/ext/svc/templates/{scope}/{template_id}"),
+  },
+  templateLifecycle: {
+    personal: {
+      versions: route("GET", "/ext/svc/me/templates/{template_id}/versions"),
+      version: route("GET", "/ext/svc/me/templates/{template_id}/versions/{version}"),
+      rollback: route("POST", "/ext/svc/me/templates/{template_id}/rollback"),
+      checkUpdates: route("POST", "/ext/svc/me/templates/check-updates"),
+      updateAll: route("POST", "/ext/svc/me/templates/update-all"),
+    },
+    server: {
+      versions: route("GET", "/ext/svc/admin/templates/{template_id}/versions"),
+      version: route("GET", "/ext/svc/admin/templates/{template_id}/versions/{version}"),
+      rollback: route("POST", "/ext/svc/admin/templates/{template_id}/rollback"),
+      checkUpdates: route("POST", "/ext/svc/admin/templates/check-updates"),
+      updateAll: route("POST", "/ext/svc/admin/templates/update-all"),
+    },
+  },
   manifests: {
     validate: route("POST", "/ext/svc/manifests/validate"),
   },

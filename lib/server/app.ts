@@ -3,6 +3,7 @@ import { runMigrations } from "@/db/migrate";
 import { resolveSecretKey } from "@/lib/crypto/secret-key";
 import { bootstrapIdentity } from "@/lib/identity/bootstrap";
 import { startPrincipalCache } from "@/lib/identity/principal-cache";
+import { startScheduledUpdateChecks } from "@/lib/templates/scheduled-check";
 import { loadConfig, type Config } from "./config";
 
 /** Everything a request needs beyond itself. Built once per process, or by a test. */
@@ -25,10 +26,17 @@ const slot = ((globalThis as Record<symbol, Slot>)[SLOT] ??= {});
 
 /** The process-wide application, started (migrated, bootstrapped) on first use. */
 export function getApp(): Promise<AppContext> {
-  slot.app ??= startApp(loadConfig()).catch((error) => {
-    slot.app = undefined;
-    throw error;
-  });
+  slot.app ??= startApp(loadConfig()).then(
+    (app) => {
+      // Whenever start-up succeeds (at boot, or at a later request once the database is up).
+      if (app.config.updateCheckIntervalMinutes > 0) startScheduledUpdateChecks(app, app.config.updateCheckIntervalMinutes);
+      return app;
+    },
+    (error) => {
+      slot.app = undefined;
+      throw error;
+    },
+  );
   return slot.app;
 }
 

@@ -17,6 +17,7 @@ const envSchema = z.object({
   HINDSIGHT_API_KEY: z.string().min(1).optional(),
   HINDSIGHT_TIMEOUT_MS: intFromEnv(10_000, 1),
   TRUSTED_PROXIES: intFromEnv(0, 0),
+  UPDATE_CHECK_INTERVAL_MINUTES: intFromEnv(60, 0),
 });
 
 export interface Config {
@@ -35,6 +36,8 @@ export interface Config {
   hindsight: { url: string; apiKey: string | null; timeoutMs: number } | null;
   /** Reverse proxies in front of the app that append to X-Forwarded-For (client address of the rate limits). */
   trustedProxies: number;
+  /** Minutes between scheduled update checks of installed templates; 0 turns them off. */
+  updateCheckIntervalMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -67,5 +70,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { url: e.HINDSIGHT_API_URL, apiKey: e.HINDSIGHT_API_KEY ?? null, timeoutMs: e.HINDSIGHT_TIMEOUT_MS }
       : null,
     trustedProxies: e.TRUSTED_PROXIES,
+    updateCheckIntervalMinutes: e.UPDATE_CHECK_INTERVAL_MINUTES,
   };
 }

@@ -10,7 +10,7 @@ export function templateCollectionRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     GET: handle(e.list, ({ ctx, query }) => listTemplates(ctx.app.db, ctx.app.secretKey, scopeOf(kind, ctx.principal), query)),
-    POST: handle(e.create, ({ ctx, body }) => createTemplate(ctx.app.db, scopeOf(kind, ctx.principal), body)),
+    POST: handle(e.create, ({ ctx, body }) => createTemplate(ctx.app.db, scopeOf(kind, ctx.principal), body, ctx.principal.id)),
   });
 }
 
@@ -19,7 +19,7 @@ export function templateItemRoute(kind: ScopeKind) {
   return route({
     GET: handle(e.get, ({ ctx, params }) => getTemplateJson(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
     PATCH: handle(e.patch, ({ ctx, params, body }) =>
-      patchTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id, body),
+      patchTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id, body, ctx.principal.id),
     ),
     DELETE: handle(e.remove, ({ ctx, params }) => deleteTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
   });
@@ -38,7 +38,7 @@ export function templateUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     POST: handle(e.update, ({ ctx, params, query }) =>
-      updateTemplate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, query.force, { signal: ctx.request.signal }),
+      updateTemplate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, query.force, ctx.principal.id, { signal: ctx.request.signal }),
     ),
   });
 }

@@ -28,6 +28,8 @@ export const Template = z
     source_owner: z.string().nullable(),
     source_revision: z.string().nullable(),
     locally_modified: z.boolean().meta({ description: "True once a template installed from a source is edited; false again after an update." }),
+    latest_revision: z.string().nullable().meta({ description: "The source's revision at the last update check; null for hand-made templates." }),
+    update_checked_at: timestamp.nullable().meta({ description: "When the update status was last checked; null for hand-made templates." }),
     installed_at: timestamp,
     updated_at: timestamp,
     manifest: BankTemplateManifest,
@@ -130,3 +132,71 @@ export const UpdatePreview = z
     latest: TemplateMetadata.meta({ description: "What an update would write, as the source holds it now." }),
   })
   .meta({ id: "UpdatePreview" });
+
+// Template lifecycle (CONTRACT §13): versions, rollback, bulk checks and updates.
+
+const versionAction = z.enum(["create", "install", "patch", "update", "rollback"]);
+
+export const TemplateVersionSummary = z
+  .object({
+    version: z.number().int().min(1),
+    action: versionAction,
+    created_at: timestamp,
+    actor: z.string().meta({ description: "The principal id (user or service account) whose request wrote it." }),
+    source_revision: z.string().nullable(),
+    locally_modified: z.boolean(),
+  })
+  .meta({ id: "TemplateVersionSummary" });
+
+export const TemplateVersionList = z
+  .object({ versions: z.array(TemplateVersionSummary).meta({ description: "Newest first; the newest 50 are kept." }) })
+  .meta({ id: "TemplateVersionList" });
+
+export const TemplateVersion = TemplateVersionSummary.extend({
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  integrations: z.array(z.string()),
+  tags: z.array(z.string()),
+  manifest: BankTemplateManifest,
+}).meta({ id: "TemplateVersion" });
+
+export const templateVersionParams = templateParams.extend({
+  version: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+
+export const RollbackRequest = z
+  .strictObject({ version: z.number().int().min(1).max(2_147_483_647) })
+  .meta({ id: "RollbackRequest", example: { version: 2 } });
+
+const BulkProblem = z
+  .object({ status: z.number().int(), detail: z.string() })
+  .meta({ id: "BulkProblem", description: "Why this template's check or update failed; the others were not affected." });
+
+export const CheckUpdatesResult = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        has_update: z.boolean(),
+        current_revision: z.string().nullable(),
+        latest_revision: z.string().nullable(),
+        problem: BulkProblem.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "CheckUpdatesResult" });
+
+export const UpdateAllResult = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        updated: z.boolean(),
+        previous_revision: z.string().nullable(),
+        new_revision: z.string().nullable(),
+        problem: BulkProblem.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "UpdateAllResult" });

@@ -5,10 +5,11 @@ import { rawStatement, type Database } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templates } from "@/db/schema";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
-import { iso } from "@/lib/api/fields";
+import { iso, isoOrNull } from "@/lib/api/fields";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
 import { JsonText } from "@/lib/http/json-text";
 import type { OwnerScope } from "@/lib/identity/scope";
+import { recordVersion } from "./versions";
 import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, Template, TemplateList } from "./schemas";
 
 export type TemplateRow = typeof templates.$inferSelect;
@@ -30,6 +31,8 @@ export function presentTemplate(row: TemplateRow): TemplateWire {
     source_owner: row.sourceOwner,
     source_revision: row.sourceRevision,
     locally_modified: row.locallyModified,
+    latest_revision: row.latestRevision,
+    update_checked_at: isoOrNull(row.updateCheckedAt),
     installed_at: iso(row.installedAt),
     updated_at: iso(row.updatedAt),
     manifest: row.manifest as TemplateWire["manifest"],
@@ -49,6 +52,7 @@ export function presentTemplate(row: TemplateRow): TemplateWire {
 const jsonString = (column: AnyPgColumn) => sql`to_json(${column})::text`;
 const jsonStringOrNull = (column: AnyPgColumn) => sql`coalesce(to_json(${column})::text, 'null')`;
 const jsonIsoTime = (column: AnyPgColumn) => sql`'"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
+const jsonIsoTimeOrNull = (column: AnyPgColumn) => sql`coalesce(${jsonIsoTime(column)}, 'null')`;
 const templateJson = sql<string>`(${sql.join(
   [
     sql`'{"id":' || ${jsonString(templates.id)}`,
@@ -64,6 +68,8 @@ const templateJson = sql<string>`(${sql.join(
     sql`',"source_owner":' || ${jsonStringOrNull(templates.sourceOwner)}`,
     sql`',"source_revision":' || ${jsonStringOrNull(templates.sourceRevision)}`,
     sql`',"locally_modified":' || case when ${templates.locallyModified} then 'true' else 'false' end`,
+    sql`',"latest_revision":' || ${jsonStringOrNull(templates.latestRevision)}`,
+    sql`',"update_checked_at":' || ${jsonIsoTimeOrNull(templates.updateCheckedAt)}`,
     sql`',"installed_at":' || ${jsonIsoTime(templates.installedAt)}`,
     sql`',"updated_at":' || ${jsonIsoTime(templates.updatedAt)}`,
     sql`',"manifest":' || ${templates.manifest}::text || '}'`,
@@ -202,18 +208,22 @@ export async function insertTemplate(db: Database, values: typeof templates.$inf
 export const idTaken = (id: string, field: string) =>
   conflict(`A template with id ${id} already exists here.`, [{ path: field, message: `${id} is taken; choose another id` }], "id-taken");
 
-export async function createTemplate(db: Database, scope: OwnerScope, input: z.output<typeof CreateTemplateRequest>) {
-  const row = await insertTemplate(db, {
-    id: input.id,
-    scope: scope.kind,
-    owner: scope.owner,
-    name: input.name,
-    description: input.description ?? null,
-    category: input.category ?? null,
-    integrations: input.integrations ?? [],
-    tags: input.tags ?? [],
-    manifest: input.manifest,
-  }, "id");
+export async function createTemplate(db: Database, scope: OwnerScope, input: z.output<typeof CreateTemplateRequest>, actor: string) {
+  const row = await db.transaction(async (tx) => {
+    const inserted = await insertTemplate(tx, {
+      id: input.id,
+      scope: scope.kind,
+      owner: scope.owner,
+      name: input.name,
+      description: input.description ?? null,
+      category: input.category ?? null,
+      integrations: input.integrations ?? [],
+      tags: input.tags ?? [],
+      manifest: input.manifest,
+    }, "id");
+    await recordVersion(tx, inserted, "create", actor);
+    return inserted;
+  });
   return presentTemplate(row);
 }
 
@@ -221,7 +231,13 @@ export async function createTemplate(db: Database, scope: OwnerScope, input: z.o
  * Applies the given fields in one conditional statement; `{}` changes nothing, not even
  * updated_at. A template deleted meanwhile answers 404, as a missing one does.
  */
-export async function patchTemplate(db: Database, scope: OwnerScope, id: string, patch: z.output<typeof PatchTemplateRequest>) {
+export async function patchTemplate(
+  db: Database,
+  scope: OwnerScope,
+  id: string,
+  patch: z.output<typeof PatchTemplateRequest>,
+  actor: string,
+) {
   const changes: Partial<typeof templates.$inferInsert> = {};
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.description !== undefined) changes.description = patch.description;
@@ -230,13 +246,17 @@ export async function patchTemplate(db: Database, scope: OwnerScope, id: string,
   if (patch.tags !== undefined) changes.tags = patch.tags;
   if (patch.manifest !== undefined) changes.manifest = patch.manifest;
   if (Object.keys(changes).length === 0) return getTemplate(db, scope, id);
-  const [row] = await db
-    .update(templates)
-    // Only a template installed from a source can have local edits.
-    .set({ ...changes, locallyModified: sql`${templates.sourceName} is not null`, updatedAt: new Date() })
-    .where(and(templatesIn(scope), eq(templates.id, id)))
-    .returning();
-  if (!row) throw missingTemplate(scope, id);
+  const row = await db.transaction(async (tx) => {
+    const [written] = await tx
+      .update(templates)
+      // Only a template installed from a source can have local edits.
+      .set({ ...changes, locallyModified: sql`${templates.sourceName} is not null`, updatedAt: new Date() })
+      .where(and(templatesIn(scope), eq(templates.id, id)))
+      .returning();
+    if (!written) throw missingTemplate(scope, id);
+    await recordVersion(tx, written, "patch", actor);
+    return written;
+  });
   return presentTemplate(row);
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { templates } from "@/db/schema";
 import { ApiError, badGateway, badRequest, conflict, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
@@ -15,6 +15,7 @@ import { findUsableSource } from "@/lib/sources/lookup";
 import { findSourceWithToken, holdSource } from "@/lib/sources/sources";
 import { checkManifest } from "./manifest";
 import { findTemplate, idTaken, insertTemplate, missingTemplate, presentTemplate, requireTemplate, type TemplateRow } from "./templates";
+import { recordVersion } from "./versions";
 
 export const marketplaceDeps = (app: AppContext): MarketplaceDeps => ({
   db: app.db,
@@ -47,8 +48,16 @@ export function entryContent(entry: CatalogTemplate) {
   return { name, description, category, integrations, tags, manifest };
 }
 
-/** The columns an install or update takes from the (validated) catalog entry. */
-const fromEntry = (entry: CatalogTemplate) => ({ ...entryContent(entry), sourceRevision: entry.revision });
+/**
+ * The columns an install or update takes from the (validated) catalog entry; the entry is
+ * also the latest the source holds, so the update status is current (CONTRACT §13).
+ */
+const fromEntry = (entry: CatalogTemplate) => ({
+  ...entryContent(entry),
+  sourceRevision: entry.revision,
+  latestRevision: entry.revision,
+  updateCheckedAt: new Date(),
+});
 
 /**
  * Installs `sourceTemplateId` from a source under `alias_id` or the same id. The id is
@@ -82,7 +91,7 @@ export async function installTemplate(
     if (!(await holdSource(tx, source.row.id))) {
       throw notFound(`No template source named ${input.source_name} is available to you.`);
     }
-    return insertTemplate(tx, {
+    const inserted = await insertTemplate(tx, {
       id,
       scope: scope.kind,
       owner: scope.owner,
@@ -92,6 +101,8 @@ export async function installTemplate(
       sourceOwner: source.row.owner,
       sourceTemplateId,
     }, "alias_id");
+    await recordVersion(tx, inserted, "install", principal.id);
+    return inserted;
   });
   return presentTemplate(row);
 }
@@ -141,6 +152,7 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
     return { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
   }
   const { entry } = await latestEntry(app, row, "revalidate", operation);
+  await recordUpdateStatus(app, row, entry.revision);
   return {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision,
@@ -148,6 +160,14 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
     source_name: row.sourceName,
     source_scope: row.sourceScope,
   };
+}
+
+/** Keeps what a check found (CONTRACT §13: `latest_revision`, `update_checked_at`); a row deleted meanwhile is left alone. */
+async function recordUpdateStatus(app: AppContext, row: TemplateRow, latestRevision: string): Promise<void> {
+  await app.db
+    .update(templates)
+    .set({ latestRevision, updateCheckedAt: sql`now()` })
+    .where(eq(templates.rowId, row.rowId));
 }
 
 /** The installed template and what its source holds now, for reviewing an update before applying it. */
@@ -172,7 +192,14 @@ export async function previewUpdate(app: AppContext, scope: OwnerScope, id: stri
  * then holds the source and applies only to the row that was read, and only while it still
  * has no local edits (unless `force`), so a PATCH or DELETE meanwhile is never overwritten.
  */
-export async function updateTemplate(app: AppContext, scope: OwnerScope, id: string, force: boolean, operation: OperationOptions = {}) {
+export async function updateTemplate(
+  app: AppContext,
+  scope: OwnerScope,
+  id: string,
+  force: boolean,
+  actor: string,
+  operation: OperationOptions = {},
+) {
   operation = { since: Date.now(), ...operation };
   const row = await requireTemplate(app.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
@@ -180,7 +207,9 @@ export async function updateTemplate(app: AppContext, scope: OwnerScope, id: str
   const { entry, sourceId } = await latestEntry(app, row, "revalidate", operation);
   const previous = row.sourceRevision!;
   if (entry.revision === previous && !force) {
-    return { updated: false, previous_revision: previous, new_revision: previous, template: presentTemplate(row) };
+    await recordUpdateStatus(app, row, entry.revision);
+    const checked = (await findTemplate(app.db, scope, id)) ?? row;
+    return { updated: false, previous_revision: previous, new_revision: previous, template: presentTemplate(checked) };
   }
   const updated = await app.db.transaction(async (tx) => {
     if (!(await holdSource(tx, sourceId))) throw sourceGone(row);
@@ -190,7 +219,10 @@ export async function updateTemplate(app: AppContext, scope: OwnerScope, id: str
       .set({ ...fromEntry(entry), locallyModified: false, updatedAt: new Date() })
       .where(force ? sameRow : and(sameRow, eq(templates.locallyModified, false)))
       .returning();
-    if (written) return written;
+    if (written) {
+      await recordVersion(tx, written, "update", actor);
+      return written;
+    }
     const [still] = await tx.select({ rowId: templates.rowId }).from(templates).where(sameRow);
     throw still ? localEdits(id) : missingTemplate(scope, id);
   });

@@ -1,0 +1,4 @@
+// POST /ext/svc/admin/templates/update-all – update every installed server template from its source
+import { templateUpdateAllRoute } from "@/lib/templates/lifecycle-routes";
+
+export const { GET, POST, PUT, PATCH, DELETE } = templateUpdateAllRoute("server");

@@ -1,0 +1,4 @@
+// GET /ext/svc/me/templates/{template_id}/versions/{version} – one version of one of the caller's personal templates, with its content
+import { templateVersionRoute } from "@/lib/templates/lifecycle-routes";
+
+export const { GET, POST, PUT, PATCH, DELETE } = templateVersionRoute("personal");
