@@ -3,6 +3,7 @@ import { Alert, Button, Group, Stack, TextInput } from "@mantine/core";
 import { IconAlertTriangle, IconEye, IconPlayerPlay } from "@tabler/icons-react";
 import { useState, type FormEvent } from "react";
 import { FormError } from "@/components/console/states";
+import { useHydrated } from "@/components/console/useHydrated";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import type { CallResult } from "@/lib/client/api";
 import type { endpoints } from "@/lib/client/endpoints";
@@ -53,9 +54,12 @@ export function ApplyTemplateForm({ bankId: fixedBankId, onApplied, onCancel }: 
   };
 
   const forbidden = form.problem?.status === 403;
+  const hydrated = useHydrated();
   return (
     <Stack>
       <form onSubmit={runPreview} noValidate aria-label={fixedBankId ? `Apply a template to ${fixedBankId}` : "New bank"}>
+        {/* Disabled until hydrated: what is typed earlier would be reset by React. */}
+        <fieldset disabled={!hydrated} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack>
           {fixedBankId === undefined && (
             <>
@@ -105,6 +109,7 @@ export function ApplyTemplateForm({ bankId: fixedBankId, onApplied, onCancel }: 
             </Button>
           </Group>
         </Stack>
+        </fieldset>
       </form>
       {preview && !current && (
         <Alert color="yellow" role="status" title="The inputs changed">
