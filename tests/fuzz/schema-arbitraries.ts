@@ -177,11 +177,25 @@ function objectArb(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.Ar
 
 type Path = (string | number)[];
 
-/** Every place in a JSON value, root first. */
-function placesIn(value: unknown, path: Path = [], out: { path: Path; value: unknown }[] = []): { path: Path; value: unknown }[] {
-  out.push({ path, value });
-  if (Array.isArray(value)) value.forEach((item, i) => placesIn(item, [...path, i], out));
-  else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) placesIn(v, [...path, k], out);
+// Places deeper than this are not worth breaking (bodies past 64 levels are refused whole), and a
+// value made 1,400 levels deep by an earlier mutation must not overflow the stack here.
+const MAX_PLACE_DEPTH = 80;
+
+/** Every place in a JSON value down to MAX_PLACE_DEPTH, root first (depth-first, in order), found without recursion. */
+function placesIn(value: unknown): { path: Path; value: unknown }[] {
+  const out: { path: Path; value: unknown }[] = [];
+  const pending: { path: Path; value: unknown }[] = [{ path: [], value }];
+  while (pending.length > 0) {
+    const place = pending.pop()!;
+    out.push(place);
+    if (place.path.length >= MAX_PLACE_DEPTH) continue;
+    const children: { path: Path; value: unknown }[] = Array.isArray(place.value)
+      ? place.value.map((item, i) => ({ path: [...place.path, i], value: item }))
+      : place.value !== null && typeof place.value === "object"
+        ? Object.entries(place.value).map(([k, v]) => ({ path: [...place.path, k], value: v }))
+        : [];
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+  }
   return out;
 }
 
