@@ -6,30 +6,16 @@
 // BENCH_ONLY=queries|throughput|marketplace runs one part.
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { sql } from "drizzle-orm";
 import { openPglite, openPostgres, type DatabaseHandle } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { listTemplates } from "@/lib/templates/templates";
+import { seedTemplates } from "./seed";
 
 const ROWS = 100_000;
 const TARGET_P95_MS = 50;
 
 async function seed(handle: DatabaseHandle) {
-  const db = handle.db;
-  await db.execute(sql`insert into users (id, display_name) select 'user' || g, 'User ' || g from generate_series(0, 999) g`);
-  await db.execute(sql`insert into users (id, display_name) values ('heavy', 'Heavy user')`);
-  // Half the rows belong to one user, the rest spread over 1000 users and the server scope.
-  await db.execute(sql`
-    insert into templates (id, scope, owner, name, category, tags, manifest)
-    select 't' || lpad(g::text, 6, '0'),
-           case when g % 10 = 0 and g >= ${ROWS / 2} then 'server' else 'personal' end,
-           case when g < ${ROWS / 2} then 'heavy' when g % 10 = 0 then null else 'user' || (g % 1000) end,
-           'Template ' || g,
-           (array['ops','sales','support','research'])[1 + g % 4],
-           array['tag' || (g % 50), 'tag' || (g % 7)],
-           '{"version":"1"}'::json
-    from generate_series(0, ${ROWS - 1}) g`);
-  await db.execute(sql`analyze templates`);
+  await seedTemplates(handle.db, ROWS, '{"version":"1"}');
 }
 
 async function time(label: string, run: () => Promise<unknown>, iterations = 40) {

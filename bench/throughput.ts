@@ -14,10 +14,10 @@ import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { sql } from "drizzle-orm";
 import { openPostgres, type DatabaseHandle } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { createApiKey } from "@/lib/identity/api-keys";
+import { seedTemplates } from "./seed";
 
 const ROOT = path.resolve(__dirname, "..");
 const CONNECTIONS = 32;
@@ -41,19 +41,7 @@ const MANIFEST = JSON.stringify({
 
 /** `rows` templates: half the heavy owner's (the one the bench reads), the rest spread out. */
 async function seed(db: DatabaseHandle["db"], rows: number) {
-  await db.execute(sql`insert into users (id, display_name) select 'user' || g, 'User ' || g from generate_series(0, 999) g`);
-  await db.execute(sql`insert into users (id, display_name) values ('heavy', 'Heavy user')`);
-  await db.execute(sql`
-    insert into templates (id, scope, owner, name, category, tags, manifest)
-    select 't' || lpad(g::text, 6, '0'),
-           case when g % 10 = 0 and g >= ${rows / 2} then 'server' else 'personal' end,
-           case when g < ${rows / 2} then 'heavy' when g % 10 = 0 then null else 'user' || (g % 1000) end,
-           'Template ' || g,
-           (array['ops','sales','support','research'])[1 + g % 4],
-           array['tag' || (g % 50), 'tag' || (g % 7)],
-           ${MANIFEST}::json
-    from generate_series(0, ${rows - 1}) g`);
-  await db.execute(sql`analyze`);
+  await seedTemplates(db, rows, MANIFEST);
   const key = await createApiKey(db, { userId: "heavy", serviceAccountId: null }, "bench");
   return key.token;
 }
