@@ -1,5 +1,6 @@
 // What the e2e server is started with, shared by playwright.config.ts and the specs.
-export const E2E_PORT = 3210;
+// E2E_PORT lets two checkouts run their browser tests at once.
+export const E2E_PORT = Number(process.env.E2E_PORT) || 3210;
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const E2E_ADMIN_TOKEN = "e2e-bootstrap-admin-token-0123456789abcdef0123456789";
 export const E2E_ADMIN_PASSWORD = "e2e admin password";
