@@ -32,6 +32,8 @@ describe("personal template sources", () => {
       description: null,
       created_at: expect.stringMatching(ISO_Z),
       updated_at: expect.stringMatching(ISO_Z),
+      catalog_fetched_at: null,
+      catalog_error: null,
     });
   });
 

@@ -1,6 +1,6 @@
 "use client";
 import { Badge, Button, Tabs } from "@mantine/core";
-import { IconServer, IconUser } from "@tabler/icons-react";
+import { IconBooks, IconServer, IconUser } from "@tabler/icons-react";
 import Link from "next/link";
 import { useState } from "react";
 import { lazySection } from "@/components/console/lazy";
@@ -8,33 +8,30 @@ import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { marketplacePath } from "@/components/templates/paths";
 import { ScopeSwitch } from "@/components/templates/ScopeSwitch";
-import { useAvailableSources } from "@/lib/client/hooks/catalog";
+import { sourceKey, useAvailableSources } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/identity/scope";
 
-// A catalog (filters, cards, install and preview) shows once the sources arrived; its code
+// Catalogs (filters, cards, install and preview) show once the sources arrived; their code
 // loads alongside them.
 const CatalogPanel = lazySection(() => import("./CatalogPanel").then((m) => m.CatalogPanel), <LoadingState label="Loading the catalog…" />);
+const AllSourcesPanel = lazySection(() => import("./AllSourcesPanel").then((m) => m.AllSourcesPanel), <LoadingState label="Loading the catalogs…" />);
 
-/** One source the user can browse: its name and scope. */
-interface SourceTab {
-  name: string;
-  scope: ScopeKind;
-}
-const tabValue = (s: SourceTab) => `${s.scope}:${s.name}`;
+/** The tab that searches every source at once; source tabs are `scope:name`, which never clashes with it. */
+const ALL_SOURCES = "all";
 
 /**
- * The marketplace: a tab per source the user can install from (their personal sources and
- * the server's, for members too), each showing that source's catalog. `into` is where
+ * The marketplace: with two sources or more first an "All sources" tab searching every
+ * catalog at once, then a tab per source the user can install from (their personal sources
+ * and the server's, for members too), each showing that source's catalog. `into` is where
  * installs go: the user's own templates, or (admins) the server's, which come from server
  * sources only.
  */
 export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeKind; isAdmin: boolean; initialSource?: string }) {
   const sources = useAvailableSources();
-  const tabs: SourceTab[] = (sources.data ?? [])
-    .filter((s) => into === "personal" || s.scope === "server")
-    .map((s) => ({ name: s.name, scope: s.scope }));
+  const usable = (sources.data ?? []).filter((s) => into === "personal" || s.scope === "server");
+  const tabs = [...(usable.length >= 2 ? [ALL_SOURCES] : []), ...usable.map(sourceKey)];
   const [picked, setPicked] = useState<string | null>(initialSource ?? null);
-  const active = tabs.find((t) => tabValue(t) === picked) ?? tabs[0];
+  const active = tabs.find((t) => t === picked) ?? tabs[0];
 
   return (
     <>
@@ -56,7 +53,7 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
         <LoadingState label="Loading sources…" />
       ) : sources.isError ? (
         <ErrorState title="Could not load your sources" error={sources.error} onRetry={() => sources.refetch()} />
-      ) : tabs.length === 0 || !active ? (
+      ) : usable.length === 0 || !active ? (
         <EmptyList
           title={into === "server" ? "No server sources yet" : "No sources yet"}
           description={
@@ -71,12 +68,17 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
           }
         />
       ) : (
-        <Tabs value={tabValue(active)} onChange={setPicked} keepMounted={false} aria-label="Sources">
+        <Tabs value={active} onChange={setPicked} keepMounted={false} aria-label="Sources">
           <Tabs.List mb="md">
-            {tabs.map((t) => (
+            {usable.length >= 2 && (
+              <Tabs.Tab value={ALL_SOURCES} leftSection={<IconBooks size={16} aria-hidden />}>
+                All sources
+              </Tabs.Tab>
+            )}
+            {usable.map((t) => (
               <Tabs.Tab
-                key={tabValue(t)}
-                value={tabValue(t)}
+                key={sourceKey(t)}
+                value={sourceKey(t)}
                 leftSection={t.scope === "server" ? <IconServer size={16} aria-hidden /> : <IconUser size={16} aria-hidden />}
                 rightSection={
                   into === "personal" ? (
@@ -90,9 +92,14 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
               </Tabs.Tab>
             ))}
           </Tabs.List>
-          {tabs.map((t) => (
-            <Tabs.Panel key={tabValue(t)} value={tabValue(t)}>
-              <CatalogPanel into={into} sourceName={t.name} sourceScope={t.scope} />
+          {usable.length >= 2 && (
+            <Tabs.Panel value={ALL_SOURCES}>
+              <AllSourcesPanel into={into} sources={usable} />
+            </Tabs.Panel>
+          )}
+          {usable.map((source) => (
+            <Tabs.Panel key={sourceKey(source)} value={sourceKey(source)}>
+              <CatalogPanel into={into} source={source} />
             </Tabs.Panel>
           ))}
         </Tabs>

@@ -1,7 +1,7 @@
 "use client";
-import { Anchor, Badge, Text } from "@mantine/core";
+import { Anchor, Badge, Stack, Text } from "@mantine/core";
 import { Table } from "@/components/console/Table";
-import { IconTrash } from "@tabler/icons-react";
+import { IconAlertTriangle, IconTrash } from "@tabler/icons-react";
 import type { z } from "zod";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { formatTimestamp } from "@/lib/client/format";
@@ -9,17 +9,20 @@ import type { Source } from "@/lib/sources/schemas";
 
 type SourceRow = z.output<typeof Source>;
 
-/** The sources of one scope, each with a Remove button. */
+/**
+ * The sources of one scope, each with when its catalog was last fetched (and, when the last
+ * fetch failed, why) and a Remove button.
+ */
 export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRow[]; onRemove: (s: SourceRow) => void; caption: string }) {
   return (
     <ResourceTable
-      minWidth={340}
+      minWidth={460}
       striped
       highlightOnHover
       verticalSpacing="sm"
       testId="sources-table"
       caption={caption}
-      columns={[{ label: "Name" }, { label: "URL" }, { label: "Token", visibleFrom: "sm" }, { label: "Added", visibleFrom: "sm" }]}
+      columns={[{ label: "Name" }, { label: "URL" }, { label: "Catalog fetched" }, { label: "Token", visibleFrom: "sm" }, { label: "Added", visibleFrom: "sm" }]}
       actions
     >
       {sources.map((source) => (
@@ -33,6 +36,10 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
             <Anchor href={source.url} target="_blank" rel="noreferrer noopener" size="sm" style={{ wordBreak: "break-all" }}>
               {source.url}
             </Anchor>
+          </Table.Td>
+          {/* A long failure wraps instead of squeezing the columns beside it. */}
+          <Table.Td data-testid="source-catalog-status" maw={300}>
+            <CatalogFetchCell source={source} />
           </Table.Td>
           <Table.Td visibleFrom="sm">
             {source.has_auth ? <Badge variant="light">Stored</Badge> : <Badge variant="default">None</Badge>}
@@ -54,5 +61,24 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
         </Table.Tr>
       ))}
     </ResourceTable>
+  );
+}
+
+/** When the source's catalog was last fetched, and a "Last fetch failed" badge with the reason when it did. */
+function CatalogFetchCell({ source }: { source: SourceRow }) {
+  return (
+    <Stack gap={4} align="flex-start">
+      <Text size="sm">{source.catalog_fetched_at ? formatTimestamp(source.catalog_fetched_at) : "Never fetched"}</Text>
+      {source.catalog_error && (
+        <>
+          <Badge color="red" variant="light" tt="none" leftSection={<IconAlertTriangle size={12} aria-hidden />}>
+            Last fetch failed
+          </Badge>
+          <Text size="xs" c="red.8" style={{ wordBreak: "break-word" }} data-testid="source-catalog-error">
+            {source.catalog_error}
+          </Text>
+        </>
+      )}
+    </Stack>
   );
 }

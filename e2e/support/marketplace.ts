@@ -20,11 +20,15 @@ export interface CatalogEntry {
  */
 export class E2eMarketplace {
   private readonly catalogs = new Map<string, { body: string; etag: string }>();
+  /** Catalog paths answered with an error status instead, by `failCatalog`. */
+  private readonly failing = new Map<string, number>();
   private server: Server | null = null;
   private port = 0;
   private version = 0;
   /** Paths requested, in order. */
   readonly requests: string[] = [];
+  /** When each request came (ms since the epoch), in the order of `requests`. */
+  readonly requestTimes: number[] = [];
 
   /** `http://127.0.0.1:PORT` */
   get url() {
@@ -40,12 +44,24 @@ export class E2eMarketplace {
   setCatalog(name: string, templates: CatalogEntry[]) {
     const body = JSON.stringify({ catalog_version: "1", name: `E2E ${name}`, templates }, null, 2);
     this.catalogs.set(`/${name}/templates.json`, { body, etag: `"v${++this.version}"` });
+    this.failing.delete(`/${name}/templates.json`);
+  }
+
+  /** The catalog of `name` answers `status` (the marketplace is broken) until `setCatalog` serves one again. */
+  failCatalog(name: string, status = 500) {
+    this.failing.set(`/${name}/templates.json`, status);
   }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const path = new URL(req.url ?? "/", "http://marketplace").pathname;
       this.requests.push(path);
+      this.requestTimes.push(Date.now());
+      const failure = this.failing.get(path);
+      if (failure !== undefined) {
+        res.writeHead(failure, { "content-type": "text/plain" }).end("The marketplace is broken.");
+        return;
+      }
       const file = this.catalogs.get(path);
       if (!file || req.method !== "GET") {
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');

@@ -60,7 +60,8 @@ const LEASE_ATTEMPTS = 3;
 const READ_BATCH = 500;
 
 /**
- * A body of `document`'s kind for `req.url`, from the shared cache or from upstream, with one
+ * A body of `document`'s kind for `req.url` and when the marketplace last answered for it
+ * (fetched or revalidated), from the shared cache or from upstream, with one
  * upstream request for all concurrent callers of every process (CONTRACT §12).
  *
  * The process that fetches stores a successful answer (2xx, or 304 for the body it already
@@ -75,7 +76,7 @@ export async function fetchThroughCache<T>(
   req: CachedFetchRequest,
   document: CachedDocument<T>,
   options: CachedFetchOptions,
-): Promise<T> {
+): Promise<Resolved<T>> {
   throwIfGone(options.signal);
   pruneNowAndThen(db);
   const key = cacheKey(req.url, req.authToken);

@@ -168,6 +168,7 @@ class CatalogSession {
   private readonly authOrigin: string;
   private readonly since: number;
   readonly signal: AbortSignal | undefined;
+  private readonly onCatalogLoaded: OperationOptions["onCatalogLoaded"];
   /** Entries read in one go before many fetches, by key; null for a key that had none. */
   private readonly known = new Map<string, CacheRow | null>();
 
@@ -181,6 +182,7 @@ class CatalogSession {
     this.authOrigin = new URL(this.catalogUrl).origin;
     this.since = options.since ?? Date.now();
     this.signal = options.signal;
+    this.onCatalogLoaded = options.onCatalogLoaded;
   }
 
   /** Reads the cache entries of `urls` in a few queries instead of one each. */
@@ -190,7 +192,7 @@ class CatalogSession {
     for (const key of keys) this.known.set(key, found.get(key) ?? null);
   }
 
-  fetch<T>(url: string, document: CachedDocument<T>): Promise<T> {
+  private fetchResolved<T>(url: string, document: CachedDocument<T>) {
     const { db, config, resolveHost } = this.deps;
     const policy = { ...config, resolveHost };
     const request = { url, authToken: this.source.authToken, authOrigin: this.authOrigin };
@@ -199,8 +201,18 @@ class CatalogSession {
     return fetchThroughCache(db, policy, request, document, { mode: this.mode, since: this.since, signal: this.signal, known });
   }
 
-  catalog(): Promise<CatalogDocument> {
-    return this.fetch(this.catalogUrl, catalogDocumentKind);
+  async fetch<T>(url: string, document: CachedDocument<T>): Promise<T> {
+    return (await this.fetchResolved(url, document)).value;
+  }
+
+  /** The catalog document, and when the marketplace last answered for it. */
+  catalog() {
+    return this.fetchResolved(this.catalogUrl, catalogDocumentKind);
+  }
+
+  /** Tells the operation's observer that the catalog itself was had and is well formed. */
+  catalogLoaded(fetchedAt: Date): void {
+    this.onCatalogLoaded?.(fetchedAt);
   }
 }
 
@@ -235,11 +247,6 @@ async function loadManifest(session: CatalogSession, entry: CatalogEntry, url: s
 function resolved(entry: CatalogEntry, manifest: Manifest): CatalogTemplate {
   const { id, ...content } = { ...entryFields(entry), manifest };
   return { id, ...content, revision: templateRevision(content) };
-}
-
-async function resolveEntry(session: CatalogSession, entry: CatalogEntry, index: number): Promise<CatalogTemplate> {
-  const url = entry.manifest_file === undefined ? null : manifestUrl(session.catalogUrl, entry.manifest_file, index);
-  return resolved(entry, await loadManifest(session, entry, url));
 }
 
 // Manifest files are fetched a few at a time: enough to hide latency, few enough to be polite (CONTRACT §10).
@@ -286,11 +293,13 @@ export async function loadCatalog(
   options: OperationOptions = {},
 ): Promise<Catalog> {
   const session = new CatalogSession(deps, source, mode, options);
-  const document = await session.catalog();
+  const { value: document, fetchedAt } = await session.catalog();
   // Every path is checked before the first manifest is fetched: an escaping one makes the catalog invalid.
   const urls = document.templates.map((entry, index) =>
     entry.manifest_file === undefined ? null : manifestUrl(session.catalogUrl, entry.manifest_file, index),
   );
+  // From here on a failure is one entry's (or the client's), not the catalog's.
+  session.catalogLoaded(fetchedAt);
   await session.prefetch(urls.filter((url) => url !== null));
   const templates = await mapLimited(document.templates, MANIFEST_CONCURRENCY, session.signal, async (entry, index) => {
     try {
@@ -335,8 +344,13 @@ export async function loadCatalogTemplate(
   options: OperationOptions = {},
 ): Promise<CatalogTemplate | null> {
   const session = new CatalogSession(deps, source, mode, options);
-  const document = await session.catalog();
+  const { value: document, fetchedAt } = await session.catalog();
   const index = document.templates.findIndex((entry) => entry.id === templateId);
-  if (index === -1) return null;
-  return resolveEntry(session, document.templates[index]!, index);
+  const entry = document.templates[index];
+  // An escaping manifest_file makes the catalog invalid (as browsing it would find).
+  const url = entry?.manifest_file === undefined ? null : manifestUrl(session.catalogUrl, entry.manifest_file, index);
+  // From here on a failure is the entry's (or the client's), not the catalog's.
+  session.catalogLoaded(fetchedAt);
+  if (!entry) return null;
+  return resolved(entry, await loadManifest(session, entry, url));
 }

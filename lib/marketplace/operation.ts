@@ -10,6 +10,12 @@ export interface OperationOptions {
    * same time share one conditional request, and a later operation never reuses an older answer.
    */
   since?: number;
+  /**
+   * Called once the operation has the source's catalog and found it well formed (fetched,
+   * revalidated, or a fresh cached copy), with when the marketplace last answered for it.
+   * A failure before this call is the catalog's; after it, an entry's or the client's.
+   */
+  onCatalogLoaded?: (fetchedAt: Date) => void;
 }
 
 /**

@@ -80,12 +80,12 @@ export async function coalesce<T>(
   accepts: (fetchedAt: Date) => boolean,
   signal: AbortSignal | undefined,
   work: (signal: AbortSignal) => Promise<Resolved<T>>,
-): Promise<T> {
+): Promise<Resolved<T>> {
   const flights = flightsOf(db);
   const running = flights.get(key) as Flight<T> | undefined;
   if (running) {
     const shared = await running.join(signal);
-    if (accepts(shared.fetchedAt)) return shared.value;
+    if (accepts(shared.fetchedAt)) return shared;
   }
   const flight: Flight<T> = new Flight(work, () => {
     // Nobody waits for it any more: later callers must not join a cancelled flight.
@@ -96,7 +96,7 @@ export async function coalesce<T>(
     if (flights.get(key) === flight) flights.delete(key);
   };
   flight.promise.then(settled, settled);
-  return (await flight.join(signal)).value;
+  return flight.join(signal);
 }
 
 /** Unique per flight; the host and pid only make a stuck lease easier to trace. */

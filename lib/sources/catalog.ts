@@ -6,6 +6,7 @@ import { entryProblem, loadCatalog, withProblem, type CatalogListing } from "@/l
 import type { AppContext } from "@/lib/server/app";
 import { templatesIn } from "@/lib/templates/templates";
 import { invalidManifestError, marketplaceDeps } from "@/lib/templates/upstream";
+import { withCatalogStatus } from "./catalog-status";
 import { findUsableSource } from "./lookup";
 import { presentSource } from "./sources";
 
@@ -25,11 +26,8 @@ export interface BrowseOptions {
  */
 export async function browseCatalog(app: AppContext, kind: ScopeKind, principal: Principal, name: string, options: BrowseOptions = {}) {
   const source = await findUsableSource(app, kind, principal, name, options.sourceScope);
-  const catalog = await loadCatalog(
-    marketplaceDeps(app),
-    { url: source.row.url, authToken: source.authToken },
-    options.refresh ? "revalidate" : "cached",
-    { signal: options.signal },
+  const { result: catalog, source: recorded } = await withCatalogStatus(app, source.row, { signal: options.signal }, (operation) =>
+    loadCatalog(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, options.refresh ? "revalidate" : "cached", operation),
   );
   const installed = await app.db
     .select({ id: templates.id, sourceTemplateId: templates.sourceTemplateId })
@@ -47,7 +45,7 @@ export async function browseCatalog(app: AppContext, kind: ScopeKind, principal:
     installedAs.set(row.sourceTemplateId, [...(installedAs.get(row.sourceTemplateId) ?? []), row.id]);
   }
   return {
-    source: presentSource(source.row),
+    source: presentSource(recorded),
     templates: catalog.templates.map((listing) => ({
       ...installable(source.row.name, listing),
       installed_as: (installedAs.get(listing.id) ?? []).sort(),

@@ -14,6 +14,18 @@ export const Source = z
     description: z.string().nullable(),
     created_at: timestamp,
     updated_at: timestamp,
+    catalog_fetched_at: timestamp.nullable().meta({
+      description:
+        "When the marketplace last answered for this source's catalog (fetched, or revalidated unchanged) in an operation " +
+        "the server ran for it: a browse, install, update check, update preview or update. Serving a fresh cached copy " +
+        "is no new answer and changes neither field. null until a catalog was had once.",
+    }),
+    catalog_error: z.string().nullable().meta({
+      description:
+        "Why the latest fetch of the catalog failed (it could not be fetched, or is not a valid catalog); null once the " +
+        "marketplace answers with a valid catalog again. Problems of single entries (a missing template, an invalid or " +
+        "unreachable manifest) do not count.",
+    }),
   })
   .meta({ id: "Source" });
 

@@ -3,14 +3,14 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templateSources } from "@/db/schema";
-import { iso } from "@/lib/api/fields";
+import { iso, isoOrNull } from "@/lib/api/fields";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
 import type { OwnerScope } from "@/lib/identity/scope";
 import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "./names";
 import type { CreateSourceRequest, Source } from "./schemas";
 
-type SourceRow = typeof templateSources.$inferSelect;
+export type SourceRow = typeof templateSources.$inferSelect;
 
 export function presentSource(row: SourceRow): z.input<typeof Source> {
   return {
@@ -22,6 +22,8 @@ export function presentSource(row: SourceRow): z.input<typeof Source> {
     description: row.description,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
+    catalog_fetched_at: isoOrNull(row.catalogFetchedAt),
+    catalog_error: row.catalogError,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type OperationOptions,
 } from "@/lib/marketplace";
 import type { AppContext } from "@/lib/server/app";
+import { withCatalogStatus } from "@/lib/sources/catalog-status";
 import { findUsableSource } from "@/lib/sources/lookup";
 import { findSourceWithToken, holdSource } from "@/lib/sources/sources";
 import { checkManifest } from "./manifest";
@@ -77,12 +78,8 @@ export async function installTemplate(
   const source = await findUsableSource(app, kind, principal, input.source_name, input.source_scope);
   // An id taken by the path's template id is fixed by choosing an alias; either way alias_id is the field.
   if (await findTemplate(app.db, scope, id)) throw idTaken(id, "alias_id");
-  const entry = await loadCatalogTemplate(
-    marketplaceDeps(app),
-    { url: source.row.url, authToken: source.authToken },
-    sourceTemplateId,
-    "cached",
-    operation,
+  const { result: entry } = await withCatalogStatus(app, source.row, operation, (observed) =>
+    loadCatalogTemplate(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, "cached", observed),
   );
   if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
   requireValidManifest(source.row.name, entry);
@@ -127,12 +124,8 @@ async function latestEntry(
   const source = await findSourceWithToken(app.db, app.secretKey, sourceScope, row.sourceName!);
   if (!source) throw sourceGone(row);
   const sourceTemplateId = row.sourceTemplateId ?? row.id;
-  const entry = await loadCatalogTemplate(
-    marketplaceDeps(app),
-    { url: source.row.url, authToken: source.authToken },
-    sourceTemplateId,
-    mode,
-    operation,
+  const { result: entry } = await withCatalogStatus(app, source.row, operation, (observed) =>
+    loadCatalogTemplate(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, mode, observed),
   );
   if (!entry) {
     throw conflict(`Template ${sourceTemplateId} is no longer in the catalog of source ${row.sourceName}.`, undefined, "template-gone");

@@ -1,6 +1,16 @@
-import { endpoints } from "../endpoints";
+import type { z } from "zod";
 import type { ScopeKind } from "@/lib/identity/scope";
+import type { Source } from "@/lib/sources/schemas";
+import { endpoints } from "../endpoints";
 import { useEndpointMutation, useEndpointQuery } from "../query";
+
+export type SourceData = z.output<typeof Source>;
+
+/** Which source a catalog belongs to: its name and scope. */
+export type SourceRef = Pick<SourceData, "name" | "scope">;
+
+/** A source's identity in maps, tabs and element keys: `personal:acme`. */
+export const sourceKey = (source: SourceRef) => `${source.scope}:${source.name}`;
 
 // Template sources of one scope: `personal` (/me) or `server` (/admin, admins only).
 // Adding or removing one also refreshes the list of sources available to install from.
@@ -21,4 +31,12 @@ export function useRemoveSource(scope: ScopeKind) {
     invalidates: [e.list],
     removes: [endpoints.availableSources.list, endpoints.sources.personal.catalog, endpoints.sources.server.catalog],
   });
+}
+
+/**
+ * Every source whose catalog the user can browse and install from: their personal sources
+ * and the server's, each with its `scope` (GET /ext/svc/template-sources, for members too).
+ */
+export function useAvailableSources() {
+  return useEndpointQuery(endpoints.availableSources.list, undefined);
 }
