@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { E2eMarketplace, e2eManifest, type CatalogEntry } from "./support/marketplace";
 import { ServerProcess } from "./support/server-process";
 
 // Several processes on one PostgreSQL database are the normal deployment: two production
-// servers share the sign-in rate limit and end sessions and keys for each other.
+// servers share the sign-in rate limit, end sessions and keys for each other, and take turns
+// at the scheduled update check.
 // Needs a PostgreSQL server (TEST_DATABASE_URL, as `.ci/run` exports).
 
 const ADMIN_TOKEN = "two-process-admin-token-0123456789abcdef0123456789";
@@ -33,7 +35,13 @@ test.describe("two app processes on one PostgreSQL database", () => {
     await admin.unsafe(`create database ${name}`);
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
-    const env = { DATABASE_URL: url.toString(), SECRET_KEY: randomBytes(32).toString("hex"), BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN };
+    const env = {
+      DATABASE_URL: url.toString(),
+      SECRET_KEY: randomBytes(32).toString("hex"),
+      BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+      MARKETPLACE_ALLOWED_HOSTS: "127.0.0.1",
+      UPDATE_CHECK_INTERVAL_MINUTES: "1",
+    };
     servers = [new ServerProcess(3212, env), new ServerProcess(3213, env)];
     await Promise.all(servers.map((s) => s.start()));
   });
@@ -85,5 +93,52 @@ test.describe("two app processes on one PostgreSQL database", () => {
     expect((await browser.delete(`${a}/ext/svc/admin/users/rhea/api-keys/${key.id}`, { headers: bearer })).status()).toBe(204);
     expect((await browser.get(`${b}/ext/svc/me`, { headers: { authorization: `Bearer ${key.token}` } })).status()).toBe(401);
     await Promise.all([browser.dispose(), replay.dispose()]);
+  });
+
+  test("with a check every minute, a catalog change reaches both processes' templates within 2 minutes, one check at a time", async ({ playwright }) => {
+    const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
+    const market = await new E2eMarketplace().start();
+    const entry = (id: string, content: string): CatalogEntry => ({
+      id,
+      name: id,
+      manifest: e2eManifest({ directives: [{ name: "Rule", content }] }),
+    });
+    const request = await playwright.request.newContext({ extraHTTPHeaders: bearer });
+    try {
+      market.setCatalog("sched", [entry("sched-a", "First."), entry("sched-b", "First.")]);
+      expect((await request.post(`${a}/ext/svc/admin/template-sources`, { data: { url: market.sourceUrl("sched"), alias: "sched" } })).status()).toBe(201);
+      for (const id of ["sched-a", "sched-b"]) {
+        expect((await request.post(`${a}/ext/svc/admin/templates/${id}/install`, { data: { source_name: "sched" } })).status()).toBe(201);
+      }
+      const catalogPath = "/sched/templates.json";
+      market.setCatalog("sched", [entry("sched-a", "Second."), entry("sched-b", "First.")]);
+      const changedAt = Date.now();
+      const seenBefore = market.requests.length;
+
+      // Nobody asks for a check: the scheduler alone brings the news, read here through the other process.
+      let template: { source_revision: string; latest_revision: string | null } | undefined;
+      await expect
+        .poll(
+          async () => {
+            template = await (await request.get(`${b}/ext/svc/admin/templates/sched-a`)).json();
+            return template!.latest_revision !== template!.source_revision;
+          },
+          { timeout: 120_000, intervals: [2_000] },
+        )
+        .toBe(true);
+      expect(Date.now() - changedAt).toBeLessThan(120_000);
+      const unchanged = await (await request.get(`${a}/ext/svc/admin/templates/sched-b`)).json();
+      expect(unchanged.latest_revision).toBe(unchanged.source_revision);
+
+      // One check at a time, an interval apart, across both processes: each scheduled run sends
+      // one (conditional) catalog request, so consecutive requests are about a minute apart.
+      // Watching a while longer gives both processes' timers the chance to run it again.
+      await new Promise((resolve) => setTimeout(resolve, 65_000));
+      const times = market.requestTimes.slice(seenBefore).filter((_, i) => market.requests[seenBefore + i] === catalogPath);
+      expect(times.length).toBeGreaterThanOrEqual(1);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!, `requests ${i} and ${i + 1}`).toBeGreaterThan(55_000);
+    } finally {
+      await Promise.all([request.dispose(), market.stop()]);
+    }
   });
 });

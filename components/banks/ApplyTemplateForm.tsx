@@ -18,6 +18,8 @@ export type ApplyResult = CallResult<typeof endpoints.banks.create>;
 interface ApplyTemplateFormProps {
   /** Absent: a new bank, whose id and name the form asks for. Given: that bank gets the template. */
   bankId?: string;
+  /** The template chosen already (`server/support-bot`), as from a template's "Create a bank from it". */
+  initialTemplate?: string;
   /** Called after Apply succeeded, with what it did. */
   onApplied: (result: ApplyResult) => void;
   onCancel?: () => void;
@@ -27,13 +29,13 @@ interface ApplyTemplateFormProps {
  * Applies a template to a bank in two steps: Preview runs a dry run and lists what would be
  * created and updated; Apply, offered only for the inputs just previewed, does it.
  */
-export function ApplyTemplateForm({ bankId: fixedBankId, onApplied, onCancel }: ApplyTemplateFormProps) {
+export function ApplyTemplateForm({ bankId: fixedBankId, initialTemplate = "", onApplied, onCancel }: ApplyTemplateFormProps) {
   const apply = useApplyTemplate();
   const banks = useBanks();
   const form = useFormSubmit(FIELDS, { statusFields: { 404: "template" } });
   const [bankId, setBankId] = useState(fixedBankId ?? "");
   const [name, setName] = useState("");
-  const [template, setTemplate] = useState("");
+  const [template, setTemplate] = useState(initialTemplate);
   const [preview, setPreview] = useState<{ key: string; result: ApplyResult } | null>(null);
 
   const body = { bank_id: (fixedBankId ?? bankId).trim(), template: template.trim(), name: name.trim() || undefined };

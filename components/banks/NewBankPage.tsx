@@ -11,7 +11,7 @@ import { bankHref } from "./links";
 const ApplyTemplateForm = lazySection(() => import("./ApplyTemplateForm").then((m) => m.ApplyTemplateForm), <LoadingState label="Loading the form…" />);
 
 /** New bank: id, name and template; a dry-run preview, then Apply, then the bank's page. */
-export function NewBankPage() {
+export function NewBankPage({ template }: { template?: string }) {
   const router = useRouter();
   return (
     <>
@@ -29,6 +29,7 @@ export function NewBankPage() {
       />
       <Card withBorder padding="lg" maw={760}>
         <ApplyTemplateForm
+          initialTemplate={template}
           onApplied={(result) => router.push(bankHref(result.bank_id))}
           onCancel={() => router.push("/banks")}
         />

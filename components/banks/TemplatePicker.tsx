@@ -1,8 +1,7 @@
 "use client";
 import { Anchor, Autocomplete, Loader, Stack, Text } from "@mantine/core";
 import Link from "next/link";
-import { useConsoleUser } from "@/components/console/console-user";
-import { useTemplateChoices } from "@/lib/client/hooks/banks";
+import { useUsableTemplates } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
 
 interface TemplatePickerProps {
@@ -13,14 +12,13 @@ interface TemplatePickerProps {
 }
 
 /**
- * The template to apply, as a ref: suggestions are the user's personal templates and, for
- * admins, the server's; anyone may type a `server/{id}` ref instead.
+ * The template to apply, as a ref: suggestions are every template the user may use, their
+ * personal ones and the server's (GET /ext/svc/templates); a ref may also be typed.
  */
 export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePickerProps) {
-  const user = useConsoleUser();
-  const isAdmin = user.role === "admin";
-  const { personal, server } = useTemplateChoices(isAdmin);
-  const loading = personal.isPending || (server?.isPending ?? false);
+  const usable = useUsableTemplates();
+  const loading = usable.isPending;
+  const byScope = (scope: "personal" | "server") => usable.data?.templates.filter((t) => t.scope === scope);
   const names = new Map<string, string>();
   const group = (label: string, scope: "personal" | "server", list: { id: string; name: string }[] | undefined) => {
     const items = (list ?? []).map((t) => {
@@ -30,22 +28,18 @@ export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePi
     return items.length ? [{ group: label, items }] : [];
   };
   const data = [
-    ...group("Your templates", "personal", personal.data?.templates),
-    ...group("Server templates", "server", server?.data?.templates),
+    ...group("Your templates", "personal", byScope("personal")),
+    ...group("Server templates", "server", byScope("server")),
   ];
-  const failed = [personal, server].find((q) => q?.isError);
+  const failed = usable.isError ? usable : null;
   const none = !loading && !failed && data.length === 0;
 
   return (
     <Stack gap={4}>
       <Autocomplete
         label="Template"
-        description={
-          isAdmin
-            ? "Pick a personal or server template, or type its ref: personal/{id} or server/{id}."
-            : "Pick one of your templates, or type a server template's ref: server/{id}."
-        }
-        placeholder={isAdmin ? "personal/support-bot or server/support-bot" : "personal/support-bot"}
+        description="Pick one of your templates or a server template, or type its ref: personal/{id} or server/{id}."
+        placeholder="personal/support-bot or server/support-bot"
         required
         data={data}
         value={value}

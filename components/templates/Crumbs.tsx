@@ -1,6 +1,8 @@
 "use client";
 import { Anchor, Breadcrumbs, Text } from "@mantine/core";
 import Link from "next/link";
+import type { ScopeKind } from "@/lib/identity/scope";
+import { templatePath, templatesPath } from "./paths";
 
 /** Where a template page sits: links up the way, and the page itself last. */
 export function Crumbs({ trail, current }: { trail: { href: string; label: string }[]; current: string }) {
@@ -17,5 +19,18 @@ export function Crumbs({ trail, current }: { trail: { href: string; label: strin
         </Text>
       </Breadcrumbs>
     </nav>
+  );
+}
+
+/** The crumbs of a page about one template (its update, its versions): the templates, the template, the page. */
+export function TemplateSubpageCrumbs({ scope, id, current }: { scope: ScopeKind; id: string; current: string }) {
+  return (
+    <Crumbs
+      trail={[
+        { href: templatesPath(scope), label: scope === "server" ? "Server templates" : "Templates" },
+        { href: templatePath(scope, id), label: id },
+      ]}
+      current={current}
+    />
   );
 }

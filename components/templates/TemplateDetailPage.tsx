@@ -1,26 +1,33 @@
 "use client";
 import { SectionCard } from "@/components/console/SectionCard";
 import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
-import { IconAlertTriangle, IconCircleCheck, IconGitCompare, IconRefresh, IconTrash } from "@tabler/icons-react";
+import { IconAlertTriangle, IconBuildingBank, IconCircleCheck, IconGitCompare, IconHistory, IconRefresh, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { newBankFromTemplateHref } from "@/components/banks/links";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
 import { lazySection } from "@/components/console/lazy";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { formatTimestamp } from "@/lib/client/format";
 import { describeError } from "@/lib/client/problem";
-import { useCheckUpdate, useRemoveTemplate, useTemplate, type TemplateData } from "@/lib/client/hooks/templates";
+import { hasUpdate, useCheckUpdate, useRemoveTemplate, useTemplate, useUsableTemplate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { templatesPath, templateUpdatePath } from "./paths";
+import { templatesPath, templateUpdatePath, templateVersionsPath } from "./paths";
 import { Crumbs } from "./Crumbs";
+import { TemplateContents } from "./TemplateContents";
+import { TemplateNotFound } from "./TemplateNotFound";
+import { UpdateStatus } from "./UpdateStatus";
+
+/** `manage`: the caller may change the template; `use`: a member reading a server template. */
+export type TemplateAccess = "manage" | "use";
 
 // The editor shows once the template arrived; its code loads alongside it.
 const TemplateEditor = lazySection(() => import("./TemplateEditor").then((m) => m.TemplateEditor), <LoadingState label="Loading the editor…" />);
 
-/** One template: what it is, whether its source has news, and the editor. */
-export function TemplateDetailPage({ scope, id, updatedTo }: { scope: ScopeKind; id: string; updatedTo?: string }) {
-  const template = useTemplate(scope, id);
+/** One template: what it is, whether its source has news, and the editor (or, for members on a server template, its contents). */
+export function TemplateDetailPage({ scope, id, updatedTo, access }: { scope: ScopeKind; id: string; updatedTo?: string; access: TemplateAccess }) {
+  const template = useReadableTemplate(scope, id, access);
   const crumbs = <Crumbs trail={[{ href: templatesPath(scope), label: scope === "server" ? "Server templates" : "Templates" }]} current={id} />;
   if (template.isPending) {
     return (
@@ -31,22 +38,18 @@ export function TemplateDetailPage({ scope, id, updatedTo }: { scope: ScopeKind;
     );
   }
   if (template.isError) {
-    const missing = template.error.status === 404;
     return (
       <>
         {crumbs}
-        <Title order={1} size="h2" mb="md">
-          {missing ? "Template not found" : `Template ${id}`}
-        </Title>
-        {missing ? (
-          <Alert color="gray" title={`There is no ${scope === "server" ? "server " : ""}template ${id}`}>
-            It may have been deleted.{" "}
-            <Anchor component={Link} href={templatesPath(scope)}>
-              Back to the templates
-            </Anchor>
-          </Alert>
+        {template.error.status === 404 ? (
+          <TemplateNotFound scope={scope} id={id} />
         ) : (
-          <ErrorState title="Could not load the template" error={template.error} onRetry={() => template.refetch()} />
+          <>
+            <Title order={1} size="h2" mb="md">
+              Template {id}
+            </Title>
+            <ErrorState title="Could not load the template" error={template.error} onRetry={() => template.refetch()} />
+          </>
         )}
       </>
     );
@@ -54,12 +57,19 @@ export function TemplateDetailPage({ scope, id, updatedTo }: { scope: ScopeKind;
   return (
     <>
       {crumbs}
-      <Loaded scope={scope} template={template.data} updatedTo={updatedTo} />
+      <Loaded scope={scope} template={template.data} updatedTo={updatedTo} access={access} />
     </>
   );
 }
 
-function Loaded({ scope, template: t, updatedTo }: { scope: ScopeKind; template: TemplateData; updatedTo?: string }) {
+/** Through the scope's own endpoint for those who manage it, else through the read-only one (CONTRACT §13). */
+function useReadableTemplate(scope: ScopeKind, id: string, access: TemplateAccess) {
+  const managed = useTemplate(scope, id, { enabled: access === "manage" });
+  const usable = useUsableTemplate(scope, id, { enabled: access === "use" });
+  return access === "manage" ? managed : usable;
+}
+
+function Loaded({ scope, template: t, updatedTo, access }: { scope: ScopeKind; template: TemplateData; updatedTo?: string; access: TemplateAccess }) {
   const router = useRouter();
   const remove = useRemoveTemplate(scope);
   const [deleting, setDeleting] = useState(false);
@@ -84,17 +94,29 @@ function Loaded({ scope, template: t, updatedTo }: { scope: ScopeKind; template:
             )}
           </Group>
         </Stack>
-        <Button variant="subtle" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setDeleting(true)}>
-          Delete template
-        </Button>
+        <Group gap="xs">
+          <Button component={Link} href={newBankFromTemplateHref(scope, t.id)} variant="light" leftSection={<IconBuildingBank size={16} aria-hidden />}>
+            Create a bank from it
+          </Button>
+          {access === "manage" && (
+            <>
+              <Button component={Link} href={templateVersionsPath(scope, t.id)} variant="default" leftSection={<IconHistory size={16} aria-hidden />}>
+                Versions
+              </Button>
+              <Button variant="subtle" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setDeleting(true)}>
+                Delete template
+              </Button>
+            </>
+          )}
+        </Group>
       </Group>
       {updatedTo && (
         <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title="Updated">
           {t.id} now holds revision <code>{updatedTo.slice(0, 8)}</code> from source {t.source_name}.
         </Alert>
       )}
-      <SourceCard scope={scope} template={t} />
-      <TemplateEditor scope={scope} template={t} />
+      <SourceCard scope={scope} template={t} access={access} />
+      {access === "manage" ? <TemplateEditor scope={scope} template={t} /> : <TemplateContents template={t} />}
       <ConfirmModal
         opened={deleting}
         onClose={() => setDeleting(false)}
@@ -111,10 +133,18 @@ function Loaded({ scope, template: t, updatedTo }: { scope: ScopeKind; template:
   );
 }
 
-/** Where the template came from and whether its source has a newer revision (checked on opening). */
-function SourceCard({ scope, template: t }: { scope: ScopeKind; template: TemplateData }) {
+/**
+ * Where the template came from and what its source holds: the stored update status at once,
+ * refreshed by a check on opening (for those who can update it) and on "Check again".
+ */
+function SourceCard({ scope, template: t, access }: { scope: ScopeKind; template: TemplateData; access: TemplateAccess }) {
   const fromSource = t.source_name !== null;
-  const check = useCheckUpdate(scope, t.id, { enabled: fromSource });
+  const check = useCheckUpdate(scope);
+  const canCheck = fromSource && access === "manage";
+  const runCheck = check.mutate;
+  useEffect(() => {
+    if (canCheck) runCheck({ params: { template_id: t.id } });
+  }, [canCheck, runCheck, t.id]);
   return (
     <SectionCard title="Source">
       {!fromSource ? (
@@ -128,45 +158,39 @@ function SourceCard({ scope, template: t }: { scope: ScopeKind; template: Templa
             {t.source_scope === "server" ? " (a server source)" : ""} at revision <code>{t.source_revision?.slice(0, 8)}</code> on{" "}
             {formatTimestamp(t.installed_at)}; last changed {formatTimestamp(t.updated_at)}.
           </Text>
-          <Group gap="sm" data-testid="update-state">
-            {check.isFetching ? (
-              <Text size="sm" c="dimmed" role="status">
-                Checking {t.source_name} for updates…
-              </Text>
-            ) : check.isError ? (
-              <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Could not check for updates" p="xs" role="alert">
-                <Text size="sm">{describeError(check.error)}</Text>
-              </Alert>
-            ) : check.data?.has_update ? (
-              <>
-                <Badge color="blue" variant="filled">
-                  Update available
-                </Badge>
-                <Text size="sm">
-                  Revision <code>{check.data.latest_revision?.slice(0, 8)}</code> is in the source.
+          {access === "manage" && (
+            <Group gap="sm" data-testid="update-state">
+              {check.isPending ? (
+                <Text size="sm" c="dimmed" role="status">
+                  Checking {t.source_name} for updates…
                 </Text>
-                <Button component={Link} href={templateUpdatePath(scope, t.id)} size="xs" leftSection={<IconGitCompare size={14} aria-hidden />}>
-                  Review update
+              ) : check.isError ? (
+                <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Could not check for updates" p="xs" role="alert">
+                  <Text size="sm">{describeError(check.error)}</Text>
+                </Alert>
+              ) : (
+                <>
+                  <UpdateStatus template={t} />
+                  {hasUpdate(t) ? (
+                    <Button component={Link} href={templateUpdatePath(scope, t.id)} size="xs" leftSection={<IconGitCompare size={14} aria-hidden />}>
+                      Review update
+                    </Button>
+                  ) : (
+                    t.locally_modified && (
+                      <Anchor component={Link} href={templateUpdatePath(scope, t.id)} size="sm">
+                        Compare with the source
+                      </Anchor>
+                    )
+                  )}
+                </>
+              )}
+              {!check.isPending && (
+                <Button size="xs" variant="default" leftSection={<IconRefresh size={14} aria-hidden />} onClick={() => runCheck({ params: { template_id: t.id } })}>
+                  Check again
                 </Button>
-              </>
-            ) : check.data ? (
-              <>
-                <Badge color="green" variant="light">
-                  Up to date
-                </Badge>
-                {t.locally_modified && (
-                  <Anchor component={Link} href={templateUpdatePath(scope, t.id)} size="sm">
-                    Compare with the source
-                  </Anchor>
-                )}
-              </>
-            ) : null}
-            {!check.isFetching && (
-              <Button size="xs" variant="default" leftSection={<IconRefresh size={14} aria-hidden />} onClick={() => check.refetch()}>
-                Check again
-              </Button>
-            )}
-          </Group>
+              )}
+            </Group>
+          )}
         </Stack>
       )}
     </SectionCard>

@@ -1,13 +1,19 @@
 "use client";
-import { Button, Group, NativeSelect, Progress, Stack, Text } from "@mantine/core";
-import { IconPlus, IconRefresh } from "@tabler/icons-react";
+import { Button, Group, NativeSelect, Stack } from "@mantine/core";
+import { IconPlus } from "@tabler/icons-react";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
-import { lazyDialog } from "@/components/console/lazy";
+import { lazyDialog, lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
-import { useCheckAllForUpdates, useRemoveTemplate, useTemplates, type TemplateData } from "@/lib/client/hooks/templates";
+import {
+  useRemoveTemplate,
+  useTemplates,
+  useUsableTemplates,
+  type TemplateData,
+  type TemplateFilters,
+} from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { marketplacePath, newTemplatePath, templatesPath } from "./paths";
 import { ScopeSwitch } from "./ScopeSwitch";
@@ -19,32 +25,31 @@ const UpdateTemplateModal = lazyDialog(
   (props) => props.template !== null,
   (props) => ({ ...props, template: null }),
 );
+// Checks and bulk updates: shown with the list, loaded beside it.
+const TemplateUpdatesPanel = lazySection(() => import("./TemplateUpdatesPanel").then((m) => m.TemplateUpdatesPanel), null);
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
+const noFailures: ReadonlyMap<string, string> = new Map();
 
-/** Installed templates: filters, "check all for updates" with progress, update and delete. */
+/**
+ * Templates of one scope: filters, update status, "check all" and "update all", update and
+ * delete. Members see the server's templates read-only, to create banks from them.
+ */
 export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: boolean }) {
+  const access = scope === "personal" || isAdmin ? "manage" : "use";
   const [category, setCategory] = useState<string | null>(null);
   const [tag, setTag] = useState<string | null>(null);
-  const all = useTemplates(scope);
-  const filtered = useTemplates(scope, { category, tag });
-  const checkAll = useCheckAllForUpdates(scope);
+  const all = useScopeTemplates(scope, access);
+  const filtered = useScopeTemplates(scope, access, { category, tag });
   const remove = useRemoveTemplate(scope);
-  const [progress, setProgress] = useState<{ done: number; total: number; running: boolean } | null>(null);
+  const [checkFailures, setCheckFailures] = useState(noFailures);
   const [updating, setUpdating] = useState<TemplateData | null>(null);
   const [deleting, setDeleting] = useState<TemplateData | null>(null);
 
   const templates = all.data?.templates ?? [];
   const categories = useMemo(() => sorted(templates.flatMap((t) => (t.category ? [t.category] : []))), [templates]);
   const tags = useMemo(() => sorted(templates.flatMap((t) => t.tags)), [templates]);
-  const fromSources = templates.filter((t) => t.source_name !== null).map((t) => t.id);
   const filtering = category !== null || tag !== null;
-
-  const runCheckAll = async () => {
-    setProgress({ done: 0, total: fromSources.length, running: true });
-    await checkAll(fromSources, (done) => setProgress({ done, total: fromSources.length, running: true }));
-    setProgress((p) => p && { ...p, running: false });
-  };
 
   const whose = scope === "server" ? "server" : "your";
   return (
@@ -52,51 +57,24 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
       <PageHeader
         title="Templates"
         description={
-          scope === "server"
-            ? "Server templates: every user of this server can create banks from them."
-            : "Your installed and hand-made bank templates."
+          access === "use"
+            ? "Server templates, published by the admins: create banks from them. Only admins change them."
+            : scope === "server"
+              ? "Server templates: every user of this server can create banks from them."
+              : "Your installed and hand-made bank templates."
         }
         actions={
-          <>
-            <Button
-              variant="default"
-              leftSection={<IconRefresh size={16} aria-hidden />}
-              onClick={runCheckAll}
-              loading={progress?.running}
-              disabled={fromSources.length === 0}
-            >
-              Check all for updates
-            </Button>
+          access === "manage" && (
             <Button component={Link} href={newTemplatePath(scope)} leftSection={<IconPlus size={16} aria-hidden />}>
               New template
             </Button>
-          </>
+          )
         }
       />
-      {isAdmin && <ScopeSwitch scope={scope} href={templatesPath} />}
+      <ScopeSwitch scope={scope} href={templatesPath} />
       <Stack>
-        {progress && (
-          <Stack gap={4} data-testid="check-progress">
-            {/* Mantine words the value as a percentage; people count templates. */}
-            <Progress.Root size="lg">
-              <Progress.Section
-                value={progress.total ? (progress.done / progress.total) * 100 : 100}
-                withAria={false}
-                role="progressbar"
-                aria-label="Update checks"
-                aria-valuemin={0}
-                aria-valuemax={progress.total}
-                aria-valuenow={progress.done}
-                aria-valuetext={`${progress.done} of ${progress.total}`}
-                animated={progress.running}
-              />
-            </Progress.Root>
-            <Text size="sm" c="dimmed" role="status" aria-live="polite">
-              {progress.running
-                ? `Checking for updates: ${progress.done} of ${progress.total}`
-                : `Checked ${progress.done} of ${progress.total} templates from sources for updates.`}
-            </Text>
-          </Stack>
+        {access === "manage" && templates.length > 0 && (
+          <TemplateUpdatesPanel scope={scope} templates={templates} onCheckFailures={setCheckFailures} />
         )}
         {templates.length > 0 && (
           <Group gap="sm" align="flex-end">
@@ -130,8 +108,13 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
         ) : templates.length === 0 ? (
           <EmptyList
             title={scope === "server" ? "No server templates yet" : "No templates yet"}
-            description="Install one from a source's catalog in the marketplace, or write one yourself."
+            description={
+              access === "use"
+                ? "When the admins publish server templates, they show here."
+                : "Install one from a source's catalog in the marketplace, or write one yourself."
+            }
             action={
+              access === "manage" && (
               <Group justify="center" mt="md">
                 <Button component={Link} href={marketplacePath(scope)} variant="light">
                   Browse the marketplace
@@ -140,6 +123,7 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
                   New template
                 </Button>
               </Group>
+              )
             }
           />
         ) : filtered.data.templates.length === 0 ? (
@@ -148,6 +132,8 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
           <TemplatesTable
             scope={scope}
             templates={filtered.data.templates}
+            access={access}
+            checkFailures={checkFailures}
             onUpdate={setUpdating}
             onDelete={setDeleting}
             caption={filtering ? `${filtered.data.templates.length} of ${templates.length} templates, by id` : `${templates.length} templates, by id`}
@@ -167,4 +153,16 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
       </ConfirmModal>
     </>
   );
+}
+
+/**
+ * The scope's templates as the caller may see them: through the scope's own endpoint when they
+ * manage it, else (a member's view of server templates) the server's part of the usable ones.
+ */
+function useScopeTemplates(scope: ScopeKind, access: "manage" | "use", filters: TemplateFilters = {}) {
+  const managed = useTemplates(scope, filters, { enabled: access === "manage" });
+  const usable = useUsableTemplates(filters, { enabled: access === "use" });
+  if (access === "manage") return managed;
+  const data = usable.data && { templates: usable.data.templates.filter((t) => t.scope === scope) };
+  return { ...usable, data } as typeof usable;
 }

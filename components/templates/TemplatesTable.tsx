@@ -2,9 +2,10 @@
 import { ActionIcon, Anchor, Badge, Button, Group, Text, VisuallyHidden } from "@mantine/core";
 import { IdleTooltip } from "@/components/console/IdleTooltip";
 import { Table } from "@/components/console/Table";
-import { IconDownload, IconTrash } from "@tabler/icons-react";
+import { IconBuildingBank, IconDownload, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
-import { useCheckUpdate, type TemplateData } from "@/lib/client/hooks/templates";
+import { newBankFromTemplateHref } from "@/components/banks/links";
+import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { templatePath } from "./paths";
 import { UpdateStatus } from "./UpdateStatus";
@@ -12,13 +13,17 @@ import { UpdateStatus } from "./UpdateStatus";
 interface Props {
   scope: ScopeKind;
   templates: TemplateData[];
+  /** What the caller may do: `manage` (update, delete) or `use` (a member's view of server templates). */
+  access: "manage" | "use";
+  /** Why this page's last check failed, by template id. */
+  checkFailures: ReadonlyMap<string, string>;
   onUpdate: (t: TemplateData) => void;
   onDelete: (t: TemplateData) => void;
   caption: string;
 }
 
 /** Installed templates, one row each, with their source, revision, update state and actions. */
-export function TemplatesTable({ scope, templates, onUpdate, onDelete, caption }: Props) {
+export function TemplatesTable({ scope, templates, access, checkFailures, onUpdate, onDelete, caption }: Props) {
   return (
     // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
     <div style={{ overflowX: "auto" }}>
@@ -36,7 +41,7 @@ export function TemplatesTable({ scope, templates, onUpdate, onDelete, caption }
             <Table.Th scope="col" visibleFrom="lg">
               Revision
             </Table.Th>
-            <Table.Th scope="col">Updates</Table.Th>
+            {access === "manage" && <Table.Th scope="col">Updates</Table.Th>}
             <Table.Th scope="col">
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
@@ -44,7 +49,15 @@ export function TemplatesTable({ scope, templates, onUpdate, onDelete, caption }
         </Table.Thead>
         <Table.Tbody>
           {templates.map((t) => (
-            <TemplateRow key={t.id} scope={scope} template={t} onUpdate={onUpdate} onDelete={onDelete} />
+            <TemplateRow
+              key={t.id}
+              scope={scope}
+              template={t}
+              access={access}
+              checkFailure={checkFailures.get(t.id)}
+              onUpdate={onUpdate}
+              onDelete={onDelete}
+            />
           ))}
         </Table.Tbody>
       </Table>
@@ -52,9 +65,9 @@ export function TemplatesTable({ scope, templates, onUpdate, onDelete, caption }
   );
 }
 
-function TemplateRow({ scope, template: t, onUpdate, onDelete }: { scope: ScopeKind; template: TemplateData } & Pick<Props, "onUpdate" | "onDelete">) {
-  const check = useCheckUpdate(scope, t.id, { enabled: false });
-  const hasUpdate = check.data?.has_update === true;
+type RowProps = { scope: ScopeKind; template: TemplateData; checkFailure?: string } & Pick<Props, "access" | "onUpdate" | "onDelete">;
+
+function TemplateRow({ scope, template: t, access, checkFailure, onUpdate, onDelete }: RowProps) {
   return (
     <Table.Tr data-testid={`template-row-${t.id}`}>
       <Table.Th scope="row" fw="normal">
@@ -109,21 +122,37 @@ function TemplateRow({ scope, template: t, onUpdate, onDelete }: { scope: ScopeK
           {t.source_revision ? t.source_revision.slice(0, 8) : "—"}
         </Text>
       </Table.Td>
-      <Table.Td>
-        <UpdateStatus scope={scope} template={t} />
-      </Table.Td>
+      {access === "manage" && (
+        <Table.Td>
+          <UpdateStatus template={t} checkFailure={checkFailure} />
+        </Table.Td>
+      )}
       <Table.Td>
         <Group gap={4} justify="flex-end" wrap="nowrap">
-          {hasUpdate && (
+          {access === "use" && (
+            <Button
+              component={Link}
+              href={newBankFromTemplateHref(scope, t.id)}
+              size="xs"
+              variant="light"
+              leftSection={<IconBuildingBank size={14} aria-hidden />}
+              aria-label={`Create a bank from ${t.id}`}
+            >
+              Create a bank
+            </Button>
+          )}
+          {access === "manage" && hasUpdate(t) && (
             <Button size="xs" variant="light" leftSection={<IconDownload size={14} aria-hidden />} aria-label={`Update template ${t.id}`} onClick={() => onUpdate(t)}>
               Update
             </Button>
           )}
-          <IdleTooltip label="Delete">
-            <ActionIcon variant="subtle" color="red" aria-label={`Delete template ${t.id}`} onClick={() => onDelete(t)}>
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
-          </IdleTooltip>
+          {access === "manage" && (
+            <IdleTooltip label="Delete">
+              <ActionIcon variant="subtle" color="red" aria-label={`Delete template ${t.id}`} onClick={() => onDelete(t)}>
+                <IconTrash size={16} aria-hidden />
+              </ActionIcon>
+            </IdleTooltip>
+          )}
         </Group>
       </Table.Td>
     </Table.Tr>

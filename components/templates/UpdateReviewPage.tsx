@@ -1,7 +1,6 @@
 "use client";
 import { SectionCard } from "@/components/console/SectionCard";
 import { Alert, Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
-import { Table } from "@/components/console/Table";
 import { IconAlertTriangle, IconInfoCircle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -10,15 +9,11 @@ import { ErrorState, FormError, LoadingState } from "@/components/console/states
 import { describeError } from "@/lib/client/problem";
 import { useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { Crumbs } from "./Crumbs";
+import { TemplateSubpageCrumbs } from "./Crumbs";
 import { formatJson } from "./json-text";
 import { ManifestDiff } from "./ManifestDiff";
-import { templatePath, templatesPath } from "./paths";
-
-const FIELDS = ["name", "description", "category", "tags", "integrations"] as const;
-
-const show = (value: unknown) =>
-  Array.isArray(value) ? (value.length ? value.join(", ") : "none") : value === null || value === "" ? "none" : String(value);
+import { MetadataDiff } from "./MetadataDiff";
+import { templatePath } from "./paths";
 
 /**
  * Before updating a template from its source: the metadata that would change, a diff of
@@ -30,15 +25,7 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
   const update = useUpdateTemplate(scope);
   const [error, setError] = useState<string | null>(null);
 
-  const crumbs = (
-    <Crumbs
-      trail={[
-        { href: templatesPath(scope), label: scope === "server" ? "Server templates" : "Templates" },
-        { href: templatePath(scope, id), label: id },
-      ]}
-      current="Update"
-    />
-  );
+  const crumbs = <TemplateSubpageCrumbs scope={scope} id={id} current="Update" />;
   const heading = (
     <Title order={1} size="h2" mb="md">
       Review update of {id}
@@ -65,7 +52,6 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
 
   const p = preview.data;
   const current = p.current;
-  const changed = FIELDS.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(p.latest[f]));
   const force = p.locally_modified;
   const nothingToDo = !p.has_update && !p.locally_modified;
   const run = async () => {
@@ -108,41 +94,7 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
           </Alert>
         )}
         <SectionCard title="Details">
-          {changed.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              Name, description, category, tags and integrations stay the same.
-            </Text>
-          ) : (
-            // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
-            <div style={{ overflowX: "auto" }}>
-              <Table verticalSpacing="xs" data-testid="details-diff" miw={320}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Field</Table.Th>
-                    <Table.Th scope="col">Installed</Table.Th>
-                    <Table.Th scope="col">Latest</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {changed.map((f) => (
-                    <Table.Tr key={f}>
-                      <Table.Th scope="row">{f}</Table.Th>
-                      <Table.Td>
-                        <Text size="sm" td="line-through" c="red">
-                          {show(current[f])}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" c="green">
-                          {show(p.latest[f])}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </div>
-          )}
+          <MetadataDiff before={current} after={p.latest} beforeLabel="Installed" afterLabel="Latest" />
         </SectionCard>
         <SectionCard title="Manifest">
           <ManifestDiff

@@ -1,66 +1,63 @@
 "use client";
-import { Badge, Group, Loader, Stack, Text } from "@mantine/core";
-import { describeError } from "@/lib/client/problem";
-import { useCheckUpdate, type TemplateData } from "@/lib/client/hooks/templates";
-import type { ScopeKind } from "@/lib/identity/scope";
+import { Badge, Stack, Text } from "@mantine/core";
+import { formatTimestamp } from "@/lib/client/format";
+import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
 
 const short = (revision: string | null) => (revision ? revision.slice(0, 8) : "?");
 
 /**
- * What is known about a template's upstream: never checked, checking, an update, up to date,
- * or why the check failed. Reads the cached check; "Check all" (or the detail page) fills it.
+ * What is known about a template's upstream, from the status the server stores with it
+ * (CONTRACT §13), so it survives a reload: never checked, an update, or up to date, with
+ * when it was checked. `checkFailure` is why this page's last check of it failed.
  */
-export function UpdateStatus({ scope, template }: { scope: ScopeKind; template: TemplateData }) {
-  const fromSource = template.source_name !== null;
-  const query = useCheckUpdate(scope, template.id, { enabled: false });
-  if (!fromSource) {
+export function UpdateStatus({ template: t, checkFailure }: { template: TemplateData; checkFailure?: string }) {
+  if (t.source_name === null) {
     return (
       <Text size="sm" c="dimmed">
         Made here
       </Text>
     );
   }
-  if (query.isFetching) {
-    return (
-      <Group gap={6} wrap="nowrap">
-        <Loader size={14} aria-hidden />
-        <Text size="sm" c="dimmed">
-          Checking…
-        </Text>
-      </Group>
-    );
-  }
-  if (query.isError) {
+  const checked = t.update_checked_at && (
+    <Text size="xs" c="dimmed">
+      Checked {formatTimestamp(t.update_checked_at)}
+    </Text>
+  );
+  if (checkFailure) {
     return (
       <Stack gap={2} align="flex-start">
         <Badge color="red" variant="light" style={{ minWidth: "max-content" }}>
           Check failed
         </Badge>
         <Text size="xs" c="red" maw={280}>
-          {describeError(query.error)}
+          {checkFailure}
         </Text>
       </Stack>
     );
   }
-  if (!query.data) {
+  if (t.update_checked_at === null) {
     return (
       <Text size="sm" c="dimmed">
         Not checked
       </Text>
     );
   }
-  return query.data.has_update ? (
+  return hasUpdate(t) ? (
     <Stack gap={2} align="flex-start">
       <Badge color="blue" variant="filled" style={{ minWidth: "max-content" }}>
         Update available
       </Badge>
       <Text size="xs" c="dimmed" ff="monospace">
-        {short(query.data.current_revision)} → {short(query.data.latest_revision)}
+        {short(t.source_revision)} → {short(t.latest_revision)}
       </Text>
+      {checked}
     </Stack>
   ) : (
-    <Badge color="green" variant="light" style={{ minWidth: "max-content" }}>
-      Up to date
-    </Badge>
+    <Stack gap={2} align="flex-start">
+      <Badge color="green" variant="light" style={{ minWidth: "max-content" }}>
+        Up to date
+      </Badge>
+      {checked}
+    </Stack>
   );
 }

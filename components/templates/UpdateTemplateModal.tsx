@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { FormError } from "@/components/console/states";
 import { describeError, ApiProblem } from "@/lib/client/problem";
-import { useCheckUpdate, useUpdateTemplate, type TemplateData } from "@/lib/client/hooks/templates";
+import { useUpdateTemplate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { templateUpdatePath } from "./paths";
 
@@ -15,7 +15,6 @@ import { templateUpdatePath } from "./paths";
  */
 export function UpdateTemplateModal({ scope, template, onClose }: { scope: ScopeKind; template: TemplateData | null; onClose: () => void }) {
   const update = useUpdateTemplate(scope);
-  const check = useCheckUpdate(scope, template?.id ?? "_", { enabled: false });
   const [error, setError] = useState<string | null>(null);
   const [mustForce, setMustForce] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -35,14 +34,14 @@ export function UpdateTemplateModal({ scope, template, onClose }: { scope: Scope
       close();
     } catch (e) {
       // Edited meanwhile (409 without force): offer the overwrite.
-      if (e instanceof ApiProblem && e.status === 409 && !force && /local edits/.test(e.detail)) setMustForce(true);
+      if (e instanceof ApiProblem && e.cause === "local-edits" && !force) setMustForce(true);
       setError(describeError(e));
     } finally {
       setBusy(false);
     }
   };
 
-  const latest = check.data?.latest_revision?.slice(0, 8);
+  const latest = template?.latest_revision?.slice(0, 8);
   return (
     <Modal opened={template !== null} onClose={close} title={`Update template ${template?.id ?? ""}?`} centered>
       <Stack>
@@ -52,8 +51,8 @@ export function UpdateTemplateModal({ scope, template, onClose }: { scope: Scope
         </Text>
         {edited && (
           <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="This template has local edits">
-            It was changed here after it was installed. Updating replaces those edits with the source&apos;s version; they cannot be
-            recovered.
+            It was changed here after it was installed. Updating replaces those edits with the source&apos;s version; the edited
+            content stays in the template&apos;s versions, so you can roll back to it.
           </Alert>
         )}
         {template && (

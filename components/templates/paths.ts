@@ -7,4 +7,5 @@ export const templatesPath = (scope: ScopeKind) => (scope === "server" ? "/templ
 export const newTemplatePath = (scope: ScopeKind) => (scope === "server" ? "/templates/new?scope=server" : "/templates/new");
 export const templatePath = (scope: ScopeKind, id: string) => `/templates/${scope}/${encodeURIComponent(id)}`;
 export const templateUpdatePath = (scope: ScopeKind, id: string) => `${templatePath(scope, id)}/update`;
+export const templateVersionsPath = (scope: ScopeKind, id: string) => `${templatePath(scope, id)}/versions`;
 export const marketplacePath = (scope: ScopeKind) => (scope === "server" ? "/marketplace?into=server" : "/marketplace");

@@ -1,3 +1,5 @@
+import { PROBLEM_TYPE_PREFIX } from "@/lib/http/problem-type-prefix";
+
 /** One field the API refused, `path` from the body's root: `url`, `manifest.directives[2].name`. */
 export interface ProblemFieldError {
   path: string;
@@ -10,14 +12,17 @@ export class ApiProblem extends Error {
   readonly title: string;
   readonly detail: string;
   readonly errors: ProblemFieldError[];
+  /** The cause's name, from the body's `type` (`urn:bank-templates:problem:local-edits` → `local-edits`); null when it has none. */
+  readonly cause: string | null;
 
-  constructor(status: number, title: string, detail: string, errors: ProblemFieldError[] = []) {
+  constructor(status: number, title: string, detail: string, errors: ProblemFieldError[] = [], type?: string) {
     super(detail);
     this.name = "ApiProblem";
     this.status = status;
     this.title = title;
     this.detail = detail;
     this.errors = errors;
+    this.cause = type?.startsWith(PROBLEM_TYPE_PREFIX) ? type.slice(PROBLEM_TYPE_PREFIX.length) : null;
   }
 
   /** The messages for one field, for showing at that field of a form. */
@@ -30,10 +35,11 @@ export class ApiProblem extends Error {
   static async fromResponse(response: Response): Promise<ApiProblem> {
     const text = await response.text().catch(() => "");
     try {
-      const body = JSON.parse(text) as Partial<{ title: string; detail: string; errors: ProblemFieldError[] }>;
+      const body = JSON.parse(text) as Partial<{ type: string; title: string; detail: string; errors: ProblemFieldError[] }>;
       if (typeof body.detail === "string") {
         const errors = Array.isArray(body.errors) ? body.errors.filter((e) => typeof e?.path === "string") : [];
-        return new ApiProblem(response.status, body.title ?? response.statusText, body.detail, errors);
+        const type = typeof body.type === "string" ? body.type : undefined;
+        return new ApiProblem(response.status, body.title ?? response.statusText, body.detail, errors, type);
       }
     } catch {
       // not JSON: a proxy's error page, for instance

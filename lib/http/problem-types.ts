@@ -1,3 +1,7 @@
+import { PROBLEM_TYPE_PREFIX } from "./problem-type-prefix";
+
+export { PROBLEM_TYPE_PREFIX };
+
 /**
  * Every problem `type` the API answers with, one per failure cause (CONTRACT §11), as
  * `urn:bank-templates:problem:<name>`. The OpenAPI document lists them; clients may branch
@@ -37,5 +41,4 @@ export const PROBLEM_TYPES = {
 
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 
-export const PROBLEM_TYPE_PREFIX = "urn:bank-templates:problem:";
 export const problemTypeUri = (type: ProblemType) => `${PROBLEM_TYPE_PREFIX}${type}`;

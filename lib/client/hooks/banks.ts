@@ -1,7 +1,7 @@
 import { endpoints } from "../endpoints";
 import { useEndpointMutation, useEndpointQuery } from "../query";
 
-const { banks, templates } = endpoints;
+const { banks } = endpoints;
 
 /** The banks the caller may see: all for admins, their own for others. */
 export function useBanks() {
@@ -27,14 +27,4 @@ export function useApplyTemplate() {
  */
 export function useDeleteBank() {
   return useEndpointMutation(banks.remove, { invalidates: [banks.list] });
-}
-
-/**
- * The templates a bank can be made from: the caller's personal ones, and for admins the
- * server's (members may still type a `server/{id}` ref; the API decides).
- */
-export function useTemplateChoices(includeServer: boolean) {
-  const personal = useEndpointQuery(templates.personal.list, {});
-  const server = useEndpointQuery(templates.server.list, {}, { enabled: includeServer });
-  return { personal, server: includeServer ? server : null };
 }

@@ -1,16 +1,16 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/identity/scope";
-import type { CheckUpdateResult, Template } from "@/lib/templates/schemas";
-import { api } from "../api";
+import type { Template } from "@/lib/templates/schemas";
+import { api, type CallResult } from "../api";
 import { endpoints } from "../endpoints";
+import { ApiProblem, describeError } from "../problem";
 import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../query";
 
 // Installed templates of one scope: `personal` (/me/templates) or `server` (/admin/templates,
 // admins only). Every hook takes the scope; the two families share their shape.
 
 export type TemplateData = z.output<typeof Template>;
-export type CheckUpdateData = z.output<typeof CheckUpdateResult>;
 export interface TemplateFilters {
   category?: string | null;
   tag?: string | null;
@@ -18,19 +18,56 @@ export interface TemplateFilters {
 
 const catalogs = [endpoints.sources.personal.catalog, endpoints.sources.server.catalog];
 
-/** The scope's templates, filtered by category and tag on the server. */
-export function useTemplates(scope: ScopeKind, filters: TemplateFilters = {}) {
+/**
+ * What shows a template's content or update status, refreshed after anything rewrites
+ * templates: the scope's list and each template's own query, the list of usable templates
+ * (the bank picker, members' view of server templates), the versions a write records and the
+ * catalogs' "installed" marks.
+ */
+const templateReaders = (scope: ScopeKind) => {
+  const e = endpoints.templates[scope];
+  const versions = endpoints.templateLifecycle[scope].versions;
+  return [e.list, e.get, e.previewUpdate, versions, endpoints.usableTemplates.list, endpoints.usableTemplates.get, ...catalogs];
+};
+
+/** Whether the source held a newer revision at the last check (CONTRACT §13's stored status). */
+export const hasUpdate = (t: Pick<TemplateData, "source_name" | "source_revision" | "latest_revision">) =>
+  t.source_name !== null && t.latest_revision !== null && t.latest_revision !== t.source_revision;
+
+/** Templates the caller may use: their personal ones and the server's (GET /ext/svc/templates). */
+export function useUsableTemplates(filters: TemplateFilters = {}, { enabled = true } = {}) {
   const query = { category: filters.category ?? undefined, tag: filters.tag ?? undefined };
-  return useEndpointQuery(endpoints.templates[scope].list, { query }, { placeholderData: (previous) => previous });
+  return useEndpointQuery(endpoints.usableTemplates.list, { query }, { placeholderData: (previous) => previous, enabled });
 }
 
-export function useTemplate(scope: ScopeKind, id: string) {
-  return useEndpointQuery(endpoints.templates[scope].get, { params: { template_id: id } });
+export function useUsableTemplate(scope: ScopeKind, id: string, { enabled = true } = {}) {
+  return useEndpointQuery(endpoints.usableTemplates.get, { params: { scope, template_id: id } }, { enabled });
+}
+
+/**
+ * How many templates have an update waiting, from the stored status: the user's own and, for
+ * admins, the server's. Shares the templates pages' list queries, so it follows every check.
+ */
+export function useUpdateCounts(includeServer: boolean) {
+  const personal = useEndpointQuery(endpoints.templates.personal.list, {});
+  const server = useEndpointQuery(endpoints.templates.server.list, {}, { enabled: includeServer });
+  const count = (data: { templates: TemplateData[] } | undefined) => data?.templates.filter(hasUpdate).length ?? 0;
+  return { personal: count(personal.data), server: includeServer ? count(server.data) : 0 };
+}
+
+/** The scope's templates, filtered by category and tag on the server. */
+export function useTemplates(scope: ScopeKind, filters: TemplateFilters = {}, { enabled = true } = {}) {
+  const query = { category: filters.category ?? undefined, tag: filters.tag ?? undefined };
+  return useEndpointQuery(endpoints.templates[scope].list, { query }, { placeholderData: (previous) => previous, enabled });
+}
+
+export function useTemplate(scope: ScopeKind, id: string, { enabled = true } = {}) {
+  return useEndpointQuery(endpoints.templates[scope].get, { params: { template_id: id } }, { enabled });
 }
 
 export function useCreateTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
-  return useEndpointMutation(e.create, { invalidates: [e.list] });
+  return useEndpointMutation(e.create, { invalidates: [e.list, endpoints.usableTemplates.list] });
 }
 
 /** The template's own query holds the answer at once, so an editor reopened on it starts from what was saved. */
@@ -39,7 +76,9 @@ const templateKey = (scope: ScopeKind, id: string) => endpointQueryKey(endpoints
 export function usePatchTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
   const queryClient = useQueryClient();
-  const mutation = useEndpointMutation(e.patch, { invalidates: [e.list, e.previewUpdate] });
+  const mutation = useEndpointMutation(e.patch, {
+    invalidates: [e.list, e.previewUpdate, endpoints.templateLifecycle[scope].versions, endpoints.usableTemplates.list, endpoints.usableTemplates.get],
+  });
   return {
     ...mutation,
     patch: async (id: string, body: Parameters<typeof mutation.mutateAsync>[0]["body"]) => {
@@ -53,47 +92,33 @@ export function usePatchTemplate(scope: ScopeKind) {
 /** Installs a catalog entry; the catalogs refresh so their "installed" marks follow. */
 export function useInstallTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
-  return useEndpointMutation(e.install, { invalidates: [e.list, ...catalogs] });
+  return useEndpointMutation(e.install, { invalidates: [e.list, endpoints.usableTemplates.list, ...catalogs] });
 }
-
-/** The query key of one template's update check, shared by the list, its rows and the detail page. */
-export const checkUpdateKey = (scope: ScopeKind, id: string) =>
-  endpointQueryKey(endpoints.templates[scope].checkUpdate, { params: { template_id: id } });
 
 export function useRemoveTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
   const queryClient = useQueryClient();
-  const mutation = useEndpointMutation(e.remove, { invalidates: [e.list, ...catalogs] });
+  const mutation = useEndpointMutation(e.remove, { invalidates: [e.list, endpoints.usableTemplates.list, ...catalogs] });
   return {
     ...mutation,
     remove: async (id: string) => {
       await mutation.mutateAsync({ params: { template_id: id } });
-      queryClient.removeQueries({ queryKey: checkUpdateKey(scope, id) });
       queryClient.removeQueries({ queryKey: templateKey(scope, id) });
     },
   };
 }
 
 /**
- * Updates from the source (`force` overwrites local edits). The template's update check then
- * reads "up to date" at the new revision without asking the marketplace again.
+ * Updates from the source (`force` overwrites local edits). The answer is the template as
+ * written, up to date at the new revision; the lists refresh around it.
  */
 export function useUpdateTemplate(scope: ScopeKind) {
-  const e = endpoints.templates[scope];
   const queryClient = useQueryClient();
-  const mutation = useEndpointMutation(e.update, { invalidates: [e.list, e.previewUpdate, ...catalogs] });
+  const mutation = useEndpointMutation(endpoints.templates[scope].update, { invalidates: templateReaders(scope) });
   return {
     ...mutation,
     update: async (id: string, force: boolean) => {
       const result = await mutation.mutateAsync({ params: { template_id: id }, query: { force: force ? "true" : "false" } });
-      const checked: CheckUpdateData = {
-        has_update: false,
-        current_revision: result.new_revision,
-        latest_revision: result.new_revision,
-        source_name: result.template.source_name,
-        source_scope: result.template.source_scope,
-      };
-      queryClient.setQueryData(checkUpdateKey(scope, id), checked);
       queryClient.setQueryData(templateKey(scope, id), result.template);
       return result;
     },
@@ -101,39 +126,51 @@ export function useUpdateTemplate(scope: ScopeKind) {
 }
 
 /**
- * One template's update check. It asks the marketplace, so it runs only when `enabled`
- * (the detail page) or when "Check all" fetches it; other readers see the cached answer.
+ * One template's update check: asks the marketplace and stores the answer on the template
+ * (`latest_revision`, `update_checked_at`), so the template and the lists are read again.
  */
-export function useCheckUpdate(scope: ScopeKind, id: string, { enabled }: { enabled: boolean }) {
-  return useEndpointQuery(
-    endpoints.templates[scope].checkUpdate,
-    { params: { template_id: id } },
-    { enabled, retry: false, staleTime: 60_000 },
-  );
+export function useCheckUpdate(scope: ScopeKind) {
+  return useEndpointMutation(endpoints.templates[scope].checkUpdate, { invalidates: templateReaders(scope) });
 }
 
-/** Checks many templates, a few at a time, reporting progress; each answer lands in the cache. */
+export type CheckUpdatesResult = CallResult<(typeof endpoints.templateLifecycle)[ScopeKind]["checkUpdates"]>["results"][number];
+
+/** Checks every installed template of the scope in one request (POST …/check-updates). */
 export function useCheckAllForUpdates(scope: ScopeKind) {
+  return useEndpointMutation(endpoints.templateLifecycle[scope].checkUpdates, { invalidates: templateReaders(scope) });
+}
+
+/** How one template fared in "Update all". */
+export type UpdateOutcome =
+  | { id: string; outcome: "updated"; revision: string }
+  | { id: string; outcome: "skipped"; detail: string }
+  | { id: string; outcome: "failed"; detail: string };
+
+/**
+ * Updates the given templates one request each, two at a time, so the console can show
+ * progress (POST …/update-all answers only at the end). A template with local edits is
+ * skipped unless `force`; one template's failure never stops the others. The lists refresh
+ * once at the end.
+ */
+export function useUpdateMany(scope: ScopeKind) {
   const queryClient = useQueryClient();
-  const endpoint = endpoints.templates[scope].checkUpdate;
-  return async (ids: string[], onProgress: (done: number) => void, concurrency = 3) => {
+  const endpoint = endpoints.templates[scope].update;
+  return async (ids: string[], force: boolean, onOutcome: (outcome: UpdateOutcome) => void, concurrency = 2) => {
     let next = 0;
-    let done = 0;
     const worker = async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
-        await queryClient
-          .fetchQuery({
-            queryKey: checkUpdateKey(scope, id),
-            queryFn: () => api.call(endpoint, { params: { template_id: id } }),
-            retry: false,
-            staleTime: 0,
-          })
-          .catch(() => undefined); // the error stays in the cache, where the row shows it
-        onProgress(++done);
+        try {
+          const result = await api.call(endpoint, { params: { template_id: id }, query: { force: force ? "true" : "false" } });
+          onOutcome({ id, outcome: "updated", revision: result.new_revision });
+        } catch (error) {
+          const skipped = error instanceof ApiProblem && error.cause === "local-edits";
+          onOutcome({ id, outcome: skipped ? "skipped" : "failed", detail: describeError(error) });
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+    await Promise.all(templateReaders(scope).map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })));
   };
 }
 

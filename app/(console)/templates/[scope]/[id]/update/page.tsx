@@ -1,22 +1,14 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { ForbiddenPage } from "@/components/console/ForbiddenPage";
 import { UpdateReviewPage } from "@/components/templates/UpdateReviewPage";
-import { currentConsoleUser } from "@/lib/auth/console-user";
-import { scopeFrom } from "../../../scope";
+import { templateIdOf, templatePageTarget, type TemplatePageParams } from "../template-page";
 
-type Params = { params: Promise<{ scope: string; id: string }> };
-
-export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  return { title: `Update ${decodeURIComponent((await params).id)}` };
+export async function generateMetadata({ params }: TemplatePageParams): Promise<Metadata> {
+  return { title: `Update ${await templateIdOf(params)}` };
 }
 
 // Review what an update from the source would change, then update.
-export default async function Page({ params }: Params) {
-  const [{ scope: rawScope, id }, user] = await Promise.all([params, currentConsoleUser()]);
-  const scope = scopeFrom(rawScope);
-  if (!scope) notFound();
-  if (scope === "server" && user?.role !== "admin") return <ForbiddenPage userId={user?.id ?? "unknown"} />;
-  const templateId = decodeURIComponent(id);
-  return <UpdateReviewPage key={`${scope}/${templateId}`} scope={scope} id={templateId} />;
+export default async function Page({ params }: TemplatePageParams) {
+  const target = await templatePageTarget(params);
+  if (target.denied) return target.denied;
+  return <UpdateReviewPage key={`${target.scope}/${target.id}`} scope={target.scope} id={target.id} />;
 }

@@ -1,0 +1,71 @@
+"use client";
+import { Text } from "@mantine/core";
+import { Table } from "@/components/console/Table";
+
+/** A template's details besides its manifest, as two contents to compare carry them. */
+export interface TemplateMetadata {
+  name: string;
+  description: string | null;
+  category: string | null;
+  tags: string[];
+  integrations: string[];
+}
+
+const FIELDS = ["name", "description", "category", "tags", "integrations"] as const;
+
+/** A detail's value as text: lists joined, nothing as "none". */
+export const showValue = (value: unknown) =>
+  Array.isArray(value) ? (value.length ? value.join(", ") : "none") : value === null || value === "" ? "none" : String(value);
+
+/** The details that differ between two contents of a template, before beside after; only the changed fields. */
+export function MetadataDiff({
+  before,
+  after,
+  beforeLabel,
+  afterLabel,
+}: {
+  before: TemplateMetadata;
+  after: TemplateMetadata;
+  beforeLabel: string;
+  afterLabel: string;
+}) {
+  const changed = FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
+  if (changed.length === 0) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="details-diff">
+        Name, description, category, tags and integrations are the same.
+      </Text>
+    );
+  }
+  return (
+    // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
+    <div style={{ overflowX: "auto" }}>
+      <Table verticalSpacing="xs" data-testid="details-diff" miw={320}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Field</Table.Th>
+            <Table.Th scope="col">{beforeLabel}</Table.Th>
+            <Table.Th scope="col">{afterLabel}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {changed.map((f) => (
+            <Table.Tr key={f}>
+              <Table.Th scope="row">{f}</Table.Th>
+              <Table.Td>
+                <Text size="sm" td="line-through" c="red">
+                  {showValue(before[f])}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c="green">
+                  {showValue(after[f])}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { pageHeading, signIn } from "./support/console";
+import { E2E_ADMIN_PASSWORD, E2E_ADMIN_TOKEN } from "./support/env";
+import { expect, screenshot, screenshotBoth, test } from "./support/fixtures";
+import { e2eManifest } from "./support/marketplace";
+import { manifestEditor } from "./support/template-steps";
+
+// A template's versions in the console (CONTRACT §13): member vera's template, made and then
+// edited through the API, has two versions; she compares them, looks at one, rolls back to
+// the first and then undoes that by rolling back again. An admin sees a server template's
+// versions; a member may not.
+test.describe.configure({ mode: "serial" });
+
+const VERA = { id: "vera", password: "vera's long e2e password" };
+const TEMPLATE = "faq-notes";
+const SERVER_TEMPLATE = "team-faq";
+const admin = { authorization: `Bearer ${E2E_ADMIN_TOKEN}` };
+
+const FIRST = {
+  id: TEMPLATE,
+  name: "FAQ notes",
+  description: "Questions customers ask often.",
+  tags: ["faq"],
+  manifest: e2eManifest(),
+};
+const EDITS = {
+  name: "FAQ notes (reviewed)",
+  tags: ["faq", "reviewed"],
+  manifest: e2eManifest({
+    directives: [
+      { name: "Be kind", content: "Answer customers warmly and plainly." },
+      { name: "Link the article", content: "Link the help-centre article that answers it." },
+    ],
+  }),
+};
+
+async function api(request: APIRequestContext, method: "POST" | "PATCH" | "DELETE", url: string, headers: Record<string, string>, data?: unknown) {
+  const res = await request.fetch(url, { method, headers, data });
+  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
+  return res.status() === 204 ? null : ((await res.json()) as Record<string, unknown>);
+}
+
+const versionsUrl = (scope: "personal" | "server", id: string) => `/templates/${scope}/${id}/versions`;
+const versionRow = (page: Page, version: number) => page.getByTestId(`version-row-${version}`);
+
+/** Opens a template's versions page and waits for its table. */
+async function openVersions(page: Page, scope: "personal" | "server", id: string) {
+  await page.goto(versionsUrl(scope, id));
+  await expect(pageHeading(page, `Versions of ${id}`)).toBeVisible();
+  await expect(page.getByTestId("versions-table")).toBeVisible();
+}
+
+/** Rolls back to `version` from its row, after reading the confirmation, and sees the status and the new current row. */
+async function rollBackTo(page: Page, version: number, recorded: number) {
+  await page.getByRole("button", { name: `Roll back to version ${version}`, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Roll back ${TEMPLATE}?` });
+  await expect(dialog).toContainText(`become those of version ${version}`);
+  await expect(dialog).toContainText("recorded as a new version, so you can undo it by rolling back again");
+  await dialog.getByRole("button", { name: "Roll back", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Rolled back to" })).toHaveText(
+    new RegExp(`Rolled back to version ${version}; this is version ${recorded}\\.`),
+  );
+  const row = versionRow(page, recorded);
+  await expect(row).toContainText("Rolled back");
+  await expect(row).toContainText("Current");
+}
+
+test("setup: member vera has a template, made and then edited through the API", async ({ request }) => {
+  await api(request, "POST", "/ext/svc/admin/users", admin, { id: VERA.id, display_name: "Vera", password: VERA.password });
+  const key = await api(request, "POST", `/ext/svc/admin/users/${VERA.id}/api-keys`, admin, { description: "versions e2e setup" });
+  const vera = { authorization: `Bearer ${key!.token as string}` };
+  await api(request, "POST", "/ext/svc/me/templates", vera, FIRST);
+  await api(request, "PATCH", `/ext/svc/me/templates/${TEMPLATE}`, vera, EDITS);
+});
+
+test("vera sees the versions, compares them and opens the first one", async ({ page }) => {
+  await signIn(page, VERA.id, VERA.password);
+  await openVersions(page, "personal", TEMPLATE);
+  const breadcrumb = page.getByRole("navigation", { name: "Breadcrumb" });
+  await expect(breadcrumb.getByRole("link", { name: "Templates" })).toBeVisible();
+  await expect(breadcrumb.getByRole("link", { name: TEMPLATE })).toBeVisible();
+  await expect(breadcrumb.getByText("Versions", { exact: true })).toHaveAttribute("aria-current", "page");
+
+  const table = page.getByTestId("versions-table");
+  await expect(table.getByRole("caption")).toHaveText("2 versions, newest first; the newest is the current content");
+  await expect(versionRow(page, 2)).toContainText("Edited");
+  await expect(versionRow(page, 2)).toContainText("Current");
+  await expect(versionRow(page, 2)).toContainText(VERA.id);
+  await expect(versionRow(page, 1)).toContainText("Created");
+  await expect(versionRow(page, 1)).not.toContainText("Current");
+  // The current version can be looked at, not rolled back to.
+  await expect(page.getByRole("button", { name: "Roll back to version 2" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Roll back to version 1" })).toBeVisible();
+
+  // By default the version before the current one is compared with the current one.
+  const from = page.getByRole("combobox", { name: "Compare from" });
+  const to = page.getByRole("combobox", { name: "Compare to" });
+  await expect(from).toHaveValue("1");
+  await expect(to).toHaveValue("2");
+  const details = page.getByTestId("details-diff");
+  const nameRow = details.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "name", exact: true }) });
+  await expect(nameRow).toContainText("FAQ notes");
+  await expect(nameRow).toContainText("FAQ notes (reviewed)");
+  await expect(details.getByRole("rowheader", { name: "tags", exact: true })).toBeVisible();
+  await expect(details.getByRole("rowheader", { name: "description", exact: true })).toHaveCount(0); // unchanged
+  const diff = page.getByTestId("manifest-diff");
+  await expect(diff).toContainText("from version 1 to version 2 (current)");
+  await expect(diff.locator('[data-change="added"]').filter({ hasText: "Link the help-centre article that answers it." }).first()).toBeVisible();
+  await expect(diff.locator('[data-change="removed"]').filter({ hasText: "Name the ticket each fact comes from." }).first()).toBeVisible();
+  await screenshotBoth(page, "template-versions");
+
+  // The other way round, and a version against itself.
+  await from.selectOption("2");
+  await to.selectOption("1");
+  await expect(diff).toContainText("from version 2 (current) to version 1");
+  await expect(diff.locator('[data-change="added"]').filter({ hasText: "Name the ticket each fact comes from." }).first()).toBeVisible();
+  await to.selectOption("2");
+  await expect(page.getByText("Pick two different versions to see what changed between them.")).toBeVisible();
+  await expect(diff).toHaveCount(0);
+
+  // "Compare" on a row compares that version with the current one.
+  await page.getByRole("button", { name: "Compare version 1 with the current one" }).click();
+  await expect(from).toHaveValue("1");
+  await expect(to).toHaveValue("2");
+  await expect(diff).toContainText("from version 1 to version 2 (current)");
+  await page.getByTestId("manifest-diff").getByText("Inline", { exact: true }).click();
+  await screenshot(page, "template-versions-diff");
+
+  // One version's whole content, read-only.
+  await page.getByRole("button", { name: "View version 1", exact: true }).click();
+  const drawer = page.getByRole("dialog", { name: `Version 1 of ${TEMPLATE}` });
+  await expect(drawer.getByTestId("version-details")).toContainText("FAQ notes");
+  await expect(drawer.getByTestId("version-details")).toContainText("Questions customers ask often.");
+  await expect(drawer.getByTestId("version-manifest")).toContainText('"content": "Name the ticket each fact comes from."');
+  await expect(drawer.getByRole("button", { name: "Roll back to version 1" })).toBeVisible();
+  await drawer.getByRole("button", { name: "Close" }).click();
+  await expect(drawer).toBeHidden();
+});
+
+test("vera rolls back to version 1, then undoes that by rolling back to version 2", async ({ page }) => {
+  await signIn(page, VERA.id, VERA.password);
+  await openVersions(page, "personal", TEMPLATE);
+  await rollBackTo(page, 1, 3);
+  // The comparison now shows what the rollback changed.
+  await expect(page.getByRole("combobox", { name: "Compare from" })).toHaveValue("2");
+  await expect(page.getByRole("combobox", { name: "Compare to" })).toHaveValue("3");
+
+  // The template holds version 1's content again.
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: TEMPLATE }).click();
+  await expect(pageHeading(page, FIRST.name)).toBeVisible();
+  await expect(manifestEditor(page)).toHaveValue(/Name the ticket each fact comes from\./);
+  await expect(manifestEditor(page)).not.toHaveValue(/Link the help-centre article/);
+
+  // A rollback is a version like any other: rolling back to version 2 undoes it.
+  await openVersions(page, "personal", TEMPLATE);
+  await rollBackTo(page, 2, 4);
+  await expect(page.getByTestId("versions-table").getByRole("caption")).toHaveText("4 versions, newest first; the newest is the current content");
+  await expect(versionRow(page, 3)).toContainText("Rolled back");
+  await expect(versionRow(page, 3)).not.toContainText("Current");
+  await expect(page.getByTestId("manifest-diff")).toContainText("from version 3 to version 4 (current)");
+
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: TEMPLATE }).click();
+  await expect(pageHeading(page, EDITS.name)).toBeVisible();
+  await expect(manifestEditor(page)).toHaveValue(/Link the help-centre article that answers it\./);
+});
+
+test("a template that is not there says so", async ({ page, watch }) => {
+  watch.expectError(/\/versions → 404|status of 404/);
+  await signIn(page, VERA.id, VERA.password);
+  await page.goto(versionsUrl("personal", "no-such-template"));
+  await expect(pageHeading(page, "Template not found")).toBeVisible();
+  await expect(page.getByText("There is no template no-such-template")).toBeVisible();
+});
+
+test("the admin sees a server template's versions; a member gets the 403 page", async ({ page, request }) => {
+  await api(request, "POST", "/ext/svc/admin/templates", admin, { id: SERVER_TEMPLATE, name: "Team FAQ", manifest: e2eManifest() });
+  await api(request, "PATCH", `/ext/svc/admin/templates/${SERVER_TEMPLATE}`, admin, { description: "Shared with the whole team." });
+
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await openVersions(page, "server", SERVER_TEMPLATE);
+  await expect(page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Server templates" })).toBeVisible();
+  await expect(versionRow(page, 2)).toContainText("Edited");
+  await expect(versionRow(page, 1)).toContainText("Created");
+  const descriptionRow = page.getByTestId("details-diff").getByRole("row").filter({ has: page.getByRole("rowheader", { name: "description" }) });
+  await expect(descriptionRow).toContainText("Shared with the whole team.");
+  await expect(page.getByTestId("manifest-diff")).toHaveText("The manifests are the same.");
+
+  await page.context().clearCookies();
+  await signIn(page, VERA.id, VERA.password);
+  await page.goto(versionsUrl("server", SERVER_TEMPLATE));
+  await expect(pageHeading(page, "Administrators only")).toBeVisible();
+  await expect(page.getByTestId("forbidden")).toContainText("signed in as vera");
+  await expect(page.getByTestId("versions-table")).toHaveCount(0);
+});
+
+test("cleanup: the templates and vera go", async ({ request }) => {
+  await api(request, "DELETE", `/ext/svc/admin/templates/${SERVER_TEMPLATE}`, admin);
+  await api(request, "DELETE", `/ext/svc/admin/users/${VERA.id}`, admin);
+});

@@ -1,0 +1,64 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { ScopeKind } from "@/lib/identity/scope";
+import type { TemplateVersion, TemplateVersionSummary } from "@/lib/templates/schemas";
+import { api } from "../api";
+import { endpoints } from "../endpoints";
+import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../query";
+
+// A template's recorded versions (CONTRACT §13): every write of its content is one, newest
+// first, and a rollback restores one as a new version. Same scopes as ./templates.ts.
+
+export type VersionSummaryData = z.output<typeof TemplateVersionSummary>;
+export type VersionData = z.output<typeof TemplateVersion>;
+
+const versionsKey = (scope: ScopeKind, id: string) =>
+  endpointQueryKey(endpoints.templateLifecycle[scope].versions, { params: { template_id: id } });
+
+/**
+ * The template's versions, newest first (the newest is its current content). Asked again on
+ * every visit: the template's other writes (edit, update) do not refresh this list.
+ */
+export function useTemplateVersions(scope: ScopeKind, id: string) {
+  return useEndpointQuery(endpoints.templateLifecycle[scope].versions, { params: { template_id: id } }, { refetchOnMount: "always" });
+}
+
+/**
+ * One version with its content; nothing is asked while `version` is null. (Not cached for
+ * good although a version never changes: a template deleted and made again numbers anew.)
+ */
+export function useTemplateVersion(scope: ScopeKind, id: string, version: number | null) {
+  return useEndpointQuery(
+    endpoints.templateLifecycle[scope].version,
+    { params: { template_id: id, version: version ?? 0 } },
+    { enabled: version !== null },
+  );
+}
+
+/**
+ * Restores a version's content. Whatever shows the template follows: its own query holds the
+ * answer at once, and the lists and the update preview refresh. Resolves to the template and
+ * the number of the version the rollback recorded (null should the fresh list not show one).
+ */
+export function useRollbackTemplate(scope: ScopeKind, id: string) {
+  const lifecycle = endpoints.templateLifecycle[scope];
+  const templates = endpoints.templates[scope];
+  const queryClient = useQueryClient();
+  const mutation = useEndpointMutation(lifecycle.rollback, {
+    invalidates: [templates.list, templates.previewUpdate, endpoints.usableTemplates.list, endpoints.usableTemplates.get],
+  });
+  return {
+    ...mutation,
+    rollback: async (version: number) => {
+      const template = await mutation.mutateAsync({ params: { template_id: id }, body: { version } });
+      queryClient.setQueryData(endpointQueryKey(templates.get, { params: { template_id: id } }), template);
+      // Fetched rather than invalidated: the answer names the version just recorded.
+      const { versions } = await queryClient.fetchQuery({
+        queryKey: versionsKey(scope, id),
+        queryFn: () => api.call(lifecycle.versions, { params: { template_id: id } }),
+        staleTime: 0,
+      });
+      return { template, recorded: versions[0]?.version ?? null };
+    },
+  };
+}
