@@ -33,11 +33,21 @@ const UNAVAILABLE_CODES = new Set([
   "DATABASE_TIMEOUT", "57P01", "57P02", "57P03", "57014",
 ]);
 
+/**
+ * postgres.js failing inside its own connection code: during a network partition a reply can
+ * reach a connection whose query was already cancelled or failed, and the driver then throws
+ * a TypeError (reading the columns of a statement it no longer has) at the query on that
+ * connection. The database did not answer that query, so it counts as unreachable.
+ */
+const isDriverConnectionFailure = (e: unknown) =>
+  e instanceof TypeError && /[\\/]postgres[\\/]src[\\/]connection\.js/.test(e.stack ?? "");
+
 /** True when the error (or one it wraps) says the database could not be reached in time. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+    if (isDriverConnectionFailure(e)) return true;
   }
   return false;
 }
