@@ -1,4 +1,4 @@
-import type { APIRequestContext } from "@playwright/test";
+import { apiCall } from "./support/api";
 import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_TOKEN } from "./support/env";
 import { DESKTOP, MOBILE, expect, screenshot, screenshotBoth, test } from "./support/fixtures";
@@ -53,18 +53,12 @@ const ESCALATION = {
 
 const admin = { authorization: `Bearer ${E2E_ADMIN_TOKEN}` };
 
-async function api(request: APIRequestContext, method: "POST" | "DELETE", url: string, headers: Record<string, string>, data?: unknown) {
-  const res = await request.fetch(url, { method, headers, data });
-  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
-  return res.status() === 204 ? null : ((await res.json()) as Record<string, unknown>);
-}
-
 test("setup: the admin makes member nadia, who has two personal templates", async ({ request }) => {
-  await api(request, "POST", "/ext/svc/admin/users", admin, { id: NADIA, display_name: "Nadia", password: NADIA_PASSWORD });
-  const key = await api(request, "POST", `/ext/svc/admin/users/${NADIA}/api-keys`, admin, { description: "bank e2e setup" });
+  await apiCall(request, "POST", "/ext/svc/admin/users", admin, { id: NADIA, display_name: "Nadia", password: NADIA_PASSWORD });
+  const key = await apiCall(request, "POST", `/ext/svc/admin/users/${NADIA}/api-keys`, admin, { description: "bank e2e setup" });
   const nadia = { authorization: `Bearer ${key!.token as string}` };
-  await api(request, "POST", "/ext/svc/me/templates", nadia, { id: "support-basics", name: "Support basics", manifest: BASICS });
-  await api(request, "POST", "/ext/svc/me/templates", nadia, { id: "support-escalation", name: "Support escalation", manifest: ESCALATION });
+  await apiCall(request, "POST", "/ext/svc/me/templates", nadia, { id: "support-basics", name: "Support basics", manifest: BASICS });
+  await apiCall(request, "POST", "/ext/svc/me/templates", nadia, { id: "support-escalation", name: "Support escalation", manifest: ESCALATION });
 });
 
 test("nadia creates a bank with a dry-run preview, then applies a second template and sees the merged state", async ({ page, watch }) => {
@@ -209,13 +203,13 @@ test("nadia deletes the policy, then the bank", async ({ page }) => {
 
 test("another member neither sees nadia's banks nor may manage their policy", async ({ page, request, watch }) => {
   // Nadia's bank is gone; make one through the API to check what erin sees.
-  const key = await api(request, "POST", `/ext/svc/admin/users/${NADIA}/api-keys`, admin, { description: "bank e2e check" });
+  const key = await apiCall(request, "POST", `/ext/svc/admin/users/${NADIA}/api-keys`, admin, { description: "bank e2e check" });
   const nadia = { authorization: `Bearer ${key!.token as string}` };
-  await api(request, "POST", "/ext/svc/banks", nadia, { bank_id: "nadia-private", template: "support-basics" });
-  await api(request, "POST", "/ext/svc/admin/users", admin, { id: "erin", password: "erin's long password" });
-  const erinKey = await api(request, "POST", "/ext/svc/admin/users/erin/api-keys", admin, { description: "bank e2e check" });
+  await apiCall(request, "POST", "/ext/svc/banks", nadia, { bank_id: "nadia-private", template: "support-basics" });
+  await apiCall(request, "POST", "/ext/svc/admin/users", admin, { id: "erin", password: "erin's long password" });
+  const erinKey = await apiCall(request, "POST", "/ext/svc/admin/users/erin/api-keys", admin, { description: "bank e2e check" });
   const erin = { authorization: `Bearer ${erinKey!.token as string}` };
-  await api(request, "POST", "/ext/svc/me/templates", erin, { id: "erin-basics", name: "Erin basics", manifest: BASICS });
+  await apiCall(request, "POST", "/ext/svc/me/templates", erin, { id: "erin-basics", name: "Erin basics", manifest: BASICS });
 
   watch.expectError(/\/ext\/svc\/banks\/nadia-private(\/policy)? → (403|404)|status of (403|404) \([^)]*\) \(\S+\/ext\/svc\/banks\/nadia-private(\/policy)?\)/);
   await signIn(page, "erin", "erin's long password");
@@ -243,7 +237,7 @@ test("another member neither sees nadia's banks nor may manage their policy", as
   await expect(page.getByTestId("import-preview")).toHaveCount(0);
   await screenshot(page, "banks-new-forbidden");
 
-  await api(request, "DELETE", "/ext/svc/banks/nadia-private", admin);
-  await api(request, "DELETE", "/ext/svc/admin/users/erin", admin);
-  await api(request, "DELETE", `/ext/svc/admin/users/${NADIA}`, admin);
+  await apiCall(request, "DELETE", "/ext/svc/banks/nadia-private", admin);
+  await apiCall(request, "DELETE", "/ext/svc/admin/users/erin", admin);
+  await apiCall(request, "DELETE", `/ext/svc/admin/users/${NADIA}`, admin);
 });

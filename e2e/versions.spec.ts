@@ -1,4 +1,5 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { apiCall } from "./support/api";
 import { pageHeading, signIn } from "./support/console";
 import { E2E_ADMIN_PASSWORD, E2E_ADMIN_TOKEN } from "./support/env";
 import { expect, screenshot, screenshotBoth, test } from "./support/fixtures";
@@ -34,12 +35,6 @@ const EDITS = {
   }),
 };
 
-async function api(request: APIRequestContext, method: "POST" | "PATCH" | "DELETE", url: string, headers: Record<string, string>, data?: unknown) {
-  const res = await request.fetch(url, { method, headers, data });
-  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
-  return res.status() === 204 ? null : ((await res.json()) as Record<string, unknown>);
-}
-
 const versionsUrl = (scope: "personal" | "server", id: string) => `/templates/${scope}/${id}/versions`;
 const versionRow = (page: Page, version: number) => page.getByTestId(`version-row-${version}`);
 
@@ -67,11 +62,11 @@ async function rollBackTo(page: Page, version: number, recorded: number) {
 }
 
 test("setup: member vera has a template, made and then edited through the API", async ({ request }) => {
-  await api(request, "POST", "/ext/svc/admin/users", admin, { id: VERA.id, display_name: "Vera", password: VERA.password });
-  const key = await api(request, "POST", `/ext/svc/admin/users/${VERA.id}/api-keys`, admin, { description: "versions e2e setup" });
+  await apiCall(request, "POST", "/ext/svc/admin/users", admin, { id: VERA.id, display_name: "Vera", password: VERA.password });
+  const key = await apiCall(request, "POST", `/ext/svc/admin/users/${VERA.id}/api-keys`, admin, { description: "versions e2e setup" });
   const vera = { authorization: `Bearer ${key!.token as string}` };
-  await api(request, "POST", "/ext/svc/me/templates", vera, FIRST);
-  await api(request, "PATCH", `/ext/svc/me/templates/${TEMPLATE}`, vera, EDITS);
+  await apiCall(request, "POST", "/ext/svc/me/templates", vera, FIRST);
+  await apiCall(request, "PATCH", `/ext/svc/me/templates/${TEMPLATE}`, vera, EDITS);
 });
 
 test("vera sees the versions, compares them and opens the first one", async ({ page }) => {
@@ -174,8 +169,8 @@ test("a template that is not there says so", async ({ page, watch }) => {
 });
 
 test("the admin sees a server template's versions; a member gets the 403 page", async ({ page, request }) => {
-  await api(request, "POST", "/ext/svc/admin/templates", admin, { id: SERVER_TEMPLATE, name: "Team FAQ", manifest: e2eManifest() });
-  await api(request, "PATCH", `/ext/svc/admin/templates/${SERVER_TEMPLATE}`, admin, { description: "Shared with the whole team." });
+  await apiCall(request, "POST", "/ext/svc/admin/templates", admin, { id: SERVER_TEMPLATE, name: "Team FAQ", manifest: e2eManifest() });
+  await apiCall(request, "PATCH", `/ext/svc/admin/templates/${SERVER_TEMPLATE}`, admin, { description: "Shared with the whole team." });
 
   await signIn(page, "admin", E2E_ADMIN_PASSWORD);
   await openVersions(page, "server", SERVER_TEMPLATE);
@@ -195,6 +190,6 @@ test("the admin sees a server template's versions; a member gets the 403 page", 
 });
 
 test("cleanup: the templates and vera go", async ({ request }) => {
-  await api(request, "DELETE", `/ext/svc/admin/templates/${SERVER_TEMPLATE}`, admin);
-  await api(request, "DELETE", `/ext/svc/admin/users/${VERA.id}`, admin);
+  await apiCall(request, "DELETE", `/ext/svc/admin/templates/${SERVER_TEMPLATE}`, admin);
+  await apiCall(request, "DELETE", `/ext/svc/admin/users/${VERA.id}`, admin);
 });

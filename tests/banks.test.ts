@@ -61,6 +61,15 @@ describe("creating a bank from a template", () => {
         operation_ids: [],
         dry_run: false,
       },
+      changes: {
+        config: [
+          { field: "retain_mission", before: null, after: "Keep decisions." },
+          { field: "disposition_skepticism", before: null, after: 4 },
+          { field: "enable_observations", before: null, after: true },
+        ],
+        mental_models: first.mental_models.map((entry: { id: string }) => ({ id: entry.id, change: "create", before: null, after: entry })),
+        directives: first.directives.map((entry: { name: string }) => ({ name: entry.name, change: "create", before: null, after: entry })),
+      },
     });
   });
 

@@ -120,7 +120,7 @@ export function ApplyTemplateForm({ bankId: fixedBankId, initialTemplate = "", o
       )}
       {current && (
         <>
-          <ImportPreview result={current.import_result} template={current.template} bankId={current.bank_id} existing={existing} dryRun />
+          <ImportPreview result={current.import_result} changes={current.changes} template={current.template} bankId={current.bank_id} existing={existing} dryRun />
           <Group justify="flex-end">
             <Button onClick={runApply} loading={form.busy} leftSection={<IconPlayerPlay size={16} aria-hidden />}>
               Apply

@@ -1,22 +1,38 @@
 "use client";
 import { Alert, Anchor, Button, Card, Code, DataList, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { IconShieldLock, IconTemplate, IconTrash } from "@tabler/icons-react";
+import { IconDeviceFloppy, IconDownload, IconShieldLock, IconTemplate, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
-import { lazySection } from "@/components/console/lazy";
+import { lazyModal, lazySection } from "@/components/console/lazy";
 import { LazyModal as Modal } from "@/components/console/LazyModal";
 import { PageHeader } from "@/components/console/PageHeader";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
-import { useBank, useDeleteBank } from "@/lib/client/hooks/banks";
-import { ApiProblem } from "@/lib/client/problem";
+import { useBank, useDeleteBank, useFetchBankExport } from "@/lib/client/hooks/banks";
+import { ApiProblem, describeError } from "@/lib/client/problem";
+import type { ScopeKind } from "@/lib/identity/scope";
+import { templatePath } from "@/components/templates/paths";
 import type { ApplyResult } from "./ApplyTemplateForm";
 import { BankBreadcrumbs } from "./BankBreadcrumbs";
 import { ConfigTable, Directives, MentalModels } from "./BankContents";
+import { BankHistory } from "./BankHistory";
 import { ImportPreview } from "./ImportPreview";
 import { bankPolicyHref } from "./links";
+
+const SaveAsTemplateModal = lazyModal(() => import("./SaveAsTemplateModal").then((m) => m.SaveAsTemplateModal));
+
+/** Saves a manifest as `{bank_id}.json`; ':' (common in bank ids) is not allowed in file names everywhere. */
+function downloadJson(bankId: string, manifest: unknown) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(manifest, null, 2)], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `${bankId.replace(/:/g, "_")}.json`;
+  link.click();
+  // After the click has handed the file to the browser.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
 
 // Shown in the "Apply a template" dialog only; its code loads alongside the bank.
 const ApplyTemplateForm = lazySection(() => import("./ApplyTemplateForm").then((m) => m.ApplyTemplateForm), <LoadingState label="Loading the form…" />);
@@ -54,6 +70,19 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
   const remove = useDeleteBank();
   const [applying, setApplying] = useState(false);
   const [applied, setApplied] = useState<ApplyResult | null>(null);
+  const fetchExport = useFetchBankExport();
+  const [exportState, setExportState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const [savingAsTemplate, setSavingAsTemplate] = useState(false);
+  const [savedTemplate, setSavedTemplate] = useState<{ scope: ScopeKind; id: string } | null>(null);
+  const download = async () => {
+    setExportState({ busy: true, error: null });
+    try {
+      downloadJson(bankId, await fetchExport(bankId));
+      setExportState({ busy: false, error: null });
+    } catch (error) {
+      setExportState({ busy: false, error: describeError(error) });
+    }
+  };
   const confirmDelete = useConfirm<string>({
     title: "Delete bank?",
     confirmLabel: "Delete bank",
@@ -117,6 +146,12 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
             <Button component={Link} href={bankPolicyHref(bankId)} variant="light" leftSection={<IconShieldLock size={16} aria-hidden />}>
               Policy
             </Button>
+            <Button variant="light" leftSection={<IconDownload size={16} aria-hidden />} onClick={download} loading={exportState.busy}>
+              Download
+            </Button>
+            <Button variant="light" leftSection={<IconDeviceFloppy size={16} aria-hidden />} onClick={() => setSavingAsTemplate(true)}>
+              Save as template
+            </Button>
             <Button variant="subtle" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => confirmDelete.ask(bankId)}>
               Delete bank
             </Button>
@@ -124,9 +159,24 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
         }
       />
       <Stack gap="xl">
+        {exportState.error && (
+          <Alert color="red" role="alert" title="Could not export the bank" withCloseButton onClose={() => setExportState({ busy: false, error: null })}>
+            {exportState.error}
+          </Alert>
+        )}
+        {savedTemplate && (
+          <Alert color="green" role="status" title="Saved as a template" withCloseButton onClose={() => setSavedTemplate(null)} data-testid="saved-template">
+            The bank&apos;s config, mental models and directives are now template{" "}
+            <Anchor component={Link} href={templatePath(savedTemplate.scope, savedTemplate.id)}>
+              {savedTemplate.scope}/{savedTemplate.id}
+            </Anchor>
+            .
+          </Alert>
+        )}
         {applied && (
           <ImportPreview
             result={applied.import_result}
+            changes={applied.changes}
             template={applied.template}
             bankId={applied.bank_id}
             existing
@@ -182,6 +232,9 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
         <Section title="Directives" count={data.directives.length}>
           <Directives directives={data.directives} />
         </Section>
+        <Section title="History">
+          <BankHistory bankId={bankId} />
+        </Section>
       </Stack>
       <Modal opened={applying} onClose={() => setApplying(false)} title={`Apply a template to ${bankId}`} size="xl" centered>
         <Stack>
@@ -199,6 +252,13 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
           />
         </Stack>
       </Modal>
+      <SaveAsTemplateModal
+        opened={savingAsTemplate}
+        onClose={() => setSavingAsTemplate(false)}
+        bankId={bankId}
+        bankName={data.name}
+        onSaved={setSavedTemplate}
+      />
       {confirmDelete.modal}
     </>
   );

@@ -2,7 +2,8 @@
 import { Badge, Card, CloseButton, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { IconCheck, IconMinus } from "@tabler/icons-react";
 import { useId } from "react";
-import type { ImportResult } from "@/lib/banks/schemas";
+import type { ImportChanges, ImportResult } from "@/lib/banks/schemas";
+import { ConfigChanges, EntryChanges } from "./ImportChanges";
 
 function Names({ title, names, empty }: { title: string; names: string[]; empty: string }) {
   return (
@@ -34,6 +35,7 @@ function Names({ title, names, empty }: { title: string; names: string[]; empty:
 
 interface ImportPreviewProps {
   result: ImportResult;
+  changes: ImportChanges;
   template: string;
   bankId: string;
   /** Whether the bank exists already (so Apply updates it) as far as the caller can see. */
@@ -44,8 +46,11 @@ interface ImportPreviewProps {
   onDismiss?: () => void;
 }
 
-/** What applying a template does to a bank: config, mental models and directives created and updated. */
-export function ImportPreview({ result, template, bankId, existing, dryRun, onDismiss }: ImportPreviewProps) {
+/**
+ * What applying a template does to a bank: each config field with its value before and after,
+ * the mental models and directives created and updated, and the content of each that changes.
+ */
+export function ImportPreview({ result, changes, template, bankId, existing, dryRun, onDismiss }: ImportPreviewProps) {
   const headingId = useId();
   const will = dryRun ? "will be" : "were";
   return (
@@ -76,12 +81,14 @@ export function ImportPreview({ result, template, bankId, existing, dryRun, onDi
             Config overrides: <strong>{result.config_applied ? (dryRun ? "yes, will be applied" : "yes, applied") : "no, left as they are"}</strong>
           </Text>
         </Group>
+        {result.config_applied && <ConfigChanges changes={changes.config} dryRun={dryRun} />}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
           <Names title={`Mental models created`} names={result.mental_models_created} empty={`None ${will} created.`} />
           <Names title={`Mental models updated`} names={result.mental_models_updated} empty={`None ${will} updated.`} />
           <Names title={`Directives created`} names={result.directives_created} empty={`None ${will} created.`} />
           <Names title={`Directives updated`} names={result.directives_updated} empty={`None ${will} updated.`} />
         </SimpleGrid>
+        <EntryChanges changes={changes} dryRun={dryRun} />
       </Stack>
     </Card>
   );

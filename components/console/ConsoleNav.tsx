@@ -5,6 +5,7 @@ import {
   IconBuildingBank,
   IconBuildingStore,
   IconDatabase,
+  IconHistory,
   IconServer,
   IconTemplate,
   IconUserCircle,
@@ -33,6 +34,7 @@ const MAIN_NAV: NavItem[] = [
 const ADMIN_NAV: NavItem[] = [
   { href: "/admin/users", label: "Users", icon: IconUsers },
   { href: "/admin/sources", label: "Server sources", icon: IconServer },
+  { href: "/admin/audit", label: "Audit log", icon: IconHistory },
 ];
 
 const REFERENCE_NAV: NavItem[] = [{ href: "/api-reference", label: "API reference", icon: IconApi }];

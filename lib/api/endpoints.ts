@@ -1,4 +1,5 @@
 import type { Endpoint } from "@/lib/http/endpoint";
+import { auditEndpoints } from "@/lib/audit/endpoints";
 import { bankEndpoints } from "@/lib/banks/endpoints";
 import { identityEndpoints } from "@/lib/identity/endpoints";
 import { policyEndpoints } from "@/lib/policy/endpoints";
@@ -17,6 +18,7 @@ export const endpoints = {
   manifests: manifestEndpoints,
   policy: policyEndpoints,
   banks: bankEndpoints,
+  audit: auditEndpoints,
 };
 
 function isEndpoint(value: unknown): value is Endpoint {

@@ -60,6 +60,8 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     tags: [endpoint.tag],
     operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/^\/ext\/svc/, "").replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
     security: endpoint.access === "public" ? [] : [{ bearer: [] }],
+    // The action a successful call records in the audit log (CONTRACT §14).
+    ...(endpoint.audit ? { "x-audit-action": endpoint.audit.action } : {}),
     requestParams: {
       ...(endpoint.params && Object.keys(endpoint.params.shape).length ? { path: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),

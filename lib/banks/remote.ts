@@ -257,7 +257,7 @@ async function* pages<T>(
 }
 
 /** The fields of a manifest's mental model, as Hindsight reports them; nulls (unset) left out. */
-function asManifestMentalModel(model: z.output<typeof MentalModelResponse>): Record<string, unknown> {
+function asManifestMentalModel(model: Omit<z.output<typeof MentalModelResponse>, "bank_id">): Record<string, unknown> {
   const entry: Record<string, unknown> = { id: model.id, name: model.name };
   if (model.source_query != null) entry.source_query = model.source_query;
   entry.tags = model.tags;
@@ -267,9 +267,27 @@ function asManifestMentalModel(model: z.output<typeof MentalModelResponse>): Rec
 }
 
 /** The fields of a manifest's directive, as Hindsight reports them. */
-function asManifestDirective(directive: z.output<typeof DirectiveResponse>): Record<string, unknown> {
+function asManifestDirective(directive: Pick<z.output<typeof DirectiveResponse>, "name" | "content" | "priority" | "is_active" | "tags">): Record<string, unknown> {
   const { name, content, priority, is_active, tags } = directive;
   return { name, content, priority, is_active, tags };
+}
+
+/*
+ * A (valid) manifest entry as Hindsight will report it once imported: its defaults filled in by the
+ * answer schemas above, and only the fields Hindsight reports. So an import's changes compare like with like.
+ */
+const ImportedMentalModel = MentalModelResponse.omit({ bank_id: true });
+const ImportedDirective = DirectiveResponse.omit({ id: true, bank_id: true });
+
+export const hindsightShape = {
+  mentalModel: (entry: Record<string, unknown>) => reported(ImportedMentalModel, entry, asManifestMentalModel),
+  directive: (entry: Record<string, unknown>) => reported(ImportedDirective, entry, asManifestDirective),
+};
+
+/** An entry our manifest check let through but Hindsight's answer shape would not (it cannot be imported anyway) is compared as it is. */
+function reported<S extends z.ZodType>(schema: S, entry: Record<string, unknown>, present: (parsed: z.output<S>) => Record<string, unknown>) {
+  const parsed = schema.safeParse(entry);
+  return parsed.success ? present(parsed.data) : entry;
 }
 
 // ---------------------------------------------------------------------------------------------------------

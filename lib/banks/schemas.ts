@@ -35,9 +35,63 @@ export const ImportResult = z
   .meta({ id: "ImportResult" });
 export type ImportResult = z.output<typeof ImportResult>;
 
+const changedEntry = z.record(z.string(), z.unknown());
+
+/** What a mental model change and a directive change share; `what` names the kind of entry. */
+const entryChangeFields = (what: string) => ({
+  change: z.enum(["create", "update"]).meta({ description: `\`create\` for a ${what} the bank lacked, \`update\` for one whose content changes.` }),
+  before: changedEntry.nullable().meta({ description: `The ${what} as the bank held it; null for a creation.` }),
+  after: changedEntry.meta({ description: `The ${what} as the import leaves it.` }),
+});
+
+export const ImportChanges = z
+  .object({
+    config: z
+      .array(
+        z
+          .object({
+            field: z.string().meta({ description: "Config field the import sets to a different value.", example: "disposition_literalism" }),
+            before: z.unknown().meta({ description: "The bank's value before the import; null when the bank had none." }),
+            after: z.unknown().meta({ description: "The value the import sets." }),
+          })
+          .meta({ id: "ConfigChange" }),
+      )
+      .meta({ description: "Config fields whose value changes; fields set to the value they had are not listed." }),
+    mental_models: z
+      .array(
+        z.object({ id: z.string(), ...entryChangeFields("mental model") }).meta({ id: "MentalModelChange" }),
+      )
+      .meta({ description: "Mental models created or changed, in manifest order; those left identical are not listed." }),
+    directives: z
+      .array(
+        z.object({ name: z.string(), ...entryChangeFields("directive") }).meta({ id: "DirectiveChange" }),
+      )
+      .meta({ description: "Directives created or changed, in manifest order; those left identical are not listed." }),
+  })
+  .meta({
+    id: "ImportChanges",
+    description:
+      "What the import changes, each with its value before and after, computed from the bank as read before the import; a dry run answers what the real import would. With the remote store, entries as Hindsight reports them.",
+  });
+export type ImportChanges = z.output<typeof ImportChanges>;
+
 export const CreateBankResult = z
-  .object({ bank_id: z.string(), template: z.string(), bank_created: z.boolean(), import_result: ImportResult })
+  .object({ bank_id: z.string(), template: z.string(), bank_created: z.boolean(), import_result: ImportResult, changes: ImportChanges })
   .meta({ id: "CreateBankResult" });
+
+export const BankImport = z
+  .object({
+    template: z.string().meta({ description: "Normalised ref of the template applied: `personal/{id}` or `server/{id}`." }),
+    source_revision: z.string().nullable().meta({ description: "The template's revision when applied; null for a hand-made template." }),
+    applied_at: timestamp,
+    actor: z.string().meta({ description: "The principal id (user or service account) whose request applied it." }),
+    import_result: ImportResult,
+  })
+  .meta({ id: "BankImport" });
+
+export const BankHistory = z
+  .object({ entries: z.array(BankImport).meta({ description: "One entry per real import (never dry runs), newest first." }) })
+  .meta({ id: "BankHistory" });
 
 const LastApplied = z
   .object({

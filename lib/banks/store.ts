@@ -1,34 +1,52 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
 import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
+import { iso, isoOrNull } from "@/lib/api/fields";
+import { recordAudit } from "@/lib/audit/record";
 import { conflict, forbidden, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
-import type { BankTemplateManifest } from "@/lib/templates/manifest";
+import type { BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import { importChanges } from "./changes";
+import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
-import type { ImportResult } from "./schemas";
-
-export interface ImportRequest {
-  bankId: string;
-  name?: string;
-  template: { ref: string; revision: string | null; manifest: BankTemplateManifest };
-  dryRun: boolean;
-}
+import type { BankSummary, ImportResult } from "./schemas";
 
 export type BankRow = typeof banks.$inferSelect;
 
 const mayChange = (bank: BankRow, principal: Principal) => principal.role === "admin" || bank.owner === principal.userId;
 
+/** The embedded store (CONTRACT §8): banks in our database, each owned by the user who created it. */
+export function embeddedBankStore(db: Database): BankStore {
+  return {
+    importTemplate: (principal, request) => importIntoEmbeddedStore({ db }, principal, request),
+    list: (principal) => listEmbeddedBanks(db, principal),
+    read: (principal, bankId) => readEmbeddedBank(db, principal, bankId),
+    isVisible: async (principal, bankId) => {
+      const [bank] = await db.select({ id: banks.id }).from(banks).where(visibleBank(principal, bankId)).limit(1);
+      return bank !== undefined;
+    },
+    remove: (principal, bankId) => deleteEmbeddedBank(db, principal, bankId),
+  };
+}
+
+/** Admins see every bank, others their own: the rule of reading, listing and deleting. */
+const visibleBank = (principal: Principal, bankId: string) =>
+  principal.role === "admin" ? eq(banks.id, bankId) : and(eq(banks.id, bankId), eq(banks.owner, principal.userId));
+
 /**
  * Applies a template to a bank of the embedded store in one transaction: creates the bank
- * when missing (owned by the caller), merges config overrides field by field, and replaces
- * or adds mental models and directives. A failure anywhere leaves the bank as it was.
+ * when missing (owned by the caller), merges config overrides field by field, replaces or adds
+ * mental models and directives, and records the import in the bank's history. The changes are
+ * computed from what the transaction read, so a dry run previews exactly what the import does.
+ * A failure anywhere leaves the bank as it was.
  */
 export async function importIntoEmbeddedStore(
   app: { db: Database },
   principal: Principal,
   request: ImportRequest,
-): Promise<{ bankCreated: boolean; result: ImportResult }> {
+): Promise<ImportOutcome> {
   const { bankId, dryRun } = request;
   return withCallerPresent(principal, () => app.db.transaction(async (tx) => {
     const now = new Date();
@@ -37,15 +55,31 @@ export async function importIntoEmbeddedStore(
       throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may apply templates to it.`);
     }
 
-    const models = bank ? await tx.select({ id: bankMentalModels.id, position: bankMentalModels.position }).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)) : [];
-    const directives = bank ? await tx.select({ name: bankDirectives.name, position: bankDirectives.position }).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)) : [];
+    const modelColumns = { id: bankMentalModels.id, position: bankMentalModels.position, entry: bankMentalModels.entry };
+    const directiveColumns = { name: bankDirectives.name, position: bankDirectives.position, entry: bankDirectives.entry };
+    const models = bank ? await tx.select(modelColumns).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)) : [];
+    const directives = bank ? await tx.select(directiveColumns).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)) : [];
     const plan = planImport(request.template.manifest, {
       mentalModelIds: new Set(models.map((m) => m.id)),
       directiveNames: new Set(directives.map((d) => d.name)),
     });
+    // A bank created just now by this import is empty: its before is the empty bank either way.
+    const changes = importChanges(plan, {
+      config: bank?.config ?? {},
+      mentalModels: models.map((m) => m.entry),
+      directives: directives.map((d) => d.entry),
+    });
     const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
-    if (dryRun) return { bankCreated: false, result };
+    if (dryRun) return { bankCreated: false, result, changes };
 
+    const appliedAt = await recordImport(tx, {
+      bankId,
+      template: request.template.ref,
+      sourceRevision: request.template.revision,
+      actor: principal.id,
+      result,
+      at: now,
+    });
     await tx
       .update(banks)
       .set({
@@ -53,7 +87,7 @@ export async function importIntoEmbeddedStore(
         ...(request.name !== undefined ? { name: request.name } : {}),
         lastAppliedTemplate: request.template.ref,
         lastAppliedRevision: request.template.revision,
-        lastAppliedAt: now,
+        lastAppliedAt: appliedAt,
         updatedAt: now,
       })
       .where(eq(banks.id, bankId));
@@ -75,7 +109,8 @@ export async function importIntoEmbeddedStore(
         .values(plan.directives.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + i })))
         .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
     }
-    return { bankCreated, result };
+    await recordAudit(tx);
+    return { bankCreated, result, changes };
   }));
 }
 
@@ -122,4 +157,45 @@ export async function loadBank(db: Database, bankId: string) {
   const models = await db.select({ entry: bankMentalModels.entry }).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)).orderBy(asc(bankMentalModels.position));
   const directives = await db.select({ entry: bankDirectives.entry }).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)).orderBy(asc(bankDirectives.position));
   return { bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) };
+}
+
+function presentSummary(bank: BankRow): z.input<typeof BankSummary> {
+  return {
+    bank_id: bank.id,
+    name: bank.name,
+    owner: bank.owner,
+    created_at: iso(bank.createdAt),
+    updated_at: iso(bank.updatedAt),
+    last_applied: bank.lastAppliedTemplate
+      ? { template: bank.lastAppliedTemplate, source_revision: bank.lastAppliedRevision, applied_at: isoOrNull(bank.lastAppliedAt)! }
+      : null,
+  };
+}
+
+async function listEmbeddedBanks(db: Database, principal: Principal) {
+  const query = db.select().from(banks).orderBy(asc(banks.id));
+  const rows = principal.role === "admin" ? await query : await query.where(eq(banks.owner, principal.userId));
+  return rows.map(presentSummary);
+}
+
+async function readEmbeddedBank(db: Database, principal: Principal, bankId: string): Promise<StoredBankDetail | null> {
+  const loaded = await loadBank(db, bankId);
+  if (!loaded || (principal.role !== "admin" && loaded.bank.owner !== principal.userId)) return null;
+  return {
+    ...presentSummary(loaded.bank),
+    config: loaded.bank.config,
+    mental_models: loaded.mentalModels,
+    directives: loaded.directives,
+  };
+}
+
+/** Deletes the bank (its entries go by foreign key) and its history, in one transaction. */
+async function deleteEmbeddedBank(db: Database, principal: Principal, bankId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const deleted = await tx.delete(banks).where(visibleBank(principal, bankId)).returning({ id: banks.id });
+    if (deleted.length === 0) return false;
+    await deleteImportHistory(tx, bankId);
+    await recordAudit(tx);
+    return true;
+  });
 }

@@ -140,6 +140,11 @@ export const endpoints: ClientEndpoints = {
     create: route("POST", "/ext/svc/banks"),
     list: route("GET", "/ext/svc/banks"),
     get: route("GET", "/ext/svc/banks/{bank_id}"),
+    history: route("GET", "/ext/svc/banks/{bank_id}/history"),
+    export: route("GET", "/ext/svc/banks/{bank_id}/export"),
     remove: route("DELETE", "/ext/svc/banks/{bank_id}"),
+  },
+  audit: {
+    list: route("GET", "/ext/svc/admin/audit"),
   },
 };

@@ -10,6 +10,20 @@ export type Access = "public" | "principal" | "user" | "admin";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
+/** The audit entry a successful write records (CONTRACT §14). */
+export interface AuditSpec {
+  /** What was done, area first: `template.install`, `bank.policy.put`. */
+  action: string;
+  /**
+   * The resource's path, when it is not the request's own (a create names what it created,
+   * an install the template). `{name}` is filled from the path parameters, then the body's
+   * top-level fields, then what the write itself reports (the id of a created API key).
+   */
+  target?: string;
+  /** A query flag that makes the call write nothing (`dry_run`): no entry then. */
+  unlessQuery?: string;
+}
+
 /**
  * The contract of one endpoint: the single source for request validation, the
  * response shape, the typed console client and the OpenAPI document.
@@ -35,6 +49,11 @@ export interface Endpoint<
   status: number;
   /** Error statuses worth documenting beyond the ones every endpoint may give. */
   errors?: number[];
+  /**
+   * Every POST, PUT, PATCH and DELETE names its audit entry; `false` marks a POST that
+   * writes nothing (validating a manifest). tests/audit-writes.test.ts holds them to it.
+   */
+  audit?: AuditSpec | false;
 }
 
 export function defineEndpoint<

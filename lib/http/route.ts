@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import type { AppContext } from "@/lib/server/app";
 import { getApp } from "@/lib/server/app";
+import { runAudited } from "@/lib/audit/record";
 import type { Principal } from "@/lib/identity/principal";
 import { authenticate, authorize } from "./auth";
 import { readJsonObject } from "./body";
@@ -78,7 +79,10 @@ export function handle<E extends Endpoint>(
       const body = endpoint.body ? await parseBody(endpoint.body, request) : undefined;
 
       const input = { ctx: { app, principal, request, requestId }, params, query, body };
-      const result = await handler(input as HandlerInput<E>);
+      // A write records its audit entry in its own transaction (lib/audit/record.ts).
+      const result = await runAudited(endpoint, { db: app.db, principal, requestId, params, query, body }, () =>
+        handler(input as HandlerInput<E>),
+      );
       const [status, payload] = result instanceof WithStatus ? [result.status, result.body] : [endpoint.status, result];
       if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
       // Presenters build exactly the wire shape from rows that were validated before they were

@@ -3,6 +3,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
 import { apiKeys } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import { notFound } from "@/lib/http/errors";
 import { iso, isoOrNull } from "@/lib/api/fields";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
@@ -62,18 +63,23 @@ const ownerGone = (owner: KeyOwner) =>
  */
 export async function createApiKey(db: Database, owner: KeyOwner, description: string | null, token = generateApiKey()) {
   try {
-    const [row] = await db
-      .insert(apiKeys)
-      .values({
-        id: "key_" + randomBytes(9).toString("base64url"),
-        userId: owner.userId,
-        serviceAccountId: owner.serviceAccountId,
-        tokenHash: hashApiKey(token),
-        prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
-        description,
-      })
-      .returning(publicColumns);
-    return { ...present(row!), token };
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(apiKeys)
+        .values({
+          id: "key_" + randomBytes(9).toString("base64url"),
+          userId: owner.userId,
+          serviceAccountId: owner.serviceAccountId,
+          tokenHash: hashApiKey(token),
+          prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
+          description,
+        })
+        .returning(publicColumns);
+      // The entry names the key by its id; the token is never in it.
+      await recordAudit(tx, { key_id: inserted!.id });
+      return inserted!;
+    });
+    return { ...present(row), token };
   } catch (error) {
     if (isForeignKeyViolation(error)) throw ownerGone(owner);
     throw error;
@@ -89,6 +95,7 @@ export async function deleteApiKey(db: Database, owner: KeyOwner, keyId: string)
       .returning({ id: apiKeys.id });
     if (deleted.length === 0) throw notFound(`No API key ${keyId} exists here.`);
     await invalidatePrincipals(tx);
+    await recordAudit(tx);
   });
   await principalChangesSettled(db);
 }

@@ -33,10 +33,11 @@ function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(base:
       method: "POST", path: base, tag, access, status: 201, params,
       summary: `Create an API key for ${whose.replace(/'s?$/, "")}; the token is shown only in this answer`,
       body: CreateApiKeyRequest, response: CreatedApiKey, errors: [404],
+      audit: { action: "api_key.create", target: `${base}/{key_id}` },
     }),
     revoke: defineEndpoint({
       method: "DELETE", path: `${base}/{key_id}`, tag, access, status: 204, params: itemParams,
-      summary: `Revoke one of ${whose} API keys`, errors: [404],
+      summary: `Revoke one of ${whose} API keys`, errors: [404], audit: { action: "api_key.revoke" },
     }),
   };
 }
@@ -49,7 +50,7 @@ export const identityEndpoints = {
   changePassword: defineEndpoint({
     method: "POST", path: "/ext/svc/me/password", tag: "Identity", access: "user", status: 204,
     summary: "Change the caller's console password; ends the caller's other console sessions",
-    body: ChangePasswordRequest, errors: [409],
+    body: ChangePasswordRequest, errors: [409], audit: { action: "user.password.change" },
   }),
   myApiKeys: apiKeyEndpoints("/ext/svc/me/api-keys", "user", undefined, "the caller's"),
   serviceAccounts: {
@@ -60,11 +61,12 @@ export const identityEndpoints = {
     create: defineEndpoint({
       method: "POST", path: "/ext/svc/me/service-accounts", tag: "Service accounts", access: "user", status: 201,
       summary: "Create a service account acting for the caller", body: CreateServiceAccountRequest, response: ServiceAccount,
-      errors: [404, 409],
+      errors: [404, 409], audit: { action: "service_account.create", target: "/ext/svc/me/service-accounts/{id}" },
     }),
     remove: defineEndpoint({
       method: "DELETE", path: "/ext/svc/me/service-accounts/{sa_id}", tag: "Service accounts", access: "user", status: 204,
       summary: "Delete a service account and its keys", params: serviceAccountParams, errors: [404],
+      audit: { action: "service_account.delete" },
     }),
   },
   serviceAccountApiKeys: apiKeyEndpoints(
@@ -78,6 +80,7 @@ export const identityEndpoints = {
     create: defineEndpoint({
       method: "POST", path: "/ext/svc/admin/users", tag: "Users", access: "admin", status: 201,
       summary: "Create a user", body: CreateUserRequest, response: User, errors: [409],
+      audit: { action: "user.create", target: "/ext/svc/admin/users/{id}" },
     }),
     get: defineEndpoint({
       method: "GET", path: "/ext/svc/admin/users/{user_id}", tag: "Users", access: "admin", status: 200,
@@ -86,12 +89,12 @@ export const identityEndpoints = {
     update: defineEndpoint({
       method: "PATCH", path: "/ext/svc/admin/users/{user_id}", tag: "Users", access: "admin", status: 200,
       summary: "Change a user's name, email, role, activation or password", params: userIdParams,
-      body: UpdateUserRequest, response: User, errors: [404, 409],
+      body: UpdateUserRequest, response: User, errors: [404, 409], audit: { action: "user.update" },
     }),
     remove: defineEndpoint({
       method: "DELETE", path: "/ext/svc/admin/users/{user_id}", tag: "Users", access: "admin", status: 204,
       summary: "Delete a user with its keys, service accounts, sources and templates", params: userIdParams,
-      errors: [404, 409],
+      errors: [404, 409], audit: { action: "user.delete" },
     }),
   },
   userApiKeys: apiKeyEndpoints("/ext/svc/admin/users/{user_id}/api-keys", "admin", userIdParams, "a user's"),

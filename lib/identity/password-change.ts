@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import { endUserSessions } from "@/lib/auth/session-store";
 import { conflict, invalidField, tooManyRequests } from "@/lib/http/errors";
 import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
@@ -54,6 +55,7 @@ export async function changeOwnPassword(
       .returning({ id: users.id });
     if (updated.length === 0) return false;
     await endUserSessions(tx, principal.userId, { except: principal.sessionId ?? null });
+    await recordAudit(tx);
     return true;
   });
   if (!changed) throw conflict("The password or the account was changed meanwhile; try again.");

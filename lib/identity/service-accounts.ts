@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { serviceAccounts } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import { iso } from "@/lib/api/fields";
 import { conflict, forbidden, notFound } from "@/lib/http/errors";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
@@ -35,11 +36,15 @@ export async function createServiceAccount(db: Database, caller: Principal, inpu
   const role = input.role ?? "member";
   if (role === "admin" && caller.role !== "admin") throw forbidden("Only an admin may create an admin service account.");
   try {
-    const [row] = await db
-      .insert(serviceAccounts)
-      .values({ ownerUserId: caller.userId, id: input.id, displayName: input.display_name ?? input.id, role })
-      .returning();
-    return present(row!);
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(serviceAccounts)
+        .values({ ownerUserId: caller.userId, id: input.id, displayName: input.display_name ?? input.id, role })
+        .returning();
+      await recordAudit(tx);
+      return inserted!;
+    });
+    return present(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw conflict(
@@ -66,6 +71,7 @@ export async function deleteServiceAccount(db: Database, ownerUserId: string, id
     const deleted = await tx.delete(serviceAccounts).where(owned(ownerUserId, id)).returning({ id: serviceAccounts.id });
     if (deleted.length === 0) throw notFound(`You have no service account ${id}.`);
     await invalidatePrincipals(tx);
+    await recordAudit(tx);
   });
   await principalChangesSettled(db);
 }

@@ -5,6 +5,7 @@ import { users } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
 import { conflict, notFound } from "@/lib/http/errors";
 import { isUniqueViolation } from "@/db/errors";
+import { recordAudit } from "@/lib/audit/record";
 import { endUserSessions } from "@/lib/auth/session-store";
 import { hashPassword } from "./passwords";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
@@ -45,17 +46,21 @@ export async function getUser(db: Database, id: string) {
 export async function createUser(db: Database, input: z.output<typeof CreateUserRequest>) {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
-    const [row] = await db
-      .insert(users)
-      .values({
-        id: input.id,
-        displayName: input.display_name ?? input.id,
-        email: input.email ?? null,
-        role: input.role ?? "member",
-        passwordHash,
-      })
-      .returning();
-    return presentUser(row!);
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(users)
+        .values({
+          id: input.id,
+          displayName: input.display_name ?? input.id,
+          email: input.email ?? null,
+          role: input.role ?? "member",
+          passwordHash,
+        })
+        .returning();
+      await recordAudit(tx);
+      return inserted!;
+    });
+    return presentUser(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw conflict(`A user ${input.id} already exists.`, [{ path: "id", message: "is taken by another user" }], "id-taken");
@@ -110,6 +115,7 @@ export async function updateUser(db: Database, id: string, patch: z.output<typeo
   const updated = await db.transaction(async (tx) => {
     if (mayRemoveAdmin(patch)) await lockAdminChanges(tx);
     const current = await lockUser(tx, id);
+    await recordAudit(tx);
     if (Object.keys(changes).length === 0) return presentUser(current);
     const demotes = patch.role === "member" && current.role === "admin" && current.isActive;
     const deactivates = patch.is_active === false && current.isActive && current.role === "admin";
@@ -139,6 +145,7 @@ export async function deleteUser(db: Database, id: string): Promise<void> {
     const deleted = await tx.delete(users).where(eq(users.id, id)).returning({ id: users.id });
     if (deleted.length === 0) throw noSuchUser(id);
     await invalidatePrincipals(tx);
+    await recordAudit(tx);
   });
   await principalChangesSettled(db);
 }

@@ -14,11 +14,12 @@ export const policyEndpoints = {
   }),
   put: defineEndpoint({
     method: "PUT", path, tag, access, status: 200, params: bankPolicyParams, body: PutPolicyRequest,
-    response: BankPolicy, errors: [403],
+    response: BankPolicy, errors: [403], audit: { action: "bank.policy.put" },
     summary: `Create or replace a bank's policy document; an admin may set one before the bank exists (${who})`,
   }),
   remove: defineEndpoint({
     method: "DELETE", path, tag, access, status: 204, params: bankPolicyParams, errors: [403, 404],
+    audit: { action: "bank.policy.delete" },
     summary: `Delete a bank's policy document (${who})`,
   }),
   resolve: defineEndpoint({

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { bankPolicies } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import { notFound } from "@/lib/http/errors";
 import type {
   BankPolicy,
@@ -41,6 +42,7 @@ export async function putPolicy(db: Database, bankId: string, document: PolicyDo
     .values({ bankId, document })
     .onConflictDoUpdate({ target: bankPolicies.bankId, set: { document, updatedAt: new Date() } })
     .returning({ document: bankPolicies.document });
+  await recordAudit(db);
   return { bank_id: bankId, document: row!.document as PolicyDocument };
 }
 
@@ -50,6 +52,7 @@ export async function deletePolicy(db: Database, bankId: string): Promise<void> 
     .where(eq(bankPolicies.bankId, bankId))
     .returning({ bankId: bankPolicies.bankId });
   if (deleted.length === 0) throw noPolicy(bankId);
+  await recordAudit(db);
 }
 
 // ---- resolution (pure) -----------------------------------------------------

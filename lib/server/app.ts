@@ -4,6 +4,7 @@ import { resolveSecretKey } from "@/lib/crypto/secret-key";
 import { bootstrapIdentity } from "@/lib/identity/bootstrap";
 import { startPrincipalCache } from "@/lib/identity/principal-cache";
 import { startScheduledUpdateChecks } from "@/lib/templates/scheduled-check";
+import { startAuditRetention } from "@/lib/audit/retention";
 import { loadConfig, type Config } from "./config";
 
 /** Everything a request needs beyond itself. Built once per process, or by a test. */
@@ -30,6 +31,7 @@ export function getApp(): Promise<AppContext> {
     (app) => {
       // Whenever start-up succeeds (at boot, or at a later request once the database is up).
       if (app.config.updateCheckIntervalMinutes > 0) startScheduledUpdateChecks(app, app.config.updateCheckIntervalMinutes);
+      startAuditRetention(app.db);
       return app;
     },
     (error) => {

@@ -19,11 +19,12 @@ function sourceEndpoints(kind: ScopeKind) {
       method: "POST", path: base, tag, access, status: 201,
       summary: `Register a ${kind} template source`,
       body: CreateSourceRequest, response: Source, errors: [409, 422],
+      audit: { action: "template_source.create", target: `${base}/{name}` },
     }),
     remove: defineEndpoint({
       method: "DELETE", path: `${base}/{name}`, tag, access, status: 204,
       summary: `Remove a ${kind} template source`,
-      params: sourceNameParams, errors: [404],
+      params: sourceNameParams, errors: [404], audit: { action: "template_source.delete" },
     }),
     catalog: defineEndpoint({
       method: "GET", path: `${base}/{name}/catalog`, tag, access, status: 200,

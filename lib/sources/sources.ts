@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templateSources } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import { iso, isoOrNull } from "@/lib/api/fields";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
@@ -71,17 +72,22 @@ export async function createSource(
 ) {
   const name = sourceNameFor(input);
   try {
-    const [row] = await db
-      .insert(templateSources)
-      .values({
-        scope: scope.kind,
-        owner: scope.owner,
-        name,
-        url: input.url,
-        authTokenEncrypted: input.auth_token ? encryptSecret(secretKey, input.auth_token) : null,
-      })
-      .returning();
-    return presentSource(row!);
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(templateSources)
+        .values({
+          scope: scope.kind,
+          owner: scope.owner,
+          name,
+          url: input.url,
+          authTokenEncrypted: input.auth_token ? encryptSecret(secretKey, input.auth_token) : null,
+        })
+        .returning();
+      // The name may come from the URL: only here is it known.
+      await recordAudit(tx, { name });
+      return inserted!;
+    });
+    return presentSource(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
       // Point at the field the name came from, so a form can show the conflict there.
@@ -99,11 +105,14 @@ export async function createSource(
 }
 
 export async function deleteSource(db: Database, scope: OwnerScope, name: string): Promise<void> {
-  const deleted = await db
-    .delete(templateSources)
-    .where(and(inScope(scope), eq(templateSources.name, name)))
-    .returning({ id: templateSources.id });
-  if (deleted.length === 0) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(templateSources)
+      .where(and(inScope(scope), eq(templateSources.name, name)))
+      .returning({ id: templateSources.id });
+    if (deleted.length === 0) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
+    await recordAudit(tx);
+  });
 }
 
 /**

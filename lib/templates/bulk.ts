@@ -3,6 +3,7 @@ import { templates } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import type { OwnerScope } from "@/lib/identity/scope";
 import type { OperationOptions } from "@/lib/marketplace";
+import { recordAudit } from "@/lib/audit/record";
 import type { AppContext } from "@/lib/server/app";
 import { templatesIn } from "./templates";
 import { checkForUpdate, updateTemplate } from "./upstream";
@@ -50,6 +51,8 @@ export async function checkAllForUpdates(app: AppContext, scope: OwnerScope, ope
       results.push({ id: row.id, has_update: false, current_revision: row.sourceRevision, latest_revision: null, problem: asProblem(error) });
     }
   }
+  // One entry for the whole request; the checks wrote only status, template by template.
+  await recordAudit(app.db);
   return { results };
 }
 
@@ -71,5 +74,7 @@ export async function updateAllTemplates(app: AppContext, scope: OwnerScope, for
       results.push({ id: row.id, updated: false, previous_revision: row.sourceRevision, new_revision: null, problem: asProblem(error) });
     }
   }
+  // The entry committed with the first template updated; when none was, it is recorded now (a no-op otherwise).
+  await recordAudit(app.db);
   return { results };
 }

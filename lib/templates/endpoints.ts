@@ -31,6 +31,7 @@ function templateEndpoints(kind: ScopeKind) {
     }),
     create: defineEndpoint({
       method: "POST", path: base, tag, access, status: 201, body: CreateTemplateRequest, response: Template, errors: [409],
+      audit: { action: "template.create", target: `${base}/{id}` },
       summary: `Create ${whose} template from an inline manifest`,
     }),
     get: defineEndpoint({
@@ -40,19 +41,22 @@ function templateEndpoints(kind: ScopeKind) {
     patch: defineEndpoint({
       method: "PATCH", path: item, tag, access, status: 200, params: templateParams, body: PatchTemplateRequest,
       response: Template, errors: [404], summary: `Edit ${whose} template; marks an installed one as locally modified`,
+      audit: { action: "template.patch" },
     }),
     remove: defineEndpoint({
       method: "DELETE", path: item, tag, access, status: 204, params: templateParams, errors: [404],
+      audit: { action: "template.delete" },
       summary: `Delete ${whose} template`,
     }),
     install: defineEndpoint({
       method: "POST", path: `${item}/install`, tag, access, status: 201, params: templateParams,
       body: InstallTemplateRequest, response: Template, errors: marketplaceErrors,
+      audit: { action: "template.install", target: item },
       summary: `Install template {template_id} of a source as ${whose} template`,
     }),
     update: defineEndpoint({
       method: "POST", path: `${item}/update`, tag, access, status: 200, params: templateParams, query: UpdateQuery,
-      response: UpdateResult, errors: [400, ...marketplaceErrors],
+      response: UpdateResult, errors: [400, ...marketplaceErrors], audit: { action: "template.update", target: item },
       summary: `Update ${whose} template from its source`,
     }),
     checkUpdate: defineEndpoint({
@@ -76,7 +80,7 @@ export const templateEndpointsByScope = {
 export const manifestEndpoints = {
   validate: defineEndpoint({
     method: "POST", path: "/ext/svc/manifests/validate", tag: "Manifests", access: "principal", status: 200,
-    body: ValidateManifestRequest, response: ManifestValidation,
+    body: ValidateManifestRequest, response: ManifestValidation, audit: false,
     summary: "Validate a bank-template manifest: errors at their paths, and warnings for keys the schema does not know",
   }),
 };

@@ -34,15 +34,17 @@ function lifecycleEndpoints(kind: ScopeKind) {
     }),
     rollback: defineEndpoint({
       method: "POST", path: `${item}/rollback`, tag, access, status: 200, params: templateParams, body: RollbackRequest,
-      response: Template, errors: [404],
+      response: Template, errors: [404], audit: { action: "template.rollback", target: item },
       summary: `Restore a version of ${whose} template (its content, source revision and local-edit mark); records a rollback version`,
     }),
     checkUpdates: defineEndpoint({
       method: "POST", path: `${base}/check-updates`, tag, access, status: 200, response: CheckUpdatesResult,
+      audit: { action: "template.check_updates", target: base },
       summary: `Check every installed ${kind} template for updates; one template's failure is its own problem`,
     }),
     updateAll: defineEndpoint({
       method: "POST", path: `${base}/update-all`, tag, access, status: 200, query: UpdateQuery, response: UpdateAllResult,
+      audit: { action: "template.update_all", target: base },
       summary: `Update every installed ${kind} template; local edits are skipped with a 409 problem unless force=true`,
     }),
   };

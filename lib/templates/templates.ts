@@ -9,6 +9,7 @@ import { iso, isoOrNull } from "@/lib/api/fields";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
 import { JsonText } from "@/lib/http/json-text";
 import type { OwnerScope } from "@/lib/identity/scope";
+import { recordAudit } from "@/lib/audit/record";
 import { recordVersion } from "./versions";
 import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, Template, TemplateList } from "./schemas";
 
@@ -222,6 +223,7 @@ export async function createTemplate(db: Database, scope: OwnerScope, input: z.o
       manifest: input.manifest,
     }, "id");
     await recordVersion(tx, inserted, "create", actor);
+    await recordAudit(tx);
     return inserted;
   });
   return presentTemplate(row);
@@ -245,7 +247,12 @@ export async function patchTemplate(
   if (patch.integrations !== undefined) changes.integrations = patch.integrations;
   if (patch.tags !== undefined) changes.tags = patch.tags;
   if (patch.manifest !== undefined) changes.manifest = patch.manifest;
-  if (Object.keys(changes).length === 0) return getTemplate(db, scope, id);
+  if (Object.keys(changes).length === 0) {
+    // Nothing to write, but the request succeeded as a write: it is audited all the same.
+    const unchanged = await getTemplate(db, scope, id);
+    await recordAudit(db);
+    return unchanged;
+  }
   const row = await db.transaction(async (tx) => {
     const [written] = await tx
       .update(templates)
@@ -255,15 +262,19 @@ export async function patchTemplate(
       .returning();
     if (!written) throw missingTemplate(scope, id);
     await recordVersion(tx, written, "patch", actor);
+    await recordAudit(tx);
     return written;
   });
   return presentTemplate(row);
 }
 
 export async function deleteTemplate(db: Database, scope: OwnerScope, id: string): Promise<void> {
-  const deleted = await db
-    .delete(templates)
-    .where(and(templatesIn(scope), eq(templates.id, id)))
-    .returning({ rowId: templates.rowId });
-  if (deleted.length === 0) throw missingTemplate(scope, id);
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(templates)
+      .where(and(templatesIn(scope), eq(templates.id, id)))
+      .returning({ rowId: templates.rowId });
+    if (deleted.length === 0) throw missingTemplate(scope, id);
+    await recordAudit(tx);
+  });
 }

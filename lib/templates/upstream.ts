@@ -1,5 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
 import { templates } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import { ApiError, badGateway, badRequest, conflict, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { OwnerScope, ScopeKind } from "@/lib/identity/scope";
@@ -99,6 +101,7 @@ export async function installTemplate(
       sourceTemplateId,
     }, "alias_id");
     await recordVersion(tx, inserted, "install", principal.id);
+    await recordAudit(tx);
     return inserted;
   });
   return presentTemplate(row);
@@ -145,7 +148,7 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
     return { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
   }
   const { entry } = await latestEntry(app, row, "revalidate", operation);
-  await recordUpdateStatus(app, row, entry.revision);
+  await recordUpdateStatus(app.db, row, entry.revision);
   return {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision,
@@ -156,8 +159,8 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
 }
 
 /** Keeps what a check found (CONTRACT §13: `latest_revision`, `update_checked_at`); a row deleted meanwhile is left alone. */
-async function recordUpdateStatus(app: AppContext, row: TemplateRow, latestRevision: string): Promise<void> {
-  await app.db
+async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision: string): Promise<void> {
+  await db
     .update(templates)
     .set({ latestRevision, updateCheckedAt: sql`now()` })
     .where(eq(templates.rowId, row.rowId));
@@ -200,7 +203,10 @@ export async function updateTemplate(
   const { entry, sourceId } = await latestEntry(app, row, "revalidate", operation);
   const previous = row.sourceRevision!;
   if (entry.revision === previous && !force) {
-    await recordUpdateStatus(app, row, entry.revision);
+    await app.db.transaction(async (tx) => {
+      await recordUpdateStatus(tx, row, entry.revision);
+      await recordAudit(tx);
+    });
     const checked = (await findTemplate(app.db, scope, id)) ?? row;
     return { updated: false, previous_revision: previous, new_revision: previous, template: presentTemplate(checked) };
   }
@@ -214,6 +220,7 @@ export async function updateTemplate(
       .returning();
     if (written) {
       await recordVersion(tx, written, "update", actor);
+      await recordAudit(tx);
       return written;
     }
     const [still] = await tx.select({ rowId: templates.rowId }).from(templates).where(sameRow);

@@ -4,6 +4,7 @@ import { templates, templateVersions } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
 import { notFound } from "@/lib/http/errors";
 import type { OwnerScope } from "@/lib/identity/scope";
+import { recordAudit } from "@/lib/audit/record";
 import { missingTemplate, presentTemplate, templatesIn, type TemplateRow, type TemplateWire } from "./templates";
 
 /**
@@ -141,6 +142,7 @@ export async function rollbackTemplate(db: Database, scope: OwnerScope, id: stri
       .where(eq(templates.rowId, current.rowId))
       .returning();
     await recordVersion(tx, restored!, "rollback", actor);
+    await recordAudit(tx);
     return presentTemplate(restored!);
   });
 }

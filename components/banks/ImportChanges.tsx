@@ -1,0 +1,104 @@
+"use client";
+import { Badge, Group, List, Stack, Text } from "@mantine/core";
+import { lazy, Suspense, useState } from "react";
+import { formatJson } from "@/components/templates/json-text";
+import type { ImportChanges } from "@/lib/banks/schemas";
+import { LoadingState } from "@/components/console/states";
+
+// The line diff (and the `diff` library under it) loads the first time someone opens an entry.
+const ManifestDiff = lazy(() => import("@/components/templates/ManifestDiff").then((m) => ({ default: m.ManifestDiff })));
+
+/** A config value as it reads in one line: text quoted (so spaces and empty text show), anything else as JSON. */
+function configValue(value: unknown): string {
+  if (value === null || value === undefined) return "unset";
+  return JSON.stringify(value);
+}
+
+/** Config fields whose value changes, as `field: before → after`. */
+export function ConfigChanges({ changes, dryRun }: { changes: ImportChanges["config"]; dryRun: boolean }) {
+  if (changes.length === 0) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="config-changes">
+        No config value {dryRun ? "changes" : "changed"}.
+      </Text>
+    );
+  }
+  return (
+    <List size="sm" spacing={2} aria-label="Config changes" data-testid="config-changes">
+      {changes.map(({ field, before, after }) => (
+        <List.Item key={field}>
+          <Text span size="sm" style={{ wordBreak: "break-word" }}>
+            <Text span ff="monospace" size="sm">
+              {field}
+            </Text>
+            : {configValue(before)} → {configValue(after)}
+          </Text>
+        </List.Item>
+      ))}
+    </List>
+  );
+}
+
+interface EntryChange {
+  key: string;
+  change: "create" | "update";
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown>;
+}
+
+/** One created or updated entry; opening it shows the entry before and after as a JSON diff. */
+function EntryChangeItem({ kind, entry }: { kind: string; entry: EntryChange }) {
+  const [opened, setOpened] = useState(false);
+  const created = entry.change === "create";
+  return (
+    <details onToggle={(event) => setOpened(event.currentTarget.open)} data-testid="entry-change">
+      <summary style={{ cursor: "pointer" }}>
+        <Group component="span" gap="xs" display="inline-flex" wrap="wrap">
+          <Badge size="sm" variant="light" color={created ? "green" : "blue"}>
+            {created ? "created" : "updated"}
+          </Badge>
+          <Text span size="sm">
+            {kind}{" "}
+            <Text span ff="monospace" size="sm" style={{ wordBreak: "break-word" }}>
+              {entry.key}
+            </Text>
+          </Text>
+        </Group>
+      </summary>
+      {opened && (
+        <Suspense fallback={<LoadingState label="Loading the diff…" />}>
+          <Stack mt="xs">
+            <ManifestDiff
+              before={entry.before === null ? "" : formatJson(entry.before)}
+              after={formatJson(entry.after)}
+              beforeLabel={created ? "nothing (new)" : "before"}
+              afterLabel="after"
+            />
+          </Stack>
+        </Suspense>
+      )}
+    </details>
+  );
+}
+
+/** The mental models and directives an import creates or changes, each with its before and after. */
+export function EntryChanges({ changes, dryRun }: { changes: ImportChanges; dryRun: boolean }) {
+  const entries = [
+    ...changes.mental_models.map((c) => ({ kind: "Mental model", entry: { ...c, key: c.id } })),
+    ...changes.directives.map((c) => ({ kind: "Directive", entry: { ...c, key: c.name } })),
+  ];
+  return (
+    <Stack gap={4} component="section" aria-label="Changed entries">
+      <Text size="sm" fw={600}>
+        Content {dryRun ? "that changes" : "that changed"}
+      </Text>
+      {entries.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No mental model or directive {dryRun ? "changes" : "changed"}.
+        </Text>
+      ) : (
+        entries.map(({ kind, entry }) => <EntryChangeItem key={`${kind}:${entry.key}`} kind={kind} entry={entry} />)
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,63 @@
+import { ADMIN_HEADERS as admin, apiCall as api } from "./support/api";
+import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
+import { E2E_ADMIN_PASSWORD } from "./support/env";
+import { expect, screenshot, test } from "./support/fixtures";
+import { e2eManifest } from "./support/marketplace";
+import { deleteTemplate } from "./support/template-steps";
+
+// The audit log in the console (CONTRACT §14): member otto deletes his template in the console
+// and admin ada deletes a server template through the API; the admin opens Audit log, filters
+// by action, and finds who deleted which, with the server template's page linked.
+test.describe.configure({ mode: "serial" });
+
+const OTTO = { id: "otto", password: "otto's long e2e password" };
+test("setup: otto has a template; ada, an admin, made and deleted a server template with her key", async ({ request }) => {
+  await api(request, "POST", "/ext/svc/admin/users", admin, { id: OTTO.id, password: OTTO.password });
+  await api(request, "POST", "/ext/svc/admin/users", admin, { id: "ada", role: "admin" });
+  const key = await api(request, "POST", "/ext/svc/admin/users/ada/api-keys", admin, { description: "e2e" });
+  const ada = { authorization: `Bearer ${key!.token as string}` };
+  const ottoKey = await api(request, "POST", `/ext/svc/admin/users/${OTTO.id}/api-keys`, admin, {});
+  const otto = { authorization: `Bearer ${ottoKey!.token as string}` };
+  await api(request, "POST", "/ext/svc/me/templates", otto, { id: "otto-notes", name: "Otto's notes", manifest: e2eManifest() });
+  await api(request, "POST", "/ext/svc/admin/templates", ada, { id: "audit-handbook", name: "Handbook", manifest: e2eManifest() });
+  await api(request, "DELETE", "/ext/svc/admin/templates/audit-handbook", ada);
+});
+
+test("otto deletes his template in the console", async ({ page }) => {
+  await signIn(page, OTTO.id, OTTO.password);
+  await deleteTemplate(page, "otto-notes");
+  await signOut(page);
+});
+
+test("the admin finds on the audit page who deleted which template", async ({ page }) => {
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await consoleNav(page).getByRole("link", { name: "Audit log" }).click();
+  await expect(pageHeading(page, "Audit log")).toBeVisible();
+  const table = page.getByTestId("audit-table");
+  await expect(table).toBeVisible();
+
+  await page.getByLabel("Action", { exact: true }).selectOption("template.delete");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/audit\?action=template\.delete$/);
+  const rows = table.locator("tbody tr");
+  await expect(rows).toHaveCount(2);
+  // Newest first: otto's delete in the console, then ada's through the API.
+  await expect(rows.nth(0)).toContainText("otto");
+  await expect(rows.nth(0)).toContainText("/ext/svc/me/templates/otto-notes");
+  await expect(rows.nth(1)).toContainText("ada");
+  const link = rows.nth(1).getByRole("link", { name: "/ext/svc/admin/templates/audit-handbook" });
+  await expect(link).toHaveAttribute("href", "/templates/server/audit-handbook");
+  // Another user's personal template is not the admin's to open: no link.
+  await expect(rows.nth(0).getByRole("link")).toHaveCount(0);
+  await screenshot(page, "admin-audit");
+
+  // The filters survive a reload, and the target filter narrows to one resource.
+  await page.reload();
+  await expect(page.getByLabel("Action", { exact: true })).toHaveValue("template.delete");
+  await page.getByLabel("Target", { exact: true }).fill("/ext/svc/admin/templates/audit-handbook");
+  await page.getByLabel("Action", { exact: true }).selectOption("");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText("template.delete");
+  await expect(rows.nth(1)).toContainText("template.create");
+});

@@ -1,0 +1,61 @@
+import { isDeepStrictEqual } from "node:util";
+import type { ImportPlan } from "./import-plan";
+import type { ImportChanges } from "./schemas";
+
+type Entry = Record<string, unknown>;
+
+/** What a bank holds before an import: its config overrides and its entries as the store reports them. */
+export interface BankContents {
+  config: Entry;
+  mentalModels: Entry[];
+  directives: Entry[];
+}
+
+export const EMPTY_BANK: BankContents = { config: {}, mentalModels: [], directives: [] };
+
+/**
+ * How a store reports a manifest entry once it holds it. The embedded store keeps entries as
+ * applied (the identity); Hindsight fills in its defaults, so comparing its reports with the
+ * raw manifest entry would call every entry changed.
+ */
+export interface StoredShape {
+  mentalModel: (entry: Entry) => Entry;
+  directive: (entry: Entry) => Entry;
+}
+
+const AS_APPLIED: StoredShape = { mentalModel: (entry) => entry, directive: (entry) => entry };
+
+/**
+ * The field-by-field and entry-by-entry changes an import plan makes to a bank (CONTRACT §14):
+ * config fields whose value differs (an absent field counts as null), entries created, and
+ * entries whose content differs (deep equality, key order ignored). Computed from the bank as
+ * read before the import, so a dry run and the real import it previews answer alike.
+ */
+export function importChanges(plan: ImportPlan, before: BankContents, shape: StoredShape = AS_APPLIED): ImportChanges {
+  const config = Object.entries(plan.config).flatMap(([field, after]) => {
+    const previous = Object.hasOwn(before.config, field) ? before.config[field] : null;
+    return isDeepStrictEqual(previous, after ?? null) ? [] : [{ field, before: previous, after: after ?? null }];
+  });
+  return {
+    config,
+    mental_models: entryChanges(plan.mentalModels, before.mentalModels, "id", shape.mentalModel).map(({ key, ...c }) => ({ id: key, ...c })),
+    directives: entryChanges(plan.directives, before.directives, "name", shape.directive).map(({ key, ...c }) => ({ name: key, ...c })),
+  };
+}
+
+interface EntryChange {
+  key: string;
+  change: "create" | "update";
+  before: Entry | null;
+  after: Entry;
+}
+
+function entryChanges(planned: Entry[], existing: Entry[], key: "id" | "name", stored: (entry: Entry) => Entry): EntryChange[] {
+  const byKey = new Map(existing.map((entry) => [String(entry[key]), entry]));
+  return planned.flatMap((entry): EntryChange[] => {
+    const after = stored(entry);
+    const previous = byKey.get(String(entry[key])) ?? null;
+    if (previous === null) return [{ key: String(entry[key]), change: "create", before: null, after }];
+    return isDeepStrictEqual(previous, after) ? [] : [{ key: String(entry[key]), change: "update", before: previous, after }];
+  });
+}

@@ -1,0 +1,259 @@
+import { gt, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEntries } from "@/db/schema";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { listEndpoints } from "@/lib/api/endpoints";
+import { recordAudit, runAudited } from "@/lib/audit/record";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
+import { catalog, catalogEntry, manifest } from "./support/fixtures";
+import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+
+// CONTRACT §14: every successful write through /ext/svc records exactly one audit entry with
+// its actor, action, target and request id, in the write's own transaction; failed writes
+// record none, and no entry ever holds a secret. The writes come from the OpenAPI document.
+const t = useTestApp();
+let market: Marketplace;
+
+type Caller = "admin" | "member" | "bot";
+interface Actor {
+  principal_type: "user" | "service_account";
+  principal_id: string;
+  user_id: string;
+}
+const ACTORS: Record<Caller, Actor> = {
+  admin: { principal_type: "user", principal_id: "admin", user_id: "admin" },
+  member: { principal_type: "user", principal_id: "mia", user_id: "mia" },
+  bot: { principal_type: "service_account", principal_id: "mia-bot", user_id: "mia" },
+};
+const tokens = {} as Record<Caller, string>;
+
+/** Every token, password and source credential the test creates: none may appear in an entry. */
+const secrets = new Set<string>([ADMIN_TOKEN]);
+const MIA_PASSWORD = "mia's first long password";
+const MIA_NEW_PASSWORD = "mia's second long password";
+const SOURCE_TOKEN = "marketplace-source-secret-0123456789";
+[MIA_PASSWORD, MIA_NEW_PASSWORD, SOURCE_TOKEN].forEach((s) => secrets.add(s));
+
+/** Remembers the tokens in an answer (API keys) as secrets. */
+function collectSecrets(body: unknown) {
+  if (body && typeof body === "object" && "token" in body && typeof body.token === "string") secrets.add(body.token);
+}
+
+async function call(caller: Caller, method: string, path: string, body?: unknown, requestId?: string) {
+  const headers = requestId ? { "x-request-id": requestId } : undefined;
+  const response = await request(method, path, { token: tokens[caller], body, headers });
+  collectSecrets(response.body);
+  return response;
+}
+
+const lastSeq = async () => (await t.app.db.select({ seq: sql<number>`coalesce(max(${auditEntries.seq}), 0)::int` }).from(auditEntries))[0]!.seq;
+const entriesAfter = (seq: number) => t.app.db.select().from(auditEntries).where(gt(auditEntries.seq, seq));
+
+/** How to make one write succeed: who calls, the concrete path and body, and the resource's path it must be audited at. */
+interface WriteFixture {
+  operation: string;
+  caller: Caller;
+  path: string | (() => string);
+  body?: unknown;
+  /** The expected target; a function reads what the call answered (a created key's id). */
+  target: string | ((answer: any) => string);
+}
+
+// Ids created by earlier fixtures, for the later ones.
+const created: Record<string, string> = {};
+const T_ME = "/ext/svc/me/templates";
+const T_ADMIN = "/ext/svc/admin/templates";
+
+/** In order: each create comes before what uses it, each delete after. */
+const FIXTURES: WriteFixture[] = [
+  // Identity
+  { operation: "POST /ext/svc/me/password", caller: "member", path: "/ext/svc/me/password",
+    body: { current_password: MIA_PASSWORD, new_password: MIA_NEW_PASSWORD }, target: "/ext/svc/me/password" },
+  { operation: "POST /ext/svc/me/api-keys", caller: "member", path: "/ext/svc/me/api-keys", body: { description: "laptop" },
+    target: (answer) => `/ext/svc/me/api-keys/${(created.myKey = answer.id)}` },
+  { operation: "DELETE /ext/svc/me/api-keys/{key_id}", caller: "member", path: () => `/ext/svc/me/api-keys/${created.myKey}`,
+    target: () => `/ext/svc/me/api-keys/${created.myKey}` },
+  { operation: "POST /ext/svc/me/service-accounts", caller: "member", path: "/ext/svc/me/service-accounts", body: { id: "tmp-bot" },
+    target: "/ext/svc/me/service-accounts/tmp-bot" },
+  { operation: "POST /ext/svc/me/service-accounts/{sa_id}/api-keys", caller: "member", path: "/ext/svc/me/service-accounts/tmp-bot/api-keys",
+    body: {}, target: (answer) => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${(created.botKey = answer.id)}` },
+  { operation: "DELETE /ext/svc/me/service-accounts/{sa_id}/api-keys/{key_id}", caller: "member",
+    path: () => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}`,
+    target: () => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}` },
+  { operation: "DELETE /ext/svc/me/service-accounts/{sa_id}", caller: "member", path: "/ext/svc/me/service-accounts/tmp-bot",
+    target: "/ext/svc/me/service-accounts/tmp-bot" },
+  { operation: "POST /ext/svc/admin/users", caller: "admin", path: "/ext/svc/admin/users",
+    body: { id: "uma", password: "uma's long initial password" }, target: "/ext/svc/admin/users/uma" },
+  { operation: "PATCH /ext/svc/admin/users/{user_id}", caller: "admin", path: "/ext/svc/admin/users/uma",
+    body: { display_name: "Uma", password: "uma's long changed password" }, target: "/ext/svc/admin/users/uma" },
+  { operation: "POST /ext/svc/admin/users/{user_id}/api-keys", caller: "admin", path: "/ext/svc/admin/users/uma/api-keys", body: {},
+    target: (answer) => `/ext/svc/admin/users/uma/api-keys/${(created.umaKey = answer.id)}` },
+  { operation: "DELETE /ext/svc/admin/users/{user_id}/api-keys/{key_id}", caller: "admin",
+    path: () => `/ext/svc/admin/users/uma/api-keys/${created.umaKey}`, target: () => `/ext/svc/admin/users/uma/api-keys/${created.umaKey}` },
+  { operation: "DELETE /ext/svc/admin/users/{user_id}", caller: "admin", path: "/ext/svc/admin/users/uma", target: "/ext/svc/admin/users/uma" },
+  // Sources
+  { operation: "POST /ext/svc/me/template-sources", caller: "bot", path: "/ext/svc/me/template-sources",
+    body: () => ({ url: `${market.url}/audit`, alias: "mine", auth_token: SOURCE_TOKEN }), target: "/ext/svc/me/template-sources/mine" },
+  { operation: "DELETE /ext/svc/me/template-sources/{name}", caller: "bot", path: "/ext/svc/me/template-sources/mine",
+    target: "/ext/svc/me/template-sources/mine" },
+  { operation: "POST /ext/svc/admin/template-sources", caller: "admin", path: "/ext/svc/admin/template-sources",
+    body: () => ({ url: `${market.url}/audit`, alias: "spare", auth_token: SOURCE_TOKEN }), target: "/ext/svc/admin/template-sources/spare" },
+  { operation: "DELETE /ext/svc/admin/template-sources/{name}", caller: "admin", path: "/ext/svc/admin/template-sources/spare",
+    target: "/ext/svc/admin/template-sources/spare" },
+  // Templates of both scopes: the personal ones by a service account
+  ...([["bot", T_ME], ["admin", T_ADMIN]] as const).flatMap(([caller, base]): WriteFixture[] => [
+    { operation: `POST ${base}`, caller, path: base, body: { id: "hand", name: "Hand made", manifest: manifest() }, target: `${base}/hand` },
+    { operation: `PATCH ${base}/{template_id}`, caller, path: `${base}/hand`, body: { description: "Edited" }, target: `${base}/hand` },
+    { operation: `POST ${base}/{template_id}/install`, caller, path: `${base}/alpha/install`,
+      body: { source_name: "market", source_scope: "server" }, target: `${base}/alpha` },
+    { operation: `POST ${base}/{template_id}/update`, caller, path: `${base}/alpha/update`, target: `${base}/alpha` },
+    { operation: `POST ${base}/{template_id}/rollback`, caller, path: `${base}/alpha/rollback`, body: { version: 1 }, target: `${base}/alpha` },
+    { operation: `POST ${base}/check-updates`, caller, path: `${base}/check-updates`, target: `${base}` },
+    { operation: `POST ${base}/update-all`, caller, path: `${base}/update-all`, target: `${base}` },
+    { operation: `DELETE ${base}/{template_id}`, caller, path: `${base}/hand`, target: `${base}/hand` },
+  ]),
+  // Banks and policies
+  { operation: "POST /ext/svc/banks", caller: "member", path: "/ext/svc/banks", body: { bank_id: "mia-bank", template: "server/alpha" },
+    target: "/ext/svc/banks/mia-bank" },
+  { operation: "PUT /ext/svc/banks/{bank_id}/policy", caller: "member", path: "/ext/svc/banks/mia-bank/policy",
+    body: { document: { version: "2026-03-24", default_strategy: "balanced" } }, target: "/ext/svc/banks/mia-bank/policy" },
+  { operation: "DELETE /ext/svc/banks/{bank_id}/policy", caller: "member", path: "/ext/svc/banks/mia-bank/policy",
+    target: "/ext/svc/banks/mia-bank/policy" },
+  { operation: "DELETE /ext/svc/banks/{bank_id}", caller: "member", path: "/ext/svc/banks/mia-bank", target: "/ext/svc/banks/mia-bank" },
+];
+
+/** POSTs that write nothing, and why: they record no entry. */
+const NOT_WRITES: Record<string, string> = {
+  "POST /ext/svc/manifests/validate": "validates a manifest and stores nothing",
+};
+
+interface Operation {
+  key: string;
+  action: string | undefined;
+}
+
+/** The document's write operations, with the audit action each declares (`x-audit-action`). */
+function documentedWrites(): Operation[] {
+  const doc = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ["post", "put", "patch", "delete"].includes(method))
+      .map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, action: op["x-audit-action"] as string | undefined })),
+  );
+}
+
+beforeAll(async () => {
+  market = await startMarketplace();
+  t.app.config.marketplace.allowedHosts.push(market.host);
+  market.setFile("/audit/templates.json", catalog(catalogEntry("alpha"), catalogEntry("beta")));
+  tokens.admin = ADMIN_TOKEN;
+  expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "mia", password: MIA_PASSWORD })).status).toBe(201);
+  tokens.member = (await call("admin", "POST", "/ext/svc/admin/users/mia/api-keys", {})).body.token;
+  expect((await call("member", "POST", "/ext/svc/me/service-accounts", { id: "mia-bot" })).status).toBe(201);
+  tokens.bot = (await call("member", "POST", "/ext/svc/me/service-accounts/mia-bot/api-keys", {})).body.token;
+  const source = await call("admin", "POST", "/ext/svc/admin/template-sources", { url: `${market.url}/audit`, alias: "market", auth_token: SOURCE_TOKEN });
+  expect(source.status, source.text).toBe(201);
+});
+afterAll(() => market.close());
+
+describe("audit entries of the writes in the OpenAPI document", () => {
+  it("has a fixture for every write operation of the document, and an action for every one that writes", () => {
+    const writes = documentedWrites();
+    expect(writes.length).toBeGreaterThan(30);
+    for (const write of writes) {
+      if (write.key in NOT_WRITES) expect(write.action, write.key).toBeUndefined();
+      else expect(write.action, `${write.key} declares no audit action`).toMatch(/^[a-z_]+(\.[a-z_]+)+$/);
+    }
+    const audited = writes.filter((w) => w.action).map((w) => w.key).sort();
+    expect(FIXTURES.map((f) => f.operation).sort()).toEqual(audited);
+    // And the endpoints say so themselves: every write names its action or says it writes nothing.
+    for (const endpoint of listEndpoints().filter((e) => e.method !== "GET")) expect(endpoint.audit, endpoint.path).toBeDefined();
+  });
+
+  it("leaves exactly one entry per successful write, with its actor, action, target and request id", async () => {
+    const actions = new Map(documentedWrites().map((w) => [w.key, w.action]));
+    for (const [index, fixture] of FIXTURES.entries()) {
+      const path = typeof fixture.path === "function" ? fixture.path() : fixture.path;
+      const body = typeof fixture.body === "function" ? (fixture.body as () => unknown)() : fixture.body;
+      const method = fixture.operation.split(" ")[0]!;
+      const requestId = `audit-write-${index}`;
+      const before = await lastSeq();
+      const answer = await call(fixture.caller, method, path, body ?? (method === "POST" ? {} : undefined), requestId);
+      expect(answer.status, `${fixture.operation}: ${answer.text}`).toBeLessThan(300);
+      const entries = await entriesAfter(before);
+      expect(entries, fixture.operation).toHaveLength(1);
+      const target = typeof fixture.target === "function" ? fixture.target(answer.body) : fixture.target;
+      const actor = ACTORS[fixture.caller];
+      expect(entries[0], fixture.operation).toMatchObject({
+        principalType: actor.principal_type,
+        principalId: actor.principal_id,
+        userId: actor.user_id,
+        action: actions.get(fixture.operation),
+        target,
+        requestId,
+      });
+    }
+  });
+
+  it("leaves no entry for failed writes (422, 404, 409, 403), dry runs and validation", async () => {
+    const before = await lastSeq();
+    const failures: Array<[Caller, string, string, unknown, number]> = [
+      ["member", "POST", T_ME, { id: "Not An Id", name: "x", manifest: manifest() }, 422],
+      ["member", "DELETE", `${T_ME}/nothing-here`, undefined, 404],
+      ["admin", "POST", "/ext/svc/admin/users", { id: "mia" }, 409],
+      ["member", "POST", "/ext/svc/admin/users", { id: "someone" }, 403],
+      ["member", "PATCH", `${T_ME}/nothing-here`, { description: "x" }, 404],
+      ["member", "POST", `${T_ME}/gamma/install`, { source_name: "market", source_scope: "server" }, 404],
+      ["member", "POST", "/ext/svc/me/password", { current_password: "not it at all, really", new_password: "another long password" }, 422],
+    ];
+    for (const [caller, method, path, body, status] of failures) {
+      expect((await call(caller, method, path, body)).status, `${method} ${path}`).toBe(status);
+    }
+    const dryRun = await call("member", "POST", "/ext/svc/banks?dry_run=true", { bank_id: "dry-bank", template: "server/alpha" });
+    expect(dryRun.status, dryRun.text).toBe(200);
+    expect((await call("member", "POST", "/ext/svc/manifests/validate", { manifest: manifest() })).status).toBe(200);
+    expect(await entriesAfter(before)).toEqual([]);
+  });
+
+  it("writes the entry in the write's transaction: a write whose entry cannot be stored is not made", async () => {
+    // Make every audit insert fail; the template delete must then roll back with it.
+    expect((await call("member", "POST", T_ME, { id: "kept", name: "Kept", manifest: manifest() })).status).toBe(201);
+    await t.app.db.execute(sql.raw(`create function refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'audit refused'; end $$`));
+    await t.app.db.execute(sql.raw(`create trigger refuse_audit before insert on audit_entries for each row execute function refuse_audit()`));
+    try {
+      expect((await call("member", "DELETE", `${T_ME}/kept`)).status).toBe(500);
+      expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "never" })).status).toBe(500);
+    } finally {
+      await t.app.db.execute(sql.raw(`drop trigger refuse_audit on audit_entries`));
+      await t.app.db.execute(sql.raw(`drop function refuse_audit()`));
+    }
+    expect((await call("member", "GET", `${T_ME}/kept`)).status).toBe(200);
+    expect((await call("admin", "GET", "/ext/svc/admin/users/never")).status).toBe(404);
+  });
+
+  it("leaves no entry when the transaction that recorded it rolls back", async () => {
+    const before = await lastSeq();
+    const endpoint = defineEndpoint({ method: "POST", path: "/ext/svc/test", summary: "", tag: "", access: "principal", status: 204, audit: { action: "test.rollback" } });
+    const principal = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
+    const write = runAudited(endpoint, { db: t.app.db, principal, requestId: "r", params: undefined, query: undefined, body: undefined }, () =>
+      t.app.db.transaction(async (tx) => {
+        await recordAudit(tx);
+        throw new Error("rolled back after the audit insert");
+      }),
+    );
+    await expect(write).rejects.toThrow("rolled back after the audit insert");
+    expect(await entriesAfter(before)).toEqual([]);
+  });
+
+  it("holds no token, password or source credential anywhere in the log", async () => {
+    expect(secrets.size).toBeGreaterThan(8);
+    const rows = await t.app.db.select().from(auditEntries);
+    expect(rows.length).toBeGreaterThan(FIXTURES.length);
+    const text = JSON.stringify(rows);
+    for (const secret of secrets) expect(text.includes(secret), `an entry holds ${secret.slice(0, 6)}…`).toBe(false);
+    // The API's own answers too.
+    const answered = (await call("admin", "GET", "/ext/svc/admin/audit?limit=200")).text;
+    for (const secret of secrets) expect(answered.includes(secret)).toBe(false);
+  });
+});
