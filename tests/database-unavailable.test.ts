@@ -9,6 +9,8 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("closed"), { code: "CONNECTION_CLOSED" }))).toBe(true);
     expect(isDatabaseUnavailable(wrapped(Object.assign(new Error("refused"), { code: "ECONNREFUSED" })))).toBe(true);
     expect(isDatabaseUnavailable(wrapped(Object.assign(new Error("lost"), { code: "08006" })))).toBe(true);
+    const idle = Object.assign(new Error("terminating connection due to idle-in-transaction timeout"), { code: "25P03" });
+    expect(isDatabaseUnavailable(wrapped(idle))).toBe(true);
   });
 
   it("counts postgres.js failing inside its connection code (seen during a partition) as unreachable", () => {

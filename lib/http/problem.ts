@@ -25,12 +25,14 @@ export function problemResponse(error: ApiError, requestId: string): Response {
   });
 }
 
-// Connection-level failures of postgres.js and Node sockets, SQLSTATE classes 08/57P, and
-// our own bound on waiting for the database (db/client.ts).
+// Connection-level failures of postgres.js and Node sockets, SQLSTATE classes 08/57P, the
+// server ending a session for idling (25P03 in a transaction, 57P05 outside one: after a
+// partition the next query on that socket hears it), and our own bound on waiting for the
+// database (db/client.ts).
 const UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH",
   "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
-  "DATABASE_TIMEOUT", "57P01", "57P02", "57P03", "57014",
+  "DATABASE_TIMEOUT", "57P01", "57P02", "57P03", "57P05", "57014", "25P03",
 ]);
 
 /**
