@@ -13,3 +13,11 @@ export const principalId = z
   .min(1)
   .max(64)
   .regex(/^[a-z0-9][a-z0-9._@-]*$/, "must be 1-64 characters of a-z, 0-9, '.', '_', '@' or '-', starting with a letter or digit");
+
+/**
+ * A yes/no query parameter, false when absent. Its value arrives as text ("true", "false",
+ * "1", "0"…), which z.stringbool reads; what it means is a boolean, so the OpenAPI document
+ * says `type: boolean` and generated clients send `true`/`false` instead of any string.
+ */
+export const queryFlag = (description: string) =>
+  z.stringbool().default(false).meta({ description, override: { type: "boolean", default: false } });

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from "@/lib/http/problem-types";
+import { nullMeansAbsent } from "@/lib/http/validation";
 import { listEndpoints } from "./endpoints";
 
 const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemType[];
@@ -66,7 +67,9 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       ...(endpoint.params && Object.keys(endpoint.params.shape).length ? { path: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
     },
-    requestBody: endpoint.body ? { required: true, content: { "application/json": { schema: endpoint.body } } } : undefined,
+    requestBody: endpoint.body
+      ? { required: true, content: { "application/json": { schema: endpoint.body, example: bodyExample(endpoint.body) } } }
+      : undefined,
     responses: {
       [String(endpoint.status)]: success,
       ...Object.fromEntries([...statuses].sort().map((s) => [String(s), problem(s)])),
@@ -74,10 +77,39 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   };
 }
 
+/** The example a request body's schema carries (`.meta({ example })`), shown as the body's example too. */
+function bodyExample(schema: z.ZodType): unknown {
+  return z.globalRegistry.get(schema)?.example;
+}
+
+/**
+ * CONTRACT §10: a POST or PUT body may send `null` for an optional field (it counts as absent,
+ * lib/http/validation.ts). The zod schemas refuse null and the handlers drop it before
+ * validating, so the document alone widens those fields to `anyOf: [field, null]`, and a
+ * generated client lets programs send the null they would send anyway.
+ */
+function nullableOptionalBodyFields(endpoints: Endpoint[]): CreateDocumentOptions["override"] {
+  const bodies = new Set<unknown>();
+  for (const e of endpoints) if ((e.method === "POST" || e.method === "PUT") && e.body instanceof z.ZodObject) bodies.add(e.body);
+  return ({ zodSchema, jsonSchema, io }) => {
+    if (io !== "input" || !bodies.has(zodSchema) || !(zodSchema instanceof z.ZodObject)) return;
+    const shape = zodSchema.shape as Record<string, z.ZodType>;
+    const properties = (jsonSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    for (const [key, field] of Object.entries(shape)) {
+      const property = properties[key];
+      if (!property || !nullMeansAbsent(field)) continue;
+      // The description stays on the field, as zod renders `.nullable()`.
+      const { description, ...schema } = property;
+      properties[key] = { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: "null" }] };
+    }
+  };
+}
+
 /** The OpenAPI 3.1 document of every endpoint, built from the same zod schemas the handlers use. */
 export function buildOpenApiDocument() {
+  const endpoints = listEndpoints();
   const paths: ZodOpenApiPathsObject = {};
-  for (const endpoint of listEndpoints()) {
+  for (const endpoint of endpoints) {
     const item = (paths[endpoint.path] ??= {});
     (item as Record<string, ZodOpenApiOperationObject>)[endpoint.method.toLowerCase()] = operation(endpoint);
   }
@@ -93,5 +125,5 @@ export function buildOpenApiDocument() {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key from /ext/svc/me/api-keys" } },
     },
     paths,
-  });
+  }, { override: nullableOptionalBodyFields(endpoints) });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/api/fields";
+import { queryFlag, timestamp } from "@/lib/api/fields";
 import { BANK_ID_PATTERN } from "./ids";
 
 export const bankId = z
@@ -15,10 +15,10 @@ export const CreateBankRequest = z
     }),
     name: z.string().trim().min(1).max(200).optional().meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
   })
-  .meta({ id: "CreateBankRequest" });
+  .meta({ id: "CreateBankRequest", example: { bank_id: "support:eu", template: "server/support-bot", name: "Support (EU)" } });
 
 export const CreateBankQuery = z.strictObject({
-  dry_run: z.stringbool().default(false).meta({ description: "Compute what the import would do without writing anything." }),
+  dry_run: queryFlag("Compute what the import would do without writing anything."),
 });
 
 export const ImportResult = z

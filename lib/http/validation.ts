@@ -40,6 +40,13 @@ export function describeErrors(what: string, errors: FieldError[]): string {
 }
 
 /**
+ * CONTRACT §10: whether a `null` for this top-level field of a POST or PUT body counts as
+ * leaving it out: the field may be missing but refuses null. A field that gives null a
+ * meaning of its own (a nullable policy field) keeps it.
+ */
+export const nullMeansAbsent = (field: z.ZodType) => field.safeParse(undefined).success && !field.safeParse(null).success;
+
+/**
  * CONTRACT §10: in POST and PUT bodies `null` for an optional field means the field is
  * absent. Drops top-level nulls the schema would refuse but accepts as missing; nulls a
  * field gives meaning to (a nullable policy field) stay.
@@ -52,7 +59,7 @@ export function dropNullOptionals(schema: z.ZodType, value: Record<string, unkno
     // Own keys only: `constructor` or `toString` in a body must not find Object.prototype's.
     const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
     if (v !== null || !field) continue;
-    if (field.safeParse(undefined).success && !field.safeParse(null).success) {
+    if (nullMeansAbsent(field)) {
       out ??= { ...value };
       delete out[key];
     }

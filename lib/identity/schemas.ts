@@ -25,7 +25,9 @@ export const CreatedApiKey = ApiKey.extend({
   token: z.string().meta({ description: "The key itself. Shown once; only its hash is stored." }),
 }).meta({ id: "CreatedApiKey" });
 
-export const CreateApiKeyRequest = z.strictObject({ description: z.string().max(200).nullish() }).meta({ id: "CreateApiKeyRequest" });
+export const CreateApiKeyRequest = z
+  .strictObject({ description: z.string().max(200).nullish() })
+  .meta({ id: "CreateApiKeyRequest", example: { description: "CI deploy job" } });
 
 export const ServiceAccount = z
   .object({
@@ -41,7 +43,7 @@ export const ServiceAccount = z
 
 export const CreateServiceAccountRequest = z
   .strictObject({ id: principalId, display_name: z.string().min(1).max(200).optional(), role: role.optional() })
-  .meta({ id: "CreateServiceAccountRequest" });
+  .meta({ id: "CreateServiceAccountRequest", example: { id: "deploy-bot", display_name: "Deploy bot", role: "member" } });
 
 export const User = z
   .object({
@@ -67,7 +69,7 @@ export const CreateUserRequest = z
     role: role.optional(),
     password: password.optional(),
   })
-  .meta({ id: "CreateUserRequest" });
+  .meta({ id: "CreateUserRequest", example: { id: "alice", display_name: "Alice", email: "alice@example.com", role: "member" } });
 
 export const UpdateUserRequest = z
   .strictObject({
@@ -77,7 +79,7 @@ export const UpdateUserRequest = z
     is_active: z.boolean().optional(),
     password: password.nullable().optional(),
   })
-  .meta({ id: "UpdateUserRequest" });
+  .meta({ id: "UpdateUserRequest", example: { role: "admin", is_active: true } });
 
 export const ChangePasswordRequest = z
   .strictObject({
@@ -85,7 +87,7 @@ export const ChangePasswordRequest = z
     current_password: z.string().max(1024),
     new_password: z.string().min(12, "must be at least 12 characters").max(512, "must be at most 512 characters"),
   })
-  .meta({ id: "ChangePasswordRequest" });
+  .meta({ id: "ChangePasswordRequest", example: { current_password: "old secret words", new_password: "a longer new passphrase" } });
 
 export const userIdParams = z.object({ user_id: z.string() });
 export const keyIdParams = z.object({ key_id: z.string() });

@@ -75,7 +75,18 @@ export type PolicyDocument = z.output<typeof PolicyDocument>;
 
 export const PutPolicyRequest = z
   .strictObject({ document: PolicyDocument })
-  .meta({ id: "PutPolicyRequest", description: "Creates or replaces the bank's policy." });
+  .meta({
+    id: "PutPolicyRequest",
+    description: "Creates or replaces the bank's policy.",
+    example: {
+      document: {
+        version: POLICY_VERSION,
+        default_strategy: "balanced",
+        strategy_overrides: [{ scope: "channel", value: "incidents", strategy: "thorough" }],
+        public_access: { default: { actions: ["bank:recall"], recall_budget: "low" } },
+      },
+    },
+  });
 
 export const BankPolicy = z
   .object({ bank_id: z.string(), document: PolicyDocument })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/api/fields";
+import { queryFlag, timestamp } from "@/lib/api/fields";
 import { parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "./names";
 
 export const sourceName = z.string().regex(SOURCE_NAME_PATTERN, SOURCE_NAME_RULE);
@@ -38,20 +38,13 @@ export const CreateSourceRequest = z
     alias: sourceName.optional().meta({ description: "Source name to use instead of the one derived from the URL." }),
     auth_token: z.string().min(1).max(8192).optional().meta({ description: "Credential sent to the source's host." }),
   })
-  .meta({ id: "CreateSourceRequest" });
+  .meta({ id: "CreateSourceRequest", example: { url: "https://github.com/acme/bank-templates", alias: "acme" } });
 
 export const sourceNameParams = z.object({ name: z.string() });
 
 export const CatalogQuery = z.strictObject({
   source_scope: z.enum(["personal", "server"]).optional().meta({ description: "Which source of that name; default as for install." }),
-  refresh: z
-    .stringbool()
-    .default(false)
-    .meta({
-      description: "Revalidate the catalog with the marketplace (conditionally) instead of using a fresh cached copy.",
-      // A query value is text ("true"/"false", "1"/"0"…); what it means is a boolean, so the document says so.
-      override: { type: "boolean", default: false },
-    }),
+  refresh: queryFlag("Revalidate the catalog with the marketplace (conditionally) instead of using a fresh cached copy."),
 });
 
 export const CatalogEntryProblem = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "@/lib/api/fields";
+import { queryFlag, timestamp } from "@/lib/api/fields";
 import { BankTemplateManifest } from "./manifest";
 
 export const TEMPLATE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -43,6 +43,14 @@ export const TemplateList = z
   })
   .meta({ id: "TemplateList" });
 
+/** A small valid manifest, the example of every request body that carries one. */
+const exampleManifest = {
+  version: "1",
+  bank: { retain_mission: "Keep decisions and their reasons." },
+  mental_models: [{ id: "decisions", name: "Decisions", source_query: "What was decided?" }],
+  directives: [{ name: "Be brief", content: "Answer in three sentences or fewer." }],
+};
+
 export const CreateTemplateRequest = z
   .strictObject({
     id: templateId,
@@ -53,7 +61,10 @@ export const CreateTemplateRequest = z
     integrations: labels.optional(),
     tags: labels.optional(),
   })
-  .meta({ id: "CreateTemplateRequest" });
+  .meta({
+    id: "CreateTemplateRequest",
+    example: { id: "support-bot", name: "Support bot", manifest: exampleManifest, category: "support", tags: ["starter"] },
+  });
 
 export const PatchTemplateRequest = z
   .strictObject({
@@ -64,7 +75,11 @@ export const PatchTemplateRequest = z
     tags: labels.optional(),
     manifest: BankTemplateManifest.optional(),
   })
-  .meta({ id: "PatchTemplateRequest", description: "Every field optional; `{}` changes nothing. `null` clears description or category." });
+  .meta({
+    id: "PatchTemplateRequest",
+    description: "Every field optional; `{}` changes nothing. `null` clears description or category.",
+    example: { description: "Answers support questions.", category: null },
+  });
 
 export const InstallTemplateRequest = z
   .strictObject({
@@ -72,7 +87,7 @@ export const InstallTemplateRequest = z
     alias_id: templateId.optional().meta({ description: "Id to install under; default: the template's id in the source." }),
     source_scope: scopeName.optional().meta({ description: "Which source of that name; default: the caller's personal one, else the server's." }),
   })
-  .meta({ id: "InstallTemplateRequest" });
+  .meta({ id: "InstallTemplateRequest", example: { source_name: "acme", source_scope: "server" } });
 
 export const UpdateResult = z
   .object({ updated: z.boolean(), previous_revision: z.string(), new_revision: z.string(), template: Template })
@@ -96,14 +111,14 @@ export const ListTemplatesQuery = z.strictObject({
 });
 
 export const UpdateQuery = z.strictObject({
-  force: z.stringbool().default(false).meta({ description: "Overwrite local edits, and rewrite even when the revision is unchanged." }),
+  force: queryFlag("Overwrite local edits, and rewrite even when the revision is unchanged."),
 });
 
 export const templateParams = z.object({ template_id: templateId });
 
 export const ValidateManifestRequest = z
   .strictObject({ manifest: z.unknown().refine((m) => m !== undefined, "is required") })
-  .meta({ id: "ValidateManifestRequest" });
+  .meta({ id: "ValidateManifestRequest", example: { manifest: exampleManifest } });
 
 export const ManifestValidation = z
   .object({

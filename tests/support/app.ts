@@ -23,15 +23,22 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Hands `req` to the real route handler of its path and method, as Next would. */
+export async function callRoute(req: Request): Promise<Response> {
+  const { pathname } = new URL(req.url);
+  const resolved = resolveRoute(pathname);
+  if (!resolved) throw new Error(`No route file matches ${pathname}`);
+  const mod = (await import(/* @vite-ignore */ resolved.file)) as Record<string, unknown>;
+  const handler = mod[req.method] as ((req: Request, ctx: unknown) => Promise<Response>) | undefined;
+  if (!handler) throw new Error(`${resolved.file} does not export ${req.method}`);
+  // Like Next: routes without dynamic segments get no params object at all.
+  const context = Object.keys(resolved.params).length ? { params: Promise.resolve(resolved.params) } : undefined;
+  return handler(req, context);
+}
+
 /** Calls the real route handler for `path`, as Next would. */
 export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const url = new URL(path, "http://localhost");
-  const resolved = resolveRoute(url.pathname);
-  if (!resolved) throw new Error(`No route file matches ${url.pathname}`);
-  const mod = (await import(/* @vite-ignore */ resolved.file)) as Record<string, unknown>;
-  const handler = mod[method] as ((req: Request, ctx: unknown) => Promise<Response>) | undefined;
-  if (!handler) throw new Error(`${resolved.file} does not export ${method}`);
-
   const headers = new Headers(options.headers);
   if (options.token) headers.set("authorization", `Bearer ${options.token}`);
   let body: BodyInit | undefined;
@@ -40,9 +47,7 @@ export async function request<T = any>(method: string, path: string, options: Re
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  // Like Next: routes without dynamic segments get no params object at all.
-  const context = Object.keys(resolved.params).length ? { params: Promise.resolve(resolved.params) } : undefined;
-  const response = await handler(new Request(url, { method, headers, body }), context);
+  const response = await callRoute(new Request(url, { method, headers, body }));
   const text = await response.text();
   let parsed: unknown = undefined;
   if (text) {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { checkManifest } from "@/lib/templates/manifest";
+import { listenOnLoopback } from "./loopback";
 
 /*
  * A fake Hindsight server for the calls of the remote bank store (the reference's list_banks,
@@ -97,11 +97,7 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
       if (!res.headersSent && !res.destroyed) send(res, { status: 500, body: { detail: "Internal Server Error" } });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
 
   return {
     url: `http://127.0.0.1:${port}`,

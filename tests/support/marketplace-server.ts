@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -108,11 +108,7 @@ export async function startMarketplace(): Promise<Marketplace> {
     if (file) return serveFile(req, res, file);
     notFound(res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
 
   const remove = (path: string) => {
     files.delete(path);

@@ -1,0 +1,10 @@
+// npm run client:generate – writes client/schema.d.ts from the OpenAPI document, built from the
+// zod schemas in process: no server, no database.
+import { writeFileSync } from "node:fs";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { CLIENT_SCHEMA_PATH, generateClientSchema } from "@/lib/api/client-schema";
+
+void generateClientSchema(buildOpenApiDocument()).then((text) => {
+  writeFileSync(CLIENT_SCHEMA_PATH, text);
+  console.log(`Wrote ${CLIENT_SCHEMA_PATH}`);
+});

@@ -1,0 +1,151 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { listEndpoints } from "@/lib/api/endpoints";
+import { CLIENT_SCHEMA_PATH, generateClientSchema } from "@/lib/api/client-schema";
+import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from "@/lib/http/problem-types";
+import { connect, installFromMarketplace, updateAndApply } from "./client-sample/program";
+import { request, useTestApp } from "./support/app";
+import { catalog, catalogEntry } from "./support/fixtures";
+import { serveApp, type ServedApp } from "./support/http-app";
+import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+
+// Issue 12: programs use the typed client in client/, generated from the served OpenAPI document.
+const t = useTestApp();
+let market: Marketplace;
+let app: ServedApp;
+
+beforeAll(async () => {
+  market = await startMarketplace();
+  t.app.config.marketplace.allowedHosts.push(market.host);
+  app = await serveApp();
+});
+afterAll(async () => {
+  await app?.close();
+  await market?.close();
+});
+
+const servedDocument = async () => (await request("GET", "/ext/svc/openapi.json")).body;
+
+describe("the OpenAPI document, as generated clients read it", () => {
+  it("types every yes/no query parameter as a boolean", async () => {
+    const doc = await servedDocument();
+    const flags: string[] = [];
+    for (const endpoint of listEndpoints()) {
+      for (const [name, field] of Object.entries((endpoint.query?.shape ?? {}) as Record<string, z.ZodType>)) {
+        // A parameter that reads the text "true" as the boolean true is a flag.
+        if (field.safeParse("true").data !== true) continue;
+        const parameters = doc.paths[endpoint.path][endpoint.method.toLowerCase()].parameters as { name: string; schema: unknown }[];
+        expect(parameters.find((p) => p.name === name)?.schema, `${endpoint.method} ${endpoint.path} ?${name}`).toMatchObject({
+          type: "boolean",
+          default: false,
+        });
+        flags.push(name);
+      }
+    }
+    expect(new Set(flags)).toEqual(new Set(["force", "dry_run", "refresh"]));
+  });
+
+  it("lets POST and PUT bodies send null for optional fields (CONTRACT §10), and PATCH bodies not", async () => {
+    const schemas = (await servedDocument()).components.schemas;
+    const nullable = { anyOf: expect.arrayContaining([{ type: "null" }]) };
+    expect(schemas.CreateBankRequest.properties.name).toMatchObject(nullable);
+    expect(schemas.CreateSourceRequest.properties).toMatchObject({ alias: nullable, auth_token: nullable });
+    expect(schemas.InstallTemplateRequest.properties).toMatchObject({ alias_id: nullable, source_scope: nullable });
+    expect(schemas.CreateTemplateRequest.properties).toMatchObject({ integrations: nullable, tags: nullable });
+    expect(schemas.CreateBankRequest.properties.bank_id).toEqual({ type: "string", pattern: expect.any(String) });
+    expect(schemas.PatchTemplateRequest.properties.name).not.toHaveProperty("anyOf");
+  });
+
+  it("gives every request body an example its endpoint accepts", async () => {
+    const doc = await servedDocument();
+    for (const endpoint of listEndpoints().filter((e) => e.body)) {
+      const label = `${endpoint.method} ${endpoint.path}`;
+      const example = doc.paths[endpoint.path][endpoint.method.toLowerCase()].requestBody.content["application/json"].example;
+      expect(example, label).toBeDefined();
+      expect(endpoint.body!.safeParse(example).error, label).toBeUndefined();
+    }
+  });
+
+  it("lists every problem type the API answers with", async () => {
+    const schemas = (await servedDocument()).components.schemas;
+    expect(schemas.Problem.properties.type).toEqual({ $ref: "#/components/schemas/ProblemType" });
+    expect(schemas.ProblemType.enum).toEqual((Object.keys(PROBLEM_TYPES) as ProblemType[]).map(problemTypeUri));
+  });
+});
+
+describe("the typed client (client/)", () => {
+  it("holds the types openapi-typescript generates from the served document", async () => {
+    const generated = await generateClientSchema(await servedDocument());
+    const committed = readFileSync(CLIENT_SCHEMA_PATH, "utf8");
+    expect(committed, "client/schema.d.ts is not the document's: run `npm run client:generate` and commit it").toBe(generated);
+  });
+
+  it("type-checks the sample program, and refuses calls the API refuses", () => {
+    const root = path.resolve(__dirname, "..");
+    const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
+    })!;
+    const files = ["program.ts", "misuse.ts"].map((name) => path.join(__dirname, "client-sample", name));
+    // The project's compiler options, on the sample alone: no incremental state, no ambient @types.
+    const program = ts.createProgram(files, { ...config.options, incremental: false, noEmit: true, types: [], plugins: [] });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
+      const where = d.file ? `${path.relative(root, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
+      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+    });
+    expect(diagnostics).toEqual([]);
+  }, 60_000);
+
+  it("runs the sample program against the app over HTTP: source, install, update with force, bank, policy", async () => {
+    const member = await t.user("prog");
+    const client = connect(app.url, member.token!);
+    market.setFile("/acme/templates.json", catalog(catalogEntry("notes-bot")));
+
+    const { source, template } = await installFromMarketplace(client, {
+      marketplaceUrl: `${market.url}/acme`,
+      sourceName: "acme",
+      templateId: "notes-bot",
+    });
+    expect(source).toMatchObject({ name: "acme", scope: "personal", owner: "prog", has_auth: false });
+    expect(template).toMatchObject({ id: "notes-bot", source_name: "acme", source_scope: "personal", locally_modified: false });
+
+    market.setFile("/acme/templates.json", catalog(catalogEntry("notes-bot", { description: "Upstream v2" })));
+    const { update, bank, policy } = await updateAndApply(client, { templateId: "notes-bot", bankId: "prog:notes" });
+
+    expect(update).toMatchObject({ updated: true, previous_revision: template.source_revision });
+    expect(update.new_revision).not.toBe(template.source_revision);
+    expect(update.template.description).toBe("Upstream v2");
+    expect(bank).toMatchObject({
+      bank_id: "prog:notes",
+      template: "personal/notes-bot",
+      bank_created: true,
+      import_result: { dry_run: false, config_applied: true, mental_models_created: ["open-questions", "decisions"] },
+    });
+    expect(policy).toEqual({
+      bank_id: "prog:notes",
+      document: {
+        version: "2026-03-24",
+        default_strategy: "balanced",
+        strategy_overrides: [{ scope: "channel", value: "incidents", strategy: "thorough" }],
+        public_access: { default: { actions: ["bank:recall"], recall_budget: "low", recall_max_tokens: null } },
+      },
+    });
+
+    // `name: null` counted as absent: the new bank is named after its id.
+    const created = await client.GET("/ext/svc/banks/{bank_id}", { params: { path: { bank_id: "prog:notes" } } });
+    expect(created.data).toMatchObject({ name: "prog:notes", owner: "prog", last_applied: { template: "personal/notes-bot" } });
+  });
+
+  it("answers a failure as a typed problem", async () => {
+    const client = connect(app.url, "not-a-key");
+    const { data, error, response } = await client.GET("/ext/svc/me");
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(401);
+    expect(error?.type).toBe(problemTypeUri("unauthorized"));
+  });
+});
