@@ -5,6 +5,8 @@ export async function register() {
     // server saw, not an X-Forwarded-For the client wrote (lib/ratelimit/client-address.ts).
     const { appendPeerAddressToForwardedFor } = await import("@/lib/ratelimit/peer-address");
     appendPeerAddressToForwardedFor();
+    // The process metrics (CPU, memory, event loop) count from start-up, not from the first scrape.
+    await import("@/lib/observability/metrics");
     const { startServer } = await import("@/lib/server/startup");
     await startServer();
   }

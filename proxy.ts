@@ -13,7 +13,7 @@ import { newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
 
 const API_PREFIX = "/ext/svc/";
 const CONSOLE_PREFIXES = ["/sources", "/marketplace", "/templates", "/banks", "/account", "/admin", "/api-reference"];
-const NOT_PAGES = ["/ext", "/api", "/healthz", "/readyz"];
+const NOT_PAGES = ["/ext", "/api", "/healthz", "/readyz", "/metrics"];
 
 const underAny = (path: string, prefixes: string[]) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 

@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import { countWhilePending, metrics } from "@/lib/observability/metrics";
 
 /**
  * How long one database operation (a query, or a whole transaction) may wait, queueing for a
@@ -19,16 +20,30 @@ export class DatabaseTimeoutError extends Error {
 type PendingQuery = Promise<unknown> & { cancel(): unknown; [key: string]: unknown };
 
 /**
+ * Whether postgres.js can cancel the query safely: one still in its queue (no `state`: it is
+ * taken out and never sent) or the one its connection is running (`active`: a CancelRequest
+ * stops it on the server). A query pipelined behind another one on a connection is neither:
+ * postgres.js would skip its replies once it came up while the server may still answer it,
+ * and the connection would then read that answer as the next query's (seen in a partition
+ * as TypeErrors, RangeErrors and UNSAFE_TRANSACTION). It was written to the socket already,
+ * so the server runs it either way; it is left alone.
+ */
+const safelyCancellable = (query: PendingQuery) => !query.state || query.active === true;
+
+/**
  * Resolves like the query, or rejects with DatabaseTimeoutError after `ms`. A query still
  * waiting in postgres.js's queue is taken out of it (so it never runs later, after its
- * request was answered); one already sent is cancelled on the server when it can be reached.
+ * request was answered); one running is cancelled on the server when it can be reached.
  */
 function withDeadline<T>(query: PendingQuery, ms: number): Promise<T> {
+  // Counted from being awaited (postgres.js sends a query only then) until the driver settles
+  // it, past the deadline too: a query the server still holds is still in flight.
+  countWhilePending(metrics.databaseQueriesInFlight, "postgres", query);
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new DatabaseTimeoutError(ms));
       Promise.resolve()
-        .then(() => query.cancel())
+        .then(() => safelyCancellable(query) && query.cancel())
         .catch(() => {});
     }, ms);
     query.then(
@@ -93,7 +108,11 @@ function boundedTransaction(sql: Sql, args: unknown[], ms: number): Promise<unkn
     if (abandoned) throw new DatabaseTimeoutError(ms);
     return fn(boundedClient(tx, ms, () => abandoned));
   };
-  const transaction = (sql.begin as (...a: unknown[]) => Promise<unknown>)(...args, run);
+  const transaction = countWhilePending(
+    metrics.databaseTransactionsActive,
+    "postgres",
+    (sql.begin as (...a: unknown[]) => Promise<unknown>)(...args, run),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       abandoned = true;

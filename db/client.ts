@@ -2,6 +2,7 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { Placeholder } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { countWhilePending, metrics } from "@/lib/observability/metrics";
 import { boundedClient, DATABASE_WAIT_MS } from "./bounded-client";
 import * as schema from "./schema";
 
@@ -98,10 +99,33 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
   }
   await client.waitReady;
   return {
-    db: drizzle(client, { schema }) as unknown as Database,
+    db: drizzle(countingPglite(client), { schema }) as unknown as Database,
     kind: "pglite",
     ...closing(() => client.close()),
   };
+}
+
+/**
+ * The PGlite client with its statements and transactions counted in the database gauges that
+ * db/bounded-client.ts keeps for PostgreSQL (PGlite has no pool: this is what waits on it).
+ * Methods are bound to the client itself, whose private fields a proxy receiver could not reach.
+ */
+function countingPglite<C extends object>(client: C): C {
+  const counted: Record<PropertyKey, typeof metrics.databaseQueriesInFlight> = {
+    query: metrics.databaseQueriesInFlight,
+    exec: metrics.databaseQueriesInFlight,
+    transaction: metrics.databaseTransactionsActive,
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      const gauge = counted[property];
+      if (!gauge) return method;
+      return (...args: unknown[]) => countWhilePending(gauge, "pglite", method(...args) as Promise<unknown>);
+    },
+  });
 }
 
 /** What drizzle keeps as `$client`: the postgres.js client (bounded, see openPostgres) or PGlite. */

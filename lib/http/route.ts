@@ -13,6 +13,7 @@ import { apiHeaders, errorToResponse } from "./problem";
 import { JsonText } from "./json-text";
 import { inSenderKeyOrder } from "./key-order";
 import { requestIdFor } from "./request-id";
+import { observeRequest, UNMATCHED_ROUTE, type RequestObservation } from "@/lib/observability/request-log";
 import { dropNullOptionals, parseOrThrow } from "./validation";
 
 /** What a handler receives: the app, the caller and the validated input. */
@@ -60,12 +61,22 @@ export function handle<E extends Endpoint>(
 ): RouteHandler & { endpoint: E } {
   const run = async (request: Request, context?: RouteContext): Promise<Response> => {
     const requestId = requestIdFor(request.headers);
+    const observation = observeRequest(request.method, endpoint.path, requestId);
+    return observation.finish(await answer(request, context, requestId, observation));
+  };
+  const answer = async (
+    request: Request,
+    context: RouteContext | undefined,
+    requestId: string,
+    observation: RequestObservation,
+  ): Promise<Response> => {
     const url = new URL(request.url);
     const where = { method: request.method, path: url.pathname, requestId };
     try {
       assertPathEncoding(url.pathname);
       const app = await getApp();
       const principal = endpoint.access === "public" ? NO_PRINCIPAL : await authenticate(request, app);
+      observation.principal = principal;
       if (endpoint.access !== "public") authorize(principal, endpoint.access);
 
       // Next passes no params object at all to routes without dynamic segments.
@@ -146,12 +157,14 @@ type MethodTable = Record<HttpMethod, RouteHandler>;
  */
 export function route(handlers: Partial<MethodTable>): MethodTable {
   const allowed = ALL_METHODS.filter((m) => handlers[m]);
-  const refuse: RouteHandler = async (request) =>
-    errorToResponse(methodNotAllowed(allowed), {
-      method: request.method,
-      path: new URL(request.url).pathname,
-      requestId: requestIdFor(request.headers),
-    });
+  // Every handler of one route file serves the same path template.
+  const template = (handlers[allowed[0]!] as Partial<{ endpoint: Endpoint }> | undefined)?.endpoint?.path ?? UNMATCHED_ROUTE;
+  const refuse: RouteHandler = async (request) => {
+    const requestId = requestIdFor(request.headers);
+    const observation = observeRequest(request.method, template, requestId);
+    const where = { method: request.method, path: new URL(request.url).pathname, requestId };
+    return observation.finish(errorToResponse(methodNotAllowed(allowed), where));
+  };
   return Object.fromEntries(ALL_METHODS.map((m) => [m, handlers[m] ?? refuse])) as MethodTable;
 }
 
@@ -160,12 +173,13 @@ export function unknownPath(): MethodTable {
   const answer: RouteHandler = async (request) => {
     const path = new URL(request.url).pathname;
     const requestId = requestIdFor(request.headers);
+    const observation = observeRequest(request.method, UNMATCHED_ROUTE, requestId);
     try {
       assertPathEncoding(path);
-      await authenticate(request, await getApp());
+      observation.principal = await authenticate(request, await getApp());
       throw notFound(`No endpoint exists at ${path}.`);
     } catch (error) {
-      return errorToResponse(error, { method: request.method, path, requestId });
+      return observation.finish(errorToResponse(error, { method: request.method, path, requestId }));
     }
   };
   return Object.fromEntries(ALL_METHODS.map((m) => [m, answer])) as MethodTable;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { marketplaceCache } from "@/db/schema";
+import { countMarketplaceFetch } from "@/lib/observability/metrics";
 import { pause, throwIfGone } from "./operation";
 import { safeFetch, type FetchPolicy, type Validators } from "./safe-fetch";
 import { coalesce, leaseHolder, leaseIsLive, pruneDeadLeases, releaseLease, takeLease, type Resolved } from "./single-flight";
@@ -105,7 +106,10 @@ async function resolveShared<T>(
   const leaseMs = policy.timeoutMs + LEASE_MARGIN_MS;
   for (let attempt = 1; ; attempt++) {
     const entry = attempt === 1 && known !== undefined ? (known ?? undefined) : await readEntry(db, key);
-    if (entry && accepts(entry.fetchedAt)) return useEntry(db, req.url, entry, document);
+    if (entry && accepts(entry.fetchedAt)) {
+      countMarketplaceFetch("cache_fresh");
+      return useEntry(db, req.url, entry, document);
+    }
     if (attempt > LEASE_ATTEMPTS) return fetchAndStore(db, policy, req, key, entry, document, signal, null);
 
     const holder = leaseHolder();
@@ -114,7 +118,10 @@ async function resolveShared<T>(
       try {
         // Another holder may have finished between the look above and taking the lease.
         const current = await readEntry(db, key);
-        if (current && accepts(current.fetchedAt)) return await useEntry(db, req.url, current, document);
+        if (current && accepts(current.fetchedAt)) {
+          countMarketplaceFetch("shared");
+          return await useEntry(db, req.url, current, document);
+        }
         const fetched = await fetchAndStore(db, policy, req, key, current, document, signal, holder);
         released = true;
         return fetched;
@@ -124,7 +131,10 @@ async function resolveShared<T>(
       }
     }
     const awaited = await awaitOtherHolder(db, key, accepts, signal);
-    if (awaited) return useEntry(db, req.url, awaited, document);
+    if (awaited) {
+      countMarketplaceFetch("shared");
+      return useEntry(db, req.url, awaited, document);
+    }
   }
 }
 
@@ -183,7 +193,11 @@ async function fetchAndStore<T>(
 ): Promise<Resolved<T>> {
   const hasValidators = entry && (entry.etag !== null || entry.lastModified !== null);
   const conditional = hasValidators ? { etag: entry.etag, lastModified: entry.lastModified } : undefined;
-  const result = await safeFetch(policy, { ...req, conditional, cancel: signal });
+  const result = await safeFetch(policy, { ...req, conditional, cancel: signal }).catch((error: unknown) => {
+    countMarketplaceFetch(signal.aborted ? "cancelled" : "failed");
+    throw error;
+  });
+  countMarketplaceFetch(result.kind === "body" ? "fetched" : "not_modified");
   const fetchedAt = new Date();
   if (result.kind === "body") {
     const value = document.read(req.url, result.body);

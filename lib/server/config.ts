@@ -2,6 +2,11 @@ import { z } from "zod";
 
 const intFromEnv = (fallback: number, min: number) => z.coerce.number().int().min(min).default(fallback);
 
+/** pino's levels, most to least severe; `silent` writes nothing. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+const logLevel = z.enum(LOG_LEVELS).default("info");
+
 const envSchema = z.object({
   PORT: intFromEnv(3000, 1),
   DATABASE_URL: z.string().min(1).optional(),
@@ -18,7 +23,12 @@ const envSchema = z.object({
   HINDSIGHT_TIMEOUT_MS: intFromEnv(10_000, 1),
   TRUSTED_PROXIES: intFromEnv(0, 0),
   UPDATE_CHECK_INTERVAL_MINUTES: intFromEnv(60, 0),
+  LOG_LEVEL: logLevel,
+  METRICS_TOKEN: z.string().min(1).optional(),
 });
+
+/** The variables of the schema above (.env.example must list every one: tests/env-example.test.ts). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
 export interface Config {
   port: number;
@@ -38,6 +48,9 @@ export interface Config {
   trustedProxies: number;
   /** Minutes between scheduled update checks of installed templates; 0 turns them off. */
   updateCheckIntervalMinutes: number;
+  logLevel: LogLevel;
+  /** Bearer token GET /metrics requires; null: the endpoint is open. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -71,5 +84,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     trustedProxies: e.TRUSTED_PROXIES,
     updateCheckIntervalMinutes: e.UPDATE_CHECK_INTERVAL_MINUTES,
+    logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN ?? null,
   };
+}
+
+/**
+ * LOG_LEVEL alone, for the logger, which exists before (and whether or not) the rest of the
+ * configuration is valid: an invalid value falls back to `info` here, and loadConfig refuses it.
+ */
+export function logLevelFrom(env: Record<string, string | undefined>): LogLevel {
+  const parsed = logLevel.safeParse(env.LOG_LEVEL || undefined);
+  return parsed.success ? parsed.data : "info";
 }

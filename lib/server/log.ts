@@ -1,3 +1,6 @@
+import pino from "pino";
+import { logLevelFrom } from "./config";
+
 // drizzle puts bound parameters in its error messages; they may hold user data, so logs drop them.
 const withoutParams = (text: string | undefined) => text?.replace(/\nparams: [^\n]*/g, "\nparams: [redacted]");
 
@@ -8,11 +11,34 @@ function causes(error: Error): string[] {
   return out;
 }
 
-/** One structured JSON line per event on stderr; never request bodies, parameters or credentials. */
+// Nothing logs a credential on purpose; should a field of one of these names slip into a log
+// call anyway (top level or one object down), its value is replaced.
+const CREDENTIAL_KEYS = ["authorization", "cookie", "token", "password", "secret", "api_key", "apiKey", "authToken"];
+
+// Under vitest the suite stays quiet but for warnings and errors (tests assert on those);
+// LOG_LEVEL, when set, wins everywhere.
+const level = process.env.LOG_LEVEL || !process.env.VITEST ? logLevelFrom(process.env) : "warn";
+
+/**
+ * The process's one logger: one JSON object per line on stderr, `level` as its name and `time`
+ * in ISO 8601. Writes go through process.stderr.write looked up at each call, so whoever
+ * replaces that (a test capturing lines) sees every line.
+ */
+export const logger = pino(
+  {
+    level,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: CREDENTIAL_KEYS.flatMap((key) => [key, `*.${key}`]), censor: "[redacted]" },
+  },
+  { write: (line: string) => process.stderr.write(line) },
+);
+
+/** One error line; never request bodies, parameters or credentials. */
 export function logError(message: string, error: unknown, fields: Record<string, unknown> = {}): void {
   const err =
     error instanceof Error
       ? { name: error.name, message: withoutParams(error.message), causes: causes(error), stack: withoutParams(error.stack) }
       : { value: String(error) };
-  process.stderr.write(JSON.stringify({ level: "error", time: new Date().toISOString(), msg: message, ...fields, error: err }) + "\n");
+  logger.error({ ...fields, error: err }, message);
 }

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ADMIN_TOKEN, as, request, useTestApp, type Client } from "./support/app";
+import { catalog, catalogEntry, manifest } from "./support/fixtures";
+import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { logger } from "@/lib/server/log";
+
+// Issue 12: one request log line per API request, Prometheus metrics at /metrics, no credential in any log line.
+const t = useTestApp();
+let market: Marketplace;
+let carl: Client;
+const SOURCE_TOKEN = "marketplace-secret-" + "s".repeat(24);
+const DORA_PASSWORD = "dora-password-" + "p".repeat(20);
+
+/** Every line the logger writes during this file (at level info, which the suite otherwise keeps quiet). */
+const lines: string[] = [];
+const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+const requestLines = (requestId: string) => logged().filter((line) => line.msg === "request" && line.request_id === requestId);
+let previousLevel: string;
+
+beforeAll(async () => {
+  previousLevel = logger.level;
+  logger.level = "info";
+  const write = process.stderr.write.bind(process.stderr);
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
+    if (text.startsWith("{")) {
+      lines.push(...text.trim().split("\n"));
+      return true;
+    }
+    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+  });
+  market = await startMarketplace();
+  t.app.config.marketplace.allowedHosts.push(market.host);
+  carl = await t.user("carl");
+});
+afterAll(async () => {
+  logger.level = previousLevel;
+  vi.restoreAllMocks();
+  await market.close();
+});
+
+/** The scraped text and the value of one sample (0 when absent). */
+async function scrape(token?: string) {
+  const res = await request("GET", "/metrics", { token });
+  return { res, value: (sample: string) => sampleValue(res.text, sample) };
+}
+
+function sampleValue(text: string, sample: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${sample} `));
+  return line ? Number(line.slice(sample.length + 1)) : 0;
+}
+
+const TEMPLATE_ROUTE = "/ext/svc/me/templates/{template_id}";
+const requestsOf = (route: string, method: string, status: number) =>
+  `http_requests_total{route="${route}",method="${method}",status="${status}"}`;
+
+describe("metrics", () => {
+  it("counts requests by path template, method and status", async () => {
+    const before = await scrape();
+    expect(before.res.status).toBe(200);
+    expect(before.res.headers.get("content-type")).toContain("text/plain");
+    expect((await carl.post("/ext/svc/me/templates", { id: "counted", name: "Counted", manifest: manifest() })).status).toBe(201);
+    expect((await carl.get("/ext/svc/me/templates/counted")).status).toBe(200);
+    expect((await carl.get("/ext/svc/me/templates/counted")).status).toBe(200);
+    expect((await carl.get("/ext/svc/me/templates/missing")).status).toBe(404);
+
+    const after = await scrape();
+    const moved = (sample: string) => after.value(sample) - before.value(sample);
+    expect(moved(requestsOf(TEMPLATE_ROUTE, "GET", 200))).toBe(2);
+    expect(moved(requestsOf(TEMPLATE_ROUTE, "GET", 404))).toBe(1);
+    expect(moved(requestsOf("/ext/svc/me/templates", "POST", 201))).toBe(1);
+    expect(moved(`http_request_duration_seconds_count{route="${TEMPLATE_ROUTE}",method="GET"}`)).toBe(3);
+    // Raw paths never become labels.
+    expect(after.res.text).not.toContain("/ext/svc/me/templates/counted");
+    expect(after.res.text).toContain("db_queries_in_flight");
+    expect(after.res.text).toContain("process_cpu_user_seconds_total");
+  });
+
+  it("counts requests answered outside an endpoint: 405 under its template, unknown paths as unmatched", async () => {
+    const before = await scrape();
+    expect((await carl.put("/ext/svc/me/templates", {})).status).toBe(405);
+    expect((await carl.get("/ext/svc/nowhere/at-all")).status).toBe(404);
+    const after = await scrape();
+    expect(after.value(requestsOf("/ext/svc/me/templates", "PUT", 405)) - before.value(requestsOf("/ext/svc/me/templates", "PUT", 405))).toBe(1);
+    expect(after.value(requestsOf("unmatched", "GET", 404)) - before.value(requestsOf("unmatched", "GET", 404))).toBe(1);
+  });
+
+  it("counts marketplace fetches by outcome: fetched, then fresh from the cache, then not modified", async () => {
+    market.setFile("/m/templates.json", catalog(catalogEntry("notes-bot")));
+    const fetches = (outcome: string) => `marketplace_fetches_total{outcome="${outcome}"}`;
+    const before = await scrape();
+    const source = await carl.post("/ext/svc/me/template-sources", { url: `${market.url}/m`, alias: "m", auth_token: SOURCE_TOKEN });
+    expect(source.status).toBe(201);
+    expect((await carl.get("/ext/svc/me/template-sources/m/catalog")).status).toBe(200);
+    expect((await carl.get("/ext/svc/me/template-sources/m/catalog")).status).toBe(200);
+    expect((await carl.get("/ext/svc/me/template-sources/m/catalog?refresh=true")).status).toBe(200);
+    const after = await scrape();
+    const moved = (outcome: string) => after.value(fetches(outcome)) - before.value(fetches(outcome));
+    expect(moved("fetched")).toBeGreaterThanOrEqual(1);
+    expect(moved("cache_fresh")).toBeGreaterThanOrEqual(1);
+    expect(moved("not_modified")).toBe(1);
+    expect(market.requests.some((r) => r.headers.authorization === `Bearer ${SOURCE_TOKEN}`)).toBe(true);
+  });
+
+  it("requires the bearer token when METRICS_TOKEN is set", async () => {
+    const token = "metrics-token-" + "m".repeat(24);
+    vi.stubEnv("METRICS_TOKEN", token);
+    try {
+      expect((await scrape()).res.status).toBe(401);
+      expect((await scrape("wrong-" + token)).res.status).toBe(401);
+      expect((await scrape(ADMIN_TOKEN)).res.status).toBe(401);
+      const allowed = await scrape(token);
+      expect(allowed.res.status).toBe(200);
+      expect(allowed.res.text).toContain("http_requests_total");
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect((await scrape()).res.status).toBe(200);
+  });
+});
+
+describe("request log", () => {
+  it("writes exactly one line per API request with its request id, template, status and caller", async () => {
+    const ids = ["log-ok", "log-404", "log-401", "log-405", "log-unknown", "log-422"];
+    await request("GET", "/ext/svc/me/templates/counted", { token: carl.token, headers: { "x-request-id": "log-ok" } });
+    await request("GET", "/ext/svc/me/templates/missing?secret=query", { token: carl.token, headers: { "x-request-id": "log-404" } });
+    await request("GET", "/ext/svc/me", { token: "not-a-key", headers: { "x-request-id": "log-401" } });
+    await request("PUT", "/ext/svc/me/templates", { token: carl.token, headers: { "x-request-id": "log-405" } });
+    await request("GET", "/ext/svc/nowhere", { token: carl.token, headers: { "x-request-id": "log-unknown" } });
+    await request("POST", "/ext/svc/me/templates", { token: carl.token, body: { id: 7 }, headers: { "x-request-id": "log-422" } });
+
+    for (const id of ids) expect(requestLines(id), id).toHaveLength(1);
+    const [ok] = requestLines("log-ok");
+    expect(ok).toMatchObject({
+      level: "info",
+      method: "GET",
+      route: TEMPLATE_ROUTE,
+      status: 200,
+      principal_id: "carl",
+      principal_type: "user",
+    });
+    expect(typeof ok!.duration_ms).toBe("number");
+    expect(requestLines("log-404")[0]).toMatchObject({ status: 404, route: TEMPLATE_ROUTE });
+    expect(JSON.stringify(requestLines("log-404"))).not.toContain("secret=query");
+    expect(requestLines("log-401")[0]).toMatchObject({ status: 401, route: "/ext/svc/me" });
+    expect(requestLines("log-401")[0]).not.toHaveProperty("principal_id");
+    expect(requestLines("log-405")[0]).toMatchObject({ status: 405, route: "/ext/svc/me/templates" });
+    expect(requestLines("log-unknown")[0]).toMatchObject({ status: 404, route: "unmatched", principal_id: "carl" });
+    expect(requestLines("log-422")[0]).toMatchObject({ status: 422, method: "POST" });
+  });
+
+  it("never writes a token or password in any line", async () => {
+    const created = await t.admin.post("/ext/svc/admin/users", { id: "dora", role: "member", password: DORA_PASSWORD });
+    expect(created.status).toBe(201);
+    // The logger's own redaction, should a credential ever be passed to it.
+    logger.warn({ token: "passed-by-mistake", headers: { authorization: "Bearer passed-by-mistake" } }, "redaction check");
+
+    const issued = await t.admin.post("/ext/svc/admin/users/dora/api-keys", { description: "y" });
+    expect(await as(issued.body.token).get("/ext/svc/me")).toMatchObject({ status: 200 });
+
+    expect(lines.length).toBeGreaterThan(10);
+    const secrets = [carl.token!, ADMIN_TOKEN, issued.body.token, SOURCE_TOKEN, DORA_PASSWORD, "metrics-token-", "passed-by-mistake"];
+    for (const line of lines) for (const secret of secrets) expect(line).not.toContain(secret);
+  });
+});
