@@ -41,6 +41,8 @@ export default defineConfig({
       BOOTSTRAP_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       BOOTSTRAP_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       MARKETPLACE_ALLOWED_HOSTS: "127.0.0.1",
+      // Request lines would bury the test output; warnings and errors still show.
+      LOG_LEVEL: "warn",
     },
   },
 });

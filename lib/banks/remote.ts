@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
-import { networkErrorCode, readCapped, TIMEOUT_CODES, unreachableReason } from "@/lib/net/outbound";
+import { ApiError, badGateway } from "@/lib/http/errors";
+import { displayUrl, readCapped, upstreamFailure } from "@/lib/net/outbound";
 import { errorMap, formatPath } from "@/lib/http/validation";
 
 /*
@@ -423,26 +423,15 @@ async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promis
 }
 
 
-function toApiError(error: unknown, where: string, timeoutMs: number): ApiError {
-  if (error instanceof ApiError) return error;
-  const code = networkErrorCode(error);
-  if (error instanceof DeadlineExceeded || (code !== null && TIMEOUT_CODES.has(code))) {
-    return gatewayTimeout(`${where} did not answer within ${timeoutMs} ms.`);
-  }
-  return badGateway(`${where} could not be reached: ${unreachableReason(code)}.`);
-}
+const toApiError = (error: unknown, where: string, timeoutMs: number): ApiError =>
+  upstreamFailure(error, where, timeoutMs, error instanceof DeadlineExceeded);
 
 
 
 /** The configured URL without user info, query or fragment: what messages may show. */
 function displayBase(url: string): string {
   try {
-    const copy = new URL(url);
-    copy.username = "";
-    copy.password = "";
-    copy.search = "";
-    copy.hash = "";
-    return copy.toString().replace(/\/+$/, "");
+    return displayUrl(url, { withQuery: false }).replace(/\/+$/, "");
   } catch {
     return "the configured URL";
   }

@@ -1,6 +1,7 @@
 import { ApiError, serviceUnavailable } from "./errors";
 import { problemTypeUri } from "./problem-types";
 import { REQUEST_ID_HEADER } from "./request-id";
+import { causeChain, causeCodes } from "@/lib/errors/cause-chain";
 import { logError } from "@/lib/server/log";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
@@ -46,12 +47,8 @@ const isDriverConnectionFailure = (e: unknown) =>
 
 /** True when the error (or one it wraps) says the database could not be reached in time. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
-    if (isDriverConnectionFailure(e)) return true;
-  }
-  return false;
+  if (causeCodes(error).some((code) => UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+  return causeChain(error).some(isDriverConnectionFailure);
 }
 
 /** The one place any thrown value becomes a response. */

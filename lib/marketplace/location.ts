@@ -1,15 +1,10 @@
 import { badGateway } from "@/lib/http/errors";
+import { displayUrl } from "@/lib/net/outbound";
 
 const CATALOG_FILE = "templates.json";
 
-/** The URL without credentials or fragment, for messages: user info must never reach a response. */
-export function displayUrl(url: URL | string): string {
-  const copy = new URL(url);
-  copy.username = "";
-  copy.password = "";
-  copy.hash = "";
-  return copy.toString();
-}
+// Messages name URLs through the outbound clients' one redactor.
+export { displayUrl };
 
 function parseSourceUrl(sourceUrl: string): URL {
   let url: URL;

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from "node:http";
 import type { LookupFunction } from "node:net";
 import { Agent, request, type Dispatcher } from "undici";
-import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
-import { networkErrorCode, readCapped, TIMEOUT_CODES, unreachableReason } from "@/lib/net/outbound";
+import { ApiError, badGateway } from "@/lib/http/errors";
+import { readCapped, upstreamFailure } from "@/lib/net/outbound";
 import {
   addressFamily,
   addressRefusal,
@@ -137,14 +137,8 @@ function requestHeaders(token: string | null, conditional: SafeFetchRequest["con
   return headers;
 }
 
-function toApiError(error: unknown, url: URL, policy: FetchPolicy, signal: AbortSignal): ApiError {
-  if (error instanceof ApiError) return error;
-  const code = networkErrorCode(error);
-  if (signal.aborted || (code !== null && TIMEOUT_CODES.has(code))) {
-    return gatewayTimeout(`The marketplace at ${displayUrl(url)} did not answer within ${policy.timeoutMs} ms.`);
-  }
-  return badGateway(`The marketplace at ${displayUrl(url)} could not be reached: ${unreachableReason(code)}.`);
-}
+const toApiError = (error: unknown, url: URL, policy: FetchPolicy, signal: AbortSignal): ApiError =>
+  upstreamFailure(error, `The marketplace at ${displayUrl(url)}`, policy.timeoutMs, signal.aborted);
 
 async function fetchOnce(
   policy: FetchPolicy,

@@ -1,14 +1,13 @@
+import { causeCodes } from "@/lib/errors/cause-chain";
+import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
+
 /** Shared by the clients that call other servers (marketplaces, Hindsight) and by request bodies. */
 
 export const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
 
 /** The first `code` on the error or on one it wraps (undici wraps socket errors in `cause`). */
 export function networkErrorCode(error: unknown): string | null {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return null;
+  return causeCodes(error)[0] ?? null;
 }
 
 // Only the code reaches a message: socket errors can carry addresses or other detail we do not echo.
@@ -61,4 +60,29 @@ export async function readCapped(body: ByteSource, limit: number, tooLarge: () =
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * A URL as messages may show it: never its user info (credentials) or fragment; without its
+ * query when `withQuery` is false (a configured base URL's query may hold a key).
+ */
+export function displayUrl(url: URL | string, { withQuery = true } = {}): string {
+  const copy = new URL(url);
+  copy.username = "";
+  copy.password = "";
+  copy.hash = "";
+  if (!withQuery) copy.search = "";
+  return copy.toString();
+}
+
+/**
+ * What a failed exchange with another server answers: the ApiError it already is, a 504 when
+ * time ran out (`timedOut`, or a timeout code from the socket), else a 502 naming why `where`
+ * could not be reached.
+ */
+export function upstreamFailure(error: unknown, where: string, timeoutMs: number, timedOut: boolean): ApiError {
+  if (error instanceof ApiError) return error;
+  const code = networkErrorCode(error);
+  if (timedOut || (code !== null && TIMEOUT_CODES.has(code))) return gatewayTimeout(`${where} did not answer within ${timeoutMs} ms.`);
+  return badGateway(`${where} could not be reached: ${unreachableReason(code)}.`);
 }

@@ -1,4 +1,5 @@
 import pino from "pino";
+import { causeChain } from "@/lib/errors/cause-chain";
 import { logLevelFrom } from "./config";
 
 // drizzle puts bound parameters in its error messages; they may hold user data, so logs drop them.
@@ -6,9 +7,9 @@ const withoutParams = (text: string | undefined) => text?.replace(/\nparams: [^\
 
 /** The messages of the errors this one wraps (the driver's own words are usually the useful part). */
 function causes(error: Error): string[] {
-  const out: string[] = [];
-  for (let e = error.cause, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) out.push(withoutParams(e.message)!);
-  return out;
+  return causeChain(error.cause, 4)
+    .filter((e): e is Error => e instanceof Error)
+    .map((e) => withoutParams(e.message)!);
 }
 
 // Nothing logs a credential on purpose; should a field of one of these names slip into a log
