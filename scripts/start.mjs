@@ -1,21 +1,11 @@
 // npm start: builds only when the sources changed since the last build, then serves on PORT.
-import { spawnSync, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { sourceStamp } from "./source-stamp.mjs";
+import { spawn } from "node:child_process";
 import path from "node:path";
+import { buildIfChanged } from "./build-if-changed.mjs";
 
 const root = process.cwd();
-const stampFile = path.join(root, ".next", "source-stamp");
-const stamp = sourceStamp(root);
-const built = existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp;
-if (!built) {
-  console.log("Building the app (sources changed since the last build)…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
-    stdio: "inherit",
-  });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(stampFile, stamp);
-}
+const status = buildIfChanged(root);
+if (status !== 0) process.exit(status);
 
 const port = process.env.PORT || "3000";
 const server = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", port], {
