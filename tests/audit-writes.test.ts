@@ -1,5 +1,5 @@
 import { gt, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntries } from "@/db/schema";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { listEndpoints } from "@/lib/api/endpoints";
@@ -7,13 +7,13 @@ import { recordAudit, runAudited } from "@/lib/audit/record";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/marketplace-server";
 
 // CONTRACT §14: every successful write through /ext/svc records exactly one audit entry with
 // its actor, action, target and request id, in the write's own transaction; failed writes
 // record none, and no entry ever holds a secret. The writes come from the OpenAPI document.
 const t = useTestApp();
-let market: Marketplace;
+const market = useMarketplace(t);
 
 type Caller = "admin" | "member" | "bot";
 interface Actor {
@@ -144,8 +144,6 @@ function documentedWrites(): Operation[] {
 }
 
 beforeAll(async () => {
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   market.setFile("/audit/templates.json", catalog(catalogEntry("alpha"), catalogEntry("beta")));
   tokens.admin = ADMIN_TOKEN;
   expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "mia", password: MIA_PASSWORD })).status).toBe(201);
@@ -155,7 +153,6 @@ beforeAll(async () => {
   const source = await call("admin", "POST", "/ext/svc/admin/template-sources", { url: `${market.url}/audit`, alias: "market", auth_token: SOURCE_TOKEN });
   expect(source.status, source.text).toBe(201);
 });
-afterAll(() => market.close());
 
 describe("audit entries of the writes in the OpenAPI document", () => {
   it("has a fixture for every write operation of the document, and an action for every one that writes", () => {

@@ -10,22 +10,17 @@ import { connect, installFromMarketplace, updateAndApply } from "./client-sample
 import { request, useTestApp } from "./support/app";
 import { catalog, catalogEntry } from "./support/fixtures";
 import { serveApp, type ServedApp } from "./support/http-app";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/marketplace-server";
 
 // Issue 12: programs use the typed client in client/, generated from the served OpenAPI document.
 const t = useTestApp();
-let market: Marketplace;
+const market = useMarketplace(t);
 let app: ServedApp;
 
 beforeAll(async () => {
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   app = await serveApp();
 });
-afterAll(async () => {
-  await app?.close();
-  await market?.close();
-});
+afterAll(() => app?.close());
 
 const servedDocument = async () => (await request("GET", "/ext/svc/openapi.json")).body;
 

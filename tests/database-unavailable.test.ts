@@ -13,12 +13,6 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(wrapped(idle))).toBe(true);
   });
 
-  it("counts postgres.js failing inside its connection code (seen during a partition) as unreachable", () => {
-    const driver = new TypeError("Cannot read properties of undefined (reading 'length')");
-    driver.stack = `${driver.message}\n    at DataRow (file:///app/node_modules/postgres/src/connection.js:498:45)`;
-    expect(isDatabaseUnavailable(wrapped(driver))).toBe(true);
-  });
-
   it("leaves our own bugs and the server's refusals as they are", () => {
     const ours = new TypeError("Cannot read properties of undefined (reading 'length')");
     ours.stack = `${ours.message}\n    at presentSource (file:///app/lib/sources/sources.ts:20:5)`;

@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { banks } from "@/db/schema";
 import { useTestApp, type Client } from "./support/app";
 import { catalog } from "./support/fixtures";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/marketplace-server";
 
 // CONTRACT §12: manifests (and the JSON stored beside them) keep their keys in the order they
 // were received, from a request or a catalog, in every answer.
 const t = useTestApp();
 
-let market: Marketplace;
+const market = useMarketplace(t);
 let alice: Client;
 
 beforeAll(async () => {
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   alice = await t.user("alice");
 });
-afterAll(() => market.close());
 
 /** Every object's keys, depth first, with its path: equal lists mean equal key order everywhere. */
 function keyPaths(value: unknown, path = "$"): string[] {

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { request, useTestApp, type Client } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/marketplace-server";
 import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
 
 // CONTRACT §13: versions and rollback, update status, bulk checks and updates.
 const t = useTestApp();
-let market: Marketplace;
+const market = useMarketplace(t);
 let carl: Client;
 
 beforeAll(async () => {
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   carl = await t.user("carl");
 });
-afterAll(() => market.close());
 
 describe.each([
   ["/ext/svc/me", "personal"],

@@ -11,21 +11,18 @@ import { checkForUpdate, installTemplate, marketplaceDeps } from "@/lib/template
 import { GET as browseRoute } from "@/app/ext/svc/me/template-sources/[name]/catalog/route";
 import { useTestApp, type Client } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/marketplace-server";
 
 const t = useTestApp();
 const onPostgres = process.env.TEST_DB === "postgres";
-let market: Marketplace;
+const market = useMarketplace(t);
 let alice: Client;
 const alicePrincipal: Principal = { type: "user", id: "alice", userId: "alice", role: "member", displayName: "alice" };
 const aliceScope = { kind: "personal", owner: "alice" } as const;
 
 beforeAll(async () => {
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   alice = await t.user("alice");
 });
-afterAll(() => market.close());
 
 /** Polls `check` every 20 ms until it holds; fails after `ms`. */
 async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, what = "condition"): Promise<void> {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN, as, request, useTestApp, type Client } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/marketplace-server";
 import { logger } from "@/lib/server/log";
 
 // Issue 12: one request log line per API request, Prometheus metrics at /metrics, no credential in any log line.
 const t = useTestApp();
-let market: Marketplace;
+const market = useMarketplace(t);
 let carl: Client;
 const SOURCE_TOKEN = "marketplace-secret-" + "s".repeat(24);
 const DORA_PASSWORD = "dora-password-" + "p".repeat(20);
@@ -29,14 +29,11 @@ beforeAll(async () => {
     }
     return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
   });
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   carl = await t.user("carl");
 });
 afterAll(async () => {
   logger.level = previousLevel;
   vi.restoreAllMocks();
-  await market.close();
 });
 
 /** The scraped text and the value of one sample (0 when absent). */

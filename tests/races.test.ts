@@ -10,20 +10,17 @@ import { users } from "@/db/schema";
 import { ADMIN_CHANGE_LOCK } from "@/lib/identity/users";
 import { as, useTestApp, type ApiResponse, type Client } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/marketplace-server";
 
 const ROUNDS = 50;
 const t = useTestApp();
-let market: Marketplace;
+const market = useMarketplace(t);
 let alice: Client;
 
 beforeAll(async () => {
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   market.setFile("/race/templates.json", catalog(catalogEntry("racer"), catalogEntry("other")));
   alice = await t.user("alice");
 });
-afterAll(() => market.close());
 
 /** Fails with the whole answer when its status is not one of `allowed`; every 4xx must be problem+json. */
 function expectAnswer(label: string, res: ApiResponse, allowed: number[]): void {

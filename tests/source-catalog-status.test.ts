@@ -2,7 +2,7 @@
 // its catalog the server does for it (browse, install, check-update, update preview, update,
 // scheduled checks); only a catalog that cannot be fetched or parsed is a catalog failure.
 import type { ServerResponse } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { marketplaceCache, templateSources } from "@/db/schema";
 import { cacheKey, catalogLocation } from "@/lib/marketplace";
@@ -10,18 +10,15 @@ import { withCatalogStatus } from "@/lib/sources/catalog-status";
 import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
 import { request, useTestApp, type Client } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/marketplace-server";
 
 const t = useTestApp();
-let market: Marketplace;
+const market = useMarketplace(t);
 let erin: Client;
 
 beforeAll(async () => {
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   erin = await t.user("erin");
 });
-afterAll(() => market.close());
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ME = "/ext/svc/me/template-sources";

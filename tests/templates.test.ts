@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { request, useTestApp, type Client } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { startMarketplace, useMarketplace } from "./support/marketplace-server";
 
 const t = useTestApp();
-let market: Marketplace;
+const market = useMarketplace(t);
 let alice: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  market = await startMarketplace();
-  t.app.config.marketplace.allowedHosts.push(market.host);
   alice = await t.user("alice");
   bob = await t.user("bob");
 });
-afterAll(() => market.close());
 
 const hand = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `Hand ${id}`, manifest: manifest(), ...extra });
 const ids = (res: { body: { templates: { id: string }[] } }) => res.body.templates.map((x) => x.id);

@@ -161,8 +161,6 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
  */
 function useScopeTemplates(scope: ScopeKind, access: "manage" | "use", filters: TemplateFilters = {}) {
   const managed = useTemplates(scope, filters, { enabled: access === "manage" });
-  const usable = useUsableTemplates(filters, { enabled: access === "use" });
-  if (access === "manage") return managed;
-  const data = usable.data && { templates: usable.data.templates.filter((t) => t.scope === scope) };
-  return { ...usable, data } as typeof usable;
+  const usable = useUsableTemplates(filters, { enabled: access === "use", scope });
+  return access === "manage" ? managed : usable;
 }

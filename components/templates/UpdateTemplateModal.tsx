@@ -34,7 +34,7 @@ export function UpdateTemplateModal({ scope, template, onClose }: { scope: Scope
       close();
     } catch (e) {
       // Edited meanwhile (409 without force): offer the overwrite.
-      if (e instanceof ApiProblem && e.cause === "local-edits" && !force) setMustForce(true);
+      if (e instanceof ApiProblem && e.problemType === "local-edits" && !force) setMustForce(true);
       setError(describeError(e));
     } finally {
       setBusy(false);

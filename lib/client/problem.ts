@@ -12,8 +12,11 @@ export class ApiProblem extends Error {
   readonly title: string;
   readonly detail: string;
   readonly errors: ProblemFieldError[];
-  /** The cause's name, from the body's `type` (`urn:bank-templates:problem:local-edits` → `local-edits`); null when it has none. */
-  readonly cause: string | null;
+  /**
+   * The failure's name, from the body's `type` (`urn:bank-templates:problem:local-edits` →
+   * `local-edits`); null when it has none. (Not `cause`: that is Error's wrapped error.)
+   */
+  readonly problemType: string | null;
 
   constructor(status: number, title: string, detail: string, errors: ProblemFieldError[] = [], type?: string) {
     super(detail);
@@ -22,7 +25,7 @@ export class ApiProblem extends Error {
     this.title = title;
     this.detail = detail;
     this.errors = errors;
-    this.cause = type?.startsWith(PROBLEM_TYPE_PREFIX) ? type.slice(PROBLEM_TYPE_PREFIX.length) : null;
+    this.problemType = type?.startsWith(PROBLEM_TYPE_PREFIX) ? type.slice(PROBLEM_TYPE_PREFIX.length) : null;
   }
 
   /** The messages for one field, for showing at that field of a form. */

@@ -1,7 +1,7 @@
 import { ApiError, serviceUnavailable } from "./errors";
 import { problemTypeUri } from "./problem-types";
 import { REQUEST_ID_HEADER } from "./request-id";
-import { causeChain, causeCodes } from "@/lib/errors/cause-chain";
+import { causeCodes } from "@/lib/errors/cause-chain";
 import { logError } from "@/lib/server/log";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
@@ -36,19 +36,9 @@ const UNAVAILABLE_CODES = new Set([
   "DATABASE_TIMEOUT", "57P01", "57P02", "57P03", "57P05", "57014", "25P03",
 ]);
 
-/**
- * postgres.js failing inside its own connection code: during a network partition a reply can
- * reach a connection whose query was already cancelled or failed, and the driver then throws
- * a TypeError (reading the columns of a statement it no longer has) at the query on that
- * connection. The database did not answer that query, so it counts as unreachable.
- */
-const isDriverConnectionFailure = (e: unknown) =>
-  e instanceof TypeError && /[\\/]postgres[\\/]src[\\/]connection\.js/.test(e.stack ?? "");
-
 /** True when the error (or one it wraps) says the database could not be reached in time. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (causeCodes(error).some((code) => UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
-  return causeChain(error).some(isDriverConnectionFailure);
+  return causeCodes(error).some((code) => UNAVAILABLE_CODES.has(code) || code.startsWith("08"));
 }
 
 /** The one place any thrown value becomes a response. */

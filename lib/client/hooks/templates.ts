@@ -24,7 +24,7 @@ const catalogs = [endpoints.sources.personal.catalog, endpoints.sources.server.c
  * (the bank picker, members' view of server templates), the versions a write records and the
  * catalogs' "installed" marks.
  */
-const templateReaders = (scope: ScopeKind) => {
+export const templateReaders = (scope: ScopeKind) => {
   const e = endpoints.templates[scope];
   const versions = endpoints.templateLifecycle[scope].versions;
   return [e.list, e.get, e.previewUpdate, versions, endpoints.usableTemplates.list, endpoints.usableTemplates.get, ...catalogs];
@@ -35,9 +35,18 @@ export const hasUpdate = (t: Pick<TemplateData, "source_name" | "source_revision
   t.source_name !== null && t.latest_revision !== null && t.latest_revision !== t.source_revision;
 
 /** Templates the caller may use: their personal ones and the server's (GET /ext/svc/templates). */
-export function useUsableTemplates(filters: TemplateFilters = {}, { enabled = true } = {}) {
+export function useUsableTemplates(filters: TemplateFilters = {}, { enabled = true, scope }: { enabled?: boolean; scope?: ScopeKind } = {}) {
   const query = { category: filters.category ?? undefined, tag: filters.tag ?? undefined };
-  return useEndpointQuery(endpoints.usableTemplates.list, { query }, { placeholderData: (previous) => previous, enabled });
+  return useEndpointQuery(
+    endpoints.usableTemplates.list,
+    { query },
+    {
+      placeholderData: (previous) => previous,
+      enabled,
+      // One scope's part of the list, when asked for: the same cached answer serves both.
+      select: scope && ((data) => ({ ...data, templates: data.templates.filter((t) => t.scope === scope) })),
+    },
+  );
 }
 
 export function useUsableTemplate(scope: ScopeKind, id: string, { enabled = true } = {}) {
@@ -71,7 +80,7 @@ export function useCreateTemplate(scope: ScopeKind) {
 }
 
 /** The template's own query holds the answer at once, so an editor reopened on it starts from what was saved. */
-const templateKey = (scope: ScopeKind, id: string) => endpointQueryKey(endpoints.templates[scope].get, { params: { template_id: id } });
+export const templateKey = (scope: ScopeKind, id: string) => endpointQueryKey(endpoints.templates[scope].get, { params: { template_id: id } });
 
 export function usePatchTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
@@ -164,7 +173,7 @@ export function useUpdateMany(scope: ScopeKind) {
           const result = await api.call(endpoint, { params: { template_id: id }, query: { force: force ? "true" : "false" } });
           onOutcome({ id, outcome: "updated", revision: result.new_revision });
         } catch (error) {
-          const skipped = error instanceof ApiProblem && error.cause === "local-edits";
+          const skipped = error instanceof ApiProblem && error.problemType === "local-edits";
           onOutcome({ id, outcome: skipped ? "skipped" : "failed", detail: describeError(error) });
         }
       }

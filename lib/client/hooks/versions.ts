@@ -5,6 +5,7 @@ import type { TemplateVersion, TemplateVersionSummary } from "@/lib/templates/sc
 import { api } from "../api";
 import { endpoints } from "../endpoints";
 import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../query";
+import { templateKey, templateReaders } from "./templates";
 
 // A template's recorded versions (CONTRACT §13): every write of its content is one, newest
 // first, and a rollback restores one as a new version. Same scopes as ./templates.ts.
@@ -17,7 +18,8 @@ const versionsKey = (scope: ScopeKind, id: string) =>
 
 /**
  * The template's versions, newest first (the newest is its current content). Asked again on
- * every visit: the template's other writes (edit, update) do not refresh this list.
+ * every visit: this console's writes refresh it, but a write elsewhere (another user, a
+ * program, the template deleted and made again under its id) would not show otherwise.
  */
 export function useTemplateVersions(scope: ScopeKind, id: string) {
   return useEndpointQuery(endpoints.templateLifecycle[scope].versions, { params: { template_id: id } }, { refetchOnMount: "always" });
@@ -42,21 +44,18 @@ export function useTemplateVersion(scope: ScopeKind, id: string, version: number
  */
 export function useRollbackTemplate(scope: ScopeKind, id: string) {
   const lifecycle = endpoints.templateLifecycle[scope];
-  const templates = endpoints.templates[scope];
   const queryClient = useQueryClient();
-  const mutation = useEndpointMutation(lifecycle.rollback, {
-    invalidates: [templates.list, templates.previewUpdate, endpoints.usableTemplates.list, endpoints.usableTemplates.get],
-  });
+  const mutation = useEndpointMutation(lifecycle.rollback, { invalidates: templateReaders(scope) });
   return {
     ...mutation,
     rollback: async (version: number) => {
       const template = await mutation.mutateAsync({ params: { template_id: id }, body: { version } });
-      queryClient.setQueryData(endpointQueryKey(templates.get, { params: { template_id: id } }), template);
-      // Fetched rather than invalidated: the answer names the version just recorded.
+      queryClient.setQueryData(templateKey(scope, id), template);
+      // The mutation refreshed the versions list (a template reader); read it from the cache,
+      // asking the server only if no page held it: it names the version just recorded.
       const { versions } = await queryClient.fetchQuery({
         queryKey: versionsKey(scope, id),
         queryFn: () => api.call(lifecycle.versions, { params: { template_id: id } }),
-        staleTime: 0,
       });
       return { template, recorded: versions[0]?.version ?? null };
     },
