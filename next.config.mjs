@@ -1,7 +1,19 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // The container image (Dockerfile) runs `.next/standalone/server.js`: the server with only the
+  // node_modules files its code was traced to use, instead of the whole dependency tree.
+  output: "standalone",
+  // Read from disk at start-up, from a path built out of process.cwd() (db/client.ts). Tracing
+  // finds them today only by reading that expression; named here, a change to how the path is
+  // built cannot drop from the image the migrations the server needs before its first request.
+  outputFileTracingIncludes: {
+    "/**": ["./db/migrations/**/*"],
+  },
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres"],
+  // `next dev` serves the console at localhost; opened as 127.0.0.1 (what the README and the
+  // e2e suite use), Next 16 would block its dev resources (HMR, chunks) as cross-origin.
+  allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
   reactStrictMode: true,
 };

@@ -1,9 +1,11 @@
-import { NextResponse, type NextRequest } from "next/server";
+import { type NextRequest, NextResponse } from "next/server";
 import { hasSessionCookie, isHttpsRequest } from "@/lib/auth/cookies";
+import { badRequest } from "@/lib/http/errors";
 import { hasValidPathEncoding } from "@/lib/http/path-encoding";
-import { problemTypeUri, type ProblemType } from "@/lib/http/problem-types";
+import { problemResponse } from "@/lib/http/problem-response";
 import { REQUEST_ID_HEADER, requestIdFor } from "@/lib/http/request-id";
 import { newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
+import { logRequest, UNMATCHED_ROUTE } from "@/lib/server/log";
 
 // Runs before every request but static assets: gives it a request id (kept from a
 // well-formed X-Request-Id), answers a malformed API path with problem+json before the
@@ -23,7 +25,11 @@ export function proxy(request: NextRequest) {
   const raw = new URL(request.url).pathname;
 
   if (raw.startsWith(API_PREFIX) && !hasValidPathEncoding(raw)) {
-    return problem(400, "Bad Request", "The URL path has invalid percent-encoding.", "invalid-path-encoding", requestId);
+    // Answered here, so the pipeline's request line is written here too (one per request).
+    const started = performance.now();
+    const response = problemResponse(badRequest("The URL path has invalid percent-encoding.", "invalid-path-encoding"), requestId);
+    logRequest({ requestId, method: request.method, route: UNMATCHED_ROUTE, status: response.status, started });
+    return response;
   }
 
   const forwarded = new Headers(request.headers);
@@ -52,22 +58,6 @@ export function proxy(request: NextRequest) {
   }
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
-}
-
-/** A problem+json answer made here, where the API pipeline has not run. */
-function problem(status: number, title: string, detail: string, type: ProblemType, requestId: string) {
-  return new NextResponse(
-    JSON.stringify({ type: problemTypeUri(type), title, status, detail, request_id: requestId }),
-    {
-      status,
-      headers: {
-        "content-type": "application/problem+json",
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-        [REQUEST_ID_HEADER]: requestId,
-      },
-    },
-  );
 }
 
 export const config = {

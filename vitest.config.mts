@@ -5,9 +5,18 @@ import { defineConfig } from "vitest/config";
 const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // Server modules start with `import "server-only"`, which throws outside a React Server
+      // Components build; the tests run them on the server side, so they get its empty module.
+      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     include: ["tests/**/*.test.ts"],
+    // Every test file: the logger at info, each line scanned for credentials (tests/support/log-scan.ts).
+    setupFiles: ["tests/support/log-scan.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci-out/vitest.json" }]] : ["default"],

@@ -20,7 +20,7 @@ async function principalFor(header) {
     join users u on u.id = k.user_id
     left join service_accounts sa on sa.owner_user_id = k.user_id and sa.id = k.sa_id
     where k.token_hash = ${hash} limit 1`;
-  if (!row || !row.user_active || (row.sa_id !== null && !row.sa_active)) return null;
+  if (!row?.user_active || (row.sa_id !== null && !row.sa_active)) return null;
   if (row.sa_id === null) return { type: "user", id: row.user_id, userId: row.user_id, role: row.user_role, displayName: row.user_name };
   const role = row.sa_role === "admin" && row.user_role === "admin" ? "admin" : "member";
   return { type: "service_account", id: row.sa_id, userId: row.user_id, role, displayName: row.sa_name };
@@ -47,7 +47,7 @@ const present = (row) => ({
 
 function encodeCursor(after, context) {
   const payload = Buffer.from(JSON.stringify({ after, context })).toString("base64url");
-  const mac = createHmac("sha256", cursorKey).update("cursor\0" + payload).digest("base64url").slice(0, 22);
+  const mac = createHmac("sha256", cursorKey).update(`cursor\0${payload}`).digest("base64url").slice(0, 22);
   return `${payload}.${mac}`;
 }
 

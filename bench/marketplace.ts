@@ -2,7 +2,7 @@
 // concurrent installs and a check of 100 templates send, with two app instances (separate
 // connection pools, separate in-process flights) on one PostgreSQL database, as two processes would.
 import { randomBytes } from "node:crypto";
-import { openPostgres, type DatabaseHandle } from "@/db/client";
+import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { users } from "@/db/schema";
 import type { Principal } from "@/lib/identity/principal";
@@ -10,7 +10,7 @@ import type { AppContext } from "@/lib/server/app";
 import { loadConfig } from "@/lib/server/config";
 import { createSource } from "@/lib/sources/sources";
 import { checkForUpdate, installTemplate } from "@/lib/templates/upstream";
-import { startMarketplace, type Marketplace } from "@/tests/support/marketplace-server";
+import { type Marketplace, startMarketplace } from "@/tests/support/marketplace-server";
 
 const TEMPLATES = 100;
 const CATALOG_PATH = "/bench/templates.json";
@@ -60,9 +60,7 @@ async function measure(market: Marketplace, [first, second]: [AppContext, AppCon
   const instance = (i: number) => (i % 2 ? second : first);
 
   market.clearRequests();
-  await Promise.all(
-    templateIds.map((id, i) => installTemplate(instance(i), "personal", OWNER, SCOPE, id, { source_name: "bench" })),
-  );
+  await Promise.all(templateIds.map((id, i) => installTemplate(instance(i), "personal", OWNER, SCOPE, id, { source_name: "bench" })));
   const installs = catalogRequests(market).length;
 
   market.clearRequests();

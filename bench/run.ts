@@ -6,7 +6,7 @@
 // BENCH_ONLY=queries|throughput|marketplace runs one part.
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { openPglite, openPostgres, type DatabaseHandle } from "@/db/client";
+import { type DatabaseHandle, openPglite, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { listTemplates } from "@/lib/templates/templates";
 import { seedTemplates } from "./seed";
@@ -29,7 +29,9 @@ async function time(label: string, run: () => Promise<unknown>, iterations = 40)
   samples.sort((a, b) => a - b);
   const p95 = samples[Math.floor(samples.length * 0.95) - 1]!;
   const verdict = p95 <= TARGET_P95_MS ? "ok" : "SLOW";
-  console.log(`  ${label.padEnd(58)} median ${samples[samples.length >> 1]!.toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  ${verdict}`);
+  console.log(
+    `  ${label.padEnd(58)} median ${samples[samples.length >> 1]!.toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  ${verdict}`,
+  );
   return p95 <= TARGET_P95_MS;
 }
 
@@ -44,7 +46,8 @@ async function bench(name: string, handle: DatabaseHandle) {
     await time("heavy owner, category filter, page of 50", () => listTemplates(handle.db, key, heavy, { category: "ops", limit: 50 })),
     await time("heavy owner, tag filter, page of 50", () => listTemplates(handle.db, key, heavy, { tag: "tag3", limit: 50 })),
     await time("heavy owner, category + tag, page of 50", () =>
-      listTemplates(handle.db, key, heavy, { category: "sales", tag: "tag4", limit: 50 })),
+      listTemplates(handle.db, key, heavy, { category: "sales", tag: "tag4", limit: 50 }),
+    ),
     await (async () => {
       // A cursor issued near the end of the heavy owner's 50k rows.
       const skip = await listTemplates(handle.db, key, heavy, { limit: ROWS / 2 - 100 });
@@ -53,7 +56,8 @@ async function bench(name: string, handle: DatabaseHandle) {
     })(),
     await time("light owner, whole list", () => listTemplates(handle.db, key, light, {})),
     await time("server scope, tag filter, page of 50", () =>
-      listTemplates(handle.db, key, { kind: "server", owner: null }, { tag: "tag0", limit: 50 })),
+      listTemplates(handle.db, key, { kind: "server", owner: null }, { tag: "tag0", limit: 50 }),
+    ),
   ];
   return checks.every(Boolean);
 }

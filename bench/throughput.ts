@@ -8,13 +8,13 @@
 // `.next` when it holds a build (BUILD_ID), else a fresh build in a temporary copy of the working
 // tree (node_modules hard-linked, or symlinked across file systems), removed afterwards.
 // BENCH_CPU_PROF=<dir> runs the 100k app under `node --cpu-prof` and writes its profile there.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { openPostgres, type DatabaseHandle } from "@/db/client";
+import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { createApiKey } from "@/lib/identity/api-keys";
 import { seedTemplates } from "./seed";
@@ -46,7 +46,7 @@ async function seed(db: DatabaseHandle["db"], rows: number) {
   return key.token;
 }
 
-export async function createDatabase(serverUrl: string, rows: number) {
+async function createDatabase(serverUrl: string, rows: number) {
   const { default: postgres } = await import("postgres");
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   const name = `bt_bench_${randomBytes(4).toString("hex")}`;
@@ -202,11 +202,18 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
       { what: "GET /me / trivial route", ratio: rate.get("me")! / rate.get("trivial")!, target: 0.9 },
       { what: "list page of 50 with a tag / bare server", ratio: rate.get("list")! / rate.get("bare list")!, target: 0.6 },
       // Time per request is 1/throughput: 100k rows may take at most 1.25× the time at 1k rows.
-      { what: "filtered page: time at 100k rows / at 1k rows", ratio: rate.get("list 1k")! / rate.get("list")!, target: 1.25, atMost: true },
+      {
+        what: "filtered page: time at 100k rows / at 1k rows",
+        ratio: rate.get("list 1k")! / rate.get("list")!,
+        target: 1.25,
+        atMost: true,
+      },
     ];
     for (const check of checks) {
       const met = check.atMost ? check.ratio <= check.target : check.ratio >= check.target;
-      log(`  ${check.what.padEnd(48)} ${check.ratio.toFixed(2)}×  (target ${check.atMost ? "≤" : "≥"} ${check.target})  ${met ? "met" : "NOT MET"}`);
+      log(
+        `  ${check.what.padEnd(48)} ${check.ratio.toFixed(2)}×  (target ${check.atMost ? "≤" : "≥"} ${check.target})  ${met ? "met" : "NOT MET"}`,
+      );
     }
     return checks.every((c) => (c.atMost ? c.ratio <= c.target : c.ratio >= c.target));
   } finally {

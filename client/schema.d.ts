@@ -1710,11 +1710,7 @@ export interface components {
             status: number;
             /** @description One human sentence. */
             detail: string;
-            errors?: {
-                /** @example manifest.mental_models[1].id */
-                path: string;
-                message: string;
-            }[];
+            errors?: components["schemas"]["FieldError"][];
             /** @description The request's X-Request-Id, for support and logs. */
             request_id: string;
         };
@@ -1752,6 +1748,11 @@ export interface components {
          * @enum {string}
          */
         ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
+        FieldError: {
+            /** @example manifest.mental_models[1].id */
+            path: string;
+            message: string;
+        };
         ApiKey: {
             id: string;
             /** @description The first characters of the token, to recognise it. */
@@ -1858,19 +1859,19 @@ export interface components {
             } | null;
             /** @description null when the entry has a problem. */
             revision: string | null;
-            /** @description null for an entry that can be installed. */
-            problem: components["schemas"]["CatalogEntryProblem"] | null;
+            /** @description Why the entry cannot be installed (its manifest could not be fetched, or is invalid); null for an entry that can be installed. */
+            problem: components["schemas"]["NestedProblem"] | null;
             /** @description Ids under which the caller (in this scope) installed this entry from this source. */
             installed_as: string[];
         };
-        /** @description Why the entry cannot be installed: its manifest could not be fetched, or is invalid. */
-        CatalogEntryProblem: {
+        /** @description Why this item failed, with the members of a problem+json body; the other items were not affected. */
+        NestedProblem: {
+            type: components["schemas"]["ProblemType"];
+            title: string;
             status: number;
+            /** @description One human sentence. */
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-            }[];
+            errors?: components["schemas"]["FieldError"][];
         };
         TemplateList: {
             templates: components["schemas"]["Template"][];
@@ -1985,13 +1986,8 @@ export interface components {
                 has_update: boolean;
                 current_revision: string | null;
                 latest_revision: string | null;
-                problem: components["schemas"]["BulkProblem"] | null;
+                problem: components["schemas"]["NestedProblem"] | null;
             }[];
-        };
-        /** @description Why this template's check or update failed; the others were not affected. */
-        BulkProblem: {
-            status: number;
-            detail: string;
         };
         UpdateAllResult: {
             results: {
@@ -1999,7 +1995,7 @@ export interface components {
                 updated: boolean;
                 previous_revision: string | null;
                 new_revision: string | null;
-                problem: components["schemas"]["BulkProblem"] | null;
+                problem: components["schemas"]["NestedProblem"] | null;
             }[];
         };
         ManifestValidation: {

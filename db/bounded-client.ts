@@ -1,3 +1,4 @@
+import "server-only";
 import type { Sql } from "postgres";
 import { countWhilePending, metrics } from "@/lib/observability/metrics";
 
@@ -10,7 +11,7 @@ import { countWhilePending, metrics } from "@/lib/observability/metrics";
  */
 export const DATABASE_WAIT_MS = 4000;
 
-export class DatabaseTimeoutError extends Error {
+class DatabaseTimeoutError extends Error {
   readonly code = "DATABASE_TIMEOUT";
   constructor(ms: number) {
     super(`The database did not answer within ${ms} ms.`);

@@ -1,5 +1,6 @@
-import path from "node:path";
+import "server-only";
 import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { Placeholder } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { countWhilePending, metrics } from "@/lib/observability/metrics";
@@ -89,7 +90,7 @@ export async function openPostgres(url: string, options: { max?: number; bounded
 export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
-  let client;
+  let client: InstanceType<typeof PGlite>;
   if (dataDir) {
     const dir = path.join(dataDir, "pglite");
     mkdirSync(dir, { recursive: true });
@@ -152,5 +153,3 @@ export function rawStatement<Row extends unknown[]>(
   if ("unsafe" in client) return (values) => client.unsafe(text, bind(values), { prepare: true }).values() as Promise<Row[]>;
   return async (values) => (await client.query(text, bind(values), { rowMode: "array" })).rows as Row[];
 }
-
-export { schema };

@@ -1,7 +1,8 @@
+import "server-only";
 import { causeCodes } from "@/lib/errors/cause-chain";
 
 /** SQLSTATE of the error or of one it wraps (drizzle wraps driver errors in `cause`). */
-export function sqlState(error: unknown): string | null {
+function sqlState(error: unknown): string | null {
   return causeCodes(error).find((code) => /^[0-9A-Z]{5}$/.test(code)) ?? null;
 }
 

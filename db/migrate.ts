@@ -1,4 +1,5 @@
-import { migrationsFolder, openPostgres, type DatabaseHandle } from "./client";
+import "server-only";
+import { type DatabaseHandle, migrationsFolder, openPostgres } from "./client";
 
 // Any fixed 64-bit number; it names the lock every process takes before migrating.
 const MIGRATION_LOCK_ID = 7_214_903_118;

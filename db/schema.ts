@@ -1,17 +1,6 @@
+import "server-only";
 import { sql } from "drizzle-orm";
-import {
-  bigserial,
-  boolean,
-  foreignKey,
-  index,
-  integer,
-  json,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  unique,
-} from "drizzle-orm/pg-core";
+import { bigserial, boolean, foreignKey, index, integer, json, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
 
 // Millisecond precision: every timestamp leaves the API as ISO 8601 with ms and Z.
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: "date" });
@@ -22,7 +11,9 @@ export const users = pgTable("users", {
   id: text("id").primaryKey(),
   displayName: text("display_name").notNull(),
   email: text("email"),
-  role: text("role", { enum: ["admin", "member"] }).notNull().default("member"),
+  role: text("role", { enum: ["admin", "member"] })
+    .notNull()
+    .default("member"),
   isActive: boolean("is_active").notNull().default(true),
   passwordHash: text("password_hash"),
   createdAt: createdAt(),
@@ -38,7 +29,9 @@ export const serviceAccounts = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     id: text("id").notNull(),
     displayName: text("display_name").notNull(),
-    role: text("role", { enum: ["admin", "member"] }).notNull().default("member"),
+    role: text("role", { enum: ["admin", "member"] })
+      .notNull()
+      .default("member"),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -73,9 +66,7 @@ export const apiKeys = pgTable(
 export const templateSources = pgTable(
   "template_sources",
   {
-    id: text("id")
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: text("id").primaryKey().default(sql`gen_random_uuid()`),
     scope: text("scope", { enum: ["personal", "server"] }).notNull(),
     owner: text("owner").references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
@@ -99,9 +90,7 @@ export const templateSources = pgTable(
 export const templates = pgTable(
   "templates",
   {
-    rowId: text("row_id")
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    rowId: text("row_id").primaryKey().default(sql`gen_random_uuid()`),
     id: text("id").notNull(),
     scope: text("scope", { enum: ["personal", "server"] }).notNull(),
     owner: text("owner").references(() => users.id, { onDelete: "cascade" }),
@@ -283,9 +272,7 @@ export const jobLeases = pgTable("job_leases", {
 export const bankImports = pgTable(
   "bank_imports",
   {
-    id: text("id")
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: text("id").primaryKey().default(sql`gen_random_uuid()`),
     bankId: text("bank_id").notNull(),
     template: text("template").notNull(),
     sourceRevision: text("source_revision"),
@@ -304,10 +291,7 @@ export const auditEntries = pgTable(
   "audit_entries",
   {
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
-    id: text("id")
-      .notNull()
-      .unique()
-      .default(sql`gen_random_uuid()`),
+    id: text("id").notNull().unique().default(sql`gen_random_uuid()`),
     at: timestamptz("at").notNull().defaultNow(),
     principalType: text("principal_type", { enum: ["user", "service_account"] }).notNull(),
     principalId: text("principal_id").notNull(),
@@ -316,8 +300,5 @@ export const auditEntries = pgTable(
     target: text("target").notNull(),
     requestId: text("request_id").notNull(),
   },
-  (t) => [
-    index("audit_entries_principal_idx").on(t.principalId, t.seq),
-    index("audit_entries_target_idx").on(t.target, t.seq),
-  ],
+  (t) => [index("audit_entries_principal_idx").on(t.principalId, t.seq), index("audit_entries_target_idx").on(t.target, t.seq)],
 );

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { ADMIN_HEADERS as admin, apiCall as api } from "./support/api";
+import { applyTemplateWithPreview, field, openBank } from "./support/bank-steps";
 import { signIn } from "./support/console";
 import { expect, overlayScreenshot, screenshot, test } from "./support/fixtures";
-import { applyTemplateWithPreview, field, openBank } from "./support/bank-steps";
 import { openTemplates, templateRow } from "./support/template-steps";
 
 // Issue 11: what a second template changes, field by field, before it is applied; the bank's
@@ -16,7 +16,12 @@ const BANK = "sales:emea";
 
 const FIRST = {
   version: "1",
-  bank: { disposition_literalism: 5, disposition_skepticism: 4, reflect_mission: "Answer support questions.", retain_mission: "Keep every ticket." },
+  bank: {
+    disposition_literalism: 5,
+    disposition_skepticism: 4,
+    reflect_mission: "Answer support questions.",
+    retain_mission: "Keep every ticket.",
+  },
   mental_models: [
     { id: "accounts", name: "Accounts", source_query: "Which accounts do we serve?" },
     { id: "deals", name: "Deals", source_query: "Which deals are open?" },
@@ -25,7 +30,12 @@ const FIRST = {
 };
 const SECOND = {
   version: "1",
-  bank: { disposition_literalism: 3, disposition_skepticism: 3, reflect_mission: "Help the sales team.", retain_mission: "Keep every deal." },
+  bank: {
+    disposition_literalism: 3,
+    disposition_skepticism: 3,
+    reflect_mission: "Help the sales team.",
+    retain_mission: "Keep every deal.",
+  },
   mental_models: [
     { id: "accounts", name: "Accounts", source_query: "Which accounts do we serve?" },
     { id: "deals", name: "Deals and stages", source_query: "Which deals are open, at which stage?" },
@@ -77,7 +87,9 @@ test("the preview of a second template shows each config field before and after,
       await overlayScreenshot(page, "bank-preview-changes");
     },
   });
-  await expect(page.getByTestId("import-result").getByRole("list", { name: "Config changes" })).toContainText("disposition_literalism: 5 → 3");
+  await expect(page.getByTestId("import-result").getByRole("list", { name: "Config changes" })).toContainText(
+    "disposition_literalism: 5 → 3",
+  );
 });
 
 test("the bank page lists its history newest first, downloads the bank and saves it as a template", async ({ page, watch }) => {
@@ -98,7 +110,11 @@ test("the bank page lists its history newest first, downloads the bank and saves
   await page.getByRole("button", { name: "Download", exact: true }).click();
   const file = await downloading;
   expect(file.suggestedFilename()).toBe("sales_emea.json");
-  const exported = JSON.parse(readFileSync((await file.path())!, "utf8")) as { version: string; directives: { name: string }[]; bank: Record<string, unknown> };
+  const exported = JSON.parse(readFileSync((await file.path())!, "utf8")) as {
+    version: string;
+    directives: { name: string }[];
+    bank: Record<string, unknown>;
+  };
   expect(exported.version).toBe("1");
   expect(exported.directives.map((d) => d.name)).toEqual(["Cite sources", "Quote prices"]);
   expect(exported.bank.disposition_literalism).toBe(3);
@@ -115,6 +131,7 @@ test("the bank page lists its history newest first, downloads the bank and saves
   const dialog = await save("sales-first");
   await expect(field(dialog, "Template id")).toHaveAttribute("aria-invalid", "true");
   await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("dialog", { name: "Discard changes?" }).getByRole("button", { name: "Discard" }).click();
   await expect(dialog).toBeHidden();
   await save("sales-emea-snapshot");
   const saved = page.getByTestId("saved-template");

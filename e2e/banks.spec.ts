@@ -1,9 +1,5 @@
 import { apiCall } from "./support/api";
-import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
-import { E2E_ADMIN_TOKEN } from "./support/env";
-import { DESKTOP, MOBILE, expect, screenshot, screenshotBoth, test } from "./support/fixtures";
 import {
-  POLICY_REFUSED,
   applyTemplateWithPreview,
   createBankWithPreview,
   deleteBank,
@@ -12,9 +8,13 @@ import {
   field,
   openBank,
   openBanks,
+  POLICY_REFUSED,
   showPolicyFieldError,
   writePolicyAndCheckResolve,
 } from "./support/bank-steps";
+import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
+import { E2E_ADMIN_TOKEN } from "./support/env";
+import { DESKTOP, expect, MOBILE, screenshot, screenshotBoth, test } from "./support/fixtures";
 
 // Banks as a member sees them: member nadia (made through the API with the bootstrap admin
 // key) has two personal templates; she creates a bank from one with a dry-run preview,
@@ -58,7 +58,11 @@ test("setup: the admin makes member nadia, who has two personal templates", asyn
   const key = await apiCall(request, "POST", `/ext/svc/admin/users/${NADIA}/api-keys`, admin, { description: "bank e2e setup" });
   const nadia = { authorization: `Bearer ${key!.token as string}` };
   await apiCall(request, "POST", "/ext/svc/me/templates", nadia, { id: "support-basics", name: "Support basics", manifest: BASICS });
-  await apiCall(request, "POST", "/ext/svc/me/templates", nadia, { id: "support-escalation", name: "Support escalation", manifest: ESCALATION });
+  await apiCall(request, "POST", "/ext/svc/me/templates", nadia, {
+    id: "support-escalation",
+    name: "Support escalation",
+    manifest: ESCALATION,
+  });
 });
 
 test("nadia creates a bank with a dry-run preview, then applies a second template and sees the merged state", async ({ page, watch }) => {
@@ -92,6 +96,9 @@ test("nadia creates a bank with a dry-run preview, then applies a second templat
   await expect(form.getByText("No template server/nothing-here is available to you.")).toBeVisible();
   await screenshot(page, "banks-new-error");
   await expect(page.getByTestId("import-preview")).toHaveCount(0);
+  // Leaving the form with what was typed in it asks first.
+  await consoleNav(page).getByRole("link", { name: "Banks", exact: true }).click();
+  await page.getByRole("dialog", { name: "Discard changes?" }).getByRole("button", { name: "Discard" }).click();
 
   await createBankWithPreview(page, {
     bankId: BANK,
@@ -160,7 +167,10 @@ test("nadia creates a bank with a dry-run preview, then applies a second templat
   await screenshotBoth(page, "banks-list");
 });
 
-test("nadia writes the bank's policy in the form, sees the JSON follow, a 422 at its field, and the resolve preview change", async ({ page, watch }) => {
+test("nadia writes the bank's policy in the form, sees the JSON follow, a 422 at its field, and the resolve preview change", async ({
+  page,
+  watch,
+}) => {
   watch.expectError(POLICY_REFUSED);
   await signIn(page, NADIA, NADIA_PASSWORD);
   await openBank(page, BANK, BANK_NAME);
@@ -211,7 +221,9 @@ test("another member neither sees nadia's banks nor may manage their policy", as
   const erin = { authorization: `Bearer ${erinKey!.token as string}` };
   await apiCall(request, "POST", "/ext/svc/me/templates", erin, { id: "erin-basics", name: "Erin basics", manifest: BASICS });
 
-  watch.expectError(/\/ext\/svc\/banks\/nadia-private(\/policy)? → (403|404)|status of (403|404) \([^)]*\) \(\S+\/ext\/svc\/banks\/nadia-private(\/policy)?\)/);
+  watch.expectError(
+    /\/ext\/svc\/banks\/nadia-private(\/policy)? → (403|404)|status of (403|404) \([^)]*\) \(\S+\/ext\/svc\/banks\/nadia-private(\/policy)?\)/,
+  );
   await signIn(page, "erin", "erin's long password");
   await openBanks(page);
   await expect(page.getByText("No banks yet")).toBeVisible();

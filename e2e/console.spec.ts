@@ -1,6 +1,6 @@
 import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_PASSWORD } from "./support/env";
-import { DESKTOP, MOBILE, expect, screenshot, screenshotBoth, test } from "./support/fixtures";
+import { DESKTOP, expect, MOBILE, screenshot, screenshotBoth, test } from "./support/fixtures";
 
 // The console as people use it: an admin makes member cora, cora signs in and works
 // with sources and API keys, and what a member must not see stays out of reach.
@@ -54,7 +54,10 @@ test("the admin creates member cora with a password and edits her", async ({ pag
   await dialog.getByRole("button", { name: "Create user" }).click();
   await expect(dialog.getByLabel("User name")).toHaveAttribute("aria-invalid", "true");
   await expect(dialog.getByText("is taken by another user")).toBeVisible();
+  // What was typed would be lost: Cancel asks first.
   await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("dialog", { name: "Discard changes?" }).getByRole("button", { name: "Discard" }).click();
+  await expect(dialog).toBeHidden();
 
   await page.getByRole("button", { name: "Edit user cora" }).click();
   const edit = page.getByRole("dialog", { name: "Edit user cora", exact: true });
@@ -228,6 +231,9 @@ test("cora creates an API key, sees its token once, and it works", async ({ page
   const me = await request.get("/ext/svc/me", { headers: { authorization: `Bearer ${token}` } });
   expect(await me.json()).toMatchObject({ user_id: "cora", role: "member" });
 
+  // Done waits until the key was copied or the user says they stored it.
+  await expect(dialog.getByRole("button", { name: "Done" })).toBeDisabled();
+  await dialog.getByLabel("I have copied the key and stored it safely").check();
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(dialog).toBeHidden();
   const keys = page.getByTestId("api-keys-table");
@@ -252,6 +258,7 @@ test("cora creates an API key, sees its token once, and it works", async ({ page
   const saToken = (await saKeyDialog.getByLabel("New API key").innerText()).trim();
   const bot = await request.get("/ext/svc/me", { headers: { authorization: `Bearer ${saToken}` } });
   expect(await bot.json()).toMatchObject({ user_id: "cora", principal_type: "service_account", principal_id: "ci-bot" });
+  await saKeyDialog.getByLabel("I have copied the key and stored it safely").check();
   await saKeyDialog.getByRole("button", { name: "Done" }).click();
   await expect(saKeys.getByTestId("api-keys-table")).toBeVisible();
   await saKeys.getByRole("button", { name: "Close" }).click();

@@ -10,7 +10,7 @@ import {
 import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_PASSWORD } from "./support/env";
 import { expect, screenshot, test } from "./support/fixtures";
-import { E2eMarketplace, e2eManifest, type CatalogEntry } from "./support/marketplace";
+import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
 import {
   addSource,
   catalogCard,
@@ -60,13 +60,22 @@ test.beforeAll(async () => {
   await market.start();
   market.setCatalog("journey", [
     helpdesk(),
-    { id: "meeting-notes", name: "Meeting notes", description: "Decisions and owners.", category: "notes", tags: [], manifest: e2eManifest() },
+    {
+      id: "meeting-notes",
+      name: "Meeting notes",
+      description: "Decisions and owners.",
+      category: "notes",
+      tags: [],
+      manifest: e2eManifest(),
+    },
   ]);
 });
 
 test.afterAll(() => market.stop());
 
-test("the journey: admin makes carol; carol installs, edits and updates a template, makes a bank and its policy, cleans up and signs out", async ({ page }) => {
+test("the journey: admin makes carol; carol installs, edits and updates a template, makes a bank and its policy, cleans up and signs out", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
 
   await test.step("the admin signs in and creates member carol with a password", async () => {
@@ -128,7 +137,9 @@ test("the journey: admin makes carol; carol installs, edits and updates a templa
   });
 
   await test.step("the catalog changes; Check all for updates shows the badge", async () => {
-    market.setCatalog("journey", [helpdesk({ description: "Remembers customer issues, fixes and escalations.", manifest: updatedManifest })]);
+    market.setCatalog("journey", [
+      helpdesk({ description: "Remembers customer issues, fixes and escalations.", manifest: updatedManifest }),
+    ]);
     await checkAllForUpdates(page, 1);
     await expectUpdateBadge(page, TEMPLATE);
     await screenshot(page, "journey-templates-update");
@@ -154,7 +165,11 @@ test("the journey: admin makes carol; carol installs, edits and updates a templa
       bankId: BANK,
       name: BANK_NAME,
       template: `personal/${TEMPLATE}`,
-      expected: { configApplied: true, mentalModelsCreated: ["open-tickets", "known-fixes"], directivesCreated: ["Be kind", "Cite tickets", "Escalate"] },
+      expected: {
+        configApplied: true,
+        mentalModelsCreated: ["open-tickets", "known-fixes"],
+        directivesCreated: ["Be kind", "Cite tickets", "Escalate"],
+      },
       beforeApply: () => screenshot(page, "journey-bank-preview"),
     });
     await expectBankDetail(page, BANK, {

@@ -1,8 +1,8 @@
-import { request as apiRequest, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
 import { consoleNav, pageHeading, signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
 import { expect, screenshot, screenshotBoth, test } from "./support/fixtures";
-import { E2eMarketplace, e2eManifest, type CatalogEntry } from "./support/marketplace";
+import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
 import { openTemplates, templateRow } from "./support/template-steps";
 
 // The template lifecycle as a member meets it: server templates published by an admin, read
@@ -25,7 +25,8 @@ const entry = (id: string, name: string, directive: string): CatalogEntry => ({
   manifest: e2eManifest({ directives: [{ name: "Rule", content: directive }] }),
 });
 const MEMBER_TEMPLATES = ["notes-a", "notes-b", "notes-c"];
-const memberCatalog = (edition: string) => MEMBER_TEMPLATES.map((id) => entry(id, `Notes ${id.slice(-1).toUpperCase()}`, `Edition ${edition}.`));
+const memberCatalog = (edition: string) =>
+  MEMBER_TEMPLATES.map((id) => entry(id, `Notes ${id.slice(-1).toUpperCase()}`, `Edition ${edition}.`));
 
 /** The count beside Templates in the navigation: digits to see, a description to hear. */
 async function expectNavCount(page: Page, count: number, description: string) {
@@ -45,7 +46,9 @@ test.beforeAll(async () => {
   admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
   const created = await admin.post("/ext/svc/admin/users", { data: { id: LENA.id, display_name: "Lena", password: LENA.password } });
   expect([201, 409]).toContain(created.status());
-  const key = (await (await ok(await admin.post(`/ext/svc/admin/users/${LENA.id}/api-keys`, { data: { description: "e2e" } }))).json()) as { token: string };
+  const key = (await (await ok(await admin.post(`/ext/svc/admin/users/${LENA.id}/api-keys`, { data: { description: "e2e" } }))).json()) as {
+    token: string;
+  };
   lena = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${key.token}` } });
 
   // The admin publishes a server template; lena installs three of her own and edits one.
@@ -68,7 +71,10 @@ test.afterAll(async () => {
 test("a member browses the server's templates read-only and creates a bank from one", async ({ page }) => {
   await signIn(page, LENA.id, LENA.password);
   await openTemplates(page);
-  await page.locator("label").filter({ hasText: /^Server$/ }).click();
+  await page
+    .locator("label")
+    .filter({ hasText: /^Server$/ })
+    .click();
   await expect(page).toHaveURL(/\/templates\?scope=server$/);
   const row = templateRow(page, "handbook");
   await expect(row).toContainText("Team handbook");

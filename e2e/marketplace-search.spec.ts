@@ -2,7 +2,7 @@ import { request as apiRequest, type Locator, type Page } from "@playwright/test
 import { consoleNav, pageHeading, signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
 import { expect, screenshot, screenshotBoth, test } from "./support/fixtures";
-import { E2eMarketplace, e2eManifest, type CatalogEntry } from "./support/marketplace";
+import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
 import { addSource, catalogCard, openCatalog } from "./support/template-steps";
 
 // Marketplace browsing that finds things: one search over every source ("All sources"),
@@ -25,7 +25,13 @@ const entry = (id: string, name: string, description: string, integrations: stri
   manifest: e2eManifest(),
 });
 const NORTH_CATALOG = [
-  entry("code-reviewer", "Code reviewer", "Remembers review comments and the conventions behind them.", ["claude-code", "github"], ["review"]),
+  entry(
+    "code-reviewer",
+    "Code reviewer",
+    "Remembers review comments and the conventions behind them.",
+    ["claude-code", "github"],
+    ["review"],
+  ),
   entry("meeting-notes", "Meeting notes", "Decisions and owners from every meeting.", ["slack"], ["notes"]),
 ];
 const SOUTH_CATALOG = [
@@ -46,7 +52,10 @@ test.beforeAll(async () => {
 test.afterAll(() => Promise.all([north.stop(), south.stop()]));
 
 const sourcesTable = (page: Page) => page.getByTestId("sources-table");
-const sourceRow = (page: Page, name: string) => sourcesTable(page).getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+const sourceRow = (page: Page, name: string) =>
+  sourcesTable(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 /** The cards of a catalog view, as a list. */
 const cards = (panel: Locator, label: string) => panel.getByRole("list", { name: `Templates in ${label}` }).getByRole("listitem");
 
@@ -114,11 +123,17 @@ test("mira searches every source at once: by integration, with the integration f
   await expect(pair.getByTestId("installed-as")).toHaveText("Installed as pair-programmer");
 });
 
-test("mira refreshes a catalog that changed, and sees a failing marketplace on its catalog and the Sources page", async ({ page, watch }) => {
+test("mira refreshes a catalog that changed, and sees a failing marketplace on its catalog and the Sources page", async ({
+  page,
+  watch,
+}) => {
   await signIn(page, MIRA.id, MIRA.password);
 
   // A new template in south shows after Refresh (until then the fresh cached catalog answers).
-  south.setCatalog("south", [...SOUTH_CATALOG, entry("standup-bot", "Standup bot", "Yesterday, today, blockers.", ["slack", "claude-code"])]);
+  south.setCatalog("south", [
+    ...SOUTH_CATALOG,
+    entry("standup-bot", "Standup bot", "Yesterday, today, blockers.", ["slack", "claude-code"]),
+  ]);
   const southPanel = await openCatalog(page, "south");
   await expect(southPanel.getByTestId("catalog-count")).toHaveText("2 templates");
   await southPanel.getByRole("button", { name: "Refresh" }).click();
@@ -178,7 +193,9 @@ test("a source whose marketplace is down from the start fails inline in All sour
   await expect(failure).toHaveCount(1);
   await expect(failure).toContainText("Could not fetch the catalog of east");
   await expect(failure).not.toContainText("Showing the catalog as it was last fetched.");
-  await expect(all.getByTestId("all-sources-status").locator('[data-source="personal:east"]')).toContainText("east (personal) · not available · Never fetched");
+  await expect(all.getByTestId("all-sources-status").locator('[data-source="personal:east"]')).toContainText(
+    "east (personal) · not available · Never fetched",
+  );
   await all.getByRole("searchbox", { name: "Search" }).fill("claude-code");
   await expect(cards(all, "all sources")).toHaveCount(3);
   await screenshot(page, "marketplace-all-sources-failure");

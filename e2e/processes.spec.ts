@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { E2eMarketplace, e2eManifest, type CatalogEntry } from "./support/marketplace";
-import { ServerProcess } from "./support/server-process";
+import { expect, test } from "@playwright/test";
+import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
+import { createScratchDatabase, type ScratchDatabase, ServerProcess, signInOver } from "./support/server-process";
 
 // Several processes on one PostgreSQL database are the normal deployment: two production
 // servers share the sign-in rate limit, end sessions and keys for each other, and take turns
@@ -15,30 +14,16 @@ const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const QUINN_PASSWORD = "quinn's long password";
 const RHEA_PASSWORD = "rhea's long password";
 
-async function signInOver(request: APIRequestContext, base: string, username: string, password: string) {
-  const { csrfToken } = await (await request.get(`${base}/api/auth/csrf`)).json();
-  return request.post(`${base}/api/auth/callback/credentials`, {
-    form: { csrfToken, username, password, json: "true", callbackUrl: `${base}/sources` },
-    maxRedirects: 0,
-  });
-}
-
-const POSTGRES_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-
 test.describe("two app processes on one PostgreSQL database", () => {
   test.setTimeout(300_000);
 
-  const name = `e2e_two_${randomBytes(4).toString("hex")}`;
-  let admin: ReturnType<typeof postgres>;
+  let database: ScratchDatabase;
   let servers: ServerProcess[] = [];
 
   test.beforeAll(async () => {
-    admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${name}`;
+    database = await createScratchDatabase("e2e_two");
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       SECRET_KEY: randomBytes(32).toString("hex"),
       BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
       MARKETPLACE_ALLOWED_HOSTS: "127.0.0.1",
@@ -50,14 +35,16 @@ test.describe("two app processes on one PostgreSQL database", () => {
 
   test.afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   });
 
   test("the 11th failed sign-in for one id is refused whichever process gets it, while another user signs in", async ({ playwright }) => {
     const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
     const request = await playwright.request.newContext();
-    for (const [id, password] of [["quinn", QUINN_PASSWORD], ["rhea", RHEA_PASSWORD]]) {
+    for (const [id, password] of [
+      ["quinn", QUINN_PASSWORD],
+      ["rhea", RHEA_PASSWORD],
+    ]) {
       const created = await request.post(`${a}/ext/svc/admin/users`, { headers: bearer, data: { id, password } });
       expect(created.status()).toBe(201);
     }
@@ -97,7 +84,9 @@ test.describe("two app processes on one PostgreSQL database", () => {
     await Promise.all([browser.dispose(), replay.dispose()]);
   });
 
-  test("with a check every minute, a catalog change reaches both processes' templates within 2 minutes, one check at a time", async ({ playwright }) => {
+  test("with a check every minute, a catalog change reaches both processes' templates within 2 minutes, one check at a time", async ({
+    playwright,
+  }) => {
     const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
     const market = await new E2eMarketplace().start();
     const entry = (id: string, content: string): CatalogEntry => ({
@@ -108,7 +97,9 @@ test.describe("two app processes on one PostgreSQL database", () => {
     const request = await playwright.request.newContext({ extraHTTPHeaders: bearer });
     try {
       market.setCatalog("sched", [entry("sched-a", "First."), entry("sched-b", "First.")]);
-      expect((await request.post(`${a}/ext/svc/admin/template-sources`, { data: { url: market.sourceUrl("sched"), alias: "sched" } })).status()).toBe(201);
+      expect(
+        (await request.post(`${a}/ext/svc/admin/template-sources`, { data: { url: market.sourceUrl("sched"), alias: "sched" } })).status(),
+      ).toBe(201);
       for (const id of ["sched-a", "sched-b"]) {
         expect((await request.post(`${a}/ext/svc/admin/templates/${id}/install`, { data: { source_name: "sched" } })).status()).toBe(201);
       }

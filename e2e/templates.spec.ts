@@ -1,8 +1,9 @@
 import { request as apiRequest } from "@playwright/test";
+import { createFreshUser } from "./support/api";
 import { consoleNav, pageHeading, signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
-import { DESKTOP, MOBILE, expect, overlayScreenshot, screenshot, screenshotBoth, test } from "./support/fixtures";
-import { E2eMarketplace, e2eManifest, type CatalogEntry } from "./support/marketplace";
+import { DESKTOP, expect, MOBILE, overlayScreenshot, screenshot, screenshotBoth, test } from "./support/fixtures";
+import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
 import {
   addSource,
   catalogCard,
@@ -13,6 +14,7 @@ import {
   installFromMarketplace,
   manifestEditor,
   manifestValidation,
+  manifestValue,
   openCatalog,
   openTemplate,
   openTemplates,
@@ -65,8 +67,7 @@ test.beforeAll(async () => {
   market.setCatalog("acme", [support(), sales, decisions]);
   // Member dana, made through the API with the bootstrap admin key.
   const api = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
-  const created = await api.post("/ext/svc/admin/users", { data: { id: DANA.id, display_name: "Dana", password: DANA.password } });
-  expect([201, 409]).toContain(created.status());
+  await createFreshUser(api, { id: DANA.id, display_name: "Dana", password: DANA.password });
   await api.dispose();
 });
 
@@ -197,12 +198,14 @@ test("dana edits a template: details, and a manifest checked live with errors at
   // The line link selects the spot in the text.
   await errors.getByRole("button", { name: /^Go to manifest\.mental_models\[1\]\.max_tokens, line \d+$/ }).click();
   await expect(manifestEditor(page)).toBeFocused();
-  expect(await manifestEditor(page).evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd))).toBe('"max_tokens": 100');
+  expect(await page.evaluate(() => document.getSelection()?.toString())).toBe('"max_tokens": 100');
   await screenshot(page, "template-detail-invalid");
 
   // Not JSON at all: said at once, with where.
   await manifestEditor(page).fill('{ "version": "1", }');
   await expect(manifestValidation(page)).toContainText("Not valid JSON");
+  // Leaving with edits would ask first: drop them, then edit afresh.
+  await page.getByRole("button", { name: "Discard changes", exact: true }).click();
 
   await editTemplate(page, "support-bot", {
     name: "Support assistant (ours)",
@@ -218,7 +221,7 @@ test("dana edits a template: details, and a manifest checked live with errors at
   await expect(page.getByText("Edited locally")).toBeVisible();
   await page.reload();
   await expect(pageHeading(page, "Support assistant (ours)")).toBeVisible();
-  await expect(manifestEditor(page)).toHaveValue(/"max_tokens": 1024/);
+  await expect(manifestValue(page)).toHaveValue(/"max_tokens": 1024/);
   await expect(page.getByLabel("Description")).toHaveValue("Our own take on the support assistant.");
   await screenshotBoth(page, "template-detail");
 
@@ -295,7 +298,7 @@ test("dana reviews the diff of the edited template and updates it, overwriting t
     },
   });
   await expect(pageHeading(page, "Support assistant")).toBeVisible();
-  await expect(manifestEditor(page)).toHaveValue(/Escalate/);
+  await expect(manifestValue(page)).toHaveValue(/Escalate/);
 });
 
 test("dana creates a template by pasting a manifest, checked before it is saved", async ({ page, watch }) => {
@@ -330,7 +333,7 @@ test("dana creates a template by pasting a manifest, checked before it is saved"
   await expect(page).toHaveURL(/\/templates\/personal\/handmade$/);
   await expect(pageHeading(page, "Hand-made notes")).toBeVisible();
   await expect(page.getByText("Made here from an inline manifest")).toBeVisible();
-  await expect(manifestEditor(page)).toHaveValue(/"x_team": "support"/);
+  await expect(manifestValue(page)).toHaveValue(/"x_team": "support"/);
 
   // A small edit saves without touching anything else.
   await page.getByLabel("Description").fill("Written by hand.");

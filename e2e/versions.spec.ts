@@ -4,7 +4,7 @@ import { pageHeading, signIn } from "./support/console";
 import { E2E_ADMIN_PASSWORD, E2E_ADMIN_TOKEN } from "./support/env";
 import { expect, screenshot, screenshotBoth, test } from "./support/fixtures";
 import { e2eManifest } from "./support/marketplace";
-import { manifestEditor } from "./support/template-steps";
+import { manifestValue } from "./support/template-steps";
 
 // A template's versions in the console (CONTRACT §13): member vera's template, made and then
 // edited through the API, has two versions; she compares them, looks at one, rolls back to
@@ -101,7 +101,9 @@ test("vera sees the versions, compares them and opens the first one", async ({ p
   await expect(details.getByRole("rowheader", { name: "description", exact: true })).toHaveCount(0); // unchanged
   const diff = page.getByTestId("manifest-diff");
   await expect(diff).toContainText("from version 1 to version 2 (current)");
-  await expect(diff.locator('[data-change="added"]').filter({ hasText: "Link the help-centre article that answers it." }).first()).toBeVisible();
+  await expect(
+    diff.locator('[data-change="added"]').filter({ hasText: "Link the help-centre article that answers it." }).first(),
+  ).toBeVisible();
   await expect(diff.locator('[data-change="removed"]').filter({ hasText: "Name the ticket each fact comes from." }).first()).toBeVisible();
   await screenshotBoth(page, "template-versions");
 
@@ -144,20 +146,22 @@ test("vera rolls back to version 1, then undoes that by rolling back to version 
   // The template holds version 1's content again.
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: TEMPLATE }).click();
   await expect(pageHeading(page, FIRST.name)).toBeVisible();
-  await expect(manifestEditor(page)).toHaveValue(/Name the ticket each fact comes from\./);
-  await expect(manifestEditor(page)).not.toHaveValue(/Link the help-centre article/);
+  await expect(manifestValue(page)).toHaveValue(/Name the ticket each fact comes from\./);
+  await expect(manifestValue(page)).not.toHaveValue(/Link the help-centre article/);
 
   // A rollback is a version like any other: rolling back to version 2 undoes it.
   await openVersions(page, "personal", TEMPLATE);
   await rollBackTo(page, 2, 4);
-  await expect(page.getByTestId("versions-table").getByRole("caption")).toHaveText("4 versions, newest first; the newest is the current content");
+  await expect(page.getByTestId("versions-table").getByRole("caption")).toHaveText(
+    "4 versions, newest first; the newest is the current content",
+  );
   await expect(versionRow(page, 3)).toContainText("Rolled back");
   await expect(versionRow(page, 3)).not.toContainText("Current");
   await expect(page.getByTestId("manifest-diff")).toContainText("from version 3 to version 4 (current)");
 
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: TEMPLATE }).click();
   await expect(pageHeading(page, EDITS.name)).toBeVisible();
-  await expect(manifestEditor(page)).toHaveValue(/Link the help-centre article that answers it\./);
+  await expect(manifestValue(page)).toHaveValue(/Link the help-centre article that answers it\./);
 });
 
 test("a template that is not there says so", async ({ page, watch }) => {
@@ -177,7 +181,10 @@ test("the admin sees a server template's versions; a member gets the 403 page", 
   await expect(page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Server templates" })).toBeVisible();
   await expect(versionRow(page, 2)).toContainText("Edited");
   await expect(versionRow(page, 1)).toContainText("Created");
-  const descriptionRow = page.getByTestId("details-diff").getByRole("row").filter({ has: page.getByRole("rowheader", { name: "description" }) });
+  const descriptionRow = page
+    .getByTestId("details-diff")
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name: "description" }) });
   await expect(descriptionRow).toContainText("Shared with the whole team.");
   await expect(page.getByTestId("manifest-diff")).toHaveText("The manifests are the same.");
 

@@ -2,12 +2,12 @@
 // since the last one (scripts/source-stamp.mjs), then the stamp records what was built.
 // npm start and the bundle-size test share it, so whichever comes first builds for both.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sourceStamp } from "./source-stamp.mjs";
 
 /** Whether `.next` holds a build of the sources as they are now. */
-export function isBuildCurrent(root) {
+function isBuildCurrent(root) {
   const stampFile = path.join(root, ".next", "source-stamp");
   return existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === sourceStamp(root);
 }
@@ -17,8 +17,42 @@ export function buildIfChanged(root, { stdio = "inherit" } = {}) {
   if (isBuildCurrent(root)) return 0;
   const stamp = sourceStamp(root);
   console.log("Building the app (sources changed since the last build)…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: root, stdio });
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio,
+  });
   if (result.status !== 0) return result.status ?? 1;
+  placeStandaloneAssets(root, { replace: true });
   writeFileSync(path.join(root, ".next", "source-stamp"), stamp);
   return 0;
+}
+
+/**
+ * The standalone server (next.config.mjs) serves only the files beside it: puts the build's
+ * static files and public/ there, as the Dockerfile copies them. Several servers may start
+ * from one build at once (the two-process tests), and one may already be serving: each
+ * folder appears whole, by a rename, and one already there is kept unless `replace` (right
+ * after a build, when the old one belongs to the previous build).
+ */
+export function placeStandaloneAssets(root, { replace = false } = {}) {
+  const standalone = path.join(root, ".next", "standalone");
+  for (const [from, to] of [
+    [path.join(root, ".next", "static"), path.join(standalone, ".next", "static")],
+    [path.join(root, "public"), path.join(standalone, "public")],
+  ]) {
+    if (!existsSync(from)) continue;
+    if (existsSync(to)) {
+      if (!replace) continue;
+      rmSync(to, { recursive: true, force: true });
+    }
+    const staging = `${to}.${process.pid}`;
+    cpSync(from, staging, { recursive: true });
+    try {
+      renameSync(staging, to);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      // Another process placed it first: the same files.
+      if (!existsSync(to)) throw error;
+    }
+  }
 }

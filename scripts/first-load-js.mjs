@@ -18,7 +18,7 @@
 // Usage: node scripts/first-load-js.mjs [--budget-kb 220] [--json] [--dir .next]
 // Exits 1 when a page is over the budget, 2 when there is no build.
 
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";

@@ -1,11 +1,22 @@
 // What a production build was made from: scripts/start.mjs rebuilds when it changed, and
 // tests/bundle-size.test.ts measures a build only when it matches the sources.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 // What goes into the build; anything else (tests, docs, data) changing does not rebuild.
-const INPUTS = ["app", "components", "lib", "db", "public", "instrumentation.ts", "proxy.ts", "next.config.mjs", "tsconfig.json", "package-lock.json"];
+const INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "db",
+  "public",
+  "instrumentation.ts",
+  "proxy.ts",
+  "next.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
 
 /** A hash over the path, size and content of every source file that goes into the build. */
 export function sourceStamp(root) {
@@ -18,6 +29,6 @@ export function sourceStamp(root) {
     }
     hash.update(path.relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
   };
-  INPUTS.forEach((input) => visit(path.join(root, input)));
+  for (const input of INPUTS) visit(path.join(root, input));
   return hash.digest("hex");
 }

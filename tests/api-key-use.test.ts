@@ -10,8 +10,7 @@ describe("API key last_used_at", () => {
   it("is null until the key is used, then set by its first use", async () => {
     const created = await t.admin.post("/ext/svc/me/api-keys", { description: "use me" });
     expect(created.status).toBe(201);
-    const listed = async () =>
-      (await t.admin.get("/ext/svc/me/api-keys")).body.find((k: { id: string }) => k.id === created.body.id);
+    const listed = async () => (await t.admin.get("/ext/svc/me/api-keys")).body.find((k: { id: string }) => k.id === created.body.id);
     expect((await listed()).last_used_at).toBeNull();
 
     const before = Date.now();
@@ -28,10 +27,7 @@ describe("API key last_used_at", () => {
   it("is written again once the last write is more than a minute old", async () => {
     const created = await t.admin.post("/ext/svc/me/api-keys", { description: "old" });
     await as(created.body.token).get("/ext/svc/me");
-    await t.app.db
-      .update(apiKeys)
-      .set({ lastUsedAt: sql`now() - interval '2 minutes'` })
-      .where(eq(apiKeys.id, created.body.id));
+    await t.app.db.update(apiKeys).set({ lastUsedAt: sql`now() - interval '2 minutes'` }).where(eq(apiKeys.id, created.body.id));
     const [stale] = await t.app.db.select().from(apiKeys).where(eq(apiKeys.id, created.body.id));
     await as(created.body.token).get("/ext/svc/me");
     const [fresh] = await t.app.db.select().from(apiKeys).where(eq(apiKeys.id, created.body.id));

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEntries } from "@/db/schema";
 import { consolePageOf } from "@/components/admin/audit-links";
+import { auditEntries } from "@/db/schema";
 import { listEndpoints } from "@/lib/api/endpoints";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { pruneAuditEntries } from "@/lib/audit/retention";
-import { request, useTestApp, type Client } from "./support/app";
+import { type Client, request, useTestApp } from "./support/app";
 import { manifest } from "./support/fixtures";
 
 // CONTRACT §14: GET /ext/svc/admin/audit, newest first, filtered by actor, action and target, paged.
@@ -21,7 +21,8 @@ interface Entry {
   target: string;
   request_id: string;
 }
-const list = async (client: Client, query = "") => (await client.get<{ entries: Entry[]; next_cursor: string | null }>(`${AUDIT}${query}`)).body;
+const list = async (client: Client, query = "") =>
+  (await client.get<{ entries: Entry[]; next_cursor: string | null }>(`${AUDIT}${query}`)).body;
 
 beforeAll(async () => {
   nora = await t.user("nora");
@@ -89,7 +90,8 @@ describe("GET /ext/svc/admin/audit", () => {
   });
 
   it("refuses limits outside 1-200 and unknown filters with 422", async () => {
-    for (const query of ["?limit=0", "?limit=201", "?limit=x", "?who=nora"]) expect((await t.admin.get(`${AUDIT}${query}`)).status, query).toBe(422);
+    for (const query of ["?limit=0", "?limit=201", "?limit=x", "?who=nora"])
+      expect((await t.admin.get(`${AUDIT}${query}`)).status, query).toBe(422);
   });
 
   it("is for admins only: members get 403, anonymous callers 401", async () => {
@@ -103,8 +105,13 @@ describe("retention", () => {
   it("prunes entries older than the retention period and keeps the rest", async () => {
     const before = (await list(t.admin, "?limit=200")).entries.length;
     await t.app.db.insert(auditEntries).values({
-      principalType: "user", principalId: "ghost", userId: "ghost", action: "template.delete", target: "/ext/svc/me/templates/old",
-      requestId: "old", at: sql`now() - interval '400 days'`,
+      principalType: "user",
+      principalId: "ghost",
+      userId: "ghost",
+      action: "template.delete",
+      target: "/ext/svc/me/templates/old",
+      requestId: "old",
+      at: sql`now() - interval '400 days'`,
     });
     expect((await list(t.admin, "?actor=ghost")).entries).toHaveLength(1);
     expect(await pruneAuditEntries(t.app.db, 365)).toBe(1);

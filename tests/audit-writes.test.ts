@@ -1,8 +1,8 @@
 import { gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntries } from "@/db/schema";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { listEndpoints } from "@/lib/api/endpoints";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { recordAudit, runAudited } from "@/lib/audit/record";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
@@ -33,7 +33,7 @@ const secrets = new Set<string>([ADMIN_TOKEN]);
 const MIA_PASSWORD = "mia's first long password";
 const MIA_NEW_PASSWORD = "mia's second long password";
 const SOURCE_TOKEN = "marketplace-source-secret-0123456789";
-[MIA_PASSWORD, MIA_NEW_PASSWORD, SOURCE_TOKEN].forEach((s) => secrets.add(s));
+for (const s of [MIA_PASSWORD, MIA_NEW_PASSWORD, SOURCE_TOKEN]) secrets.add(s);
 
 /** Remembers the tokens in an answer (API keys) as secrets. */
 function collectSecrets(body: unknown) {
@@ -47,7 +47,8 @@ async function call(caller: Caller, method: string, path: string, body?: unknown
   return response;
 }
 
-const lastSeq = async () => (await t.app.db.select({ seq: sql<number>`coalesce(max(${auditEntries.seq}), 0)::int` }).from(auditEntries))[0]!.seq;
+const lastSeq = async () =>
+  (await t.app.db.select({ seq: sql<number>`coalesce(max(${auditEntries.seq}), 0)::int` }).from(auditEntries))[0]!.seq;
 const entriesAfter = (seq: number) => t.app.db.select().from(auditEntries).where(gt(auditEntries.seq, seq));
 
 /** How to make one write succeed: who calls, the concrete path and body, and the resource's path it must be audited at. */
@@ -57,7 +58,7 @@ interface WriteFixture {
   path: string | (() => string);
   body?: unknown;
   /** The expected target; a function reads what the call answered (a created key's id). */
-  target: string | ((answer: any) => string);
+  target: string | ((answer: { id: string }) => string);
 }
 
 // Ids created by earlier fixtures, for the later ones.
@@ -68,58 +69,176 @@ const T_ADMIN = "/ext/svc/admin/templates";
 /** In order: each create comes before what uses it, each delete after. */
 const FIXTURES: WriteFixture[] = [
   // Identity
-  { operation: "POST /ext/svc/me/password", caller: "member", path: "/ext/svc/me/password",
-    body: { current_password: MIA_PASSWORD, new_password: MIA_NEW_PASSWORD }, target: "/ext/svc/me/password" },
-  { operation: "POST /ext/svc/me/api-keys", caller: "member", path: "/ext/svc/me/api-keys", body: { description: "laptop" },
-    target: (answer) => `/ext/svc/me/api-keys/${(created.myKey = answer.id)}` },
-  { operation: "DELETE /ext/svc/me/api-keys/{key_id}", caller: "member", path: () => `/ext/svc/me/api-keys/${created.myKey}`,
-    target: () => `/ext/svc/me/api-keys/${created.myKey}` },
-  { operation: "POST /ext/svc/me/service-accounts", caller: "member", path: "/ext/svc/me/service-accounts", body: { id: "tmp-bot" },
-    target: "/ext/svc/me/service-accounts/tmp-bot" },
-  { operation: "POST /ext/svc/me/service-accounts/{sa_id}/api-keys", caller: "member", path: "/ext/svc/me/service-accounts/tmp-bot/api-keys",
-    body: {}, target: (answer) => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${(created.botKey = answer.id)}` },
-  { operation: "DELETE /ext/svc/me/service-accounts/{sa_id}/api-keys/{key_id}", caller: "member",
+  {
+    operation: "POST /ext/svc/me/password",
+    caller: "member",
+    path: "/ext/svc/me/password",
+    body: { current_password: MIA_PASSWORD, new_password: MIA_NEW_PASSWORD },
+    target: "/ext/svc/me/password",
+  },
+  {
+    operation: "POST /ext/svc/me/api-keys",
+    caller: "member",
+    path: "/ext/svc/me/api-keys",
+    body: { description: "laptop" },
+    target: (answer) => {
+      created.myKey = answer.id;
+      return `/ext/svc/me/api-keys/${created.myKey}`;
+    },
+  },
+  {
+    operation: "DELETE /ext/svc/me/api-keys/{key_id}",
+    caller: "member",
+    path: () => `/ext/svc/me/api-keys/${created.myKey}`,
+    target: () => `/ext/svc/me/api-keys/${created.myKey}`,
+  },
+  {
+    operation: "POST /ext/svc/me/service-accounts",
+    caller: "member",
+    path: "/ext/svc/me/service-accounts",
+    body: { id: "tmp-bot" },
+    target: "/ext/svc/me/service-accounts/tmp-bot",
+  },
+  {
+    operation: "POST /ext/svc/me/service-accounts/{sa_id}/api-keys",
+    caller: "member",
+    path: "/ext/svc/me/service-accounts/tmp-bot/api-keys",
+    body: {},
+    target: (answer) => {
+      created.botKey = answer.id;
+      return `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}`;
+    },
+  },
+  {
+    operation: "DELETE /ext/svc/me/service-accounts/{sa_id}/api-keys/{key_id}",
+    caller: "member",
     path: () => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}`,
-    target: () => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}` },
-  { operation: "DELETE /ext/svc/me/service-accounts/{sa_id}", caller: "member", path: "/ext/svc/me/service-accounts/tmp-bot",
-    target: "/ext/svc/me/service-accounts/tmp-bot" },
-  { operation: "POST /ext/svc/admin/users", caller: "admin", path: "/ext/svc/admin/users",
-    body: { id: "uma", password: "uma's long initial password" }, target: "/ext/svc/admin/users/uma" },
-  { operation: "PATCH /ext/svc/admin/users/{user_id}", caller: "admin", path: "/ext/svc/admin/users/uma",
-    body: { display_name: "Uma", password: "uma's long changed password" }, target: "/ext/svc/admin/users/uma" },
-  { operation: "POST /ext/svc/admin/users/{user_id}/api-keys", caller: "admin", path: "/ext/svc/admin/users/uma/api-keys", body: {},
-    target: (answer) => `/ext/svc/admin/users/uma/api-keys/${(created.umaKey = answer.id)}` },
-  { operation: "DELETE /ext/svc/admin/users/{user_id}/api-keys/{key_id}", caller: "admin",
-    path: () => `/ext/svc/admin/users/uma/api-keys/${created.umaKey}`, target: () => `/ext/svc/admin/users/uma/api-keys/${created.umaKey}` },
-  { operation: "DELETE /ext/svc/admin/users/{user_id}", caller: "admin", path: "/ext/svc/admin/users/uma", target: "/ext/svc/admin/users/uma" },
+    target: () => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}`,
+  },
+  {
+    operation: "DELETE /ext/svc/me/service-accounts/{sa_id}",
+    caller: "member",
+    path: "/ext/svc/me/service-accounts/tmp-bot",
+    target: "/ext/svc/me/service-accounts/tmp-bot",
+  },
+  {
+    operation: "POST /ext/svc/admin/users",
+    caller: "admin",
+    path: "/ext/svc/admin/users",
+    body: { id: "uma", password: "uma's long initial password" },
+    target: "/ext/svc/admin/users/uma",
+  },
+  {
+    operation: "PATCH /ext/svc/admin/users/{user_id}",
+    caller: "admin",
+    path: "/ext/svc/admin/users/uma",
+    body: { display_name: "Uma", password: "uma's long changed password" },
+    target: "/ext/svc/admin/users/uma",
+  },
+  {
+    operation: "POST /ext/svc/admin/users/{user_id}/api-keys",
+    caller: "admin",
+    path: "/ext/svc/admin/users/uma/api-keys",
+    body: {},
+    target: (answer) => {
+      created.umaKey = answer.id;
+      return `/ext/svc/admin/users/uma/api-keys/${created.umaKey}`;
+    },
+  },
+  {
+    operation: "DELETE /ext/svc/admin/users/{user_id}/api-keys/{key_id}",
+    caller: "admin",
+    path: () => `/ext/svc/admin/users/uma/api-keys/${created.umaKey}`,
+    target: () => `/ext/svc/admin/users/uma/api-keys/${created.umaKey}`,
+  },
+  {
+    operation: "DELETE /ext/svc/admin/users/{user_id}",
+    caller: "admin",
+    path: "/ext/svc/admin/users/uma",
+    target: "/ext/svc/admin/users/uma",
+  },
   // Sources
-  { operation: "POST /ext/svc/me/template-sources", caller: "bot", path: "/ext/svc/me/template-sources",
-    body: () => ({ url: `${market.url}/audit`, alias: "mine", auth_token: SOURCE_TOKEN }), target: "/ext/svc/me/template-sources/mine" },
-  { operation: "DELETE /ext/svc/me/template-sources/{name}", caller: "bot", path: "/ext/svc/me/template-sources/mine",
-    target: "/ext/svc/me/template-sources/mine" },
-  { operation: "POST /ext/svc/admin/template-sources", caller: "admin", path: "/ext/svc/admin/template-sources",
-    body: () => ({ url: `${market.url}/audit`, alias: "spare", auth_token: SOURCE_TOKEN }), target: "/ext/svc/admin/template-sources/spare" },
-  { operation: "DELETE /ext/svc/admin/template-sources/{name}", caller: "admin", path: "/ext/svc/admin/template-sources/spare",
-    target: "/ext/svc/admin/template-sources/spare" },
+  {
+    operation: "POST /ext/svc/me/template-sources",
+    caller: "bot",
+    path: "/ext/svc/me/template-sources",
+    body: () => ({ url: `${market.url}/audit`, alias: "mine", auth_token: SOURCE_TOKEN }),
+    target: "/ext/svc/me/template-sources/mine",
+  },
+  {
+    operation: "DELETE /ext/svc/me/template-sources/{name}",
+    caller: "bot",
+    path: "/ext/svc/me/template-sources/mine",
+    target: "/ext/svc/me/template-sources/mine",
+  },
+  {
+    operation: "POST /ext/svc/admin/template-sources",
+    caller: "admin",
+    path: "/ext/svc/admin/template-sources",
+    body: () => ({ url: `${market.url}/audit`, alias: "spare", auth_token: SOURCE_TOKEN }),
+    target: "/ext/svc/admin/template-sources/spare",
+  },
+  {
+    operation: "DELETE /ext/svc/admin/template-sources/{name}",
+    caller: "admin",
+    path: "/ext/svc/admin/template-sources/spare",
+    target: "/ext/svc/admin/template-sources/spare",
+  },
   // Templates of both scopes: the personal ones by a service account
-  ...([["bot", T_ME], ["admin", T_ADMIN]] as const).flatMap(([caller, base]): WriteFixture[] => [
-    { operation: `POST ${base}`, caller, path: base, body: { id: "hand", name: "Hand made", manifest: manifest() }, target: `${base}/hand` },
+  ...(
+    [
+      ["bot", T_ME],
+      ["admin", T_ADMIN],
+    ] as const
+  ).flatMap(([caller, base]): WriteFixture[] => [
+    {
+      operation: `POST ${base}`,
+      caller,
+      path: base,
+      body: { id: "hand", name: "Hand made", manifest: manifest() },
+      target: `${base}/hand`,
+    },
     { operation: `PATCH ${base}/{template_id}`, caller, path: `${base}/hand`, body: { description: "Edited" }, target: `${base}/hand` },
-    { operation: `POST ${base}/{template_id}/install`, caller, path: `${base}/alpha/install`,
-      body: { source_name: "market", source_scope: "server" }, target: `${base}/alpha` },
+    {
+      operation: `POST ${base}/{template_id}/install`,
+      caller,
+      path: `${base}/alpha/install`,
+      body: { source_name: "market", source_scope: "server" },
+      target: `${base}/alpha`,
+    },
     { operation: `POST ${base}/{template_id}/update`, caller, path: `${base}/alpha/update`, target: `${base}/alpha` },
-    { operation: `POST ${base}/{template_id}/rollback`, caller, path: `${base}/alpha/rollback`, body: { version: 1 }, target: `${base}/alpha` },
+    {
+      operation: `POST ${base}/{template_id}/rollback`,
+      caller,
+      path: `${base}/alpha/rollback`,
+      body: { version: 1 },
+      target: `${base}/alpha`,
+    },
     { operation: `POST ${base}/check-updates`, caller, path: `${base}/check-updates`, target: `${base}` },
     { operation: `POST ${base}/update-all`, caller, path: `${base}/update-all`, target: `${base}` },
     { operation: `DELETE ${base}/{template_id}`, caller, path: `${base}/hand`, target: `${base}/hand` },
   ]),
   // Banks and policies
-  { operation: "POST /ext/svc/banks", caller: "member", path: "/ext/svc/banks", body: { bank_id: "mia-bank", template: "server/alpha" },
-    target: "/ext/svc/banks/mia-bank" },
-  { operation: "PUT /ext/svc/banks/{bank_id}/policy", caller: "member", path: "/ext/svc/banks/mia-bank/policy",
-    body: { document: { version: "2026-03-24", default_strategy: "balanced" } }, target: "/ext/svc/banks/mia-bank/policy" },
-  { operation: "DELETE /ext/svc/banks/{bank_id}/policy", caller: "member", path: "/ext/svc/banks/mia-bank/policy",
-    target: "/ext/svc/banks/mia-bank/policy" },
+  {
+    operation: "POST /ext/svc/banks",
+    caller: "member",
+    path: "/ext/svc/banks",
+    body: { bank_id: "mia-bank", template: "server/alpha" },
+    target: "/ext/svc/banks/mia-bank",
+  },
+  {
+    operation: "PUT /ext/svc/banks/{bank_id}/policy",
+    caller: "member",
+    path: "/ext/svc/banks/mia-bank/policy",
+    body: { document: { version: "2026-03-24", default_strategy: "balanced" } },
+    target: "/ext/svc/banks/mia-bank/policy",
+  },
+  {
+    operation: "DELETE /ext/svc/banks/{bank_id}/policy",
+    caller: "member",
+    path: "/ext/svc/banks/mia-bank/policy",
+    target: "/ext/svc/banks/mia-bank/policy",
+  },
   { operation: "DELETE /ext/svc/banks/{bank_id}", caller: "member", path: "/ext/svc/banks/mia-bank", target: "/ext/svc/banks/mia-bank" },
 ];
 
@@ -150,7 +269,11 @@ beforeAll(async () => {
   tokens.member = (await call("admin", "POST", "/ext/svc/admin/users/mia/api-keys", {})).body.token;
   expect((await call("member", "POST", "/ext/svc/me/service-accounts", { id: "mia-bot" })).status).toBe(201);
   tokens.bot = (await call("member", "POST", "/ext/svc/me/service-accounts/mia-bot/api-keys", {})).body.token;
-  const source = await call("admin", "POST", "/ext/svc/admin/template-sources", { url: `${market.url}/audit`, alias: "market", auth_token: SOURCE_TOKEN });
+  const source = await call("admin", "POST", "/ext/svc/admin/template-sources", {
+    url: `${market.url}/audit`,
+    alias: "market",
+    auth_token: SOURCE_TOKEN,
+  });
   expect(source.status, source.text).toBe(201);
 });
 
@@ -162,7 +285,10 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       if (write.key in NOT_WRITES) expect(write.action, write.key).toBeUndefined();
       else expect(write.action, `${write.key} declares no audit action`).toMatch(/^[a-z_]+(\.[a-z_]+)+$/);
     }
-    const audited = writes.filter((w) => w.action).map((w) => w.key).sort();
+    const audited = writes
+      .filter((w) => w.action)
+      .map((w) => w.key)
+      .sort();
     expect(FIXTURES.map((f) => f.operation).sort()).toEqual(audited);
     // And the endpoints say so themselves: every write names its action or says it writes nothing.
     for (const endpoint of listEndpoints().filter((e) => e.method !== "GET")) expect(endpoint.audit, endpoint.path).toBeDefined();
@@ -216,8 +342,12 @@ describe("audit entries of the writes in the OpenAPI document", () => {
   it("writes the entry in the write's transaction: a write whose entry cannot be stored is not made", async () => {
     // Make every audit insert fail; the template delete must then roll back with it.
     expect((await call("member", "POST", T_ME, { id: "kept", name: "Kept", manifest: manifest() })).status).toBe(201);
-    await t.app.db.execute(sql.raw(`create function refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'audit refused'; end $$`));
-    await t.app.db.execute(sql.raw(`create trigger refuse_audit before insert on audit_entries for each row execute function refuse_audit()`));
+    await t.app.db.execute(
+      sql.raw(`create function refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'audit refused'; end $$`),
+    );
+    await t.app.db.execute(
+      sql.raw(`create trigger refuse_audit before insert on audit_entries for each row execute function refuse_audit()`),
+    );
     try {
       expect((await call("member", "DELETE", `${T_ME}/kept`)).status).toBe(500);
       expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "never" })).status).toBe(500);
@@ -231,13 +361,24 @@ describe("audit entries of the writes in the OpenAPI document", () => {
 
   it("leaves no entry when the transaction that recorded it rolls back", async () => {
     const before = await lastSeq();
-    const endpoint = defineEndpoint({ method: "POST", path: "/ext/svc/test", summary: "", tag: "", access: "principal", status: 204, audit: { action: "test.rollback" } });
+    const endpoint = defineEndpoint({
+      method: "POST",
+      path: "/ext/svc/test",
+      summary: "",
+      tag: "",
+      access: "principal",
+      status: 204,
+      audit: { action: "test.rollback" },
+    });
     const principal = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
-    const write = runAudited(endpoint, { db: t.app.db, principal, requestId: "r", params: undefined, query: undefined, body: undefined }, () =>
-      t.app.db.transaction(async (tx) => {
-        await recordAudit(tx);
-        throw new Error("rolled back after the audit insert");
-      }),
+    const write = runAudited(
+      endpoint,
+      { db: t.app.db, principal, requestId: "r", params: undefined, query: undefined, body: undefined },
+      () =>
+        t.app.db.transaction(async (tx) => {
+          await recordAudit(tx);
+          throw new Error("rolled back after the audit insert");
+        }),
     );
     await expect(write).rejects.toThrow("rolled back after the audit insert");
     expect(await entriesAfter(before)).toEqual([]);

@@ -36,17 +36,20 @@ describe("authorization", () => {
     expect(adminRequests.every((r) => r.endpoint.access === "admin")).toBe(true);
   });
 
-  it.each(adminRequests.map((r) => [`${r.method} ${r.path}`, r] as const))("%s answers 403 to a member and its service account", async (_, r) => {
-    const id = `m${Math.random().toString(36).slice(2, 10)}`;
-    const member = await t.user(id);
-    await member.post("/ext/svc/me/service-accounts", { id: "bot" });
-    const bot = as((await member.post("/ext/svc/me/service-accounts/bot/api-keys", {})).body.token);
-    for (const client of [member, bot]) {
-      const res = await request(r.method, r.path, { token: client.token, body: r.endpoint.body ? {} : undefined });
-      expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ status: 403, title: "Forbidden" });
-    }
-  });
+  it.each(adminRequests.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s answers 403 to a member and its service account",
+    async (_, r) => {
+      const id = `m${Math.random().toString(36).slice(2, 10)}`;
+      const member = await t.user(id);
+      await member.post("/ext/svc/me/service-accounts", { id: "bot" });
+      const bot = as((await member.post("/ext/svc/me/service-accounts/bot/api-keys", {})).body.token);
+      for (const client of [member, bot]) {
+        const res = await request(r.method, r.path, { token: client.token, body: r.endpoint.body ? {} : undefined });
+        expect(res.status).toBe(403);
+        expect(res.body).toMatchObject({ status: 403, title: "Forbidden" });
+      }
+    },
+  );
 
   it("answers 401 for unknown paths without credentials and 404 with them", async () => {
     expect((await request("GET", "/ext/svc/nothing/here")).status).toBe(401);

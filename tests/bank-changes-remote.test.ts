@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request, useTestApp, type Client } from "./support/app";
+import { type Client, request, useTestApp } from "./support/app";
 import { applySecondTemplateCase } from "./support/bank-cases";
-import { startFakeHindsight, type FakeHindsight } from "./support/fake-hindsight";
+import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 
 // CONTRACT §14 on the remote store: changes computed from what Hindsight reports before the import,
 // history kept in our database, export built from what Hindsight returns.
@@ -28,7 +28,10 @@ describe("remote store: changes, history, export", () => {
     const res = await apply(alice, "remote-team", "server/base");
     expect(res.status).toBe(201);
     expect(res.body.changes.config).toEqual(Object.entries(base.bank).map(([field, after]) => ({ field, before: null, after })));
-    expect(res.body.changes.mental_models.map((c: { id: string; change: string }) => [c.id, c.change])).toEqual([["facts", "create"], ["people", "create"]]);
+    expect(res.body.changes.mental_models.map((c: { id: string; change: string }) => [c.id, c.change])).toEqual([
+      ["facts", "create"],
+      ["people", "create"],
+    ]);
   });
 
   it("previews a second template's changes from what Hindsight holds, and the real import answers the same", async () => {
@@ -50,7 +53,11 @@ describe("remote store: changes, history, export", () => {
       ["server/second", "admin"],
       ["server/base", "alice"],
     ]);
-    expect(res.body.entries[1].import_result).toMatchObject({ bank_id: "remote-team", mental_models_created: ["facts", "people"], dry_run: false });
+    expect(res.body.entries[1].import_result).toMatchObject({
+      bank_id: "remote-team",
+      mental_models_created: ["facts", "people"],
+      dry_run: false,
+    });
     // Members see no remote bank (Hindsight records no owners), their own creation included.
     const before = hindsight.requests.length;
     expect((await alice.get("/ext/svc/banks/remote-team/history")).status).toBe(404);

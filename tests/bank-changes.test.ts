@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { request, useTestApp, type Client } from "./support/app";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Client, request, useTestApp } from "./support/app";
 import { applySecondTemplateCase } from "./support/bank-cases";
 
 // CONTRACT §14 on the embedded store: the changes an import makes, the history of imports, and export.
@@ -89,7 +89,9 @@ describe("history", () => {
   it("goes with its bank", async () => {
     expect((await alice.delete("/ext/svc/banks/rapid")).status).toBe(204);
     await apply(alice, "rapid", "base");
-    expect((await alice.get("/ext/svc/banks/rapid/history")).body.entries.map((e: { template: string }) => e.template)).toEqual(["personal/base"]);
+    expect((await alice.get("/ext/svc/banks/rapid/history")).body.entries.map((e: { template: string }) => e.template)).toEqual([
+      "personal/base",
+    ]);
   });
 });
 
@@ -99,7 +101,10 @@ describe("export", () => {
     expect(exported.status).toBe(200);
     expect(Object.keys(exported.body)).toEqual(["version", "bank", "mental_models", "directives"]);
     expect(exported.body.version).toBe("1");
-    expect((await alice.post("/ext/svc/manifests/validate", { manifest: exported.body })).body).toMatchObject({ valid: true, warnings: [] });
+    expect((await alice.post("/ext/svc/manifests/validate", { manifest: exported.body })).body).toMatchObject({
+      valid: true,
+      warnings: [],
+    });
 
     expect((await alice.post("/ext/svc/me/templates", { id: "team-copy", name: "Team copy", manifest: exported.body })).status).toBe(201);
     expect((await apply(alice, "team-copy", "team-copy")).status).toBe(201);
@@ -117,7 +122,10 @@ describe("export", () => {
     await alice.post("/ext/svc/me/templates", { id: "concise-mode", name: "Concise mode", manifest: concise });
     await apply(alice, "modes", "custom-mode");
     await apply(alice, "modes", "concise-mode");
-    expect((await alice.get("/ext/svc/banks/modes")).body.config).toMatchObject({ retain_extraction_mode: "concise", retain_custom_instructions: "Keep only decisions." });
+    expect((await alice.get("/ext/svc/banks/modes")).body.config).toMatchObject({
+      retain_extraction_mode: "concise",
+      retain_custom_instructions: "Keep only decisions.",
+    });
     const exported = await alice.get("/ext/svc/banks/modes/export");
     expect(exported.status).toBe(200);
     expect(exported.body.bank).toEqual({ retain_extraction_mode: "concise" });

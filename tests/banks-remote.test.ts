@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { request, useTestApp, type Client } from "./support/app";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, request, useTestApp } from "./support/app";
+import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 import { manifest } from "./support/fixtures";
-import { startFakeHindsight, type FakeHindsight } from "./support/fake-hindsight";
 
 // CONTRACT §8 remote store: with HINDSIGHT_API_URL, banks live in that server, checked here
 // against a fake that validates every request against the reference shapes.
@@ -68,7 +68,10 @@ describe("remote bank store", () => {
   it("passes a dry run through and changes nothing", async () => {
     const res = await createBank(alice, "remote-dry", true);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ bank_created: false, import_result: { dry_run: true, mental_models_created: ["open-questions", "decisions"] } });
+    expect(res.body).toMatchObject({
+      bank_created: false,
+      import_result: { dry_run: true, mental_models_created: ["open-questions", "decisions"] },
+    });
     expect(hindsight.requests.at(-1)?.query).toMatchObject({ dry_run: "true" });
     expect(hindsight.banks.has("remote-dry")).toBe(false);
   });
@@ -111,8 +114,22 @@ describe("remote bank store", () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         banks: [
-          { bank_id: "remote-0", name: "Seeded elsewhere", owner: null, created_at: "2024-01-15T08:30:00.123Z", updated_at: null, last_applied: null },
-          { bank_id: "remote-1", name: "remote-1", owner: null, created_at: stored.createdAt, updated_at: stored.updatedAt, last_applied: null },
+          {
+            bank_id: "remote-0",
+            name: "Seeded elsewhere",
+            owner: null,
+            created_at: "2024-01-15T08:30:00.123Z",
+            updated_at: null,
+            last_applied: null,
+          },
+          {
+            bank_id: "remote-1",
+            name: "remote-1",
+            owner: null,
+            created_at: stored.createdAt,
+            updated_at: stored.updatedAt,
+            last_applied: null,
+          },
         ],
       });
     } finally {

@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { request, useTestApp, type Client } from "./support/app";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { type Client, request, useTestApp } from "./support/app";
 import { manifest } from "./support/fixtures";
 
 const t = useTestApp();
@@ -35,8 +35,16 @@ beforeAll(async () => {
   bob = await t.user("bob");
   await alice.post("/ext/svc/me/templates", { id: "first", name: "First", manifest: first });
   await alice.post("/ext/svc/me/templates", { id: "second", name: "Second", manifest: second });
-  await alice.post("/ext/svc/me/templates", { id: "no-bank", name: "No bank", manifest: manifest({ bank: undefined, mental_models: undefined, directives: [{ name: "Be kind", content: "Very." }] }) });
-  await t.admin.post("/ext/svc/admin/templates", { id: "first", name: "Server first", manifest: manifest({ directives: [{ name: "Server", content: "s" }], mental_models: [] }) });
+  await alice.post("/ext/svc/me/templates", {
+    id: "no-bank",
+    name: "No bank",
+    manifest: manifest({ bank: undefined, mental_models: undefined, directives: [{ name: "Be kind", content: "Very." }] }),
+  });
+  await t.admin.post("/ext/svc/admin/templates", {
+    id: "first",
+    name: "Server first",
+    manifest: manifest({ directives: [{ name: "Server", content: "s" }], mental_models: [] }),
+  });
   await t.admin.post("/ext/svc/admin/templates", { id: "server-only", name: "Server only", manifest: manifest() });
 });
 
@@ -91,7 +99,12 @@ describe("creating a bank from a template", () => {
       bank_id: "b1",
       name: "b1",
       owner: "alice",
-      config: { retain_mission: "Keep decisions.", disposition_skepticism: 2, enable_observations: true, reflect_mission: "Help the team." },
+      config: {
+        retain_mission: "Keep decisions.",
+        disposition_skepticism: 2,
+        enable_observations: true,
+        reflect_mission: "Help the team.",
+      },
       mental_models: [
         { id: "decisions", name: "Decisions", source_query: "What was decided?" },
         { id: "risks", name: "Risks v2", source_query: "What risks remain?" },
@@ -109,7 +122,12 @@ describe("creating a bank from a template", () => {
   it("leaves config and omitted sections alone for a manifest without them", async () => {
     const before = (await alice.get("/ext/svc/banks/b1")).body;
     const res = await createBank(alice, { bank_id: "b1", template: "no-bank" });
-    expect(res.body.import_result).toMatchObject({ config_applied: false, mental_models_created: [], mental_models_updated: [], directives_updated: ["Be kind"] });
+    expect(res.body.import_result).toMatchObject({
+      config_applied: false,
+      mental_models_created: [],
+      mental_models_updated: [],
+      directives_updated: ["Be kind"],
+    });
     const after = (await alice.get("/ext/svc/banks/b1")).body;
     expect(after.config).toEqual(before.config);
     expect(after.mental_models).toEqual(before.mental_models);
@@ -127,7 +145,12 @@ describe("dry runs", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       bank_created: false,
-      import_result: { dry_run: true, config_applied: true, mental_models_created: ["decisions", "risks"], directives_created: ["Cite sources", "Be brief"] },
+      import_result: {
+        dry_run: true,
+        config_applied: true,
+        mental_models_created: ["decisions", "risks"],
+        directives_created: ["Cite sources", "Be brief"],
+      },
     });
     expect((await alice.get("/ext/svc/banks/dry-new")).status).toBe(404);
   });
@@ -150,14 +173,19 @@ describe("atomicity", () => {
     // A trigger makes the database refuse one directive, after config and mental models were written.
     await t.app.db.execute(sql`create function refuse_directive() returns trigger language plpgsql as $$
       begin if new.name = 'Explode' then raise exception 'forced failure'; end if; return new; end $$`);
-    await t.app.db.execute(sql`create trigger refuse_directive before insert or update on bank_directives for each row execute function refuse_directive()`);
+    await t.app.db.execute(
+      sql`create trigger refuse_directive before insert or update on bank_directives for each row execute function refuse_directive()`,
+    );
     await alice.post("/ext/svc/me/templates", {
       id: "explosive",
       name: "Explosive",
       manifest: manifest({
         bank: { retain_mission: "Overwritten?" },
         mental_models: [{ id: "new-model", name: "New", source_query: "q" }],
-        directives: [{ name: "Fine", content: "ok" }, { name: "Explode", content: "boom" }],
+        directives: [
+          { name: "Fine", content: "ok" },
+          { name: "Explode", content: "boom" },
+        ],
       }),
     });
     const before = (await alice.get("/ext/svc/banks/b1")).body;
@@ -210,7 +238,9 @@ describe("permissions and template refs", () => {
     expect(server.status).toBe(201);
     expect(server.body.import_result.directives_created).toEqual(["Server"]);
     expect((await bob.get("/ext/svc/banks/bare-2")).body.last_applied.template).toBe("server/first");
-    expect((await createBank(alice, { bank_id: "bare-3", template: "server/first" })).body.import_result.directives_created).toEqual(["Server"]);
+    expect((await createBank(alice, { bank_id: "bare-3", template: "server/first" })).body.import_result.directives_created).toEqual([
+      "Server",
+    ]);
   });
 
   it("lets admins apply to anyone's bank, keeping the owner", async () => {
@@ -221,7 +251,12 @@ describe("permissions and template refs", () => {
 
   it("lists banks: admins all, others their own, by id", async () => {
     expect((await alice.get("/ext/svc/banks")).body.banks.map((b: { bank_id: string }) => b.bank_id)).toEqual(["b1", "bare-1", "bare-3"]);
-    expect((await t.admin.get("/ext/svc/banks")).body.banks.map((b: { bank_id: string }) => b.bank_id)).toEqual(["b1", "bare-1", "bare-2", "bare-3"]);
+    expect((await t.admin.get("/ext/svc/banks")).body.banks.map((b: { bank_id: string }) => b.bank_id)).toEqual([
+      "b1",
+      "bare-1",
+      "bare-2",
+      "bare-3",
+    ]);
   });
 
   it.each([

@@ -1,10 +1,10 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error -- a plain .mjs script without type declarations
-import { FIRST_LOAD_BUDGET_BYTES, formatReport, measureFirstLoadJs } from "../scripts/first-load-js.mjs";
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { buildIfChanged } from "../scripts/build-if-changed.mjs";
+// @ts-expect-error -- a plain .mjs script without type declarations
+import { FIRST_LOAD_BUDGET_BYTES, formatReport, measureFirstLoadJs } from "../scripts/first-load-js.mjs";
 
 // First-load JavaScript of every console page, from the production build's own manifests
 // (scripts/first-load-js.mjs says how). Only a build can tell: without a build of the current
@@ -28,7 +28,13 @@ function consolePageSources(dir = path.join(ROOT, "app"), out: string[] = []): s
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) consolePageSources(full, out);
-    else if (name === "page.tsx") out.push(`/${path.relative(path.join(ROOT, "app"), full).replace(/\\/g, "/").replace(/\.tsx$/, "")}`);
+    else if (name === "page.tsx")
+      out.push(
+        `/${path
+          .relative(path.join(ROOT, "app"), full)
+          .replace(/\\/g, "/")
+          .replace(/\.tsx$/, "")}`,
+      );
   }
   return out.sort();
 }

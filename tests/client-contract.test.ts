@@ -1,9 +1,9 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listEndpoints } from "@/lib/api/endpoints";
-import { endpoints } from "@/lib/client/endpoints";
 import { endpointUrl } from "@/lib/client/api";
+import { endpoints } from "@/lib/client/endpoints";
 import { ApiProblem } from "@/lib/client/problem";
 import { request, useTestApp } from "./support/app";
 
@@ -11,8 +11,19 @@ const ROOT = path.resolve(__dirname, "..");
 
 useTestApp();
 
-// Modules that must never reach the browser bundle: the database, native code, Node APIs.
-const SERVER_ONLY = [/^drizzle-orm/, /^postgres$/, /^@electric-sql\//, /^@node-rs\//, /^node:/, /^next\/headers$/, /^@\/db\//, /^@\/lib\/server\//];
+// Modules that must never reach the browser bundle: the database, native code, Node APIs,
+// and every module marked with `import "server-only"`.
+const SERVER_ONLY = [
+  /^server-only$/,
+  /^drizzle-orm/,
+  /^postgres$/,
+  /^@electric-sql\//,
+  /^@node-rs\//,
+  /^node:/,
+  /^next\/headers$/,
+  /^@\/db\//,
+  /^@\/lib\/server\//,
+];
 
 /** Value imports of a module (type-only imports vanish when compiled). */
 function valueImports(source: string): string[] {
@@ -23,7 +34,11 @@ function valueImports(source: string): string[] {
 }
 
 function resolveLocal(from: string, specifier: string): string | null {
-  const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : null;
+  const base = specifier.startsWith("@/")
+    ? path.join(ROOT, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(from), specifier)
+      : null;
   if (!base) return null;
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) {
     try {

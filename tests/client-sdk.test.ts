@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { listEndpoints } from "@/lib/api/endpoints";
+import type { z } from "zod";
 import { CLIENT_SCHEMA_PATH, generateClientSchema } from "@/lib/api/client-schema";
-import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from "@/lib/http/problem-types";
+import { listEndpoints } from "@/lib/api/endpoints";
+import { PROBLEM_TYPES, type ProblemType, problemTypeUri } from "@/lib/http/problem-types";
 import { connect, installFromMarketplace, updateAndApply } from "./client-sample/program";
 import { request, useTestApp } from "./support/app";
 import { catalog, catalogEntry } from "./support/fixtures";
-import { serveApp, type ServedApp } from "./support/http-app";
+import { type ServedApp, serveApp } from "./support/http-app";
 import { useMarketplace } from "./support/marketplace-server";
 
 // Issue 12: programs use the typed client in client/, generated from the served OpenAPI document.
@@ -80,12 +80,16 @@ describe("the typed client (client/)", () => {
 
   it("type-checks the sample program, and refuses calls the API refuses", () => {
     const root = path.resolve(__dirname, "..");
-    const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (d) => {
-        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    const config = ts.getParsedCommandLineOfConfigFile(
+      path.join(root, "tsconfig.json"),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+        },
       },
-    })!;
+    )!;
     const files = ["program.ts", "misuse.ts"].map((name) => path.join(__dirname, "client-sample", name));
     // The project's compiler options, on the sample alone: no incremental state, no ambient @types.
     const program = ts.createProgram(files, { ...config.options, incremental: false, noEmit: true, types: [], plugins: [] });

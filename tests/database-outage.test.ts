@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
-import { setApp, type AppContext } from "@/lib/server/app";
-import { loadConfig } from "@/lib/server/config";
 import { bootstrapIdentity } from "@/lib/identity/bootstrap";
+import { type AppContext, setApp } from "@/lib/server/app";
+import { loadConfig } from "@/lib/server/config";
+import { ADMIN_TOKEN, as, request } from "./support/app";
 import { freshDatabase } from "./support/database";
 import { startTcpProxy } from "./support/tcp-proxy";
-import { ADMIN_TOKEN, as, request } from "./support/app";
 
 const SOURCES = "/ext/svc/me/template-sources";
 // CONTRACT §10 asks for a 40 s partition; OUTAGE_PARTITION_SECONDS shortens it while iterating.
@@ -30,7 +30,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("PostgreSQL outage", () => {
     viaProxy.port = String(proxy.port);
     const handle = await openPostgres(viaProxy.toString());
     cleanups.push(() => handle.close());
-    const config = loadConfig({ BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN, DATABASE_URL: viaProxy.toString(), SECRET_KEY: randomBytes(32).toString("hex") });
+    const config = loadConfig({
+      BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+      DATABASE_URL: viaProxy.toString(),
+      SECRET_KEY: randomBytes(32).toString("hex"),
+    });
     const app: AppContext = { config, db: handle.db, database: handle, secretKey: randomBytes(32) };
     await bootstrapIdentity(app, () => {});
     setApp(app);
@@ -67,7 +71,13 @@ describe.runIf(process.env.TEST_DB === "postgres")("PostgreSQL outage", () => {
   it(
     "bounds every request during a network partition under load and loses no acknowledged write",
     async () => {
-      interface Outcome { startedAt: number; endedAt: number; status: number; retryAfter: string | null; problem: boolean }
+      interface Outcome {
+        startedAt: number;
+        endedAt: number;
+        status: number;
+        retryAfter: string | null;
+        problem: boolean;
+      }
       const outcomes: Outcome[] = [];
       const acknowledged: string[] = [];
       let running = true;

@@ -7,9 +7,7 @@ import { CONFIG_VARIABLES } from "@/lib/server/config";
 const root = path.resolve(import.meta.dirname, "..");
 
 /** Names in .env.example, set (`NAME=`) or commented out (`# NAME=`). */
-const listed = new Set(
-  [...readFileSync(path.join(root, ".env.example"), "utf8").matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!),
-);
+const listed = new Set([...readFileSync(path.join(root, ".env.example"), "utf8").matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
 
 // Set by Node, Next or vitest, not by operators.
 const FRAMEWORK_VARIABLES = new Set(["NODE_ENV", "NEXT_RUNTIME", "VITEST"]);
@@ -24,7 +22,10 @@ function sourceFiles(dir: string): string[] {
 
 /** Every `env.NAME` (process.env included) the app's own code reads. */
 function variablesReadBySource(): Set<string> {
-  const files = [...["app", "lib", "db", "scripts"].flatMap((dir) => sourceFiles(path.join(root, dir))), ...["proxy.ts", "instrumentation.ts"].map((f) => path.join(root, f))];
+  const files = [
+    ...["app", "lib", "db", "scripts"].flatMap((dir) => sourceFiles(path.join(root, dir))),
+    ...["proxy.ts", "instrumentation.ts"].map((f) => path.join(root, f)),
+  ];
   const names = files.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!));
   return new Set(names.filter((name) => !FRAMEWORK_VARIABLES.has(name)));
 }

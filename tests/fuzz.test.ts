@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { manifest } from "./support/fixtures";
-import { resolveRoute } from "./support/router";
-import { useTestApp } from "./support/app";
 import { formatSummary, groupViolations, runCampaign } from "./fuzz/campaign";
 import { contractViolations } from "./fuzz/checks";
-import { dispatch, type Caller, type FuzzRequest, type FuzzResponse } from "./fuzz/dispatch";
-import { documentedOperations, optionalBodyFields, pseudoOperations, type Operation } from "./fuzz/operations";
-import { validArbitrary, type JsonSchema, type SchemaContext } from "./fuzz/schema-arbitraries";
-import { seedWorld, type FuzzWorld } from "./fuzz/seed-state";
+import { type Caller, dispatch, type FuzzRequest, type FuzzResponse } from "./fuzz/dispatch";
+import { documentedOperations, type Operation, optionalBodyFields, pseudoOperations } from "./fuzz/operations";
+import { type JsonSchema, type SchemaContext, validArbitrary } from "./fuzz/schema-arbitraries";
+import { type FuzzWorld, seedWorld } from "./fuzz/seed-state";
+import { useTestApp } from "./support/app";
+import { manifest } from "./support/fixtures";
+import { resolveRoute } from "./support/router";
 
 /**
  * CONTRACT §4 and §10: no input, however malformed, produces a 5xx, and every error is
@@ -37,7 +37,13 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-const send = async (caller: Caller, method: string, path: string, body?: FuzzRequest["body"], headers: Record<string, string> = {}): Promise<FuzzResponse> => {
+const send = async (
+  caller: Caller,
+  method: string,
+  path: string,
+  body?: FuzzRequest["body"],
+  headers: Record<string, string> = {},
+): Promise<FuzzResponse> => {
   const response = await dispatch({ operation: `${method} ${path}`, method, path, caller, headers, body }, world.tokens);
   if (!response) throw new Error(`no route answers ${path}`);
   return response;
@@ -65,7 +71,11 @@ describe("hostile input from the issue answers its 4xx", () => {
   });
 
   it("an unpaired surrogate in a mental model's name → 422 at that path, nothing stored", async () => {
-    const body = { id: "surrogate", name: "Surrogate", manifest: manifest({ mental_models: [{ id: "m", name: "bad \ud800 name", source_query: "q?" }] }) };
+    const body = {
+      id: "surrogate",
+      name: "Surrogate",
+      manifest: manifest({ mental_models: [{ id: "m", name: "bad \ud800 name", source_query: "q?" }] }),
+    };
     const res = await send("member", "POST", "/ext/svc/me/templates", { json: body });
     expectProblem(res, 422);
     expect(errorPaths(res)).toContain("manifest.mental_models[0].name");
@@ -84,14 +94,14 @@ describe("hostile input from the issue answers its 4xx", () => {
   });
 
   it("a body nested 1,400 levels deep → 400", async () => {
-    const deep = '{"manifest":' + "[".repeat(1400) + "]".repeat(1400) + "}";
+    const deep = `{"manifest":${"[".repeat(1400)}${"]".repeat(1400)}}`;
     expectProblem(await send("member", "POST", "/ext/svc/manifests/validate", { text: deep }), 400);
-    const deepObject = '{"a":' + '{"b":'.repeat(1400) + "1" + "}".repeat(1400) + "}";
+    const deepObject = `{"a":${'{"b":'.repeat(1400)}1${"}".repeat(1400)}}`;
     expectProblem(await send("admin", "POST", "/ext/svc/me/templates", { text: deepObject }), 400);
   });
 
   it("65 levels is too deep, 64 is not", async () => {
-    const nest = (depth: number) => '{"manifest":' + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}";
+    const nest = (depth: number) => `{"manifest":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
     expectProblem(await send("member", "POST", "/ext/svc/manifests/validate", { text: nest(65) }), 400);
     expect((await send("member", "POST", "/ext/svc/manifests/validate", { text: nest(64) })).status).toBe(200);
   });
@@ -114,27 +124,43 @@ describe("null for an optional POST/PUT field means the same as leaving it out (
   });
 
   it("POST /me/template-sources {url, alias: null, auth_token: null} → 201", async () => {
-    const res = await send("member", "POST", "/ext/svc/me/template-sources", { json: { url: `${world.market.url}/null-fields`, alias: null, auth_token: null } });
+    const res = await send("member", "POST", "/ext/svc/me/template-sources", {
+      json: { url: `${world.market.url}/null-fields`, alias: null, auth_token: null },
+    });
     expect(res.status, res.text).toBe(201);
     expect(json(res)).toMatchObject({ has_auth: false });
   });
 
   it("POST /banks {bank_id, template, name: null} → 201 with the default name", async () => {
-    const template = await send("member", "POST", "/ext/svc/me/templates", { json: { id: "for-null-name", name: "For null name", manifest: manifest() } });
+    const template = await send("member", "POST", "/ext/svc/me/templates", {
+      json: { id: "for-null-name", name: "For null name", manifest: manifest() },
+    });
     expect(template.status, template.text).toBe(201);
-    const res = await send("member", "POST", "/ext/svc/banks", { json: { bank_id: "null-name", template: "personal/for-null-name", name: null } });
+    const res = await send("member", "POST", "/ext/svc/banks", {
+      json: { bank_id: "null-name", template: "personal/for-null-name", name: null },
+    });
     expect(res.status, res.text).toBe(201);
   });
 
   it("POST /me/templates with description, category, integrations and tags null → 201", async () => {
-    const body = { id: "null-meta", name: "Null meta", manifest: manifest(), description: null, category: null, integrations: null, tags: null };
+    const body = {
+      id: "null-meta",
+      name: "Null meta",
+      manifest: manifest(),
+      description: null,
+      category: null,
+      integrations: null,
+      tags: null,
+    };
     const res = await send("member", "POST", "/ext/svc/me/templates", { json: body });
     expect(res.status, res.text).toBe(201);
     expect(json(res)).toMatchObject({ description: null, category: null, integrations: [], tags: [] });
   });
 
   it("POST /me/templates/{id}/install with alias_id and source_scope null → 201", async () => {
-    const res = await send("member", "POST", "/ext/svc/me/templates/sales-bot/install", { json: { source_name: "good", alias_id: null, source_scope: null } });
+    const res = await send("member", "POST", "/ext/svc/me/templates/sales-bot/install", {
+      json: { source_name: "good", alias_id: null, source_scope: null },
+    });
     expect(res.status, res.text).toBe(201);
   });
 
@@ -143,7 +169,9 @@ describe("null for an optional POST/PUT field means the same as leaving it out (
     const refused: string[] = [];
     for (const [index, op] of writes.entries()) {
       const [base] = fc.sample(validArbitrary(op.bodySchema!, ctx), { seed: index, numRuns: 1 }) as Record<string, unknown>[];
-      const path = op.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(world.pools[`path.${name}.write`]!()[0])));
+      const path = op.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) =>
+        encodeURIComponent(String(world.pools[`path.${name}.write`]!()[0])),
+      );
       const caller: Caller = op.pathTemplate.startsWith("/ext/svc/admin/") ? "admin" : "member";
       for (const field of optionalBodyFields(ctx, op.bodySchema)) {
         const res = await send(caller, op.method, path, { json: { ...base, [field]: null } });
@@ -172,7 +200,10 @@ describe("fuzzing every operation of the OpenAPI document", () => {
   it(
     `answers ${TOTAL_REQUESTS} generated requests without a 5xx, every error as problem+json (seed ${SEED})`,
     async () => {
-      const trace = process.env.FUZZ_TRACE ? (request: FuzzRequest, status: number, detail: string) => console.log(`${status} ${request.caller} ${request.method} ${request.path.slice(0, 200)} ${detail}`) : undefined;
+      const trace = process.env.FUZZ_TRACE
+        ? (request: FuzzRequest, status: number, detail: string) =>
+            console.log(`${status} ${request.caller} ${request.method} ${request.path.slice(0, 200)} ${detail}`)
+        : undefined;
       const result = await runCampaign(world, ctx, operations, { totalRequests: TOTAL_REQUESTS, seed: SEED, only: ONLY, trace });
       const summary = formatSummary(result);
       if (PRINT_SUMMARY) console.log(summary);

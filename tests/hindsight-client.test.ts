@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hindsightClient } from "@/lib/banks/remote";
 import { ApiError } from "@/lib/http/errors";
-import { startFakeHindsight, type FakeHindsight } from "./support/fake-hindsight";
+import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 
-const API_KEY = "hs-test-key-" + "k".repeat(24);
+const API_KEY = `hs-test-key-${"k".repeat(24)}`;
 
 const manifest = {
   version: "1",
@@ -293,7 +293,7 @@ describe("Hindsight client: API key", () => {
   });
 
   it("a refused key is a 502 that does not echo the key", async () => {
-    const wrong = "wrong-key-" + "w".repeat(20);
+    const wrong = `wrong-key-${"w".repeat(20)}`;
     const error = await failure(hindsightClient({ url: fake.url, apiKey: wrong, timeoutMs: 5000 }).bankExists("keyed"));
     expect(error.status).toBe(502);
     expect(error.detail).toContain("401");
@@ -364,7 +364,9 @@ describe("Hindsight client: failures", () => {
     const fetchImpl = (async () => {
       throw new TypeError("fetch failed", { cause: Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }) });
     }) as typeof fetch;
-    const error = await failure(hindsightClient({ url: "http://hindsight.invalid", apiKey: null, timeoutMs: 5000 }, fetchImpl).bankExists("x"));
+    const error = await failure(
+      hindsightClient({ url: "http://hindsight.invalid", apiKey: null, timeoutMs: 5000 }, fetchImpl).bankExists("x"),
+    );
     expect(error.status).toBe(502);
     expect(error.detail).toBe("Hindsight at http://hindsight.invalid could not be reached: its host name does not resolve.");
   });
@@ -424,7 +426,13 @@ describe("Hindsight client: failures", () => {
   it("a bank answers of the wrong shape are a 502 naming the URL and the field", async () => {
     const cases: Array<[Record<string, [number, unknown]>, string]> = [
       [{ "/config": [200, { bank_id: "b", config: {} }] }, "overrides is required"],
-      [{ "/config": [200, { bank_id: "b", config: {}, overrides: {} }], "/mental-models": [200, { items: [{ id: 1 }], total: 1, limit: 100, offset: 0 }] }, "items[0].id must be a string"],
+      [
+        {
+          "/config": [200, { bank_id: "b", config: {}, overrides: {} }],
+          "/mental-models": [200, { items: [{ id: 1 }], total: 1, limit: 100, offset: 0 }],
+        },
+        "items[0].id must be a string",
+      ],
       [{ "/config": [200, { bank_id: "b", config: {}, overrides: {} }], "/directives": [200, { items: [] }] }, "total is required"],
     ];
     for (const [reads, problem] of cases) {
@@ -449,7 +457,10 @@ describe("Hindsight client: failures", () => {
     } finally {
       await gone.close();
     }
-    const broken = await oneBankServer({ "/config": [200, { bank_id: "b", config: {}, overrides: {} }], "/directives": [500, { detail: "boom" }] });
+    const broken = await oneBankServer({
+      "/config": [200, { bank_id: "b", config: {}, overrides: {} }],
+      "/directives": [500, { detail: "boom" }],
+    });
     try {
       const error = await failure(hindsightClient({ url: broken.url, apiKey: null, timeoutMs: 5000 }).getBank("b"));
       expect(error.status).toBe(502);
@@ -470,7 +481,9 @@ describe("Hindsight client: failures", () => {
   });
 
   it("a 404 from the bank list itself is a 502, not a missing bank", async () => {
-    const server = await adHocServer((_req, res) => res.writeHead(404, { "Content-Type": "application/json" }).end('{"detail":"Not Found"}'));
+    const server = await adHocServer((_req, res) =>
+      res.writeHead(404, { "Content-Type": "application/json" }).end('{"detail":"Not Found"}'),
+    );
     try {
       const client = hindsightClient({ url: server.url, apiKey: null, timeoutMs: 5000 });
       const read = await failure(client.getBank("b"));
@@ -519,7 +532,9 @@ describe("Hindsight client: failures", () => {
   it("a redirect is not followed", async () => {
     const server = await adHocServer((_req, res) => res.writeHead(307, { Location: "http://127.0.0.1:9/elsewhere" }).end());
     try {
-      const error = await failure(hindsightClient({ url: server.url, apiKey: API_KEY, timeoutMs: 5000 }).importManifest("b", manifest, false));
+      const error = await failure(
+        hindsightClient({ url: server.url, apiKey: API_KEY, timeoutMs: 5000 }).importManifest("b", manifest, false),
+      );
       expect(error.status).toBe(502);
       expect(error.detail).toContain("307");
     } finally {

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { as, useTestApp, type Client } from "./support/app";
+import { describe, expect, it } from "vitest";
+import { as, type Client, useTestApp } from "./support/app";
 
 const t = useTestApp();
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { banks } from "@/db/schema";
-import { useTestApp, type Client } from "./support/app";
+import { type Client, useTestApp } from "./support/app";
 import { catalog } from "./support/fixtures";
 import { useMarketplace } from "./support/marketplace-server";
 

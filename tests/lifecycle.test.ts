@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { request, useTestApp, type Client } from "./support/app";
+import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
+import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/marketplace-server";
-import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
 
 // CONTRACT §13: versions and rollback, update status, bulk checks and updates.
 const t = useTestApp();
@@ -114,7 +114,10 @@ describe("update status and bulk operations", () => {
   });
 
   it("check-updates over 30 templates from 3 sources, one down: problems only for the down source", async () => {
-    market.setFile("/bulk-a/templates.json", catalog(catalogEntry("a0", { description: "changed" }), ...Array.from({ length: 9 }, (_, i) => catalogEntry(`a${i + 1}`))));
+    market.setFile(
+      "/bulk-a/templates.json",
+      catalog(catalogEntry("a0", { description: "changed" }), ...Array.from({ length: 9 }, (_, i) => catalogEntry(`a${i + 1}`))),
+    );
     market.setFile("/bulk-c/templates.json", "not json at all");
     const before = market.count("/bulk-a/templates.json");
     const res = await dora.post(`${T}/check-updates`);
@@ -124,7 +127,12 @@ describe("update status and bulk operations", () => {
     for (let i = 0; i < 10; i++) {
       expect(byId[`a${i}`].problem).toBeNull();
       expect(byId[`b${i}`].problem).toBeNull();
-      expect(byId[`c${i}`].problem).toMatchObject({ status: 502, detail: expect.any(String) });
+      expect(byId[`c${i}`].problem).toMatchObject({
+        type: "urn:bank-templates:problem:bad-gateway",
+        title: "Bad Gateway",
+        status: 502,
+        detail: expect.any(String),
+      });
     }
     expect(byId.a0.has_update).toBe(true);
     expect(byId.a1.has_update).toBe(false);
@@ -137,14 +145,20 @@ describe("update status and bulk operations", () => {
 
   it("update-all updates the changed ones, skips local edits with a 409 problem, and force=true updates them", async () => {
     market.setFile("/bulk-c/templates.json", catalog(...Array.from({ length: 10 }, (_, i) => catalogEntry(`c${i}`))));
-    market.setFile("/bulk-b/templates.json", catalog(catalogEntry("b0", { description: "b changed" }), ...Array.from({ length: 9 }, (_, i) => catalogEntry(`b${i + 1}`))));
+    market.setFile(
+      "/bulk-b/templates.json",
+      catalog(catalogEntry("b0", { description: "b changed" }), ...Array.from({ length: 9 }, (_, i) => catalogEntry(`b${i + 1}`))),
+    );
     expect((await dora.patch(`${T}/b0`, { name: "Mine now" })).status).toBe(200);
     const res = await dora.post(`${T}/update-all`);
     expect(res.status).toBe(200);
     const byId = Object.fromEntries(res.body.results.map((r: { id: string }) => [r.id, r]));
     expect(byId.a0).toMatchObject({ updated: true, problem: null });
     expect(byId.a1).toMatchObject({ updated: false, problem: null });
-    expect(byId.b0).toMatchObject({ updated: false, problem: { status: 409 } });
+    expect(byId.b0).toMatchObject({
+      updated: false,
+      problem: { type: "urn:bank-templates:problem:local-edits", title: "Conflict", status: 409 },
+    });
     const forced = await request("POST", `${T}/update-all?force=true`, { token: dora.token });
     const forcedById = Object.fromEntries(forced.body.results.map((r: { id: string }) => [r.id, r]));
     expect(forcedById.b0).toMatchObject({ updated: true, problem: null });
@@ -152,7 +166,10 @@ describe("update status and bulk operations", () => {
   });
 
   it("the scheduled check refreshes latest_revision of every installed template", async () => {
-    market.setFile("/bulk-b/templates.json", catalog(catalogEntry("b0", { description: "b changed again" }), ...Array.from({ length: 9 }, (_, i) => catalogEntry(`b${i + 1}`))));
+    market.setFile(
+      "/bulk-b/templates.json",
+      catalog(catalogEntry("b0", { description: "b changed again" }), ...Array.from({ length: 9 }, (_, i) => catalogEntry(`b${i + 1}`))),
+    );
     const result = await refreshAllUpdateStatuses(t.app);
     expect(result.failed).toBe(0);
     const b0 = (await dora.get(`${T}/b0`)).body;

@@ -5,10 +5,10 @@ import {
   BankTemplateDirective,
   BankTemplateManifest,
   BankTemplateMentalModel,
+  checkManifest,
   LabelGroup,
   MapField,
   MentalModelTrigger,
-  checkManifest,
   manifestSections,
 } from "@/lib/templates/manifest";
 
@@ -161,14 +161,20 @@ describe("a valid manifest", () => {
     ["null sections", { version: "1", bank: null, mental_models: null, directives: null }],
     ["empty sections", { version: "1", bank: {}, mental_models: [], directives: [] }],
     ["every bank field null", { version: "1", bank: Object.fromEntries(keysOf(BankTemplateConfig).map((k) => [k, null])) }],
-    ["the bounds of the ranges", variant((m) => {
-      m.mental_models[0].max_tokens = 256;
-      m.mental_models[1].max_tokens = 8192;
-      Object.assign(m.bank, { disposition_skepticism: 5, disposition_literalism: 1 });
-    })],
-    ["custom instructions set to null in another mode", variant((m) => {
-      Object.assign(m.bank, { retain_extraction_mode: "verbatim", retain_custom_instructions: null });
-    })],
+    [
+      "the bounds of the ranges",
+      variant((m) => {
+        m.mental_models[0].max_tokens = 256;
+        m.mental_models[1].max_tokens = 8192;
+        Object.assign(m.bank, { disposition_skepticism: 5, disposition_literalism: 1 });
+      }),
+    ],
+    [
+      "custom instructions set to null in another mode",
+      variant((m) => {
+        Object.assign(m.bank, { retain_extraction_mode: "verbatim", retain_custom_instructions: null });
+      }),
+    ],
   ])("accepts %s", (_, manifest) => {
     expect(checkManifest(manifest)).toEqual({ valid: true, errors: [], warnings: [] });
   });
@@ -231,11 +237,7 @@ describe("unknown keys", () => {
   it("are still reported next to errors", () => {
     const report = checkManifest({ version: "2", colour: "red", mental_models: [{ id: "a", shade: 1 }] });
     expect(paths(report.warnings)).toEqual(["manifest.colour", "manifest.mental_models[0].shade"]);
-    expect(paths(report.errors)).toEqual([
-      "manifest.version",
-      "manifest.mental_models[0].name",
-      "manifest.mental_models[0].source_query",
-    ]);
+    expect(paths(report.errors)).toEqual(["manifest.version", "manifest.mental_models[0].name", "manifest.mental_models[0].source_query"]);
   });
 });
 
@@ -250,11 +252,7 @@ describe("semantic rules", () => {
       (m: Json) => (m.bank.retain_extraction_mode = "concise"),
       "manifest.bank.retain_custom_instructions",
     ],
-    [
-      "custom instructions without a mode",
-      (m: Json) => delete m.bank.retain_extraction_mode,
-      "manifest.bank.retain_custom_instructions",
-    ],
+    ["custom instructions without a mode", (m: Json) => delete m.bank.retain_extraction_mode, "manifest.bank.retain_custom_instructions"],
     [
       "empty custom instructions in verbose mode",
       (m: Json) => Object.assign(m.bank, { retain_extraction_mode: "verbose", retain_custom_instructions: "" }),
@@ -270,11 +268,7 @@ describe("semantic rules", () => {
       (m: Json) => m.mental_models.push({ id: "sentiment", name: "Again", source_query: "Again?" }),
       "manifest.mental_models[2].id",
     ],
-    [
-      "duplicate directive name",
-      (m: Json) => m.directives.push({ name: "Be kind", content: "Twice." }),
-      "manifest.directives[2].name",
-    ],
+    ["duplicate directive name", (m: Json) => m.directives.push({ name: "Be kind", content: "Twice." }), "manifest.directives[2].name"],
     ["max_tokens below 256", (m: Json) => (m.mental_models[0].max_tokens = 255), "manifest.mental_models[0].max_tokens"],
     ["max_tokens above 8192", (m: Json) => (m.mental_models[1].max_tokens = 8193), "manifest.mental_models[1].max_tokens"],
     ["skepticism 0", (m: Json) => (m.bank.disposition_skepticism = 0), "manifest.bank.disposition_skepticism"],
@@ -296,11 +290,7 @@ describe("semantic rules", () => {
       (m: Json) => (m.mental_models[0].trigger.fact_types = ["world", "opinion"]),
       "manifest.mental_models[0].trigger.fact_types[1]",
     ],
-    [
-      "unknown tags_match",
-      (m: Json) => (m.mental_models[0].trigger.tags_match = "some"),
-      "manifest.mental_models[0].trigger.tags_match",
-    ],
+    ["unknown tags_match", (m: Json) => (m.mental_models[0].trigger.tags_match = "some"), "manifest.mental_models[0].trigger.tags_match"],
     [
       "unknown leaf match",
       (m: Json) => (m.mental_models[0].trigger.tag_groups[0].match = "sometimes"),
@@ -329,9 +319,7 @@ describe("semantic rules", () => {
     expect(messages(variant((m) => (m.mental_models[0].max_tokens = 100)))).toEqual(["must be at least 256"]);
     expect(messages(variant((m) => (m.bank.disposition_empathy = 9)))).toEqual(["must be at most 5"]);
     expect(messages(variant((m) => (m.directives[0].name = " ")))).toEqual(["must not be blank"]);
-    expect(messages(variant((m) => m.directives.push({ name: "Cite", content: "x" })))).toEqual([
-      "repeats directives[1]",
-    ]);
+    expect(messages(variant((m) => m.directives.push({ name: "Cite", content: "x" })))).toEqual(["repeats directives[1]"]);
   });
 
   it("reports every later repeat of a duplicate, each at its own element", () => {
@@ -431,12 +419,22 @@ describe("wrong types", () => {
     ["a directive as a string", (m: Json) => (m.directives[1] = "Be nice"), "manifest.directives[1]", "must be an object"],
     ["a missing mental-model id", (m: Json) => delete m.mental_models[1].id, "manifest.mental_models[1].id", "is required"],
     ["a numeric id", (m: Json) => (m.mental_models[0].id = 7), "manifest.mental_models[0].id", "must be a string"],
-    ["max_tokens as text", (m: Json) => (m.mental_models[0].max_tokens = "big"), "manifest.mental_models[0].max_tokens", "must be an integer"],
+    [
+      "max_tokens as text",
+      (m: Json) => (m.mental_models[0].max_tokens = "big"),
+      "manifest.mental_models[0].max_tokens",
+      "must be an integer",
+    ],
     ["a fractional priority", (m: Json) => (m.directives[0].priority = 1.5), "manifest.directives[0].priority", "must be an integer"],
     ["is_active as text", (m: Json) => (m.directives[0].is_active = "yes"), "manifest.directives[0].is_active", "must be a boolean"],
     ["a numeric tag", (m: Json) => (m.directives[0].tags = ["ok", 3]), "manifest.directives[0].tags[1]", "must be a string"],
     ["a numeric mission", (m: Json) => (m.bank.retain_mission = 5), "manifest.bank.retain_mission", "must be a string"],
-    ["a textual ratio", (m: Json) => (m.bank.recall_budget_adaptive_low = "half"), "manifest.bank.recall_budget_adaptive_low", "must be a number"],
+    [
+      "a textual ratio",
+      (m: Json) => (m.bank.recall_budget_adaptive_low = "half"),
+      "manifest.bank.recall_budget_adaptive_low",
+      "must be a number",
+    ],
     ["retain_strategies as a list", (m: Json) => (m.bank.retain_strategies = []), "manifest.bank.retain_strategies", "must be an object"],
     ["trigger null", (m: Json) => (m.mental_models[0].trigger = null), "manifest.mental_models[0].trigger", "must be an object"],
     [
@@ -458,11 +456,7 @@ describe("wrong types", () => {
   it("inside a tag group is reported inside the kind the group names", () => {
     const report = checkManifest(
       variant((m) => {
-        m.mental_models[0].trigger.tag_groups = [
-          { and: [{ tags: [1] }, { not: { or: "x" } }] },
-          { nope: true },
-          { not: { tags: "vip" } },
-        ];
+        m.mental_models[0].trigger.tag_groups = [{ and: [{ tags: [1] }, { not: { or: "x" } }] }, { nope: true }, { not: { tags: "vip" } }];
       }),
     );
     expect(report.errors).toEqual([

@@ -1,15 +1,15 @@
 // CONTRACT §10 (bounded marketplace work) and §12 (single flight, browse resilience, pruning).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgres, type DatabaseHandle } from "@/db/client";
+import { GET as browseRoute } from "@/app/ext/svc/me/template-sources/[name]/catalog/route";
+import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { marketplaceCache, marketplaceFetchLeases } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import { cacheKey, catalogLocation, loadCatalog, loadCatalogTemplate, MANIFEST_CONCURRENCY, MAX_CATALOG_ENTRIES } from "@/lib/marketplace";
 import type { AppContext } from "@/lib/server/app";
 import { checkForUpdate, installTemplate, marketplaceDeps } from "@/lib/templates/upstream";
-import { GET as browseRoute } from "@/app/ext/svc/me/template-sources/[name]/catalog/route";
-import { useTestApp, type Client } from "./support/app";
+import { type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/marketplace-server";
 
@@ -217,7 +217,9 @@ describe("bounded catalog work", () => {
     const browse = await alice.get("/ext/svc/me/template-sources/wide/catalog");
     expect(browse.status).toBe(200);
     expect(browse.body.templates).toHaveLength(MAX_CATALOG_ENTRIES);
-    expect(browse.body.templates.every((e: { problem: unknown; revision: unknown }) => e.problem === null && typeof e.revision === "string")).toBe(true);
+    expect(
+      browse.body.templates.every((e: { problem: unknown; revision: unknown }) => e.problem === null && typeof e.revision === "string"),
+    ).toBe(true);
     expect(market.requests).toHaveLength(MAX_CATALOG_ENTRIES + 1);
     expect(market.maxInFlight).toBeLessThanOrEqual(MANIFEST_CONCURRENCY);
     expect(market.maxInFlight).toBeGreaterThan(1);
@@ -277,7 +279,11 @@ describe("browse resilience", () => {
     });
     expect(byId.invalid).toMatchObject({
       revision: null,
-      problem: { status: 502, detail: expect.stringContaining("not a valid bank template"), errors: [expect.objectContaining({ path: "manifest.version" })] },
+      problem: {
+        status: 502,
+        detail: expect.stringContaining("not a valid bank template"),
+        errors: [expect.objectContaining({ path: "manifest.version" })],
+      },
     });
   });
 

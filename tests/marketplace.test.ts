@@ -9,12 +9,12 @@ import {
   catalogLocation,
   loadCatalog,
   loadCatalogTemplate,
+  type MarketplaceDeps,
   pruneMarketplaceCache,
   templateRevision,
-  type MarketplaceDeps,
 } from "@/lib/marketplace";
 import { freshDatabase } from "./support/database";
-import { startMarketplace, type Marketplace } from "./support/marketplace-server";
+import { type Marketplace, startMarketplace } from "./support/marketplace-server";
 
 const MiB = 1024 * 1024;
 const TOKEN = "market-secret-token-0123456789";
@@ -132,9 +132,27 @@ describe("templateRevision", () => {
 
 describe("addressRefusal", () => {
   it.each([
-    "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "224.0.0.1", "0.0.0.0",
-    "255.255.255.255", "240.0.0.1", "192.0.2.1", "::1", "::", "fc00::1", "fd12:3456::1", "fe80::1", "ff02::1",
-    "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "64:ff9b::a00:1",
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "224.0.0.1",
+    "0.0.0.0",
+    "255.255.255.255",
+    "240.0.0.1",
+    "192.0.2.1",
+    "::1",
+    "::",
+    "fc00::1",
+    "fd12:3456::1",
+    "fe80::1",
+    "ff02::1",
+    "::ffff:127.0.0.1",
+    "::ffff:10.0.0.1",
+    "::ffff:169.254.169.254",
+    "64:ff9b::a00:1",
   ])("refuses %s", (address) => {
     expect(addressRefusal(address)).not.toBeNull();
   });
@@ -282,10 +300,7 @@ describe("cache", () => {
     ]);
     expect(catalog.templates[0]?.problem?.detail).toContain(`${market.url}/partial/missing.json`);
     expect(catalog.templates[0]?.manifest).toBeNull();
-    expect((await cacheRows()).map((r) => r.url).sort()).toEqual([
-      `${market.url}/partial/ok.json`,
-      `${market.url}/partial/templates.json`,
-    ]);
+    expect((await cacheRows()).map((r) => r.url).sort()).toEqual([`${market.url}/partial/ok.json`, `${market.url}/partial/templates.json`]);
   });
 
   it("sets used_at when it writes an entry and prunes entries unused for 7 days", async () => {
@@ -461,7 +476,7 @@ describe("failures", () => {
     expect(error.status).toBe(502);
     expect(error.detail).toBe(
       "The marketplace URL http://169.254.169.254/latest/meta-data/ points at 169.254.169.254, a link-local address, " +
-        `which is not allowed (redirected from ${market.url}/meta/templates.json).`,
+        `which is not allowed unless its host is listed in MARKETPLACE_ALLOWED_HOSTS (redirected from ${market.url}/meta/templates.json).`,
     );
   });
 
@@ -476,7 +491,7 @@ describe("failures", () => {
     expect(error.status).toBe(502);
     expect(error.detail).toBe(
       "The marketplace URL http://internal.test/market/templates.json resolves to 10.0.0.1, a private address, " +
-        "which is not allowed.",
+        "which is not allowed unless its host is listed in MARKETPLACE_ALLOWED_HOSTS.",
     );
     expect(asked).toEqual(["internal.test"]);
     // A connection attempt to 10.0.0.1 would hang until the timeout; the refusal is immediate.
@@ -484,7 +499,13 @@ describe("failures", () => {
   });
 
   it("502 for a host name that does not resolve", async () => {
-    const error = await failure(loadCatalog(deps({}, async () => []), source("http://nowhere.test/"), "revalidate"));
+    const error = await failure(
+      loadCatalog(
+        deps({}, async () => []),
+        source("http://nowhere.test/"),
+        "revalidate",
+      ),
+    );
     expect(error.status).toBe(502);
     expect(error.detail).toContain("http://nowhere.test/templates.json");
   });
@@ -495,6 +516,7 @@ describe("failures", () => {
     expect(error.status).toBe(502);
     expect(error.detail).toContain(`${market.url}/templates.json`);
     expect(error.detail).toContain("loopback");
+    expect(error.detail).toContain("MARKETPLACE_ALLOWED_HOSTS");
     expect(market.requests).toHaveLength(0);
   });
 
@@ -503,7 +525,8 @@ describe("failures", () => {
     async (url) => {
       const error = await failure(loadCatalog(deps({ allowedHosts: [] }), source(url), "revalidate"));
       expect(error.status).toBe(502);
-      const refusal = /^The marketplace URL http:\/\/\S+\/templates\.json points at \S+, an? .+ address, which is not allowed\.$/;
+      const refusal =
+        /^The marketplace URL http:\/\/\S+\/templates\.json points at \S+, an? .+ address, which is not allowed unless its host is listed in MARKETPLACE_ALLOWED_HOSTS\.$/;
       expect(error.detail).toMatch(refusal);
     },
   );
@@ -536,7 +559,12 @@ describe("failures", () => {
     market.setFile("/arr/templates.json", { templates: [{ id: "a", name: "A", manifest_file: "a.json" }] });
     market.setFile("/arr/a.json", [1, 2, 3]);
     const catalog = await loadCatalog(deps(), source(`${market.url}/arr`), "revalidate");
-    expect(catalog.templates[0]?.problem).toEqual({ status: 502, detail: `The manifest at ${market.url}/arr/a.json is not a JSON object.` });
+    expect(catalog.templates[0]?.problem).toEqual({
+      type: "urn:bank-templates:problem:bad-gateway",
+      title: "Bad Gateway",
+      status: 502,
+      detail: `The manifest at ${market.url}/arr/a.json is not a JSON object.`,
+    });
     const error = await failure(loadCatalogTemplate(deps(), source(`${market.url}/arr`), "a", "revalidate"));
     expect(error.status).toBe(502);
     expect(error.detail).toBe(`The manifest at ${market.url}/arr/a.json is not a JSON object.`);

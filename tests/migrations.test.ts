@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { startApp } from "@/lib/server/app";
@@ -14,7 +14,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("start-up on one PostgreSQL d
     await admin.unsafe(`create database ${name}`);
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
-    const config = loadConfig({ DATABASE_URL: url.toString(), SECRET_KEY: randomBytes(32).toString("hex"), BOOTSTRAP_ADMIN_TOKEN: "t".repeat(40) });
+    const config = loadConfig({
+      DATABASE_URL: url.toString(),
+      SECRET_KEY: randomBytes(32).toString("hex"),
+      BOOTSTRAP_ADMIN_TOKEN: "t".repeat(40),
+    });
     try {
       // Four "processes" start together: each opens its own pool, migrates and bootstraps.
       const apps = await Promise.all(Array.from({ length: 4 }, () => startApp(config, () => {})));

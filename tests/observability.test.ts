@@ -1,39 +1,31 @@
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ADMIN_TOKEN, as, request, useTestApp, type Client } from "./support/app";
-import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
 import { logger } from "@/lib/server/log";
+import { proxy } from "@/proxy";
+import { ADMIN_TOKEN, as, type Client, request, useTestApp } from "./support/app";
+import { catalog, catalogEntry, manifest } from "./support/fixtures";
+import { loggedLines } from "./support/log-scan";
+import { useMarketplace } from "./support/marketplace-server";
 
 // Issue 12: one request log line per API request, Prometheus metrics at /metrics, no credential in any log line.
 const t = useTestApp();
 const market = useMarketplace(t);
 let carl: Client;
-const SOURCE_TOKEN = "marketplace-secret-" + "s".repeat(24);
-const DORA_PASSWORD = "dora-password-" + "p".repeat(20);
+const SOURCE_TOKEN = `marketplace-secret-${"s".repeat(24)}`;
+const DORA_PASSWORD = `dora-password-${"p".repeat(20)}`;
 
-/** Every line the logger writes during this file (at level info, which the suite otherwise keeps quiet). */
-const lines: string[] = [];
-const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+/** Every line the logger writes during this file (captured by tests/support/log-scan.ts), at level info even under LOG_LEVEL. */
+const logged = () => loggedLines().map((line) => JSON.parse(line) as Record<string, unknown>);
 const requestLines = (requestId: string) => logged().filter((line) => line.msg === "request" && line.request_id === requestId);
 let previousLevel: string;
 
 beforeAll(async () => {
   previousLevel = logger.level;
   logger.level = "info";
-  const write = process.stderr.write.bind(process.stderr);
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown, ...rest: unknown[]) => {
-    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
-    if (text.startsWith("{")) {
-      lines.push(...text.trim().split("\n"));
-      return true;
-    }
-    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-  });
   carl = await t.user("carl");
 });
-afterAll(async () => {
+afterAll(() => {
   logger.level = previousLevel;
-  vi.restoreAllMocks();
 });
 
 /** The scraped text and the value of one sample (0 when absent). */
@@ -78,7 +70,9 @@ describe("metrics", () => {
     expect((await carl.put("/ext/svc/me/templates", {})).status).toBe(405);
     expect((await carl.get("/ext/svc/nowhere/at-all")).status).toBe(404);
     const after = await scrape();
-    expect(after.value(requestsOf("/ext/svc/me/templates", "PUT", 405)) - before.value(requestsOf("/ext/svc/me/templates", "PUT", 405))).toBe(1);
+    expect(
+      after.value(requestsOf("/ext/svc/me/templates", "PUT", 405)) - before.value(requestsOf("/ext/svc/me/templates", "PUT", 405)),
+    ).toBe(1);
     expect(after.value(requestsOf("unmatched", "GET", 404)) - before.value(requestsOf("unmatched", "GET", 404))).toBe(1);
   });
 
@@ -100,11 +94,11 @@ describe("metrics", () => {
   });
 
   it("requires the bearer token when METRICS_TOKEN is set", async () => {
-    const token = "metrics-token-" + "m".repeat(24);
+    const token = `metrics-token-${"m".repeat(24)}`;
     vi.stubEnv("METRICS_TOKEN", token);
     try {
       expect((await scrape()).res.status).toBe(401);
-      expect((await scrape("wrong-" + token)).res.status).toBe(401);
+      expect((await scrape(`wrong-${token}`)).res.status).toBe(401);
       expect((await scrape(ADMIN_TOKEN)).res.status).toBe(401);
       const allowed = await scrape(token);
       expect(allowed.res.status).toBe(200);
@@ -146,6 +140,22 @@ describe("request log", () => {
     expect(requestLines("log-422")[0]).toMatchObject({ status: 422, method: "POST" });
   });
 
+  it("writes the one line for a path the proxy refuses before any route runs", async () => {
+    const res = await proxy(new NextRequest("http://localhost/ext/svc/me/templates/%ff", { headers: { "x-request-id": "log-proxy" } }));
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(await res.json()).toMatchObject({
+      type: "urn:bank-templates:problem:invalid-path-encoding",
+      status: 400,
+      request_id: "log-proxy",
+    });
+    expect(requestLines("log-proxy")).toHaveLength(1);
+    expect(requestLines("log-proxy")[0]).toMatchObject({ method: "GET", route: "unmatched", status: 400 });
+    // Pages and valid API paths pass through without a line of the proxy's own.
+    await proxy(new NextRequest("http://localhost/ext/svc/me", { headers: { "x-request-id": "log-proxy-pass" } }));
+    expect(requestLines("log-proxy-pass")).toHaveLength(0);
+  });
+
   it("never writes a token or password in any line", async () => {
     const created = await t.admin.post("/ext/svc/admin/users", { id: "dora", role: "member", password: DORA_PASSWORD });
     expect(created.status).toBe(201);
@@ -155,6 +165,7 @@ describe("request log", () => {
     const issued = await t.admin.post("/ext/svc/admin/users/dora/api-keys", { description: "y" });
     expect(await as(issued.body.token).get("/ext/svc/me")).toMatchObject({ status: 200 });
 
+    const lines = loggedLines();
     expect(lines.length).toBeGreaterThan(10);
     const secrets = [carl.token!, ADMIN_TOKEN, issued.body.token, SOURCE_TOKEN, DORA_PASSWORD, "metrics-token-", "passed-by-mistake"];
     for (const line of lines) for (const secret of secrets) expect(line).not.toContain(secret);

@@ -51,7 +51,7 @@ describe("OpenAPI document", () => {
     for (const file of routeFiles(svcDir)) {
       const rel = path.relative(svcDir, path.dirname(file)).split(path.sep).filter(Boolean);
       if (rel[0] === "[...unknown]" || rel[0] === "openapi.json") continue;
-      const apiPath = "/ext/svc/" + rel.map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/");
+      const apiPath = `/ext/svc/${rel.map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/")}`;
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
         const res = await request(method, apiPath.replace(/\{[^}]+\}/g, "x"));
         if (res.status !== 405) expect(documented.has(`${method} ${apiPath.replace(/\/$/, "")}`), `${method} ${apiPath}`).toBe(true);

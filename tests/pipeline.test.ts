@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { request, useTestApp, ADMIN_TOKEN } from "./support/app";
 import { errorToResponse } from "@/lib/http/problem";
+import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
 
 const t = useTestApp();
 const SOURCES = "/ext/svc/me/template-sources";
@@ -16,7 +16,11 @@ async function expectProblem(res: { status: number; headers: Headers; body: any 
 
 describe("request pipeline", () => {
   it("answers 400 for malformed JSON", async () => {
-    const res = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: '{"url": ', headers: { "content-type": "application/json" } });
+    const res = await request("POST", SOURCES, {
+      token: ADMIN_TOKEN,
+      rawBody: '{"url": ',
+      headers: { "content-type": "application/json" },
+    });
     await expectProblem(res, 400);
   });
 
@@ -54,7 +58,11 @@ describe("request pipeline", () => {
   });
 
   it("answers 415 for text/plain", async () => {
-    const res = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: '{"url":"https://example.com/x"}', headers: { "content-type": "text/plain" } });
+    const res = await request("POST", SOURCES, {
+      token: ADMIN_TOKEN,
+      rawBody: '{"url":"https://example.com/x"}',
+      headers: { "content-type": "text/plain" },
+    });
     await expectProblem(res, 415);
   });
 
@@ -95,7 +103,11 @@ describe("request pipeline", () => {
 
   it("turns an unexpected exception into an opaque 500 and one structured log line", async () => {
     const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    const res = errorToResponse(new Error("relation secret_table does not exist"), { method: "GET", path: "/ext/svc/x", requestId: "req-1" });
+    const res = errorToResponse(new Error("relation secret_table does not exist"), {
+      method: "GET",
+      path: "/ext/svc/x",
+      requestId: "req-1",
+    });
     const logged = write.mock.calls.map((c) => String(c[0]));
     write.mockRestore();
     expect(res.status).toBe(500);
@@ -125,7 +137,11 @@ describe("request pipeline", () => {
 
   it("gives distinct failure causes distinct problem types", async () => {
     const malformed = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: "{", headers: { "content-type": "application/json" } });
-    const notObject = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: "[]", headers: { "content-type": "application/json" } });
+    const notObject = await request("POST", SOURCES, {
+      token: ADMIN_TOKEN,
+      rawBody: "[]",
+      headers: { "content-type": "application/json" },
+    });
     const invalid = await t.admin.post(SOURCES, { url: 42 });
     const types = [malformed, notObject, invalid].map((r) => r.body.type);
     expect(types).toEqual([
@@ -147,7 +163,7 @@ describe("request pipeline", () => {
     });
     await expectProblem(surrogate, 422);
     expect(surrogate.body.errors[0].path).toBe("alias");
-    const key = await t.admin.post(SOURCES, { url: "https://example.com/k", ["bad\u0000key"]: 1 });
+    const key = await t.admin.post(SOURCES, { url: "https://example.com/k", "bad\u0000key": 1 });
     await expectProblem(key, 422);
     expect(key.body.errors[0].path).toBe("bad\u0000key");
     const query = await t.admin.get("/ext/svc/me/templates?category=%00");
@@ -159,10 +175,18 @@ describe("request pipeline", () => {
 
   it("answers 400 for a body nested deeper than 64 levels, and takes 64", async () => {
     const deep = (n: number) => `{"url":"https://example.com/deep","description":${"[".repeat(n)}${"]".repeat(n)}}`;
-    const tooDeep = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: deep(1400), headers: { "content-type": "application/json" } });
+    const tooDeep = await request("POST", SOURCES, {
+      token: ADMIN_TOKEN,
+      rawBody: deep(1400),
+      headers: { "content-type": "application/json" },
+    });
     await expectProblem(tooDeep, 400);
     expect(tooDeep.body.type).toBe("urn:bank-templates:problem:body-too-deep");
-    const deepest = await request("POST", SOURCES, { token: ADMIN_TOKEN, rawBody: deep(63), headers: { "content-type": "application/json" } });
+    const deepest = await request("POST", SOURCES, {
+      token: ADMIN_TOKEN,
+      rawBody: deep(63),
+      headers: { "content-type": "application/json" },
+    });
     expect(deepest.status).toBe(422); // parsed and validated: description must be a string
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { banks } from "@/db/schema";
 import { resolvePolicy } from "@/lib/policy/policy";
 import { PolicyDocument } from "@/lib/policy/schemas";
-import { as, useTestApp, type Client } from "./support/app";
+import { as, type Client, useTestApp } from "./support/app";
 
 const t = useTestApp();
 const policyPath = (bankId: string) => `/ext/svc/banks/${bankId}/policy`;
@@ -63,7 +63,10 @@ describe("bank policy documents", () => {
       version: "2026-03-24",
       default_strategy: null,
       strategy_overrides: null,
-      public_access: { default: null, overrides: [{ scope: "topic", value: "x", actions: ["a"], recall_budget: null, recall_max_tokens: null }] },
+      public_access: {
+        default: null,
+        overrides: [{ scope: "topic", value: "x", actions: ["a"], recall_budget: null, recall_max_tokens: null }],
+      },
     };
     const put = await alice.put(policyPath("alice-bank"), { document });
     expect(put.status).toBe(200);
@@ -95,7 +98,11 @@ describe("bank policy documents", () => {
       { document: { ...FULL, strategy_overrides: [{ scope: "topic", value: "x", strategy: "y", colour: "red" }] } },
       "document.strategy_overrides[0].colour",
     ],
-    ["an unknown key in a public-access override", { document: withOverride({ colour: "red" }) }, "document.public_access.overrides[0].colour"],
+    [
+      "an unknown key in a public-access override",
+      { document: withOverride({ colour: "red" }) },
+      "document.public_access.overrides[0].colour",
+    ],
     [
       "an unknown key in public_access",
       { document: { ...FULL, public_access: { ...FULL.public_access, colour: "red" } } },
@@ -117,7 +124,11 @@ describe("bank policy documents", () => {
       { document: { ...FULL, public_access: { default: { actions: ["bank:recall"], recall_max_tokens: 0 } } } },
       "document.public_access.default.recall_max_tokens",
     ],
-    ["recall_max_tokens 1.5", { document: withOverride({ recall_max_tokens: 1.5 }) }, "document.public_access.overrides[0].recall_max_tokens"],
+    [
+      "recall_max_tokens 1.5",
+      { document: withOverride({ recall_max_tokens: 1.5 }) },
+      "document.public_access.overrides[0].recall_max_tokens",
+    ],
     ["empty actions", { document: { ...FULL, public_access: { default: { actions: [] } } } }, "document.public_access.default.actions"],
     ["an empty action", { document: withOverride({ actions: ["bank:recall", ""] }) }, "document.public_access.overrides[0].actions[1]"],
     ["missing actions", { document: withOverride({ actions: undefined }) }, "document.public_access.overrides[0].actions"],
@@ -168,7 +179,7 @@ describe("bank policy documents", () => {
   });
 
   it("accepts every character the bank id allows", async () => {
-    const id = "Ab0._:-" + "z".repeat(121);
+    const id = `Ab0._:-${"z".repeat(121)}`;
     expect((await t.admin.put(policyPath(id), { document: FULL })).status).toBe(200);
     expect((await t.admin.get(policyPath(id))).body.bank_id).toBe(id);
   });
@@ -225,7 +236,11 @@ describe("resolving a policy", () => {
     ["no public_access", { version: "2026-03-24", default_strategy: "s" }, {}],
     ["public_access null", { version: "2026-03-24", public_access: null }, {}],
     ["an empty public_access", { version: "2026-03-24", public_access: {} }, { topic: "x" }],
-    ["no matching override and no default", { version: "2026-03-24", public_access: { default: null, overrides: [{ scope: "topic", value: "a", actions: ["x"] }] } }, { topic: "b" }],
+    [
+      "no matching override and no default",
+      { version: "2026-03-24", public_access: { default: null, overrides: [{ scope: "topic", value: "a", actions: ["x"] }] } },
+      { topic: "b" },
+    ],
   ])("gives public_access null when nothing grants access: %s", (_, raw, context) => {
     expect(resolvePolicy(PolicyDocument.parse(raw), context).public_access).toBeNull();
   });

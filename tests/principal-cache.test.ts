@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { openPostgres, type DatabaseHandle } from "@/db/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { sessionClaims } from "@/lib/auth/session";
 import { endSession } from "@/lib/auth/session-store";
-import { bootstrapIdentity } from "@/lib/identity/bootstrap";
 import { hashApiKey } from "@/lib/identity/api-keys";
+import { bootstrapIdentity } from "@/lib/identity/bootstrap";
 import { principalCacheFor, startPrincipalCache } from "@/lib/identity/principal-cache";
-import { setApp, type AppContext } from "@/lib/server/app";
+import { type AppContext, setApp } from "@/lib/server/app";
 import { loadConfig } from "@/lib/server/config";
 import { ADMIN_TOKEN, request } from "./support/app";
 import { mintSessionCookie } from "./support/console-sessions";
@@ -142,7 +142,9 @@ describe(`principal cache (${onPostgres ? "two instances on PostgreSQL" : "PGlit
 
   it("ends a cached console session when the password changes through the other instance", async () => {
     const { token } = await newUser("changer");
-    expect((await via(first, "PATCH", "/ext/svc/admin/users/changer", ADMIN_TOKEN, { password: "a long first password" })).status).toBe(200);
+    expect((await via(first, "PATCH", "/ext/svc/admin/users/changer", ADMIN_TOKEN, { password: "a long first password" })).status).toBe(
+      200,
+    );
     const cookie = await mintSessionCookie(first, "changer");
     expect((await via(second, "GET", "/ext/svc/me", null, undefined, { cookie, ...sameOrigin })).status).toBe(200);
     const changed = await via(first, "POST", "/ext/svc/me/password", token, {

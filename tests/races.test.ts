@@ -8,7 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "@/db/schema";
 import { ADMIN_CHANGE_LOCK } from "@/lib/identity/users";
-import { as, useTestApp, type ApiResponse, type Client } from "./support/app";
+import { type ApiResponse, as, type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/marketplace-server";
 
@@ -112,13 +112,19 @@ describe("the last active admin under races", () => {
 
   /** Read from the database itself, so the answer never depends on who may still call the API. */
   async function activeAdmins(): Promise<string[]> {
-    const rows = await t.app.db.select().from(users).where(and(eq(users.role, "admin"), eq(users.isActive, true)));
+    const rows = await t.app.db
+      .select()
+      .from(users)
+      .where(and(eq(users.role, "admin"), eq(users.isActive, true)));
     return rows.map((row) => row.id);
   }
 
   /** Makes admin-one and admin-two the only active admins again. */
   async function restoreBoth(): Promise<void> {
-    await t.app.db.update(users).set({ role: "admin", isActive: true }).where(inArray(users.id, [admins.first, admins.second]));
+    await t.app.db
+      .update(users)
+      .set({ role: "admin", isActive: true })
+      .where(inArray(users.id, [admins.first, admins.second]));
     expect((await activeAdmins()).sort()).toEqual([admins.first, admins.second]);
   }
 

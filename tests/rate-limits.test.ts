@@ -6,14 +6,14 @@ import { describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
 import { rateLimits } from "@/db/schema";
 import { clientAddress, UNKNOWN_ADDRESS } from "@/lib/ratelimit/client-address";
-import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
 import { API_KEY_FAILURES_PER_ADDRESS, SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_FAILURES_PER_USER } from "@/lib/ratelimit/limits";
+import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
 import { appendPeerAddressToForwardedFor } from "@/lib/ratelimit/peer-address";
 import { admitSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { sweepExpiredCounters } from "@/lib/ratelimit/window-counter";
-import { setApp, type AppContext } from "@/lib/server/app";
+import { type AppContext, setApp } from "@/lib/server/app";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
-import { callNextAuth, signInWithPassword, type PasswordSignIn } from "./support/nextauth";
+import { callNextAuth, type PasswordSignIn, signInWithPassword } from "./support/nextauth";
 
 const t = useTestApp();
 const onPostgres = process.env.TEST_DB === "postgres";
@@ -137,7 +137,11 @@ describe("failed sign-ins per client address", () => {
 
   it("counts an IPv6 client per /64, so rotating addresses inside it does not help", async () => {
     for (let i = 1; i <= 50; i++) {
-      const admission = await admitSignInAttempt(t.app.db, `v6-stranger-${i}`, clientAddress(new Headers({ "x-forwarded-for": `2001:db8:5:6::${i.toString(16)}` })));
+      const admission = await admitSignInAttempt(
+        t.app.db,
+        `v6-stranger-${i}`,
+        clientAddress(new Headers({ "x-forwarded-for": `2001:db8:5:6::${i.toString(16)}` })),
+      );
       expect(admission.admitted).toBe(true);
     }
     const next = await signInWithPassword("dave", passwordOf("dave"), "2001:db8:5:6:ffff::1");
@@ -186,8 +190,7 @@ describe.runIf(onPostgres)("sign-in limits shared by two app instances on one Po
 
 describe("failed API-key authentications per client address", () => {
   const wrongKey = (i: number) => `hbk_${"wrong".repeat(8)}${i}`;
-  const from = (address: string, token: string) =>
-    request("GET", "/ext/svc/me", { token, headers: { "x-forwarded-for": address } });
+  const from = (address: string, token: string) => request("GET", "/ext/svc/me", { token, headers: { "x-forwarded-for": address } });
 
   it("answers the 1,001st failure within a minute with 429, counts no success, and then refuses without a lookup", async () => {
     const address = "203.0.113.99";

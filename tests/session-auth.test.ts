@@ -139,7 +139,10 @@ describe("console session authentication", () => {
 
   it("lets a session use user-only endpoints (API keys), since it is a user", async () => {
     const cookie = await sessionCookie("carol");
-    const key = await request("POST", "/ext/svc/me/api-keys", { body: { description: "from the console" }, ...withCookie(cookie, SAME_ORIGIN_WRITE) });
+    const key = await request("POST", "/ext/svc/me/api-keys", {
+      body: { description: "from the console" },
+      ...withCookie(cookie, SAME_ORIGIN_WRITE),
+    });
     expect(key.status).toBe(201);
     expect(key.body.token).toMatch(/^hbk_/);
   });
@@ -150,7 +153,9 @@ describe("console session authentication", () => {
       headers: { cookie, ...SAME_ORIGIN_READ, authorization: "Bearer hbk_wrongwrongwrongwrongwrongwrongwrongwrong" },
     });
     expect(wrongKey.status).toBe(401);
-    const basic = await request("GET", "/ext/svc/me", { headers: { cookie, ...SAME_ORIGIN_READ, authorization: "Basic YWRtaW46YWRtaW4=" } });
+    const basic = await request("GET", "/ext/svc/me", {
+      headers: { cookie, ...SAME_ORIGIN_READ, authorization: "Basic YWRtaW46YWRtaW4=" },
+    });
     expect(basic.status).toBe(401);
   });
 
@@ -178,14 +183,24 @@ describe("console session authentication", () => {
 
 describe("console sign-in", () => {
   it("sets up users with and without passwords", async () => {
-    expect((await t.admin.post("/ext/svc/admin/users", { id: "erin", password: "erin's long password", email: "Erin@Example.org" })).status).toBe(201);
+    expect(
+      (await t.admin.post("/ext/svc/admin/users", { id: "erin", password: "erin's long password", email: "Erin@Example.org" })).status,
+    ).toBe(201);
     expect((await t.admin.post("/ext/svc/admin/users", { id: "finn" })).status).toBe(201);
-    expect((await t.admin.post("/ext/svc/admin/users", { id: "gail", password: "gail's long password", email: "shared@example.org" })).status).toBe(201);
-    expect((await t.admin.post("/ext/svc/admin/users", { id: "hugo", password: "hugo's long password", email: "shared@example.org" })).status).toBe(201);
+    expect(
+      (await t.admin.post("/ext/svc/admin/users", { id: "gail", password: "gail's long password", email: "shared@example.org" })).status,
+    ).toBe(201);
+    expect(
+      (await t.admin.post("/ext/svc/admin/users", { id: "hugo", password: "hugo's long password", email: "shared@example.org" })).status,
+    ).toBe(201);
   });
 
   it("verifies the user name (the user id) and password", async () => {
-    expect(await verifyCredentials(t.app.db, "erin", "erin's long password")).toEqual({ id: "erin", name: "erin", email: "Erin@Example.org" });
+    expect(await verifyCredentials(t.app.db, "erin", "erin's long password")).toEqual({
+      id: "erin",
+      name: "erin",
+      email: "Erin@Example.org",
+    });
     expect(await verifyCredentials(t.app.db, " Erin ", "erin's long password")).toMatchObject({ id: "erin" });
     expect(await verifyCredentials(t.app.db, "erin", "wrong password")).toBeNull();
     expect(await verifyCredentials(t.app.db, "nobody", "erin's long password")).toBeNull();
@@ -213,7 +228,9 @@ describe("console sign-in", () => {
   it("enables the OIDC provider only when issuer, client id and secret are all set", () => {
     expect(oidcConfigFromEnv({})).toBeNull();
     expect(oidcConfigFromEnv({ OIDC_ISSUER: "https://id.example.org", OIDC_CLIENT_ID: "console" })).toBeNull();
-    expect(oidcConfigFromEnv({ OIDC_ISSUER: "https://id.example.org/", OIDC_CLIENT_ID: "c", OIDC_CLIENT_SECRET: "s", OIDC_NAME: "Acme SSO" })).toEqual({
+    expect(
+      oidcConfigFromEnv({ OIDC_ISSUER: "https://id.example.org/", OIDC_CLIENT_ID: "c", OIDC_CLIENT_SECRET: "s", OIDC_NAME: "Acme SSO" }),
+    ).toEqual({
       issuer: "https://id.example.org",
       clientId: "c",
       clientSecret: "s",

@@ -2,8 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consoleSessions } from "@/db/schema";
 import { SESSION_MAX_AGE_SECONDS, sessionClaims } from "@/lib/auth/session";
+import { type ApiResponse, request, useTestApp } from "./support/app";
 import { mintSessionCookie, signInWithPassword, signOut } from "./support/console-sessions";
-import { request, useTestApp, type ApiResponse } from "./support/app";
 
 const t = useTestApp();
 

@@ -2,13 +2,13 @@
 // its catalog the server does for it (browse, install, check-update, update preview, update,
 // scheduled checks); only a catalog that cannot be fetched or parsed is a catalog failure.
 import type { ServerResponse } from "node:http";
-import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
 import { marketplaceCache, templateSources } from "@/db/schema";
 import { cacheKey, catalogLocation } from "@/lib/marketplace";
 import { withCatalogStatus } from "@/lib/sources/catalog-status";
 import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
-import { request, useTestApp, type Client } from "./support/app";
+import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/marketplace-server";
 
@@ -24,11 +24,14 @@ const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ME = "/ext/svc/me/template-sources";
 
 /** Serves the catalog of `folder` with `templates`. */
-const serve = (folder: string, ...templates: Record<string, unknown>[]) => market.setFile(`/${folder}/templates.json`, catalog(...templates));
+const serve = (folder: string, ...templates: Record<string, unknown>[]) =>
+  market.setFile(`/${folder}/templates.json`, catalog(...templates));
 
 /** The marketplace answers the catalog of `folder` with a 500 (it is "down"). */
 const breakCatalog = (folder: string) =>
-  market.setHandler(`/${folder}/templates.json`, (_req, res: ServerResponse) => res.writeHead(500, { "content-type": "text/plain" }).end("down"));
+  market.setHandler(`/${folder}/templates.json`, (_req, res: ServerResponse) =>
+    res.writeHead(500, { "content-type": "text/plain" }).end("down"),
+  );
 
 async function addSource(folder: string) {
   const res = await erin.post(ME, { url: `${market.url}/${folder}`, alias: folder });
@@ -60,7 +63,10 @@ describe("browsing records the catalog status", () => {
     expect(created).toMatchObject({ catalog_fetched_at: null, catalog_error: null });
     expect(await listed("fresh")).toMatchObject({ catalog_fetched_at: null, catalog_error: null });
     const available = await erin.get("/ext/svc/template-sources");
-    expect(available.body.find((s: { name: string }) => s.name === "fresh")).toMatchObject({ catalog_fetched_at: null, catalog_error: null });
+    expect(available.body.find((s: { name: string }) => s.name === "fresh")).toMatchObject({
+      catalog_fetched_at: null,
+      catalog_error: null,
+    });
   });
 
   it("success sets catalog_fetched_at to when the marketplace answered; the catalog's source says so too", async () => {
@@ -164,7 +170,12 @@ describe("install, check-update, update preview, update and scheduled checks rec
   });
 
   it("entry-level install failures leave catalog_error null", async () => {
-    serve("inst", catalogEntry("alpha"), { id: "filed", name: "Filed", manifest_file: "m/missing.json" }, catalogEntry("invalid", { manifest: manifest({ version: "2" }) }));
+    serve(
+      "inst",
+      catalogEntry("alpha"),
+      { id: "filed", name: "Filed", manifest_file: "m/missing.json" },
+      catalogEntry("invalid", { manifest: manifest({ version: "2" }) }),
+    );
     expect((await browse("inst", true)).status).toBe(200); // install uses the fresh cached catalog
     expect((await erin.post(`${T}/nowhere/install`, { source_name: "inst" })).status).toBe(404);
     expect((await erin.post(`${T}/filed/install`, { source_name: "inst" })).status).toBe(502);

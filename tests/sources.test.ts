@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { useTestApp, type Client } from "./support/app";
+import { describe, expect, it } from "vitest";
+import { type Client, useTestApp } from "./support/app";
 
 const t = useTestApp();
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -136,7 +136,12 @@ describe("personal template sources", () => {
     const names = (res: { body: { name: string; scope: string }[] }) => res.body.map((x) => `${x.scope}:${x.name}`);
     expect(names(await bob.get("/ext/svc/template-sources"))).toEqual(["server:acme", "personal:bobco", "server:company"]);
     expect(names(await aliceBot.get("/ext/svc/template-sources"))).toEqual([
-      "personal:acme", "server:acme", "personal:bot-market", "server:company", "personal:private-market", "personal:single",
+      "personal:acme",
+      "server:acme",
+      "personal:bot-market",
+      "server:company",
+      "personal:private-market",
+      "personal:single",
     ]);
     expect((await bob.get("/ext/svc/template-sources")).text).not.toContain("alice");
   });

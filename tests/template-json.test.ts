@@ -17,7 +17,8 @@ const key = randomBytes(32);
 const personal: OwnerScope = { kind: "personal", owner: "ann" };
 const server: OwnerScope = { kind: "server", owner: null };
 
-const awkward = "quote \" backslash \\ slash / newline \n tab \t cr \r bs \b ff \f ctl \u0001\u001f del \u007f ls \u2028 ps \u2029 é 😀 </script>";
+const awkward =
+  'quote " backslash \\ slash / newline \n tab \t cr \r bs \b ff \f ctl \u0001\u001f del \u007f ls \u2028 ps \u2029 é 😀 </script>';
 const manifestOf = (i: number) => ({
   version: "1",
   z_last: { b: 1, a: [true, false, null, 0, -1.5, 1e21, 0.1, "x"] },
@@ -49,7 +50,7 @@ beforeAll(async () => {
         manifest: manifestOf(i),
         sourceName: odd ? "src" : null,
         sourceScope: odd ? "server" : null,
-        sourceOwner: odd ? "someone \"quoted\"" : null,
+        sourceOwner: odd ? 'someone "quoted"' : null,
         sourceTemplateId: odd ? "orig" : null,
         sourceRevision: odd ? "rev-1" : null,
         locallyModified: i % 3 === 1,
@@ -92,7 +93,10 @@ describe.each([
     for (const filter of filters) {
       const context = JSON.stringify([scope.kind, scope.owner, filter.category ?? null, filter.tag ?? null]);
       const ids = all
-        .filter((r) => (filter.category === undefined || r.category === filter.category) && (filter.tag === undefined || r.tags.includes(filter.tag)))
+        .filter(
+          (r) =>
+            (filter.category === undefined || r.category === filter.category) && (filter.tag === undefined || r.tags.includes(filter.tag)),
+        )
         .map((r) => r.id);
       expect((await listTemplates(handle.db, key, scope, filter)).text).toBe(await expectedList(scope, ids, undefined, context));
       for (const limit of [1, 3, 50]) {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { request, useTestApp, type Client } from "./support/app";
+import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { startMarketplace, useMarketplace } from "./support/marketplace-server";
 
@@ -134,15 +134,46 @@ describe("manifest validation", () => {
     ["version other than 1", { version: "2" }, "manifest.version"],
     ["missing version", { version: undefined }, "manifest.version"],
     ["unknown extraction mode", { bank: { retain_extraction_mode: "fancy" } }, "manifest.bank.retain_extraction_mode"],
-    ["custom instructions without custom mode", { bank: { retain_extraction_mode: "concise", retain_custom_instructions: "x" } }, "manifest.bank.retain_custom_instructions"],
+    [
+      "custom instructions without custom mode",
+      { bank: { retain_extraction_mode: "concise", retain_custom_instructions: "x" } },
+      "manifest.bank.retain_custom_instructions",
+    ],
     ["blank mental-model name", { mental_models: [{ id: "m", name: "  ", source_query: "q" }] }, "manifest.mental_models[0].name"],
     ["blank source query", { mental_models: [{ id: "m", name: "n", source_query: "" }] }, "manifest.mental_models[0].source_query"],
     ["blank directive name", { directives: [{ name: " ", content: "c" }] }, "manifest.directives[0].name"],
     ["blank directive content", { directives: [{ name: "n", content: "" }] }, "manifest.directives[0].content"],
-    ["duplicate mental-model id", { mental_models: [{ id: "m", name: "a", source_query: "q" }, { id: "m", name: "b", source_query: "q" }] }, "manifest.mental_models[1].id"],
-    ["duplicate directive name", { directives: [{ name: "d", content: "a" }, { name: "x", content: "b" }, { name: "d", content: "c" }] }, "manifest.directives[2].name"],
-    ["max_tokens below 256", { mental_models: [{ id: "m", name: "a", source_query: "q", max_tokens: 100 }] }, "manifest.mental_models[0].max_tokens"],
-    ["max_tokens above 8192", { mental_models: [{ id: "m", name: "a", source_query: "q", max_tokens: 9000 }] }, "manifest.mental_models[0].max_tokens"],
+    [
+      "duplicate mental-model id",
+      {
+        mental_models: [
+          { id: "m", name: "a", source_query: "q" },
+          { id: "m", name: "b", source_query: "q" },
+        ],
+      },
+      "manifest.mental_models[1].id",
+    ],
+    [
+      "duplicate directive name",
+      {
+        directives: [
+          { name: "d", content: "a" },
+          { name: "x", content: "b" },
+          { name: "d", content: "c" },
+        ],
+      },
+      "manifest.directives[2].name",
+    ],
+    [
+      "max_tokens below 256",
+      { mental_models: [{ id: "m", name: "a", source_query: "q", max_tokens: 100 }] },
+      "manifest.mental_models[0].max_tokens",
+    ],
+    [
+      "max_tokens above 8192",
+      { mental_models: [{ id: "m", name: "a", source_query: "q", max_tokens: 9000 }] },
+      "manifest.mental_models[0].max_tokens",
+    ],
     ["disposition above 5", { bank: { disposition_empathy: 6 } }, "manifest.bank.disposition_empathy"],
   ];
   it.each(rules)("answers 422 for %s at its path", async (_, overrides, path) => {
@@ -275,7 +306,7 @@ describe("check-update and update", () => {
   it("flips nothing when the catalog is only re-serialised", async () => {
     const entries = [catalogEntry("support-bot"), catalogEntry("sales-bot", { category: "sales" })];
     const reordered = entries.map((e) => Object.fromEntries(Object.entries(e).reverse()));
-    market.setFile("/inline/templates.json", JSON.stringify(catalog(...reordered), null, 4) + "\n\n");
+    market.setFile("/inline/templates.json", `${JSON.stringify(catalog(...reordered), null, 4)}\n\n`);
     for (const id of ["support-bot", "sales-bot"]) {
       expect((await alice.get(`${M}/${id}/check-update`)).body.has_update).toBe(false);
     }
@@ -293,7 +324,11 @@ describe("check-update and update", () => {
 
   it("answers check-update for a hand-made template with nulls", async () => {
     expect((await alice.get(`${M}/alpha/check-update`)).body).toEqual({
-      has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null,
+      has_update: false,
+      current_revision: null,
+      latest_revision: null,
+      source_name: null,
+      source_scope: null,
     });
   });
 
@@ -393,7 +428,7 @@ describe("marketplace faults", () => {
   });
 
   it("a 10 MB body: 502", async () => {
-    market.setFile("/huge/templates.json", "[" + "1,".repeat(5 * 1024 * 1024) + "1]");
+    market.setFile("/huge/templates.json", `[${"1,".repeat(5 * 1024 * 1024)}1]`);
     await expectFault(await installFrom("/huge"), 502, "/huge/templates.json");
   });
 
@@ -473,4 +508,3 @@ describe("concurrent installs", () => {
     expect(ids(await dave.get("/ext/svc/me/templates"))).toEqual(["racer"]);
   });
 });
-

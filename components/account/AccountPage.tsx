@@ -1,7 +1,7 @@
 "use client";
 import { Card, Group, Skeleton, Stack, Text } from "@mantine/core";
-import { RoleBadge } from "@/components/console/RoleBadge";
 import { PageHeader } from "@/components/console/PageHeader";
+import { RoleBadge } from "@/components/console/RoleBadge";
 import { ErrorState } from "@/components/console/states";
 import { useMe } from "@/lib/client/hooks/identity";
 import { ApiKeysPanel } from "./ApiKeysPanel";

@@ -1,14 +1,14 @@
 "use client";
 import { Button, Code, Group, Stack, Text, Title } from "@mantine/core";
-import { Table } from "@/components/console/Table";
 import { IconKey, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
-import { useApiKeys, useRevokeApiKey, type KeyOwnerRef } from "@/lib/client/hooks/api-keys";
+import { type KeyOwnerRef, useApiKeys, useRevokeApiKey } from "@/lib/client/hooks/api-keys";
 
 const CreateApiKeyModal = lazyModal(() => import("./CreateApiKeyModal").then((m) => m.CreateApiKeyModal));
 
@@ -57,7 +57,12 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
           <ResourceTable
             verticalSpacing="xs"
             testId="api-keys-table"
-            columns={[{ label: "Key" }, { label: "Description" }, { label: "Created", visibleFrom: "sm" }, { label: "Last used", visibleFrom: "sm" }]}
+            columns={[
+              { label: "Key" },
+              { label: "Description" },
+              { label: "Created", visibleFrom: "sm" },
+              { label: "Last used", visibleFrom: "sm" },
+            ]}
             actions
           >
             {list.map((key) => (
@@ -77,7 +82,11 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
                 <Table.Td visibleFrom="sm">
                   <Text size="sm">{formatTimestamp(key.last_used_at)}</Text>
                 </Table.Td>
-                <RowActions actions={[{ label: "Revoke", ariaLabel: `Revoke key ${key.prefix}`, danger: true, onClick: () => confirmRevoke.ask(key) }]} />
+                <RowActions
+                  actions={[
+                    { label: "Revoke", ariaLabel: `Revoke key ${key.prefix}`, danger: true, onClick: () => confirmRevoke.ask(key) },
+                  ]}
+                />
               </Table.Tr>
             ))}
           </ResourceTable>

@@ -44,7 +44,15 @@ export function ChangePasswordModal({ opened, onClose, onChanged }: { opened: bo
   };
 
   return (
-    <FormModal opened={opened} onClose={close} title="Change your password" submitLabel="Save new password" form={form} onSubmit={submit}>
+    <FormModal
+      opened={opened}
+      onClose={close}
+      title="Change your password"
+      submitLabel="Save new password"
+      form={form}
+      onSubmit={submit}
+      dirty={fields.dirty}
+    >
       <PasswordInput
         label="Current password"
         autoComplete="current-password"

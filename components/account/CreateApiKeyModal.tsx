@@ -1,24 +1,46 @@
 "use client";
-import { Button, Group, Stack, TextInput } from "@mantine/core";
+import { TextInput } from "@mantine/core";
 import { useState } from "react";
 import { TokenOnce } from "@/components/console/TokenOnce";
+import type { DiscardQuestion } from "@/components/forms/discard";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
-import { useCreateApiKey, type KeyOwnerRef } from "@/lib/client/hooks/api-keys";
+import { type KeyOwnerRef, useCreateApiKey } from "@/lib/client/hooks/api-keys";
 
 const FIELDS = ["description"] as const;
 
-/** Creates a key; after creation the dialog shows its token, once, until closed. */
-export function CreateApiKeyModal({ owner, ownerLabel, opened, onClose }: { owner: KeyOwnerRef; ownerLabel: string; opened: boolean; onClose: () => void }) {
+/** Asked when the page is left while the token shows and the user has not said they have it. */
+const TOKEN_NOT_COPIED: DiscardQuestion = {
+  title: "Leave without the new key?",
+  message: "The new API key is shown only this once. Copy it before you leave, or the key cannot be used.",
+};
+
+/**
+ * Creates a key; after creation the dialog shows its token, once, and closes only by Done
+ * once the key was copied or the user ticked that they stored it.
+ */
+export function CreateApiKeyModal({
+  owner,
+  ownerLabel,
+  opened,
+  onClose,
+}: {
+  owner: KeyOwnerRef;
+  ownerLabel: string;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const create = useCreateApiKey(owner);
   const form = useFormSubmit(FIELDS);
   const fields = useFormValues({ description: "" });
   const [token, setToken] = useState<string | null>(null);
+  const [confirmed, setConfirmed] = useState(false);
 
   const close = () => {
     fields.reset();
     setToken(null);
+    setConfirmed(false);
     onClose();
   };
 
@@ -36,16 +58,9 @@ export function CreateApiKeyModal({ owner, ownerLabel, opened, onClose }: { owne
       submitLabel="Create key"
       form={form}
       onSubmit={submit}
-      result={
-        token && (
-          <Stack>
-            <TokenOnce token={token} />
-            <Group justify="flex-end">
-              <Button onClick={close}>Done</Button>
-            </Group>
-          </Stack>
-        )
-      }
+      dirty={fields.dirty && token === null}
+      locked={token !== null && !confirmed ? TOKEN_NOT_COPIED : undefined}
+      result={token && <TokenOnce token={token} confirmed={confirmed} onConfirmedChange={setConfirmed} onDone={close} />}
     >
       <TextInput
         label="Description"

@@ -30,7 +30,15 @@ export function CreateServiceAccountModal({ opened, onClose }: { opened: boolean
   };
 
   return (
-    <FormModal opened={opened} onClose={close} title="New service account" submitLabel="Create service account" form={form} onSubmit={submit}>
+    <FormModal
+      opened={opened}
+      onClose={close}
+      title="New service account"
+      submitLabel="Create service account"
+      form={form}
+      onSubmit={submit}
+      dirty={fields.dirty}
+    >
       <TextInput
         label="ID"
         description="Lower-case letters, digits, '.', '_', '@' or '-'. Unique among your service accounts."

@@ -30,12 +30,19 @@ export function PasswordPanel() {
         </Button>
       </Group>
       <Text size="sm" c="dimmed">
-        The password you sign in to the console with. Changing it signs you out everywhere else: every other browser
-        where you are signed in must sign in again with the new password. API keys keep working. If you only sign in
-        with single sign-on and have no password, an admin can set one.
+        The password you sign in to the console with. Changing it signs you out everywhere else: every other browser where you are signed in
+        must sign in again with the new password. API keys keep working. If you only sign in with single sign-on and have no password, an
+        admin can set one.
       </Text>
       {changed && (
-        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" withCloseButton onClose={() => setChanged(false)} closeButtonLabel="Dismiss">
+        <Alert
+          color="green"
+          icon={<IconCircleCheck aria-hidden />}
+          role="status"
+          withCloseButton
+          onClose={() => setChanged(false)}
+          closeButtonLabel="Dismiss"
+        >
           Password changed. Your other console sessions were signed out; this one stays signed in.
         </Alert>
       )}

@@ -1,13 +1,13 @@
 "use client";
 import { Button, Group, Stack, Text, Title } from "@mantine/core";
-import { Table } from "@/components/console/Table";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
-import { lazyModal } from "@/components/console/lazy";
 import { LazyModal as Modal } from "@/components/console/LazyModal";
+import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { RoleBadge } from "@/components/console/RoleBadge";
+import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveServiceAccount, useServiceAccounts } from "@/lib/client/hooks/identity";
 import { ApiKeysPanel } from "./ApiKeysPanel";
@@ -42,8 +42,7 @@ export function ServiceAccountsPanel() {
         </Button>
       </Group>
       <Text size="sm" c="dimmed">
-        A service account acts for you in programs: it sees your sources and templates, with its own keys you can revoke
-        separately.
+        A service account acts for you in programs: it sees your sources and templates, with its own keys you can revoke separately.
       </Text>
       <QueryView
         query={accounts}
@@ -75,7 +74,12 @@ export function ServiceAccountsPanel() {
                 <RowActions
                   actions={[
                     { label: "Keys", ariaLabel: `API keys of ${account.id}`, onClick: () => setKeysOf(account.id) },
-                    { label: "Delete", ariaLabel: `Delete service account ${account.id}`, danger: true, onClick: () => confirmRemove.ask(account.id) },
+                    {
+                      label: "Delete",
+                      ariaLabel: `Delete service account ${account.id}`,
+                      danger: true,
+                      onClick: () => confirmRemove.ask(account.id),
+                    },
                   ]}
                 />
               </Table.Tr>

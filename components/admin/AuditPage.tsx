@@ -1,21 +1,35 @@
 "use client";
 import { Anchor, Button, Code, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { parseAsString, useQueryStates } from "nuqs";
+import { type FormEvent, useState } from "react";
 import type { z } from "zod";
 import { useConsoleUser } from "@/components/console/console-user";
 import { PageHeader } from "@/components/console/PageHeader";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { Table } from "@/components/console/Table";
+import { withUrlState } from "@/components/console/url-state";
+import { FormFieldset } from "@/components/forms/FormFieldset";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import type { AuditEntry } from "@/lib/audit/schemas";
 import { formatTimestamp } from "@/lib/client/format";
-import { useAuditLog, type AuditFilters } from "@/lib/client/hooks/audit";
+import { type AuditFilters, useAuditLog } from "@/lib/client/hooks/audit";
 import { consolePageOf } from "./audit-links";
 
 const FILTER_KEYS = ["actor", "action", "target"] as const;
+type FilterKey = (typeof FILTER_KEYS)[number];
+
+/**
+ * What the page shows, all in the URL: the filters and the page (the cursor it starts at). A reload
+ * shows the same entries; every Filter and page turn is a history entry, so Back returns to the one before.
+ */
+const auditParams = {
+  actor: parseAsString,
+  action: parseAsString,
+  target: parseAsString,
+  cursor: parseAsString,
+};
 
 type Entry = z.output<typeof AuditEntry>;
 
@@ -77,38 +91,20 @@ function AuditTable({ entries, viewerId }: { entries: Entry[]; viewerId: string 
   );
 }
 
-/** Admin › Audit log: who wrote what and when, filtered by actor, action and target (kept in the URL), newest first. */
-export function AuditPage() {
-  const me = useConsoleUser();
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const applied: AuditFilters = Object.fromEntries(
-    FILTER_KEYS.map((key) => [key, searchParams.get(key) || undefined]).filter(([, value]) => value !== undefined),
-  );
-  const [draft, setDraft] = useState<Record<(typeof FILTER_KEYS)[number], string>>({
+/** The filter form: edits a draft, applied (to the URL) on Filter. Keyed by the applied filters, so Back resets it. */
+function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (filters: Record<FilterKey, string>) => void }) {
+  const [draft, setDraft] = useState<Record<FilterKey, string>>({
     actor: applied.actor ?? "",
     action: applied.action ?? "",
     target: applied.target ?? "",
   });
-  const log = useAuditLog(applied);
-
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    const query = new URLSearchParams();
-    for (const key of FILTER_KEYS) if (draft[key].trim()) query.set(key, draft[key].trim());
-    const search = query.toString();
-    router.replace(search ? `${pathname}?${search}` : pathname);
+    onApply(draft);
   };
-  const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
-
   return (
-    <>
-      <PageHeader
-        title="Audit log"
-        description="Every successful write through the API and the console: who made it, what it did and to which resource. Kept for 365 days."
-      />
-      <form onSubmit={apply} aria-label="Filter the audit log">
+    <form onSubmit={apply} aria-label="Filter the audit log">
+      <FormFieldset>
         <Group align="flex-end" mb="md" gap="sm">
           <TextInput
             label="Actor"
@@ -133,22 +129,56 @@ export function AuditPage() {
           />
           <Button type="submit">Filter</Button>
         </Group>
-      </form>
+      </FormFieldset>
+    </form>
+  );
+}
+
+/** Admin › Audit log: who wrote what and when, filtered by actor, action and target (kept in the URL), newest first. */
+function AuditPageView() {
+  const me = useConsoleUser();
+  const [state, setState] = useQueryStates(auditParams, { history: "push" });
+  const applied: AuditFilters = Object.fromEntries(
+    FILTER_KEYS.map((key) => [key, state[key] || undefined]).filter(([, value]) => value !== undefined),
+  );
+  const log = useAuditLog(applied, state.cursor);
+  const apply = (draft: Record<FilterKey, string>) =>
+    // New filters start again at the newest entry.
+    setState({ actor: draft.actor.trim() || null, action: draft.action || null, target: draft.target.trim() || null, cursor: null });
+  const next = log.data?.next_cursor ?? null;
+
+  return (
+    <>
+      <PageHeader
+        title="Audit log"
+        description="Every successful write through the API and the console: who made it, what it did and to which resource. Kept for 365 days."
+      />
+      <AuditFilterForm key={JSON.stringify(applied)} applied={applied} onApply={apply} />
       <QueryView
-        query={{ ...log, data: log.data ? entries : undefined }}
+        query={log}
         loading="Loading the audit log…"
         errorTitle="Could not load the audit log"
-        isEmpty={(list) => list.length === 0}
-        empty={{ title: "No entries", description: "No write matches these filters." }}
+        isEmpty={(data) => data.entries.length === 0}
+        empty={{
+          title: "No entries",
+          description: state.cursor ? "No older write matches these filters." : "No write matches these filters.",
+        }}
       >
-        {(list) => (
+        {(data) => (
           <Stack gap="sm">
-            <AuditTable entries={list} viewerId={me.id} />
-            {log.hasNextPage && (
-              <Group justify="center">
-                <Button variant="light" loading={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
-                  Load more
-                </Button>
+            <AuditTable entries={data.entries} viewerId={me.id} />
+            {(state.cursor || next) && (
+              <Group justify="center" role="navigation" aria-label="Audit log pages">
+                {state.cursor && (
+                  <Button variant="default" onClick={() => setState({ cursor: null })}>
+                    Newest entries
+                  </Button>
+                )}
+                {next && (
+                  <Button variant="light" loading={log.isPlaceholderData} onClick={() => setState({ cursor: next })}>
+                    Older entries
+                  </Button>
+                )}
               </Group>
             )}
           </Stack>
@@ -157,3 +187,5 @@ export function AuditPage() {
     </>
   );
 }
+
+export const AuditPage = withUrlState(AuditPageView);

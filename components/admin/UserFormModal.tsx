@@ -69,6 +69,7 @@ export function UserFormModal({ user, opened, onClose }: { user?: UserRow; opene
       submitLabel={editing ? "Save changes" : "Create user"}
       form={form}
       onSubmit={submit}
+      dirty={fields.dirty}
     >
       {!editing && (
         <TextInput
@@ -108,7 +109,11 @@ export function UserFormModal({ user, opened, onClose }: { user?: UserRow; opene
       )}
       <PasswordInput
         label={editing ? "New password" : "Password"}
-        description={editing ? "Leave empty to keep the current password." : "At least 8 characters. Without one, the user can only use API keys or single sign-on."}
+        description={
+          editing
+            ? "Leave empty to keep the current password."
+            : "At least 8 characters. Without one, the user can only use API keys or single sign-on."
+        }
         autoComplete="new-password"
         {...fields.text("password")}
         error={form.fieldError("password")}

@@ -1,26 +1,42 @@
 "use client";
 import { Badge, Button, Text } from "@mantine/core";
-import { Table } from "@/components/console/Table";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import type { z } from "zod";
 import { ApiKeysPanel } from "@/components/account/ApiKeysPanel";
 import { useConsoleUser } from "@/components/console/console-user";
-import { lazyModal } from "@/components/console/lazy";
 import { LazyModal as Modal } from "@/components/console/LazyModal";
+import { ListSearch, useListSearch } from "@/components/console/ListSearch";
+import { lazyModal } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { RoleBadge } from "@/components/console/RoleBadge";
+import { EmptyList } from "@/components/console/states";
+import { Table } from "@/components/console/Table";
+import { withUrlState } from "@/components/console/url-state";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveUser, useUsers } from "@/lib/client/hooks/identity";
+import { matchesSearch } from "@/lib/client/search";
 import type { User } from "@/lib/identity/schemas";
 
 const UserFormModal = lazyModal(() => import("./UserFormModal").then((m) => m.UserFormModal));
 
 type UserRow = z.output<typeof User>;
 
-function UsersTable({ users, onEdit, onKeys, onDelete }: { users: UserRow[]; onEdit: (u: UserRow) => void; onKeys: (u: UserRow) => void; onDelete: (u: UserRow) => void }) {
+function UsersTable({
+  users,
+  caption,
+  onEdit,
+  onKeys,
+  onDelete,
+}: {
+  users: UserRow[];
+  caption: string;
+  onEdit: (u: UserRow) => void;
+  onKeys: (u: UserRow) => void;
+  onDelete: (u: UserRow) => void;
+}) {
   const me = useConsoleUser();
   return (
     <ResourceTable
@@ -28,7 +44,7 @@ function UsersTable({ users, onEdit, onKeys, onDelete }: { users: UserRow[]; onE
       striped
       verticalSpacing="sm"
       testId="users-table"
-      caption="Users, by id"
+      caption={caption}
       columns={[
         { label: "User" },
         { label: "Email", visibleFrom: "md" },
@@ -66,7 +82,13 @@ function UsersTable({ users, onEdit, onKeys, onDelete }: { users: UserRow[]; onE
             <RoleBadge role={user.role} />
           </Table.Td>
           <Table.Td visibleFrom="sm">
-            {user.is_active ? <Badge color="green" variant="light">active</Badge> : <Badge color="gray">inactive</Badge>}
+            {user.is_active ? (
+              <Badge color="green" variant="light">
+                active
+              </Badge>
+            ) : (
+              <Badge color="gray">inactive</Badge>
+            )}
           </Table.Td>
           <Table.Td visibleFrom="md">
             <Text size="sm">{user.has_password ? "set" : "none"}</Text>
@@ -86,8 +108,9 @@ function UsersTable({ users, onEdit, onKeys, onDelete }: { users: UserRow[]; onE
 }
 
 /** Admin › Users: list, create with password and role, edit, delete, and each user's keys. */
-export function UsersPage() {
+function UsersPageView() {
   const users = useUsers();
+  const [search, setSearch] = useListSearch();
   const remove = useRemoveUser();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserRow | null>(null);
@@ -97,8 +120,7 @@ export function UsersPage() {
     confirmLabel: "Delete user",
     message: (user) => (
       <>
-        Delete <strong>{user.id}</strong> with their API keys, service accounts, personal sources and templates? This
-        cannot be undone.
+        Delete <strong>{user.id}</strong> with their API keys, service accounts, personal sources and templates? This cannot be undone.
       </>
     ),
     onConfirm: (user) => remove.mutateAsync({ params: { user_id: user.id } }),
@@ -122,15 +144,37 @@ export function UsersPage() {
         isEmpty={(list) => list.length === 0}
         empty={{ title: "No users", description: "Create the first user." }}
       >
-        {(list) => <UsersTable users={list} onEdit={setEditing} onKeys={setKeysOf} onDelete={confirmDelete.ask} />}
+        {(list) => {
+          const shown = list.filter((u) => matchesSearch(search, u.id, u.display_name, u.email, u.role));
+          return (
+            <>
+              <ListSearch label="users" placeholder="Id, name, email or role" value={search} onChange={setSearch} />
+              {shown.length === 0 ? (
+                <EmptyList title="No users match" description="Try other words, or clear the search." />
+              ) : (
+                <UsersTable
+                  users={shown}
+                  caption={search ? `${shown.length} of ${list.length} users, by id` : "Users, by id"}
+                  onEdit={setEditing}
+                  onKeys={setKeysOf}
+                  onDelete={confirmDelete.ask}
+                />
+              )}
+            </>
+          );
+        }}
       </QueryView>
       {creating && <UserFormModal opened onClose={() => setCreating(false)} />}
       {/* Keyed by user so the form starts from that user's current values. */}
       {editing && <UserFormModal key={editing.id} user={editing} opened onClose={() => setEditing(null)} />}
       <Modal opened={keysOf !== null} onClose={() => setKeysOf(null)} title={`User ${keysOf?.id ?? ""}`} size="xl" centered>
-        {keysOf && <ApiKeysPanel owner={{ kind: "user", userId: keysOf.id }} ownerLabel={`user ${keysOf.id}`} title="API keys" headingOrder={3} />}
+        {keysOf && (
+          <ApiKeysPanel owner={{ kind: "user", userId: keysOf.id }} ownerLabel={`user ${keysOf.id}`} title="API keys" headingOrder={3} />
+        )}
       </Modal>
       {confirmDelete.modal}
     </>
   );
 }
+
+export const UsersPage = withUrlState(UsersPageView);

@@ -29,9 +29,15 @@ export function ApiReference() {
         title="API reference"
         description={
           <>
-            Every <Text span ff="monospace">/ext/svc</Text> endpoint. Programs send{" "}
-            <Text span ff="monospace">Authorization: Bearer &lt;key&gt;</Text>; the raw document is at{" "}
-            <Anchor href={OPENAPI_URL}>{OPENAPI_URL}</Anchor>.
+            Every{" "}
+            <Text span ff="monospace">
+              /ext/svc
+            </Text>{" "}
+            endpoint. Programs send{" "}
+            <Text span ff="monospace">
+              Authorization: Bearer &lt;key&gt;
+            </Text>
+            ; the raw document is at <Anchor href={OPENAPI_URL}>{OPENAPI_URL}</Anchor>.
           </>
         }
       />
@@ -40,8 +46,8 @@ export function ApiReference() {
       ) : doc.isError ? (
         <ErrorState title="Could not load the OpenAPI document" error={doc.error} onRetry={() => doc.refetch()} />
       ) : (
-        // Swagger UI has a light theme only: keep it on a light surface in dark mode too.
-        <Paper withBorder p="xs" bg="white" c="black" data-testid="api-reference">
+        // Swagger UI follows the console's colour scheme (see SwaggerViewer).
+        <Paper withBorder p="xs" data-testid="api-reference">
           <SwaggerViewer spec={doc.data} />
         </Paper>
       )}

@@ -1,10 +1,13 @@
 "use client";
 import { Alert, Button, Group, Stack, TextInput } from "@mantine/core";
 import { IconAlertTriangle, IconEye, IconPlayerPlay } from "@tabler/icons-react";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { FormError } from "@/components/console/states";
-import { useHydrated } from "@/components/console/useHydrated";
+import { askToDiscard } from "@/components/forms/discard";
+import { FormFieldset } from "@/components/forms/FormFieldset";
+import { useDialogEscape } from "@/components/forms/useDialogEscape";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
+import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import type { CallResult } from "@/lib/client/api";
 import type { endpoints } from "@/lib/client/endpoints";
 import { useApplyTemplate, useBanks } from "@/lib/client/hooks/banks";
@@ -27,7 +30,9 @@ interface ApplyTemplateFormProps {
 
 /**
  * Applies a template to a bank in two steps: Preview runs a dry run and lists what would be
- * created and updated; Apply, offered only for the inputs just previewed, does it.
+ * created and updated; Apply, offered only for the inputs just previewed, does it. With
+ * inputs typed and not applied, leaving the page, Cancel, and Escape in a dialog around the
+ * form ask before discarding them.
  */
 export function ApplyTemplateForm({ bankId: fixedBankId, initialTemplate = "", onApplied, onCancel }: ApplyTemplateFormProps) {
   const apply = useApplyTemplate();
@@ -37,6 +42,9 @@ export function ApplyTemplateForm({ bankId: fixedBankId, initialTemplate = "", o
   const [name, setName] = useState("");
   const [template, setTemplate] = useState(initialTemplate);
   const [preview, setPreview] = useState<{ key: string; result: ApplyResult } | null>(null);
+  const [applied, setApplied] = useState(false);
+  const dirty = !applied && (bankId !== (fixedBankId ?? "") || name !== "" || template !== initialTemplate);
+  useLeaveGuard(dirty);
 
   const body = { bank_id: (fixedBankId ?? bankId).trim(), template: template.trim(), name: name.trim() || undefined };
   const key = JSON.stringify(body);
@@ -52,66 +60,79 @@ export function ApplyTemplateForm({ bankId: fixedBankId, initialTemplate = "", o
 
   const runApply = async () => {
     const result = await form.submit(() => apply.mutateAsync({ body }));
-    if (result) onApplied(result);
+    if (result) {
+      setApplied(true);
+      onApplied(result);
+    }
   };
 
+  const cancel = async () => {
+    if (dirty && !(await askToDiscard())) return;
+    onCancel?.();
+  };
+  // In a dialog (a bank's "Apply a template"), Escape is Cancel: it asks first, and closes the dialog through onCancel.
+  const escapeRef = useDialogEscape(onCancel !== undefined, () => void cancel());
+
   const forbidden = form.problem?.status === 403;
-  const hydrated = useHydrated();
   return (
-    <Stack>
+    <Stack ref={escapeRef}>
       <form onSubmit={runPreview} noValidate aria-label={fixedBankId ? `Apply a template to ${fixedBankId}` : "New bank"}>
-        {/* Disabled until hydrated: what is typed earlier would be reset by React. */}
-        <fieldset disabled={!hydrated} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-        <Stack>
-          {fixedBankId === undefined && (
-            <>
-              <TextInput
-                label="Bank id"
-                description="1-128 characters: letters, digits, '.', '_', ':' or '-'. Banks share one id space on this server."
-                placeholder="support-team"
-                required
-                spellCheck={false}
-                autoCapitalize="none"
-                value={bankId}
-                onChange={(e) => setBankId(e.currentTarget.value)}
-                error={form.fieldError("bank_id")}
-                data-autofocus
-              />
-              <TextInput
-                label="Name"
-                description="Optional display name; the bank id when left empty."
-                placeholder="Support team"
-                value={name}
-                onChange={(e) => setName(e.currentTarget.value)}
-                error={form.fieldError("name")}
-              />
-            </>
-          )}
-          <TemplatePicker value={template} onChange={setTemplate} error={form.fieldError("template")} autoFocus={fixedBankId !== undefined} />
-          {forbidden ? (
-            <Alert color="red" role="alert" title="Not allowed" icon={<IconAlertTriangle aria-hidden />}>
-              {form.problem?.detail}
-            </Alert>
-          ) : (
-            <FormError message={form.formError} />
-          )}
-          <Group justify="flex-end">
-            {onCancel && (
-              <Button variant="default" onClick={onCancel}>
-                Cancel
-              </Button>
+        <FormFieldset>
+          <Stack>
+            {fixedBankId === undefined && (
+              <>
+                <TextInput
+                  label="Bank id"
+                  description="1-128 characters: letters, digits, '.', '_', ':' or '-'. Banks share one id space on this server."
+                  placeholder="support-team"
+                  required
+                  spellCheck={false}
+                  autoCapitalize="none"
+                  value={bankId}
+                  onChange={(e) => setBankId(e.currentTarget.value)}
+                  error={form.fieldError("bank_id")}
+                  data-autofocus
+                />
+                <TextInput
+                  label="Name"
+                  description="Optional display name; the bank id when left empty."
+                  placeholder="Support team"
+                  value={name}
+                  onChange={(e) => setName(e.currentTarget.value)}
+                  error={form.fieldError("name")}
+                />
+              </>
             )}
-            <Button
-              type="submit"
-              variant={current ? "default" : "filled"}
-              loading={form.busy && !current}
-              leftSection={<IconEye size={16} aria-hidden />}
-            >
-              Preview
-            </Button>
-          </Group>
-        </Stack>
-        </fieldset>
+            <TemplatePicker
+              value={template}
+              onChange={setTemplate}
+              error={form.fieldError("template")}
+              autoFocus={fixedBankId !== undefined}
+            />
+            {forbidden ? (
+              <Alert color="red" role="alert" title="Not allowed" icon={<IconAlertTriangle aria-hidden />}>
+                {form.problem?.detail}
+              </Alert>
+            ) : (
+              <FormError message={form.formError} />
+            )}
+            <Group justify="flex-end">
+              {onCancel && (
+                <Button variant="default" onClick={() => void cancel()}>
+                  Cancel
+                </Button>
+              )}
+              <Button
+                type="submit"
+                variant={current ? "default" : "filled"}
+                loading={form.busy && !current}
+                leftSection={<IconEye size={16} aria-hidden />}
+              >
+                Preview
+              </Button>
+            </Group>
+          </Stack>
+        </FormFieldset>
       </form>
       {preview && !current && (
         <Alert color="yellow" role="status" title="The inputs changed">
@@ -120,7 +141,14 @@ export function ApplyTemplateForm({ bankId: fixedBankId, initialTemplate = "", o
       )}
       {current && (
         <>
-          <ImportPreview result={current.import_result} changes={current.changes} template={current.template} bankId={current.bank_id} existing={existing} dryRun />
+          <ImportPreview
+            result={current.import_result}
+            changes={current.changes}
+            template={current.template}
+            bankId={current.bank_id}
+            existing={existing}
+            dryRun
+          />
           <Group justify="flex-end">
             <Button onClick={runApply} loading={form.busy} leftSection={<IconPlayerPlay size={16} aria-hidden />}>
               Apply

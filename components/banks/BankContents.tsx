@@ -1,14 +1,20 @@
 "use client";
 import { Accordion, Badge, Code, DataList, Group, Stack, Text } from "@mantine/core";
-import { Table } from "@/components/console/Table";
-import { EmptyList } from "@/components/console/states";
+import { Fragment } from "react";
 import { ResourceTable } from "@/components/console/ResourceTable";
+import { EmptyList } from "@/components/console/states";
+import { Table } from "@/components/console/Table";
 
 type Entry = Record<string, unknown>;
 
 /** A value from a manifest as it reads best: text as text, anything else as JSON. */
-export function JsonValue({ value }: { value: unknown }) {
-  if (typeof value === "string") return <Text size="sm" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{value}</Text>;
+function JsonValue({ value }: { value: unknown }) {
+  if (typeof value === "string")
+    return (
+      <Text size="sm" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+        {value}
+      </Text>
+    );
   if (value === null || typeof value !== "object") return <Code>{JSON.stringify(value)}</Code>;
   return (
     <Code block style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
@@ -18,7 +24,12 @@ export function JsonValue({ value }: { value: unknown }) {
 }
 
 function Tags({ value }: { value: unknown }) {
-  if (!Array.isArray(value) || value.length === 0) return <Text size="sm" c="dimmed">none</Text>;
+  if (!Array.isArray(value) || value.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        none
+      </Text>
+    );
   return (
     <Group gap={4}>
       {value.map((tag) => (
@@ -30,6 +41,21 @@ function Tags({ value }: { value: unknown }) {
   );
 }
 
+/**
+ * A config key that may wrap only between its words: a line break may follow each `_`, `.`
+ * or `-`. (Breaking anywhere let a narrow table squeeze the column to one character a line.)
+ */
+function KeyName({ name }: { name: string }) {
+  const parts = name.split(/(?<=[_.-])/);
+  return parts.map((part, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string; their position is their identity.
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
+
 /** The bank's config overrides, key by key. */
 export function ConfigTable({ config }: { config: Record<string, unknown> }) {
   const keys = Object.keys(config).sort();
@@ -37,12 +63,19 @@ export function ConfigTable({ config }: { config: Record<string, unknown> }) {
     return <EmptyList title="No config overrides" description="No template applied so far set anything in its bank section." />;
   }
   return (
-    <ResourceTable minWidth={300} striped verticalSpacing="xs" testId="bank-config" caption="Config overrides, by key" columns={[{ label: "Key" }, { label: "Value" }]}>
+    <ResourceTable
+      minWidth={300}
+      striped
+      verticalSpacing="xs"
+      testId="bank-config"
+      caption="Config overrides, by key"
+      columns={[{ label: "Key" }, { label: "Value" }]}
+    >
       {keys.map((key) => (
         <Table.Tr key={key}>
           <Table.Th scope="row" style={{ verticalAlign: "top" }}>
-            <Text size="sm" ff="monospace" style={{ wordBreak: "break-all" }}>
-              {key}
+            <Text size="sm" ff="monospace" style={{ overflowWrap: "break-word" }}>
+              <KeyName name={key} />
             </Text>
           </Table.Th>
           <Table.Td>
@@ -92,11 +125,27 @@ export function MentalModels({ models }: { models: Entry[] }) {
                 </DataList.Item>
                 <DataList.Item>
                   <DataList.ItemLabel>Max tokens</DataList.ItemLabel>
-                  <DataList.ItemValue>{model.max_tokens === undefined ? <Text size="sm" c="dimmed">default (2048)</Text> : <JsonValue value={model.max_tokens} />}</DataList.ItemValue>
+                  <DataList.ItemValue>
+                    {model.max_tokens === undefined ? (
+                      <Text size="sm" c="dimmed">
+                        default (2048)
+                      </Text>
+                    ) : (
+                      <JsonValue value={model.max_tokens} />
+                    )}
+                  </DataList.ItemValue>
                 </DataList.Item>
                 <DataList.Item>
                   <DataList.ItemLabel>Trigger</DataList.ItemLabel>
-                  <DataList.ItemValue>{model.trigger === undefined ? <Text size="sm" c="dimmed">default</Text> : <JsonValue value={model.trigger} />}</DataList.ItemValue>
+                  <DataList.ItemValue>
+                    {model.trigger === undefined ? (
+                      <Text size="sm" c="dimmed">
+                        default
+                      </Text>
+                    ) : (
+                      <JsonValue value={model.trigger} />
+                    )}
+                  </DataList.ItemValue>
                 </DataList.Item>
                 {others.map((key) => (
                   <DataList.Item key={key}>
@@ -131,7 +180,13 @@ export function Directives({ directives }: { directives: Entry[] }) {
       verticalSpacing="sm"
       testId="bank-directives"
       caption="Directives, in the order first added"
-      columns={[{ label: "Directive" }, { label: "Content" }, { label: "Priority", visibleFrom: "sm" }, { label: "Active", visibleFrom: "sm" }, { label: "Tags", visibleFrom: "md" }]}
+      columns={[
+        { label: "Directive" },
+        { label: "Content" },
+        { label: "Priority", visibleFrom: "sm" },
+        { label: "Active", visibleFrom: "sm" },
+        { label: "Tags", visibleFrom: "md" },
+      ]}
     >
       {directives.map((directive, i) => {
         const active = directive.is_active !== false;
@@ -155,7 +210,13 @@ export function Directives({ directives }: { directives: Entry[] }) {
               <Text size="sm">{String(directive.priority ?? 0)}</Text>
             </Table.Td>
             <Table.Td visibleFrom="sm">
-              {active ? <Badge color="green" variant="light">active</Badge> : <Badge color="gray">inactive</Badge>}
+              {active ? (
+                <Badge color="green" variant="light">
+                  active
+                </Badge>
+              ) : (
+                <Badge color="gray">inactive</Badge>
+              )}
             </Table.Td>
             <Table.Td visibleFrom="md">
               <Tags value={directive.tags} />

@@ -3,17 +3,17 @@ import { Alert, Anchor, Button, Card, Code, DataList, SimpleGrid, Stack, Text, T
 import { IconDeviceFloppy, IconDownload, IconShieldLock, IconTemplate, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, type ReactNode } from "react";
-import { lazyModal, lazySection } from "@/components/console/lazy";
+import { type ReactNode, useState } from "react";
 import { LazyModal as Modal } from "@/components/console/LazyModal";
+import { lazyModal, lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
+import { templatePath } from "@/components/templates/paths";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBank, useDeleteBank, useFetchBankExport } from "@/lib/client/hooks/banks";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { templatePath } from "@/components/templates/paths";
 import type { ApplyResult } from "./ApplyTemplateForm";
 import { BankBreadcrumbs } from "./BankBreadcrumbs";
 import { ConfigTable, Directives, MentalModels } from "./BankContents";
@@ -35,7 +35,10 @@ function downloadJson(bankId: string, manifest: unknown) {
 }
 
 // Shown in the "Apply a template" dialog only; its code loads alongside the bank.
-const ApplyTemplateForm = lazySection(() => import("./ApplyTemplateForm").then((m) => m.ApplyTemplateForm), <LoadingState label="Loading the form…" />);
+const ApplyTemplateForm = lazySection(
+  () => import("./ApplyTemplateForm").then((m) => m.ApplyTemplateForm),
+  <LoadingState label="Loading the form…" />,
+);
 
 function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {
   return (
@@ -88,8 +91,8 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
     confirmLabel: "Delete bank",
     message: (id) => (
       <>
-        Delete <strong>{id}</strong> with its config, mental models and directives? This cannot be undone. Its policy
-        document, if it has one, is kept: delete that first if you no longer need it.
+        Delete <strong>{id}</strong> with its config, mental models and directives? This cannot be undone. Its policy document, if it has
+        one, is kept: delete that first if you no longer need it.
       </>
     ),
     onConfirm: async (id) => {
@@ -135,7 +138,12 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
         description={
           <>
             Bank <Code>{data.bank_id}</Code>
-            {data.owner && <> owned by <strong>{data.owner}</strong></>}
+            {data.owner && (
+              <>
+                {" "}
+                owned by <strong>{data.owner}</strong>
+              </>
+            )}
           </>
         }
         actions={
@@ -152,7 +160,12 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
             <Button variant="light" leftSection={<IconDeviceFloppy size={16} aria-hidden />} onClick={() => setSavingAsTemplate(true)}>
               Save as template
             </Button>
-            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => confirmDelete.ask(bankId)}>
+            <Button
+              variant="subtle"
+              color="red"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              onClick={() => confirmDelete.ask(bankId)}
+            >
               Delete bank
             </Button>
           </>
@@ -160,12 +173,25 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
       />
       <Stack gap="xl">
         {exportState.error && (
-          <Alert color="red" role="alert" title="Could not export the bank" withCloseButton onClose={() => setExportState({ busy: false, error: null })}>
+          <Alert
+            color="red"
+            role="alert"
+            title="Could not export the bank"
+            withCloseButton
+            onClose={() => setExportState({ busy: false, error: null })}
+          >
             {exportState.error}
           </Alert>
         )}
         {savedTemplate && (
-          <Alert color="green" role="status" title="Saved as a template" withCloseButton onClose={() => setSavedTemplate(null)} data-testid="saved-template">
+          <Alert
+            color="green"
+            role="status"
+            title="Saved as a template"
+            withCloseButton
+            onClose={() => setSavedTemplate(null)}
+            data-testid="saved-template"
+          >
             The bank&apos;s config, mental models and directives are now template{" "}
             <Anchor component={Link} href={templatePath(savedTemplate.scope, savedTemplate.id)}>
               {savedTemplate.scope}/{savedTemplate.id}
@@ -236,11 +262,19 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
           <BankHistory bankId={bankId} />
         </Section>
       </Stack>
-      <Modal opened={applying} onClose={() => setApplying(false)} title={`Apply a template to ${bankId}`} size="xl" centered>
+      {/* The form asks before discarding a chosen template on Escape and Cancel; a click outside must not skip that. */}
+      <Modal
+        opened={applying}
+        onClose={() => setApplying(false)}
+        closeOnClickOutside={false}
+        title={`Apply a template to ${bankId}`}
+        size="xl"
+        centered
+      >
         <Stack>
           <Alert color="blue" variant="light">
-            Config fields the template sets replace the bank&apos;s; mental models and directives it names replace those
-            with the same id or name; everything else stays.
+            Config fields the template sets replace the bank&apos;s; mental models and directives it names replace those with the same id or
+            name; everything else stays.
           </Alert>
           <ApplyTemplateForm
             bankId={bankId}

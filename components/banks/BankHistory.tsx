@@ -3,16 +3,19 @@ import { Code, Text } from "@mantine/core";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
+import type { ImportResult } from "@/lib/banks/schemas";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
-import type { ImportResult } from "@/lib/banks/schemas";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What one import did, in a line: "config; 2 mental models created, 1 updated; 1 directive created". */
 function importSummary(result: ImportResult): string {
   const counted = (created: string[], updated: string[], one: string, many: string) => {
-    const parts = [created.length && `${plural(created.length, one, many)} created`, updated.length && `${plural(updated.length, one, many)} updated`];
+    const parts = [
+      created.length && `${plural(created.length, one, many)} created`,
+      updated.length && `${plural(updated.length, one, many)} updated`,
+    ];
     return parts.filter(Boolean).join(", ");
   };
   const parts = [

@@ -78,7 +78,8 @@ export function ImportPreview({ result, changes, template, bankId, existing, dry
             {result.config_applied ? <IconCheck size={14} /> : <IconMinus size={14} />}
           </ThemeIcon>
           <Text size="sm">
-            Config overrides: <strong>{result.config_applied ? (dryRun ? "yes, will be applied" : "yes, applied") : "no, left as they are"}</strong>
+            Config overrides:{" "}
+            <strong>{result.config_applied ? (dryRun ? "yes, will be applied" : "yes, applied") : "no, left as they are"}</strong>
           </Text>
         </Group>
         {result.config_applied && <ConfigChanges changes={changes.config} dryRun={dryRun} />}

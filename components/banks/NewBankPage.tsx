@@ -2,13 +2,16 @@
 import { Anchor, Breadcrumbs, Card, Text } from "@mantine/core";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { PageHeader } from "@/components/console/PageHeader";
 import { lazySection } from "@/components/console/lazy";
+import { PageHeader } from "@/components/console/PageHeader";
 import { LoadingState } from "@/components/console/states";
 import { bankHref } from "./links";
 
 // The form needs the template choices from the API before it is of use; its code loads alongside them.
-const ApplyTemplateForm = lazySection(() => import("./ApplyTemplateForm").then((m) => m.ApplyTemplateForm), <LoadingState label="Loading the form…" />);
+const ApplyTemplateForm = lazySection(
+  () => import("./ApplyTemplateForm").then((m) => m.ApplyTemplateForm),
+  <LoadingState label="Loading the form…" />,
+);
 
 /** New bank: id, name and template; a dry-run preview, then Apply, then the bank's page. */
 export function NewBankPage({ template }: { template?: string }) {

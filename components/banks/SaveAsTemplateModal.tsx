@@ -1,5 +1,5 @@
 "use client";
-import { Radio, Group, TextInput } from "@mantine/core";
+import { Group, Radio, TextInput } from "@mantine/core";
 import { useConsoleUser } from "@/components/console/console-user";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
@@ -50,7 +50,15 @@ export function SaveAsTemplateModal({ opened, onClose, bankId, bankName, onSaved
   };
 
   return (
-    <FormModal opened={opened} onClose={close} title={`Save ${bankId} as a template`} submitLabel="Save as template" form={form} onSubmit={submit}>
+    <FormModal
+      opened={opened}
+      onClose={close}
+      title={`Save ${bankId} as a template`}
+      submitLabel="Save as template"
+      form={form}
+      onSubmit={submit}
+      dirty={fields.dirty}
+    >
       <TextInput
         label="Template id"
         description="1-128 characters of letters, digits, '.', '_' or '-', starting with a letter or digit."
@@ -61,7 +69,12 @@ export function SaveAsTemplateModal({ opened, onClose, bankId, bankName, onSaved
         error={form.fieldError("id")}
         data-autofocus
       />
-      <TextInput label="Name" description={`Defaults to the bank's name, ${bankName}.`} {...fields.text("name")} error={form.fieldError("name")} />
+      <TextInput
+        label="Name"
+        description={`Defaults to the bank's name, ${bankName}.`}
+        {...fields.text("name")}
+        error={form.fieldError("name")}
+      />
       {user.role === "admin" && (
         <Radio.Group label="Save as" value={fields.values.scope} onChange={(value) => fields.set("scope", value as ScopeKind)}>
           <Group mt="xs">

@@ -27,10 +27,7 @@ export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePi
     });
     return items.length ? [{ group: label, items }] : [];
   };
-  const data = [
-    ...group("Your templates", "personal", byScope("personal")),
-    ...group("Server templates", "server", byScope("server")),
-  ];
+  const data = [...group("Your templates", "personal", byScope("personal")), ...group("Server templates", "server", byScope("server"))];
   const failed = usable.isError ? usable : null;
   const none = !loading && !failed && data.length === 0;
 

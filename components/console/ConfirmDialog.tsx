@@ -1,6 +1,6 @@
 "use client";
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
-import { useState, type ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { describeError } from "@/lib/client/problem";
 import { FormError } from "./states";
 

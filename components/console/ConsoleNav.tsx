@@ -69,7 +69,7 @@ function NavSection({
         </Text>
       )}
       {items.map(({ href, label, icon: Icon }) => {
-        const active = pathname === href || pathname.startsWith(href + "/");
+        const active = pathname === href || pathname.startsWith(`${href}/`);
         const count = counts[href]?.count ? counts[href] : null;
         const descriptionId = `nav-count${href.replaceAll("/", "-")}`;
         return (

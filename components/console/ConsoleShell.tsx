@@ -6,8 +6,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ColorSchemeToggle } from "./ColorSchemeToggle";
 import { ConsoleNav } from "./ConsoleNav";
-import { UserMenu } from "./UserMenu";
 import classes from "./ConsoleShell.module.css";
+import { UserMenu } from "./UserMenu";
 
 const NAV_ID = "console-navigation";
 

@@ -11,8 +11,8 @@ export function ForbiddenPage({ userId }: { userId: string }) {
         Administrators only
       </Title>
       <Text>
-        You are signed in as <strong>{userId}</strong>, who is not an administrator, so this page is not available to you.
-        Ask an administrator if you need access.
+        You are signed in as <strong>{userId}</strong>, who is not an administrator, so this page is not available to you. Ask an
+        administrator if you need access.
       </Text>
       <Button component={Link} href="/sources" variant="light">
         Back to your sources

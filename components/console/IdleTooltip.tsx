@@ -1,5 +1,5 @@
 "use client";
-import { cloneElement, useEffect, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode, type Ref } from "react";
+import { cloneElement, type ReactElement, type ReactNode, type Ref, useEffect, useLayoutEffect, useRef, useState } from "react";
 
 type TooltipComponent = typeof import("./MantineTooltip").Tooltip;
 
@@ -26,7 +26,9 @@ export function IdleTooltip({ label, children }: { label: ReactNode; children: R
     };
     if (loaded) {
       show(loaded);
-      return () => void (cancelled = true);
+      return () => {
+        cancelled = true;
+      };
     }
     const load = () => void loadTooltip().then(show);
     const idle = window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: 2000 }) : window.setTimeout(load, 200);

@@ -1,3 +1,3 @@
-// Mantine's Modal and Drawer, reached only through `import()` (see lazy.tsx and LazyModal.tsx),
-// so their code stays out of the pages' first load.
-export { Drawer, Modal } from "@mantine/core";
+// Mantine's Modal, reached only through `import()` (see lazy.tsx and LazyModal.tsx),
+// so its code stays out of the pages' first load.
+export { Modal } from "@mantine/core";

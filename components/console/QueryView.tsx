@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { EmptyList, ErrorState, LoadingState } from "./states";
 
 /** The part of a TanStack query result QueryView reads. */
-export interface QueryLike<T> {
+interface QueryLike<T> {
   isPending: boolean;
   isError: boolean;
   data: T | undefined;

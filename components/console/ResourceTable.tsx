@@ -1,9 +1,9 @@
 "use client";
-import { Button, Group, VisuallyHidden, type MantineBreakpoint } from "@mantine/core";
-import { Table, type TableProps } from "./Table";
+import { Button, Group, type MantineBreakpoint, VisuallyHidden } from "@mantine/core";
 import type { ReactNode } from "react";
+import { Table, type TableProps } from "./Table";
 
-export interface ResourceColumn {
+interface ResourceColumn {
   label: ReactNode;
   /** Narrow screens leave the column out (say what matters in the row header instead). */
   visibleFrom?: MantineBreakpoint;
@@ -26,12 +26,15 @@ export function ResourceTable({ columns, actions = false, caption, minWidth = 30
   return (
     // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings
     // floating-ui (~20 kB gzipped) into the first load of every page with a table.
-    <div style={{ overflowX: "auto" }}>
+    // Focusable, so keyboard users can scroll a table wider than the screen (WCAG 2.1.1).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable); this tab stop is that region.
+    <div style={{ overflowX: "auto" }} tabIndex={0} {...(typeof caption === "string" ? { role: "region", "aria-label": caption } : {})}>
       <Table data-testid={testId} miw={minWidth} {...tableProps}>
         {caption && <Table.Caption>{caption}</Table.Caption>}
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed, and their labels need not be strings: the position is the column.
               <Table.Th key={i} scope="col" visibleFrom={column.visibleFrom}>
                 {column.label}
               </Table.Th>
@@ -60,11 +63,11 @@ export interface RowAction {
   icon?: ReactNode;
 }
 
-/** The last cell of a row: its buttons, right-aligned, never wrapping. */
-export function RowActions({ actions, gap = "xs" }: { actions: RowAction[]; gap?: number | "xs" }) {
+/** The last cell of a row: its buttons, right-aligned, on one line unless `wrap`. */
+export function RowActions({ actions, gap = "xs", wrap = false }: { actions: RowAction[]; gap?: number | "xs"; wrap?: boolean }) {
   return (
     <Table.Td>
-      <Group gap={gap} justify="flex-end" wrap="nowrap">
+      <Group gap={gap} justify="flex-end" wrap={wrap ? "wrap" : "nowrap"}>
         {actions.map((action) => (
           <Button
             key={action.label}

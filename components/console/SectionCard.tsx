@@ -1,6 +1,6 @@
 "use client";
-import { Card, Title, type CardProps } from "@mantine/core";
-import { useId, type ReactNode } from "react";
+import { Card, type CardProps, Title } from "@mantine/core";
+import { type ReactNode, useId } from "react";
 
 /** A bordered page section whose heading names it for screen readers (a labelled region). */
 export function SectionCard({ title, children, ...card }: { title: string; children: ReactNode } & Omit<CardProps, "title">) {

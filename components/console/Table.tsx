@@ -1,6 +1,6 @@
 "use client";
-import { Box, getSpacing, TableTd, type BoxProps, type ElementProps, type MantineSpacing } from "@mantine/core";
-import { createContext, useContext, type CSSProperties } from "react";
+import { Box, type BoxProps, type ElementProps, getSpacing, type MantineSpacing, TableTd } from "@mantine/core";
+import { type CSSProperties, createContext, useContext } from "react";
 
 // Mantine's Table, as the console uses it, without what Mantine's own brings along: its
 // `Table.ScrollContainer` is a static member, so every page with a table shipped Mantine's
@@ -87,12 +87,26 @@ type PartProps<E extends "th" | "td" | "tr" | "thead" | "tbody" | "caption"> = B
 
 function Th({ className, ...others }: PartProps<"th">) {
   const ctx = useContext(TableContext);
-  return <Box component="th" className={cx(classes.th, "mantine-Table-th", className)} mod={{ "with-column-border": ctx.withColumnBorders }} {...others} />;
+  return (
+    <Box
+      component="th"
+      className={cx(classes.th, "mantine-Table-th", className)}
+      mod={{ "with-column-border": ctx.withColumnBorders }}
+      {...others}
+    />
+  );
 }
 
 function Td({ className, ...others }: PartProps<"td">) {
   const ctx = useContext(TableContext);
-  return <Box component="td" className={cx(classes.td, "mantine-Table-td", className)} mod={{ "with-column-border": ctx.withColumnBorders }} {...others} />;
+  return (
+    <Box
+      component="td"
+      className={cx(classes.td, "mantine-Table-td", className)}
+      mod={{ "with-column-border": ctx.withColumnBorders }}
+      {...others}
+    />
+  );
 }
 
 function Tr({ className, ...others }: PartProps<"tr">) {
@@ -117,7 +131,14 @@ function Tbody({ className, ...others }: PartProps<"tbody">) {
 
 function Caption({ className, ...others }: PartProps<"caption">) {
   const ctx = useContext(TableContext);
-  return <Box component="caption" className={cx(classes.caption, "mantine-Table-caption", className)} mod={{ side: ctx.captionSide }} {...others} />;
+  return (
+    <Box
+      component="caption"
+      className={cx(classes.caption, "mantine-Table-caption", className)}
+      mod={{ side: ctx.captionSide }}
+      {...others}
+    />
+  );
 }
 
 /** A table styled as Mantine's: `Table`, `Table.Thead`, `Table.Tr`, `Table.Th`, … */

@@ -1,7 +1,7 @@
 "use client";
 import { Avatar, Group, Text, UnstyledButton } from "@mantine/core";
 import { IconChevronDown } from "@tabler/icons-react";
-import { forwardRef, type ComponentPropsWithoutRef } from "react";
+import { type ComponentPropsWithoutRef, forwardRef } from "react";
 import { useConsoleUser } from "./console-user";
 
 /** The account menu's button: the signed-in user's avatar and name. */

@@ -1,5 +1,5 @@
 "use client";
-import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 
 // Code splitting for the console's pages. Every console page loads the same shell, and
 // dialogs, drawers and editors brought along Mantine's Modal, Combobox, Popover and
@@ -7,7 +7,7 @@ import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode
 
 /** Runs `run` once, after the Suspense boundary around it has shown its content. */
 function AfterMount({ run }: { run: () => void }) {
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on mount; `run` is a new closure every render.
   useEffect(run, []);
   return null;
 }
@@ -40,7 +40,11 @@ export function lazyDialog<P extends object>(
 
 /** `lazyDialog` for the usual `opened` prop. */
 export function lazyModal<P extends { opened: boolean }>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  return lazyDialog(load, (props) => props.opened, (props) => ({ ...props, opened: false }));
+  return lazyDialog(
+    load,
+    (props) => props.opened,
+    (props) => ({ ...props, opened: false }),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 "use client";
-import { useState, type ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { ConfirmModal } from "./ConfirmModal";
 
 interface ConfirmOptions<T> {

@@ -1,11 +1,14 @@
 "use client";
-import { Button, Group, Modal, Stack, type ModalProps } from "@mantine/core";
-import type { FormEvent, ReactNode } from "react";
+import { Button, Group, Modal, type ModalProps, Stack } from "@mantine/core";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { FormError } from "@/components/console/states";
+import { askToDiscard, type DiscardQuestion } from "./discard";
+import { useDialogEscape } from "./useDialogEscape";
+import { useLeaveGuard } from "./useLeaveGuard";
 
 interface FormModalProps {
   opened: boolean;
-  /** Called by Cancel and by closing the dialog; the form's problem is cleared first. */
+  /** Called by Cancel and by closing the dialog (after asking, when `dirty`); the form's problem is cleared first. */
   onClose: () => void;
   title: string;
   size?: ModalProps["size"];
@@ -18,39 +21,82 @@ interface FormModalProps {
   children: ReactNode;
   /** Shown instead of the form once the submission produced something to show (a new key's token). */
   result?: ReactNode;
+  /** The fields hold edits: closing the dialog, and leaving the page, ask before discarding them. */
+  dirty?: boolean;
+  /**
+   * The dialog closes only by a button of its own (`result`'s): Escape, a click outside and
+   * the close button do nothing, and leaving the page asks `locked` first. For a secret shown
+   * once, until the user confirmed they have it.
+   */
+  locked?: DiscardQuestion;
 }
 
 /**
  * A dialog holding one form: its fields, the error that belongs to no field, and Cancel and
  * submit buttons. Fields show their own errors (useFormSubmit's `fieldError`).
  */
-export function FormModal({ opened, onClose, title, size, submitLabel, form, onSubmit, children, result }: FormModalProps) {
-  const close = () => {
+export function FormModal({
+  opened,
+  onClose,
+  title,
+  size,
+  submitLabel,
+  form,
+  onSubmit,
+  children,
+  result,
+  dirty = false,
+  locked,
+}: FormModalProps) {
+  const [asking, setAsking] = useState(false);
+  useLeaveGuard(opened && (dirty || locked !== undefined), locked);
+
+  const close = async () => {
+    if (locked || asking) return;
+    if (dirty) {
+      setAsking(true);
+      const discard = await askToDiscard();
+      setAsking(false);
+      if (!discard) return;
+    }
     form.reset();
     onClose();
   };
+  // Escape is answered here, so a dialog opened from another one closes alone.
+  const escapeRef = useDialogEscape(opened, () => void close());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void onSubmit();
   };
   return (
-    <Modal opened={opened} onClose={close} title={title} centered size={size}>
-      {result ?? (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            {children}
-            <FormError message={form.formError} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={form.busy}>
-                {submitLabel}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
+    <Modal
+      opened={opened}
+      onClose={() => void close()}
+      title={title}
+      centered
+      size={size}
+      closeOnEscape={false}
+      closeOnClickOutside={!locked}
+      withCloseButton={!locked}
+    >
+      <div ref={escapeRef}>
+        {result ?? (
+          <form onSubmit={submit} noValidate>
+            <Stack>
+              {children}
+              <FormError message={form.formError} />
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => void close()}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={form.busy}>
+                  {submitLabel}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+      </div>
     </Modal>
   );
 }

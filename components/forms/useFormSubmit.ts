@@ -1,5 +1,6 @@
 "use client";
 import { useCallback, useState } from "react";
+import { problemMessages } from "@/lib/client/messages";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 
 interface FormSubmitOptions<F extends string> {
@@ -12,8 +13,8 @@ interface FormSubmitOptions<F extends string> {
 
 /**
  * Submits a form through the API and spreads a refusal over the form: each of the
- * problem's `errors[]` at the field its path names (409 and 422 alike), and the detail
- * as a form-level message when no field of this form was named.
+ * problem's `errors[]` at the field its path names (409 and 422 alike), and one sentence
+ * for what no field of this form shows.
  */
 export function useFormSubmit<F extends string>(fields: readonly F[], { statusFields = {} }: FormSubmitOptions<F> = {}) {
   const [problem, setProblem] = useState<ApiProblem | null>(null);
@@ -42,15 +43,15 @@ export function useFormSubmit<F extends string>(fields: readonly F[], { statusFi
     [reset],
   );
 
-  const statusField = problem && problem.errors.length === 0 ? statusFields[problem.status] : undefined;
-  const namesAField = statusField !== undefined || (problem?.errors.some((e) => (fields as readonly string[]).includes(e.path)) ?? false);
+  // The console's one mapping from a problem to messages (lib/client/messages.ts).
+  const messages = problemMessages(problem, fields, { statusFields });
   return {
     busy,
     submit,
     reset,
     /** The last refusal, for pages that say more about some statuses (403). */
     problem,
-    fieldError: (field: F) => problem?.fieldError(field) ?? (statusField === field ? problem?.detail : undefined),
-    formError: otherError ?? (problem && !namesAField ? problem.detail : null),
+    fieldError: (field: F): string | undefined => messages.fields[field],
+    formError: otherError ?? messages.form,
   };
 }

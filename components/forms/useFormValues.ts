@@ -1,9 +1,10 @@
 "use client";
-import { useCallback, useRef, useState, type ChangeEvent } from "react";
+import { type ChangeEvent, useCallback, useRef, useState } from "react";
 
 /**
  * The values of a form's fields, with a reset to where they started (a dialog reopened
- * starts empty again). `text(key)` wires a text input: its value and onChange.
+ * starts empty again) and whether any differs from there (`dirty`: edits that closing the
+ * dialog would lose). `text(key)` wires a text input: its value and onChange.
  */
 export function useFormValues<T extends Record<string, unknown>>(initial: T) {
   const start = useRef(initial);
@@ -14,5 +15,6 @@ export function useFormValues<T extends Record<string, unknown>>(initial: T) {
     value: values[key] as string,
     onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.value as T[K]),
   });
-  return { values, set, reset, text };
+  const dirty = Object.keys(values).some((key) => !Object.is(values[key], start.current[key]));
+  return { values, set, reset, text, dirty };
 }

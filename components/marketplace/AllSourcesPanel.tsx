@@ -2,11 +2,11 @@
 import { Group, List, Loader, Stack, Text } from "@mantine/core";
 import { EmptyList } from "@/components/console/states";
 import { useCatalogs, useRefreshCatalogs } from "@/lib/client/hooks/catalog";
-import { sourceKey, type SourceData } from "@/lib/client/hooks/sources";
+import { type SourceData, sourceKey } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { CatalogBrowser } from "./CatalogBrowser";
-import type { SourcedEntry } from "./catalog-search";
 import { CatalogFailure, LastFetched, RefreshButton, templateCount } from "./CatalogStatus";
+import type { SourcedEntry } from "./catalog-search";
 
 /**
  * One search over the catalogs of every source given (those the user can install from into
@@ -23,7 +23,15 @@ export function AllSourcesPanel({ into, sources }: { into: ScopeKind; sources: S
   return (
     <Stack>
       <Group justify="space-between" align="flex-start" gap="sm">
-        <List size="sm" c="dimmed" spacing={2} listStyleType="none" aria-label="Sources searched" data-testid="all-sources-status" style={{ flex: "1 1 300px" }}>
+        <List
+          size="sm"
+          c="dimmed"
+          spacing={2}
+          listStyleType="none"
+          aria-label="Sources searched"
+          data-testid="all-sources-status"
+          style={{ flex: "1 1 300px" }}
+        >
           {sources.map((source, i) => {
             const catalog = catalogs[i]!;
             return (

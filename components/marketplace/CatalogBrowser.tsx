@@ -1,14 +1,39 @@
 "use client";
-import { Alert, Anchor, Badge, Button, Card, Group, Highlight, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Highlight,
+  MultiSelect,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { IconAlertTriangle, IconCircleCheck, IconDownload, IconEye, IconSearch } from "@tabler/icons-react";
 import Link from "next/link";
+import { useQueryStates } from "nuqs";
 import { useId, useMemo, useState } from "react";
 import { lazyDialog } from "@/components/console/lazy";
 import { EmptyList } from "@/components/console/states";
 import { templatePath } from "@/components/templates/paths";
 import { sourceKey } from "@/lib/client/hooks/sources";
+import { searchWords } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { facetValues, matchesFilters, NO_FILTERS, searchWords, type CatalogFilters, type SourcedEntry } from "./catalog-search";
+import {
+  type CatalogFilters,
+  catalogFilterParams,
+  catalogFilterUrlKeys,
+  facetValues,
+  matchesFilters,
+  NO_FILTERS,
+  type SourcedEntry,
+} from "./catalog-search";
 import { EntryBadges } from "./EntryBadges";
 
 // Open while they hold an entry; their code loads the first time they do.
@@ -39,12 +64,14 @@ export function CatalogBrowser({
   label: string;
   showSource?: boolean;
 }) {
-  const [filters, setFilters] = useState<CatalogFilters>(NO_FILTERS);
+  // In the URL: typing replaces the current entry (no history entry per letter); choosing a facet
+  // pushes one, so Back undoes it.
+  const [filters, setFilters] = useQueryStates(catalogFilterParams, { urlKeys: catalogFilterUrlKeys, history: "push" });
   const [previewing, setPreviewing] = useState<SourcedEntry | null>(null);
   const [installing, setInstalling] = useState<SourcedEntry | null>(null);
   const [installed, setInstalled] = useState<{ id: string; name: string } | null>(null);
   const countId = useId();
-  const set = (change: Partial<CatalogFilters>) => setFilters((current) => ({ ...current, ...change }));
+  const set = (change: Partial<CatalogFilters>) => setFilters(change, "search" in change ? { history: "replace" } : undefined);
 
   const categories = useMemo(() => facetValues(items, (e) => (e.category ? [e.category] : [])), [items]);
   const integrations = useMemo(() => facetValues(items, (e) => e.integrations), [items]);
@@ -55,7 +82,14 @@ export function CatalogBrowser({
   return (
     <Stack>
       {installed && (
-        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" withCloseButton onClose={() => setInstalled(null)} closeButtonLabel="Dismiss">
+        <Alert
+          color="green"
+          icon={<IconCircleCheck aria-hidden />}
+          role="status"
+          withCloseButton
+          onClose={() => setInstalled(null)}
+          closeButtonLabel="Dismiss"
+        >
           Installed {installed.name} as{" "}
           <Anchor component={Link} href={templatePath(into, installed.id)}>
             {installed.id}
@@ -74,7 +108,15 @@ export function CatalogBrowser({
           style={{ flex: "1 1 260px" }}
           type="search"
         />
-        <Select label="Category" placeholder="All categories" data={categories} value={filters.category} onChange={(category) => set({ category })} clearable w={180} />
+        <Select
+          label="Category"
+          placeholder="All categories"
+          data={categories}
+          value={filters.category}
+          onChange={(category) => set({ category })}
+          clearable
+          w={180}
+        />
         <Select
           label="Integration"
           placeholder="All integrations"
@@ -85,7 +127,16 @@ export function CatalogBrowser({
           searchable
           w={200}
         />
-        <MultiSelect label="Tags" placeholder={filters.tags.length ? undefined : "Any tag"} data={allTags} value={filters.tags} onChange={(tags) => set({ tags })} clearable searchable w={220} />
+        <MultiSelect
+          label="Tags"
+          placeholder={filters.tags.length ? undefined : "Any tag"}
+          data={allTags}
+          value={filters.tags}
+          onChange={(tags) => set({ tags })}
+          clearable
+          searchable
+          w={220}
+        />
       </Group>
       <Text size="sm" c="dimmed" id={countId} aria-live="polite" data-testid="catalog-count">
         {shown.length === items.length ? `${items.length} templates` : `${shown.length} of ${items.length} templates match`}
@@ -101,10 +152,22 @@ export function CatalogBrowser({
           }
         />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, xl: 3 }} spacing="md" component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label={`Templates in ${label}`}>
+        <SimpleGrid
+          cols={{ base: 1, sm: 2, xl: 3 }}
+          spacing="md"
+          component="ul"
+          style={{ listStyle: "none", padding: 0, margin: 0 }}
+          aria-label={`Templates in ${label}`}
+        >
           {shown.map((item) => (
             <li key={`${sourceKey(item.source)}/${item.entry.id}`}>
-              <CatalogCard item={item} words={words} showSource={showSource} onPreview={() => setPreviewing(item)} onInstall={() => setInstalling(item)} />
+              <CatalogCard
+                item={item}
+                words={words}
+                showSource={showSource}
+                onPreview={() => setPreviewing(item)}
+                onInstall={() => setInstalling(item)}
+              />
             </li>
           ))}
         </SimpleGrid>
@@ -113,7 +176,10 @@ export function CatalogBrowser({
         entry={previewing?.entry ?? null}
         sourceName={previewing?.source.name ?? ""}
         onClose={() => setPreviewing(null)}
-        onInstall={() => (setPreviewing(null), setInstalling(previewing))}
+        onInstall={() => {
+          setPreviewing(null);
+          setInstalling(previewing);
+        }}
       />
       <InstallModal
         into={into}
@@ -143,7 +209,15 @@ function CatalogCard({
   const headingId = useId();
   const isInstalled = entry.installed_as.length > 0;
   return (
-    <Card withBorder padding="md" h="100%" component="article" aria-labelledby={headingId} data-testid={`catalog-entry-${entry.id}`} data-source={sourceKey(source)}>
+    <Card
+      withBorder
+      padding="md"
+      h="100%"
+      component="article"
+      aria-labelledby={headingId}
+      data-testid={`catalog-entry-${entry.id}`}
+      data-source={sourceKey(source)}
+    >
       <Stack gap="xs" h="100%">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
           <div style={{ minWidth: 0 }}>
@@ -196,10 +270,24 @@ function CatalogCard({
           </Text>
         )}
         <Group gap="xs" mt="auto" pt="xs">
-          <Button size="xs" variant="default" leftSection={<IconEye size={14} aria-hidden />} onClick={onPreview} disabled={entry.manifest === null} aria-label={`Preview manifest of ${entry.name}`}>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconEye size={14} aria-hidden />}
+            onClick={onPreview}
+            disabled={entry.manifest === null}
+            aria-label={`Preview manifest of ${entry.name}`}
+          >
             Preview
           </Button>
-          <Button size="xs" variant={isInstalled ? "light" : "filled"} leftSection={<IconDownload size={14} aria-hidden />} onClick={onInstall} disabled={entry.problem !== null} aria-label={`Install ${entry.name}`}>
+          <Button
+            size="xs"
+            variant={isInstalled ? "light" : "filled"}
+            leftSection={<IconDownload size={14} aria-hidden />}
+            onClick={onInstall}
+            disabled={entry.problem !== null}
+            aria-label={`Install ${entry.name}`}
+          >
             {isInstalled ? "Install again" : "Install"}
           </Button>
         </Group>

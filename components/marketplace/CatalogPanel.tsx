@@ -3,7 +3,7 @@ import { Anchor, Group, Stack, Text } from "@mantine/core";
 import { useMemo } from "react";
 import { EmptyList, LoadingState } from "@/components/console/states";
 import { useCatalog, useRefreshCatalogs } from "@/lib/client/hooks/catalog";
-import { sourceKey, type SourceData } from "@/lib/client/hooks/sources";
+import { type SourceData, sourceKey } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { CatalogBrowser } from "./CatalogBrowser";
 import { CatalogFailure, LastFetched, RefreshButton, templateCount } from "./CatalogStatus";

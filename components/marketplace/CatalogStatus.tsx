@@ -1,8 +1,8 @@
 "use client";
 import { Alert, Button, Text } from "@mantine/core";
 import { IconAlertTriangle, IconRefresh } from "@tabler/icons-react";
-import type { SourceData } from "@/lib/client/hooks/sources";
 import { formatAge, formatTimestamp } from "@/lib/client/format";
+import type { SourceData } from "@/lib/client/hooks/sources";
 
 /** "1 template", "3 templates". */
 export const templateCount = (n: number) => `${n} template${n === 1 ? "" : "s"}`;
@@ -10,7 +10,14 @@ export const templateCount = (n: number) => `${n} template${n === 1 ? "" : "s"}`
 /** Revalidates catalogs with their marketplaces. */
 export function RefreshButton({ label, busy, onClick }: { label: string; busy: boolean; onClick: () => void }) {
   return (
-    <Button variant="default" size="xs" leftSection={<IconRefresh size={14} aria-hidden />} loading={busy} onClick={onClick} title="Fetch from the marketplace again">
+    <Button
+      variant="default"
+      size="xs"
+      leftSection={<IconRefresh size={14} aria-hidden />}
+      loading={busy}
+      onClick={onClick}
+      title="Fetch from the marketplace again"
+    >
       {label}
     </Button>
   );

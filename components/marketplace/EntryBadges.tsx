@@ -7,7 +7,13 @@ import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
  * A catalog entry's category, integrations and tags, each named for screen readers; the
  * words of a search (`highlight`) are marked in integrations and tags, which it covers.
  */
-export function EntryBadges({ entry, highlight = [] }: { entry: Pick<CatalogEntryData, "category" | "integrations" | "tags">; highlight?: string[] }) {
+export function EntryBadges({
+  entry,
+  highlight = [],
+}: {
+  entry: Pick<CatalogEntryData, "category" | "integrations" | "tags">;
+  highlight?: string[];
+}) {
   return (
     <Group gap={4}>
       {entry.category && (

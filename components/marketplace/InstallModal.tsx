@@ -1,10 +1,10 @@
 "use client";
 import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { FormError } from "@/components/console/states";
 import { useTemplateFormProblem } from "@/components/templates/form-problem";
 import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
-import { useInstallTemplate, type TemplateData } from "@/lib/client/hooks/templates";
+import { type TemplateData, useInstallTemplate } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
 
 const FIELDS = ["alias_id", "source_name"] as const;
@@ -40,7 +40,11 @@ export function InstallModal({
     const template = await form.submit(() =>
       install.mutateAsync({
         params: { template_id: entry.id },
-        body: { source_name: sourceName, alias_id: alias.trim() || undefined, ...(into === "personal" ? { source_scope: sourceScope } : {}) },
+        body: {
+          source_name: sourceName,
+          alias_id: alias.trim() || undefined,
+          ...(into === "personal" ? { source_scope: sourceScope } : {}),
+        },
       }),
     );
     if (template) {

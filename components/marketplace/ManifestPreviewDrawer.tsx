@@ -19,7 +19,13 @@ export function ManifestPreviewDrawer({
 }) {
   const json = entry ? formatJson(entry.manifest) : "";
   return (
-    <Drawer opened={entry !== null} onClose={onClose} position="right" size="min(44rem, 100%)" title={entry ? `Manifest of ${entry.name}` : "Manifest"}>
+    <Drawer
+      opened={entry !== null}
+      onClose={onClose}
+      position="right"
+      size="min(44rem, 100%)"
+      title={entry ? `Manifest of ${entry.name}` : "Manifest"}
+    >
       {entry && (
         <Stack gap="sm">
           <Text size="sm">
@@ -40,7 +46,12 @@ export function ManifestPreviewDrawer({
           {entry.description && <Text size="sm">{entry.description}</Text>}
           <EntryBadges entry={entry} />
           <Group gap="xs">
-            <Button size="xs" leftSection={<IconDownload size={14} aria-hidden />} onClick={() => onInstall(entry)} disabled={entry.problem !== null}>
+            <Button
+              size="xs"
+              leftSection={<IconDownload size={14} aria-hidden />}
+              onClick={() => onInstall(entry)}
+              disabled={entry.problem !== null}
+            >
               {entry.installed_as.length ? "Install again" : "Install"}
             </Button>
             <CopyButton value={json}>
@@ -57,7 +68,12 @@ export function ManifestPreviewDrawer({
               )}
             </CopyButton>
           </Group>
-          <Code block aria-label={`Manifest of ${entry.name}, JSON`} data-testid="manifest-preview" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+          <Code
+            block
+            aria-label={`Manifest of ${entry.name}, JSON`}
+            data-testid="manifest-preview"
+            style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}
+          >
             {json}
           </Code>
         </Stack>

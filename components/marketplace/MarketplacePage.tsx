@@ -2,19 +2,24 @@
 import { Badge, Button, Tabs } from "@mantine/core";
 import { IconBooks, IconServer, IconUser } from "@tabler/icons-react";
 import Link from "next/link";
-import { useState } from "react";
+import { parseAsString, useQueryState, useQueryStates } from "nuqs";
 import { lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
+import { withUrlState } from "@/components/console/url-state";
 import { marketplacePath } from "@/components/templates/paths";
 import { ScopeSwitch } from "@/components/templates/ScopeSwitch";
 import { sourceKey, useAvailableSources } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/identity/scope";
+import { catalogFilterParams, catalogFilterUrlKeys } from "./catalog-search";
 
 // Catalogs (filters, cards, install and preview) show once the sources arrived; their code
 // loads alongside them.
 const CatalogPanel = lazySection(() => import("./CatalogPanel").then((m) => m.CatalogPanel), <LoadingState label="Loading the catalog…" />);
-const AllSourcesPanel = lazySection(() => import("./AllSourcesPanel").then((m) => m.AllSourcesPanel), <LoadingState label="Loading the catalogs…" />);
+const AllSourcesPanel = lazySection(
+  () => import("./AllSourcesPanel").then((m) => m.AllSourcesPanel),
+  <LoadingState label="Loading the catalogs…" />,
+);
 
 /** The tab that searches every source at once; source tabs are `scope:name`, which never clashes with it. */
 const ALL_SOURCES = "all";
@@ -26,11 +31,18 @@ const ALL_SOURCES = "all";
  * installs go: the user's own templates, or (admins) the server's, which come from server
  * sources only.
  */
-export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeKind; isAdmin: boolean; initialSource?: string }) {
+function MarketplacePageView({ into, isAdmin }: { into: ScopeKind; isAdmin: boolean }) {
   const sources = useAvailableSources();
   const usable = (sources.data ?? []).filter((s) => into === "personal" || s.scope === "server");
   const tabs = [...(usable.length >= 2 ? [ALL_SOURCES] : []), ...usable.map(sourceKey)];
-  const [picked, setPicked] = useState<string | null>(initialSource ?? null);
+  // The tab is `?source=`: a reload shows the same catalog, and Back returns to the tab before.
+  const [picked, setPicked] = useQueryState("source", parseAsString.withOptions({ history: "push" }));
+  // Another source has other categories and integrations: its catalog starts unfiltered (in the same history entry).
+  const [, setFilters] = useQueryStates(catalogFilterParams, { urlKeys: catalogFilterUrlKeys, history: "push" });
+  const pickTab = (tab: string | null) => {
+    void setPicked(tab);
+    void setFilters(null);
+  };
   const active = tabs.find((t) => t === picked) ?? tabs[0];
 
   return (
@@ -57,9 +69,7 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
         <EmptyList
           title={into === "server" ? "No server sources yet" : "No sources yet"}
           description={
-            into === "server"
-              ? "Add a server source to browse its catalog here."
-              : "Add a marketplace source to browse its catalog here."
+            into === "server" ? "Add a server source to browse its catalog here." : "Add a marketplace source to browse its catalog here."
           }
           action={
             <Button component={Link} href={into === "server" ? "/admin/sources" : "/sources"} mt="md">
@@ -68,7 +78,7 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
           }
         />
       ) : (
-        <Tabs value={active} onChange={setPicked} keepMounted={false} aria-label="Sources">
+        <Tabs value={active} onChange={pickTab} keepMounted={false} aria-label="Sources">
           <Tabs.List mb="md">
             {usable.length >= 2 && (
               <Tabs.Tab value={ALL_SOURCES} leftSection={<IconBooks size={16} aria-hidden />}>
@@ -107,3 +117,6 @@ export function MarketplacePage({ into, isAdmin, initialSource }: { into: ScopeK
     </>
   );
 }
+
+// Not shallow: the server part reads ?into= (see withUrlState).
+export const MarketplacePage = withUrlState(MarketplacePageView, { serverReadsQuery: true });

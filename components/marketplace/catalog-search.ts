@@ -1,5 +1,7 @@
+import { parseAsArrayOf, parseAsString } from "nuqs";
 import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
 import type { SourceRef } from "@/lib/client/hooks/sources";
+import { matchesSearch } from "@/lib/client/search";
 
 /** A catalog entry with the source it comes from: "All sources" lists entries of many. */
 export interface SourcedEntry {
@@ -17,18 +19,23 @@ export interface CatalogFilters {
 
 export const NO_FILTERS: CatalogFilters = { search: "", category: null, integration: null, tags: [] };
 
-/** The words of a search, as typed (for highlighting) and split on white space. */
-export const searchWords = (search: string) => search.split(/\s+/).filter(Boolean);
-
-/** Everything a search looks at: name, description, id, tags and integrations. */
-const searchedText = (entry: CatalogEntryData) =>
-  [entry.name, entry.description ?? "", entry.id, ...entry.tags, ...entry.integrations].join("\n").toLowerCase();
+/**
+ * The filters as URL query parameters (`?q=&category=&integration=&tag=a,b`): a reload shows the same
+ * matches, and a link to a search can be shared. Defaults stay out of the URL.
+ */
+export const catalogFilterParams = {
+  search: parseAsString.withDefault(""),
+  category: parseAsString,
+  integration: parseAsString,
+  tags: parseAsArrayOf(parseAsString).withDefault([]),
+};
+export const catalogFilterUrlKeys = { search: "q", tags: "tag" } as const;
 
 /** Whether an entry passes the filters: every search word somewhere in it, and each chosen facet. */
 export function matchesFilters(entry: CatalogEntryData, filters: CatalogFilters): boolean {
-  const text = searchedText(entry);
+  // A search looks at the name, description, id, tags and integrations.
   return (
-    searchWords(filters.search.toLowerCase()).every((word) => text.includes(word)) &&
+    matchesSearch(filters.search, entry.name, entry.description, entry.id, ...entry.tags, ...entry.integrations) &&
     (filters.category === null || entry.category === filters.category) &&
     (filters.integration === null || entry.integrations.includes(filters.integration)) &&
     filters.tags.every((tag) => entry.tags.includes(tag))

@@ -2,7 +2,7 @@
 import { Alert, Anchor, Box, Button, Center, Divider, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { IconAlertTriangle, IconCircleCheck, IconStack2 } from "@tabler/icons-react";
 import { signIn } from "next-auth/react";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { ColorSchemeToggle } from "@/components/console/ColorSchemeToggle";
 import { signInWithPassword } from "./password-sign-in";
 import { signInErrorMessage } from "./sign-in-errors";

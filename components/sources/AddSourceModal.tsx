@@ -35,6 +35,7 @@ export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; o
       submitLabel="Add source"
       form={form}
       onSubmit={submit}
+      dirty={fields.dirty}
     >
       <TextInput
         label="URL"

@@ -1,9 +1,10 @@
 "use client";
 import { PageHeader } from "@/components/console/PageHeader";
+import { withUrlState } from "@/components/console/url-state";
 import { SourcesPanel } from "./SourcesPanel";
 
 /** Admin › Server sources: marketplaces every user of the server can install from. */
-export function ServerSourcesPage() {
+function ServerSourcesPageView() {
   return (
     <>
       <PageHeader title="Server sources" description="Marketplaces shared with every user of this server." />
@@ -11,3 +12,5 @@ export function ServerSourcesPage() {
     </>
   );
 }
+
+export const ServerSourcesPage = withUrlState(ServerSourcesPageView);

@@ -1,19 +1,23 @@
 "use client";
 import { Tabs } from "@mantine/core";
 import { IconServer, IconUser } from "@tabler/icons-react";
+import { parseAsStringLiteral, useQueryState } from "nuqs";
 import { useConsoleUser } from "@/components/console/console-user";
 import { PageHeader } from "@/components/console/PageHeader";
+import { withUrlState } from "@/components/console/url-state";
 import { SourcesPanel } from "./SourcesPanel";
 
 /** Sources: the user's personal marketplaces, and for admins a tab with the server's. */
-export function SourcesPage() {
+function SourcesPageView() {
   const user = useConsoleUser();
-  const header = (
-    <PageHeader
-      title="Template sources"
-      description="Marketplaces whose bank templates you can browse and install."
-    />
+  // The tab is `?scope=server` (personal when absent): a reload keeps it, Back returns to the other.
+  const [scope, setScope] = useQueryState(
+    "scope",
+    parseAsStringLiteral(["personal", "server"] as const)
+      .withDefault("personal")
+      .withOptions({ history: "push" }),
   );
+  const header = <PageHeader title="Template sources" description="Marketplaces whose bank templates you can browse and install." />;
   if (user.role !== "admin") {
     return (
       <>
@@ -25,7 +29,7 @@ export function SourcesPage() {
   return (
     <>
       {header}
-      <Tabs defaultValue="personal" keepMounted={false}>
+      <Tabs value={scope} onChange={(value) => setScope(value === "server" ? "server" : null)} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="personal" leftSection={<IconUser size={16} aria-hidden />}>
             Personal
@@ -44,3 +48,5 @@ export function SourcesPage() {
     </>
   );
 }
+
+export const SourcesPage = withUrlState(SourcesPageView);

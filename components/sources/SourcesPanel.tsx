@@ -3,10 +3,13 @@ import { Button, Group, Stack } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import type { z } from "zod";
+import { ListSearch, useListSearch } from "@/components/console/ListSearch";
 import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
+import { EmptyList } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveSource, useSources } from "@/lib/client/hooks/sources";
+import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/identity/scope";
 import type { Source } from "@/lib/sources/schemas";
 import { SourcesTable } from "./SourcesTable";
@@ -14,14 +17,23 @@ import { SourcesTable } from "./SourcesTable";
 const AddSourceModal = lazyModal(() => import("./AddSourceModal").then((m) => m.AddSourceModal));
 
 const WORDS = {
-  personal: { noun: "personal sources", caption: "Your personal sources, by name", empty: "Add a marketplace to browse and install its templates. Only you see your personal sources." },
-  server: { noun: "server sources", caption: "Server sources, by name", empty: "Server sources are shared with every user of this server." },
+  personal: {
+    noun: "personal sources",
+    caption: "Your personal sources, by name",
+    empty: "Add a marketplace to browse and install its templates. Only you see your personal sources.",
+  },
+  server: {
+    noun: "server sources",
+    caption: "Server sources, by name",
+    empty: "Server sources are shared with every user of this server.",
+  },
 } as const;
 
 /** List, add and remove the template sources of one scope. */
 export function SourcesPanel({ scope }: { scope: ScopeKind }) {
   const sources = useSources(scope);
   const remove = useRemoveSource(scope);
+  const [search, setSearch] = useListSearch();
   const [adding, setAdding] = useState(false);
   const words = WORDS[scope];
   const confirmRemove = useConfirm<z.output<typeof Source>>({
@@ -29,8 +41,8 @@ export function SourcesPanel({ scope }: { scope: ScopeKind }) {
     confirmLabel: "Remove source",
     message: (source) => (
       <>
-        Remove <strong>{source.name}</strong> ({source.url})? Templates already installed from it stay installed, but can
-        no longer be updated from it.
+        Remove <strong>{source.name}</strong> ({source.url})? Templates already installed from it stay installed, but can no longer be
+        updated from it.
       </>
     ),
     onConfirm: (source) => remove.mutateAsync({ params: { name: source.name } }),
@@ -50,7 +62,23 @@ export function SourcesPanel({ scope }: { scope: ScopeKind }) {
         isEmpty={(list) => list.length === 0}
         empty={{ title: `No ${words.noun} yet`, description: words.empty }}
       >
-        {(list) => <SourcesTable sources={list} onRemove={confirmRemove.ask} caption={words.caption} />}
+        {(list) => {
+          const shown = list.filter((source) => matchesSearch(search, source.name, source.url));
+          return (
+            <>
+              <ListSearch label={words.noun} placeholder="Name or URL" value={search} onChange={setSearch} />
+              {shown.length === 0 ? (
+                <EmptyList title="No sources match" description="Try other words, or clear the search." />
+              ) : (
+                <SourcesTable
+                  sources={shown}
+                  onRemove={confirmRemove.ask}
+                  caption={search ? `${words.caption} (${shown.length} of ${list.length})` : words.caption}
+                />
+              )}
+            </>
+          );
+        }}
       </QueryView>
       <AddSourceModal scope={scope} opened={adding} onClose={() => setAdding(false)} />
       {confirmRemove.modal}

@@ -1,9 +1,9 @@
 "use client";
 import { Anchor, Badge, Stack, Text } from "@mantine/core";
-import { Table } from "@/components/console/Table";
 import { IconAlertTriangle, IconTrash } from "@tabler/icons-react";
 import type { z } from "zod";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import type { Source } from "@/lib/sources/schemas";
 
@@ -22,7 +22,13 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
       verticalSpacing="sm"
       testId="sources-table"
       caption={caption}
-      columns={[{ label: "Name" }, { label: "URL" }, { label: "Catalog fetched" }, { label: "Token", visibleFrom: "sm" }, { label: "Added", visibleFrom: "sm" }]}
+      columns={[
+        { label: "Name" },
+        { label: "URL" },
+        { label: "Catalog fetched" },
+        { label: "Token", visibleFrom: "sm" },
+        { label: "Added", visibleFrom: "sm" },
+      ]}
       actions
     >
       {sources.map((source) => (

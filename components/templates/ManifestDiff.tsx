@@ -2,7 +2,7 @@
 import { Box, Group, Paper, SegmentedControl, Switch, Text, VisuallyHidden } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { Fragment, useId, useMemo, useState } from "react";
-import { foldUnchanged, lineDiff, sideBySide, type DiffLine, type SideBySideRow } from "./line-diff";
+import { type DiffLine, foldUnchanged, lineDiff, type SideBySideRow, sideBySide } from "./line-diff";
 import classes from "./ManifestDiff.module.css";
 
 interface Props {
@@ -80,6 +80,10 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
 
 type Shown = ReturnType<typeof foldUnchanged>;
 
+/** A line's key: its number in the text it belongs to (old numbers are unique among same and removed lines, new among added). */
+const lineKey = (line: DiffLine) => (line.kind === "added" ? `new ${line.newNo}` : `old ${line.oldNo}`);
+const rowKey = (row: SideBySideRow) => (row.left ? `old ${row.left.no}` : `new ${row.right?.no}`);
+
 function Gap({ count, span }: { count: number; span: number }) {
   return (
     <tr className={classes.gap}>
@@ -131,13 +135,13 @@ function Inline({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel:
         </tr>
       </thead>
       <tbody>
-        {shown.map((part, i) =>
+        {shown.map((part) =>
           part.kind === "gap" ? (
-            <Gap key={`g${i}`} count={part.count} span={4} />
+            <Gap key={`gap ${part.start}`} count={part.count} span={4} />
           ) : (
-            <Fragment key={`l${i}`}>
-              {part.lines.map((line: DiffLine, j) => (
-                <tr key={j} className={line.kind === "same" ? undefined : classes[line.kind]} data-change={line.kind}>
+            <Fragment key={lineKey(part.lines[0]!)}>
+              {part.lines.map((line: DiffLine) => (
+                <tr key={lineKey(line)} className={line.kind === "same" ? undefined : classes[line.kind]} data-change={line.kind}>
                   <td className={classes.number}>{line.kind !== "added" ? line.oldNo : ""}</td>
                   <td className={classes.number}>{line.kind !== "removed" ? line.newNo : ""}</td>
                   <td className={classes.marker} aria-hidden>
@@ -175,13 +179,13 @@ function Split({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel: 
         </tr>
       </thead>
       <tbody>
-        {shown.map((part, i) =>
+        {shown.map((part) =>
           part.kind === "gap" ? (
-            <Gap key={`g${i}`} count={part.count} span={4} />
+            <Gap key={`gap ${part.start}`} count={part.count} span={4} />
           ) : (
-            <Fragment key={`l${i}`}>
-              {sideBySide(part.lines).map((row, j) => (
-                <tr key={j}>
+            <Fragment key={lineKey(part.lines[0]!)}>
+              {sideBySide(part.lines).map((row) => (
+                <tr key={rowKey(row)}>
                   <SideCells line={row.left} />
                   <SideCells line={row.right} split />
                 </tr>

@@ -1,43 +1,59 @@
 "use client";
-import { Alert, Anchor, Badge, Box, Button, Code, Group, List, Loader, Stack, Text, Textarea } from "@mantine/core";
+import { Alert, Anchor, Badge, Box, Button, Code, Group, List, Loader, Stack, Text } from "@mantine/core";
 import { IconAlertTriangle, IconCircleCheck, IconInfoCircle } from "@tabler/icons-react";
-import { useId, useRef, type ReactNode } from "react";
+import { type ReactNode, useId, useRef } from "react";
+import { jsonDiagnostics } from "@/components/editor/diagnostics";
+import { JsonEditor, type JsonEditorHandle } from "@/components/editor/JsonEditor";
 import type { ManifestCheck } from "@/lib/client/hooks/manifests";
-import { describeError, type ProblemFieldError } from "@/lib/client/problem";
+import { describeError } from "@/lib/client/problem";
+import type { FieldError } from "@/lib/http/problem-schema";
 import { formatJson, locateJsonPath, pathSegments, syntaxErrorSpan, type TextSpan } from "./json-text";
 
-interface ManifestEditorProps {
+export interface ManifestEditorProps {
   value: string;
   onChange: (text: string) => void;
   /** The live check of `value` (useManifestValidation). */
   check: ManifestCheck;
   /** The last answer of the validator, shown (dimmed) while a newer text is being checked. */
-  previous?: { valid: boolean; errors: ProblemFieldError[]; warnings: ProblemFieldError[] };
+  previous?: { valid: boolean; errors: FieldError[]; warnings: FieldError[] };
   /** Manifest errors the API gave when saving (paths from `manifest.`), shown like the live ones. */
-  saveErrors?: ProblemFieldError[];
+  saveErrors?: FieldError[];
   /** Buttons beside Format: Upload, Use example. */
   actions?: ReactNode;
   label?: string;
 }
 
+/** `value` itself while it stays equal by content, so effects keyed on it run only on a real change. */
+function useStableByJson<T>(value: T): T {
+  const last = useRef(value);
+  const key = JSON.stringify(value);
+  const lastKey = useRef(key);
+  if (key !== lastKey.current) {
+    last.current = value;
+    lastKey.current = key;
+  }
+  return last.current;
+}
+
 /**
- * The JSON manifest as text, in a monospace textarea, with what is wrong with it listed
- * below: a JSON syntax error at once, the bank-template rules after a short pause. Each
- * problem names its path and line, and selects that spot in the text when activated.
+ * The JSON manifest in a code editor (highlighting, line numbers, folding, bracket matching),
+ * with what is wrong with it marked at its line and listed below: a JSON syntax error at
+ * once, the bank-template rules after a short pause. Each listed problem names its path and
+ * line, and selects that spot in the text when activated.
  */
-export function ManifestEditor({ value, onChange, check, previous, saveErrors = [], actions, label = "Manifest (JSON)" }: ManifestEditorProps) {
-  const textarea = useRef<HTMLTextAreaElement>(null);
+export function ManifestEditor({
+  value,
+  onChange,
+  check,
+  previous,
+  saveErrors = [],
+  actions,
+  label = "Manifest (JSON)",
+}: ManifestEditorProps) {
+  const editor = useRef<JsonEditorHandle>(null);
   const statusId = useId();
 
-  const select = (span: TextSpan) => {
-    const element = textarea.current;
-    if (!element) return;
-    element.focus();
-    element.setSelectionRange(span.start, span.end);
-    // Bring the selected line into view inside the textarea.
-    const lineHeight = parseFloat(getComputedStyle(element).lineHeight) || 20;
-    element.scrollTop = Math.max(0, (span.line - 3) * lineHeight);
-  };
+  const select = (span: TextSpan) => editor.current?.select(span.start, span.end);
 
   const format = () => {
     try {
@@ -50,11 +66,14 @@ export function ManifestEditor({ value, onChange, check, previous, saveErrors = 
   const shown = check.state === "checked" ? check : check.state === "checking" ? previous : undefined;
   const errors = mergeIssues(shown?.errors ?? [], saveErrors);
   const invalid = check.state === "syntax" || (check.state === "checked" && !check.valid) || saveErrors.length > 0;
+  const warnings = shown?.warnings ?? [];
+  const diagnostics = useStableByJson(jsonDiagnostics(value, check.state === "syntax" ? check.message : null, { errors, warnings }));
 
   return (
     <Stack gap="xs">
       <Group justify="space-between" align="flex-end" gap="xs">
-        <Text component="label" htmlFor={`${statusId}-input`} fw={500} size="sm">
+        {/* The editor is named by aria-label (a label element cannot point at it); this is what sighted users read. */}
+        <Text fw={500} size="sm" onClick={() => editor.current?.focus()}>
           {label}
         </Text>
         <Group gap="xs">
@@ -64,31 +83,25 @@ export function ManifestEditor({ value, onChange, check, previous, saveErrors = 
           </Button>
         </Group>
       </Group>
-      <Textarea
-        id={`${statusId}-input`}
-        ref={textarea}
+      <JsonEditor
+        handleRef={editor}
         value={value}
-        onChange={(e) => onChange(e.currentTarget.value)}
-        autosize
-        minRows={12}
-        maxRows={28}
-        spellCheck={false}
-        autoComplete="off"
-        autoCapitalize="off"
+        onChange={onChange}
+        label={label}
+        describedBy={statusId}
+        invalid={invalid}
+        diagnostics={diagnostics}
         placeholder={'{\n  "version": "1",\n  "directives": []\n}'}
-        aria-describedby={statusId}
-        aria-invalid={invalid}
-        error={invalid ? true : undefined}
-        // Red text for a whole manifest would hide where the problem is: only the border says it.
-        styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)", fontSize: "var(--mantine-font-size-sm)", lineHeight: 1.5, color: "var(--mantine-color-text)" } }}
-        data-testid="manifest-editor"
+        minHeight="18em"
+        maxHeight="42em"
+        testId="manifest-editor"
       />
       <Box id={statusId} aria-live="polite" data-testid="manifest-validation">
         <ValidationStatus check={check} value={value} onSelect={select} />
-        {(errors.length > 0 || (shown?.warnings.length ?? 0) > 0) && (
+        {(errors.length > 0 || warnings.length > 0) && (
           <Box mt="xs" style={{ opacity: check.state === "checking" ? 0.6 : 1 }}>
             <IssueList title="Errors" color="red" issues={errors} text={value} onSelect={select} />
-            <IssueList title="Warnings" color="yellow" issues={shown?.warnings ?? []} text={value} onSelect={select} />
+            <IssueList title="Warnings" color="yellow" issues={warnings} text={value} onSelect={select} />
           </Box>
         )}
       </Box>
@@ -97,7 +110,7 @@ export function ManifestEditor({ value, onChange, check, previous, saveErrors = 
 }
 
 /** The same path and message listed once, whether the live check or the save reported it. */
-function mergeIssues(a: ProblemFieldError[], b: ProblemFieldError[]) {
+function mergeIssues(a: FieldError[], b: FieldError[]) {
   const seen = new Set(a.map((e) => `${e.path}\u0000${e.message}`));
   return [...a, ...b.filter((e) => !seen.has(`${e.path}\u0000${e.message}`))];
 }
@@ -172,7 +185,7 @@ function IssueList({
 }: {
   title: string;
   color: "red" | "yellow";
-  issues: ProblemFieldError[];
+  issues: FieldError[];
   text: string;
   onSelect: (span: TextSpan) => void;
 }) {
@@ -183,7 +196,19 @@ function IssueList({
       <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={4} id={headingId}>
         {title}
       </Text>
-      <List spacing={4} size="sm" aria-labelledby={headingId} icon={color === "red" ? <IconAlertTriangle size={14} color="var(--mantine-color-red-filled)" aria-hidden /> : <IconInfoCircle size={14} color="var(--mantine-color-yellow-filled)" aria-hidden />} data-testid={`manifest-${color === "red" ? "errors" : "warnings"}`}>
+      <List
+        spacing={4}
+        size="sm"
+        aria-labelledby={headingId}
+        icon={
+          color === "red" ? (
+            <IconAlertTriangle size={14} color="var(--mantine-color-red-filled)" aria-hidden />
+          ) : (
+            <IconInfoCircle size={14} color="var(--mantine-color-yellow-filled)" aria-hidden />
+          )
+        }
+        data-testid={`manifest-${color === "red" ? "errors" : "warnings"}`}
+      >
         {issues.map((issue) => {
           const span = locateJsonPath(text, pathSegments(issue.path));
           return (
@@ -196,7 +221,13 @@ function IssueList({
                   {issue.message}
                 </Text>
                 {span && (
-                  <Anchor component="button" type="button" size="sm" onClick={() => onSelect(span)} aria-label={`Go to ${issue.path}, line ${span.line}`}>
+                  <Anchor
+                    component="button"
+                    type="button"
+                    size="sm"
+                    onClick={() => onSelect(span)}
+                    aria-label={`Go to ${issue.path}, line ${span.line}`}
+                  >
                     line {span.line}
                   </Anchor>
                 )}

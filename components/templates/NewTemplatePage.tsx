@@ -1,23 +1,36 @@
 "use client";
-import { SectionCard } from "@/components/console/SectionCard";
 import { Button, FileButton, Group, Stack, Text, TextInput } from "@mantine/core";
 import { IconUpload } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useMemo, useState, type FormEvent } from "react";
+import { type FormEvent, useId, useMemo, useState } from "react";
+import { lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
+import { SectionCard } from "@/components/console/SectionCard";
 import { FormError } from "@/components/console/states";
+import { JsonEditor } from "@/components/editor/JsonEditor";
+import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { useCreateTemplate, useTemplates } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { useTemplateFormProblem } from "./form-problem";
 import { Crumbs } from "./Crumbs";
+import { blockedSentence, saveBlockers, useTemplateFormProblem } from "./form-problem";
 import { formatJson } from "./json-text";
-import { ManifestEditor } from "./ManifestEditor";
+import type { ManifestEditorProps } from "./ManifestEditor";
 import { templatePath, templatesPath } from "./paths";
-import { emptyMetadata, METADATA_FIELDS, TemplateMetadataFields, type TemplateMetadata } from "./TemplateMetadataFields";
+import { emptyMetadata, METADATA_FIELDS, type TemplateMetadata, TemplateMetadataFields } from "./TemplateMetadataFields";
 
 const FIELDS = ["id", ...METADATA_FIELDS] as const;
+
+// The manifest editor (live checks, the problem list) is ~5 kB gzipped that would take this
+// page's first load over its budget: it loads beside the page, and until it is there the
+// bare JSON editor holds the text (the server renders the whole editor, as always).
+const ManifestEditor = lazySection<ManifestEditorProps>(
+  () => import("./ManifestEditor").then((m) => m.ManifestEditor),
+  ({ value, onChange, label = "Manifest (JSON)" }) => (
+    <JsonEditor value={value} onChange={onChange} label={label} minHeight="18em" maxHeight="42em" testId="manifest-editor" />
+  ),
+);
 
 const EXAMPLE = {
   version: "1",
@@ -75,8 +88,12 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
     }
   };
 
-  const blocked =
-    !validation.parsed.ok || (validation.check.state === "checked" && !validation.check.valid) || !id.trim() || !meta.name.trim();
+  const blockers = [...(id.trim() ? [] : ["the template needs an ID"]), ...saveBlockers(meta.name, validation.parsed, validation.check)];
+  const blocked = blockers.length > 0;
+  const blockedId = useId();
+  // Typed or uploaded but not created yet: leaving asks first. (Creating navigates with the
+  // router, which the guard does not stop.)
+  useLeaveGuard(id !== "" || JSON.stringify(meta) !== JSON.stringify(emptyMetadata) || text !== "");
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -152,11 +169,16 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
             )}
           </SectionCard>
           <FormError message={form.formError} />
-          <Group justify="flex-end">
+          <Group justify="flex-end" gap="sm">
+            {blocked && (
+              <Text size="sm" c="dimmed" id={blockedId} data-testid="save-blocked-reason" style={{ flex: "1 1 16rem" }} ta="right">
+                {blockedSentence("Create", blockers)}
+              </Text>
+            )}
             <Button component={Link} href={templatesPath(scope)} variant="default">
               Cancel
             </Button>
-            <Button type="submit" loading={form.busy} disabled={blocked}>
+            <Button type="submit" loading={form.busy} disabled={blocked} aria-describedby={blocked ? blockedId : undefined}>
               Create template
             </Button>
           </Group>

@@ -5,7 +5,15 @@ import { useId } from "react";
 import type { ScopeKind } from "@/lib/identity/scope";
 
 /** For admins: which templates a page works on, the admin's own or the server's. Navigates to `href(scope)`. */
-export function ScopeSwitch({ scope, href, label = "Templates" }: { scope: ScopeKind; href: (scope: ScopeKind) => string; label?: string }) {
+export function ScopeSwitch({
+  scope,
+  href,
+  label = "Templates",
+}: {
+  scope: ScopeKind;
+  href: (scope: ScopeKind) => string;
+  label?: string;
+}) {
   const router = useRouter();
   const id = useId();
   return (

@@ -1,21 +1,36 @@
 "use client";
-import { SectionCard } from "@/components/console/SectionCard";
 import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
-import { IconAlertTriangle, IconBuildingBank, IconCircleCheck, IconGitCompare, IconHistory, IconRefresh, IconTrash } from "@tabler/icons-react";
+import {
+  IconAlertTriangle,
+  IconBuildingBank,
+  IconCircleCheck,
+  IconGitCompare,
+  IconHistory,
+  IconRefresh,
+  IconTrash,
+} from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { newBankFromTemplateHref } from "@/components/banks/links";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
 import { lazySection } from "@/components/console/lazy";
+import { SectionCard } from "@/components/console/SectionCard";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { formatTimestamp } from "@/lib/client/format";
+import {
+  hasUpdate,
+  type TemplateData,
+  useCheckUpdate,
+  useRemoveTemplate,
+  useTemplate,
+  useUsableTemplate,
+} from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
-import { hasUpdate, useCheckUpdate, useRemoveTemplate, useTemplate, useUsableTemplate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { templatesPath, templateUpdatePath, templateVersionsPath } from "./paths";
 import { Crumbs } from "./Crumbs";
-import { TemplateContents } from "./TemplateContents";
+import { templatesPath, templateUpdatePath, templateVersionsPath } from "./paths";
+import { CopyManifestButton, TemplateContents, TemplateUsage } from "./TemplateContents";
 import { TemplateNotFound } from "./TemplateNotFound";
 import { UpdateStatus } from "./UpdateStatus";
 
@@ -23,12 +38,27 @@ import { UpdateStatus } from "./UpdateStatus";
 export type TemplateAccess = "manage" | "use";
 
 // The editor shows once the template arrived; its code loads alongside it.
-const TemplateEditor = lazySection(() => import("./TemplateEditor").then((m) => m.TemplateEditor), <LoadingState label="Loading the editor…" />);
+const TemplateEditor = lazySection(
+  () => import("./TemplateEditor").then((m) => m.TemplateEditor),
+  <LoadingState label="Loading the editor…" />,
+);
 
 /** One template: what it is, whether its source has news, and the editor (or, for members on a server template, its contents). */
-export function TemplateDetailPage({ scope, id, updatedTo, access }: { scope: ScopeKind; id: string; updatedTo?: string; access: TemplateAccess }) {
+export function TemplateDetailPage({
+  scope,
+  id,
+  updatedTo,
+  access,
+}: {
+  scope: ScopeKind;
+  id: string;
+  updatedTo?: string;
+  access: TemplateAccess;
+}) {
   const template = useReadableTemplate(scope, id, access);
-  const crumbs = <Crumbs trail={[{ href: templatesPath(scope), label: scope === "server" ? "Server templates" : "Templates" }]} current={id} />;
+  const crumbs = (
+    <Crumbs trail={[{ href: templatesPath(scope), label: scope === "server" ? "Server templates" : "Templates" }]} current={id} />
+  );
   if (template.isPending) {
     return (
       <>
@@ -69,7 +99,17 @@ function useReadableTemplate(scope: ScopeKind, id: string, access: TemplateAcces
   return access === "manage" ? managed : usable;
 }
 
-function Loaded({ scope, template: t, updatedTo, access }: { scope: ScopeKind; template: TemplateData; updatedTo?: string; access: TemplateAccess }) {
+function Loaded({
+  scope,
+  template: t,
+  updatedTo,
+  access,
+}: {
+  scope: ScopeKind;
+  template: TemplateData;
+  updatedTo?: string;
+  access: TemplateAccess;
+}) {
   const router = useRouter();
   const remove = useRemoveTemplate(scope);
   const [deleting, setDeleting] = useState(false);
@@ -95,12 +135,23 @@ function Loaded({ scope, template: t, updatedTo, access }: { scope: ScopeKind; t
           </Group>
         </Stack>
         <Group gap="xs">
-          <Button component={Link} href={newBankFromTemplateHref(scope, t.id)} variant="light" leftSection={<IconBuildingBank size={16} aria-hidden />}>
+          <Button
+            component={Link}
+            href={newBankFromTemplateHref(scope, t.id)}
+            variant="light"
+            leftSection={<IconBuildingBank size={16} aria-hidden />}
+          >
             Create a bank from it
           </Button>
+          <CopyManifestButton template={t} />
           {access === "manage" && (
             <>
-              <Button component={Link} href={templateVersionsPath(scope, t.id)} variant="default" leftSection={<IconHistory size={16} aria-hidden />}>
+              <Button
+                component={Link}
+                href={templateVersionsPath(scope, t.id)}
+                variant="default"
+                leftSection={<IconHistory size={16} aria-hidden />}
+              >
                 Versions
               </Button>
               <Button variant="subtle" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setDeleting(true)}>
@@ -117,6 +168,7 @@ function Loaded({ scope, template: t, updatedTo, access }: { scope: ScopeKind; t
       )}
       <SourceCard scope={scope} template={t} access={access} />
       {access === "manage" ? <TemplateEditor scope={scope} template={t} /> : <TemplateContents template={t} />}
+      <TemplateUsage scope={scope} template={t} />
       <ConfirmModal
         opened={deleting}
         onClose={() => setDeleting(false)}
@@ -172,7 +224,12 @@ function SourceCard({ scope, template: t, access }: { scope: ScopeKind; template
                 <>
                   <UpdateStatus template={t} />
                   {hasUpdate(t) ? (
-                    <Button component={Link} href={templateUpdatePath(scope, t.id)} size="xs" leftSection={<IconGitCompare size={14} aria-hidden />}>
+                    <Button
+                      component={Link}
+                      href={templateUpdatePath(scope, t.id)}
+                      size="xs"
+                      leftSection={<IconGitCompare size={14} aria-hidden />}
+                    >
                       Review update
                     </Button>
                   ) : (
@@ -185,7 +242,12 @@ function SourceCard({ scope, template: t, access }: { scope: ScopeKind; template
                 </>
               )}
               {!check.isPending && (
-                <Button size="xs" variant="default" leftSection={<IconRefresh size={14} aria-hidden />} onClick={() => runCheck({ params: { template_id: t.id } })}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconRefresh size={14} aria-hidden />}
+                  onClick={() => runCheck({ params: { template_id: t.id } })}
+                >
                   Check again
                 </Button>
               )}

@@ -1,16 +1,17 @@
 "use client";
-import { SectionCard } from "@/components/console/SectionCard";
 import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { IconCircleCheck, IconInfoCircle } from "@tabler/icons-react";
-import { useMemo, useState, type FormEvent } from "react";
+import { type FormEvent, useId, useMemo, useState } from "react";
+import { SectionCard } from "@/components/console/SectionCard";
 import { FormError } from "@/components/console/states";
+import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
-import { usePatchTemplate, useTemplates, type TemplateData } from "@/lib/client/hooks/templates";
+import { type TemplateData, usePatchTemplate, useTemplates } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
-import { useTemplateFormProblem } from "./form-problem";
+import { blockedSentence, saveBlockers, useTemplateFormProblem } from "./form-problem";
 import { formatJson } from "./json-text";
 import { ManifestEditor } from "./ManifestEditor";
-import { METADATA_FIELDS, metadataOf, TemplateMetadataFields, type TemplateMetadata } from "./TemplateMetadataFields";
+import { METADATA_FIELDS, metadataOf, type TemplateMetadata, TemplateMetadataFields } from "./TemplateMetadataFields";
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 const orNull = (s: string) => (s.trim() === "" ? null : s);
@@ -44,13 +45,18 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
   const manifest = validation.parsed.ok ? validation.parsed.value : undefined;
   const changes = changesOf(t, meta, manifest);
   const dirty = Object.keys(changes).length > 0 || (!validation.parsed.ok && text !== formatJson(t.manifest));
-  const blocked =
-    !validation.parsed.ok || (validation.check.state === "checked" && !validation.check.valid) || meta.name.trim() === "";
+  const blockers = saveBlockers(meta.name, validation.parsed, validation.check);
+  const blocked = blockers.length > 0;
+  const blockedId = useId();
+  // Leaving (a link, Back, reload) with edits that differ from what was loaded or last saved asks first.
+  useLeaveGuard(dirty);
 
-  const edit = <T,>(setter: (v: T) => void) => (v: T) => {
-    setSaved(false);
-    setter(v);
-  };
+  const edit =
+    <T,>(setter: (v: T) => void) =>
+    (v: T) => {
+      setSaved(false);
+      setter(v);
+    };
   const discard = () => {
     setMeta(metadataOf(t));
     setText(formatJson(t.manifest));
@@ -72,7 +78,7 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
     <form onSubmit={onSubmit} noValidate aria-label={`Edit template ${t.id}`}>
       <Stack gap="lg">
         <SectionCard title="Details">
-          <TemplateMetadataFields value={meta} onChange={edit(setMeta)} fieldError={form.fieldError} categories={categories} />
+          <TemplateMetadataFields value={meta} onChange={edit(setMeta)} fieldError={form.fieldError} categories={categories} requireName />
         </SectionCard>
         <SectionCard title="Manifest">
           <ManifestEditor
@@ -97,11 +103,21 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
             </Text>
           </Group>
         )}
-        <Group justify="flex-end">
+        <Group justify="flex-end" gap="sm">
+          {dirty && blocked && (
+            <Text size="sm" c="dimmed" id={blockedId} data-testid="save-blocked-reason" style={{ flex: "1 1 16rem" }} ta="right">
+              {blockedSentence("Save", blockers)}
+            </Text>
+          )}
           <Button variant="default" onClick={discard} disabled={!dirty || form.busy}>
             Discard changes
           </Button>
-          <Button type="submit" loading={form.busy} disabled={!dirty || blocked}>
+          <Button
+            type="submit"
+            loading={form.busy}
+            disabled={!dirty || blocked}
+            aria-describedby={dirty && blocked ? blockedId : undefined}
+          >
             Save changes
           </Button>
         </Group>

@@ -9,7 +9,14 @@ import type { TemplateListFieldsProps } from "./TemplateMetadataFields";
 export function TemplateListFields({ category, tags, integrations, onChange, categories, errors }: TemplateListFieldsProps) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-      <Autocomplete label="Category" placeholder="e.g. support" data={categories} value={category} onChange={(v) => onChange("category", v)} error={errors.category} />
+      <Autocomplete
+        label="Category"
+        placeholder="e.g. support"
+        data={categories}
+        value={category}
+        onChange={(v) => onChange("category", v)}
+        error={errors.category}
+      />
       <TagsInput
         label="Tags"
         description="Enter or comma after each"

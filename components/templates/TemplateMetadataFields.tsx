@@ -14,20 +14,25 @@ export interface TemplateMetadata {
 export const emptyMetadata: TemplateMetadata = { name: "", description: "", category: "", tags: [], integrations: [] };
 
 export const METADATA_FIELDS = ["name", "description", "category", "tags", "integrations"] as const;
-export type MetadataField = (typeof METADATA_FIELDS)[number];
 
 /** The metadata of a template for the form (nulls as empty strings). */
-export function metadataOf(t: { name: string; description: string | null; category: string | null; tags: string[]; integrations: string[] }): TemplateMetadata {
-  return { name: t.name, description: t.description ?? "", category: t.category ?? "", tags: [...t.tags], integrations: [...t.integrations] };
+export function metadataOf(t: {
+  name: string;
+  description: string | null;
+  category: string | null;
+  tags: string[];
+  integrations: string[];
+}): TemplateMetadata {
+  return {
+    name: t.name,
+    description: t.description ?? "",
+    category: t.category ?? "",
+    tags: [...t.tags],
+    integrations: [...t.integrations],
+  };
 }
 
 /** An error at a field, or at one of its list items (`tags[2]`). */
-export function fieldOrItemError(fieldError: (path: string) => string | undefined, field: string, count: number) {
-  const own = fieldError(field);
-  const items = Array.from({ length: count }, (_, i) => fieldError(`${field}[${i}]`) && `item ${i + 1} ${fieldError(`${field}[${i}]`)}`).filter(Boolean);
-  return [own, ...items].filter(Boolean).join("; ") || undefined;
-}
-
 type ListField = "category" | "tags" | "integrations";
 
 export interface TemplateListFieldsProps extends Pick<TemplateMetadata, ListField> {
@@ -66,14 +71,26 @@ interface Props {
   fieldError: (field: string) => string | undefined;
   /** Categories already in use, offered while typing. */
   categories?: string[];
+  /** Say at the field that an empty name cannot be saved (an edited template; a new form starts empty). */
+  requireName?: boolean;
 }
 
+/** The message at the Name field when it is empty and a name is required. */
+const NAME_REQUIRED = "A template needs a name: saving is off until it has one";
+
 /** Name, description, category, tags and integrations of a template. */
-export function TemplateMetadataFields({ value, onChange, fieldError, categories = [] }: Props) {
+export function TemplateMetadataFields({ value, onChange, fieldError, categories = [], requireName = false }: Props) {
   const set = <K extends keyof TemplateMetadata>(key: K, v: TemplateMetadata[K]) => onChange({ ...value, [key]: v });
   return (
     <Stack gap="sm">
-      <TextInput label="Name" required value={value.name} onChange={(e) => set("name", e.currentTarget.value)} error={fieldError("name")} maxLength={200} />
+      <TextInput
+        label="Name"
+        required
+        value={value.name}
+        onChange={(e) => set("name", e.currentTarget.value)}
+        error={fieldError("name") ?? (requireName && value.name.trim() === "" ? NAME_REQUIRED : undefined)}
+        maxLength={200}
+      />
       <Textarea
         label="Description"
         autosize
@@ -91,8 +108,8 @@ export function TemplateMetadataFields({ value, onChange, fieldError, categories
         categories={categories}
         errors={{
           category: fieldError("category"),
-          tags: fieldOrItemError(fieldError, "tags", value.tags.length),
-          integrations: fieldOrItemError(fieldError, "integrations", value.integrations.length),
+          tags: fieldError("tags"),
+          integrations: fieldError("integrations"),
         }}
       />
     </Stack>

@@ -5,15 +5,15 @@ import { useState } from "react";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
 import { SectionCard } from "@/components/console/SectionCard";
 import { formatTimestamp } from "@/lib/client/format";
-import { describeError } from "@/lib/client/problem";
 import {
-  hasUpdate,
-  useCheckAllForUpdates,
-  useUpdateMany,
   type CheckUpdatesResult,
+  hasUpdate,
   type TemplateData,
   type UpdateOutcome,
+  useCheckAllForUpdates,
+  useUpdateMany,
 } from "@/lib/client/hooks/templates";
+import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/identity/scope";
 
 /** What the panel is doing: nothing, a check (one request), or updates (one per template). */
@@ -172,7 +172,12 @@ function ActivityReport({
       return <CountProgress name="Update checks" label="Checking the sources for updates…" />;
     case "updating":
       return (
-        <CountProgress name="Updates" label={`Updating templates: ${activity.done} of ${activity.total}`} done={activity.done} total={activity.total} />
+        <CountProgress
+          name="Updates"
+          label={`Updating templates: ${activity.done} of ${activity.total}`}
+          done={activity.done}
+          total={activity.total}
+        />
       );
     case "error":
       return (
@@ -246,7 +251,10 @@ function OutcomeList({ title, outcomes }: { title: string; outcomes: UpdateOutco
           <List.Item key={o.id}>
             <code>{o.id}</code>
             {o.outcome === "updated" ? (
-              <> to revision <code>{o.revision.slice(0, 8)}</code></>
+              <>
+                {" "}
+                to revision <code>{o.revision.slice(0, 8)}</code>
+              </>
             ) : (
               `: ${o.detail}`
             )}

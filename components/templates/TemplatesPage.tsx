@@ -1,19 +1,16 @@
 "use client";
-import { Button, Group, NativeSelect, Stack } from "@mantine/core";
-import { IconPlus } from "@tabler/icons-react";
+import { Button, Group, NativeSelect, Stack, TextInput } from "@mantine/core";
+import { IconPlus, IconSearch } from "@tabler/icons-react";
 import Link from "next/link";
+import { parseAsString, useQueryStates } from "nuqs";
 import { useMemo, useState } from "react";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
 import { lazyDialog, lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
-import {
-  useRemoveTemplate,
-  useTemplates,
-  useUsableTemplates,
-  type TemplateData,
-  type TemplateFilters,
-} from "@/lib/client/hooks/templates";
+import { withUrlState } from "@/components/console/url-state";
+import { type TemplateData, useRemoveTemplate, useTemplates, useUsableTemplates } from "@/lib/client/hooks/templates";
+import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { marketplacePath, newTemplatePath, templatesPath } from "./paths";
 import { ScopeSwitch } from "./ScopeSwitch";
@@ -31,16 +28,18 @@ const TemplateUpdatesPanel = lazySection(() => import("./TemplateUpdatesPanel").
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
 const noFailures: ReadonlyMap<string, string> = new Map();
 
+/** The list's search and filters, kept in the URL (`?q=&category=&tag=`) beside `?scope=`. */
+const listParams = { q: parseAsString.withDefault(""), category: parseAsString, tag: parseAsString };
+
 /**
  * Templates of one scope: filters, update status, "check all" and "update all", update and
  * delete. Members see the server's templates read-only, to create banks from them.
  */
-export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: boolean }) {
+function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: boolean }) {
   const access = scope === "personal" || isAdmin ? "manage" : "use";
-  const [category, setCategory] = useState<string | null>(null);
-  const [tag, setTag] = useState<string | null>(null);
+  // A reload shows the same list; each filter change is a history entry, so Back undoes it (typing replaces).
+  const [{ q, category, tag }, setFilters] = useQueryStates(listParams, { history: "push" });
   const all = useScopeTemplates(scope, access);
-  const filtered = useScopeTemplates(scope, access, { category, tag });
   const remove = useRemoveTemplate(scope);
   const [checkFailures, setCheckFailures] = useState(noFailures);
   const [updating, setUpdating] = useState<TemplateData | null>(null);
@@ -49,7 +48,14 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
   const templates = all.data?.templates ?? [];
   const categories = useMemo(() => sorted(templates.flatMap((t) => (t.category ? [t.category] : []))), [templates]);
   const tags = useMemo(() => sorted(templates.flatMap((t) => t.tags)), [templates]);
-  const filtering = category !== null || tag !== null;
+  const filtering = category !== null || tag !== null || q !== "";
+  // One list, filtered here: the same answer serves the facets and the rows.
+  const shown = templates.filter(
+    (t) =>
+      (category === null || t.category === category) &&
+      (tag === null || t.tags.includes(tag)) &&
+      matchesSearch(q, t.id, t.name, t.description),
+  );
 
   const whose = scope === "server" ? "server" : "your";
   return (
@@ -77,34 +83,43 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
           <TemplateUpdatesPanel scope={scope} templates={templates} onCheckFailures={setCheckFailures} />
         )}
         {templates.length > 0 && (
-          <Group gap="sm" align="flex-end">
+          <Group gap="sm" align="flex-end" role="search" aria-label="Filter the templates">
+            <TextInput
+              label="Search"
+              placeholder="Id, name or description"
+              type="search"
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={q}
+              onChange={(e) => setFilters({ q: e.currentTarget.value }, { history: "replace" })}
+              w={240}
+            />
             {/* The browser's own select: Mantine's Select (Combobox, Popover, floating-ui) would
                 double this page's own JavaScript for two plain filters. */}
             <NativeSelect
               label="Category"
               data={[{ value: "", label: "All categories" }, ...categories]}
               value={category ?? ""}
-              onChange={(e) => setCategory(e.currentTarget.value || null)}
+              onChange={(e) => setFilters({ category: e.currentTarget.value || null })}
               w={200}
             />
             <NativeSelect
               label="Tag"
               data={[{ value: "", label: "All tags" }, ...tags]}
               value={tag ?? ""}
-              onChange={(e) => setTag(e.currentTarget.value || null)}
+              onChange={(e) => setFilters({ tag: e.currentTarget.value || null })}
               w={200}
             />
             {filtering && (
-              <Button variant="subtle" onClick={() => (setCategory(null), setTag(null))}>
+              <Button variant="subtle" onClick={() => setFilters({ q: null, category: null, tag: null })}>
                 Clear filters
               </Button>
             )}
           </Group>
         )}
-        {all.isPending || filtered.isPending ? (
+        {all.isPending ? (
           <LoadingState label={`Loading ${whose} templates…`} />
-        ) : all.isError || filtered.isError ? (
-          <ErrorState title="Could not load templates" error={all.error ?? filtered.error} onRetry={() => (all.refetch(), filtered.refetch())} />
+        ) : all.isError ? (
+          <ErrorState title="Could not load templates" error={all.error} onRetry={() => all.refetch()} />
         ) : templates.length === 0 ? (
           <EmptyList
             title={scope === "server" ? "No server templates yet" : "No templates yet"}
@@ -115,28 +130,28 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
             }
             action={
               access === "manage" && (
-              <Group justify="center" mt="md">
-                <Button component={Link} href={marketplacePath(scope)} variant="light">
-                  Browse the marketplace
-                </Button>
-                <Button component={Link} href={newTemplatePath(scope)} variant="default">
-                  New template
-                </Button>
-              </Group>
+                <Group justify="center" mt="md">
+                  <Button component={Link} href={marketplacePath(scope)} variant="light">
+                    Browse the marketplace
+                  </Button>
+                  <Button component={Link} href={newTemplatePath(scope)} variant="default">
+                    New template
+                  </Button>
+                </Group>
               )
             }
           />
-        ) : filtered.data.templates.length === 0 ? (
+        ) : shown.length === 0 ? (
           <EmptyList title="No templates match these filters" description="Clear a filter to see more." />
         ) : (
           <TemplatesTable
             scope={scope}
-            templates={filtered.data.templates}
+            templates={shown}
             access={access}
             checkFailures={checkFailures}
             onUpdate={setUpdating}
             onDelete={setDeleting}
-            caption={filtering ? `${filtered.data.templates.length} of ${templates.length} templates, by id` : `${templates.length} templates, by id`}
+            caption={filtering ? `${shown.length} of ${templates.length} templates, by id` : `${templates.length} templates, by id`}
           />
         )}
       </Stack>
@@ -159,8 +174,11 @@ export function TemplatesPage({ scope, isAdmin }: { scope: ScopeKind; isAdmin: b
  * The scope's templates as the caller may see them: through the scope's own endpoint when they
  * manage it, else (a member's view of server templates) the server's part of the usable ones.
  */
-function useScopeTemplates(scope: ScopeKind, access: "manage" | "use", filters: TemplateFilters = {}) {
-  const managed = useTemplates(scope, filters, { enabled: access === "manage" });
-  const usable = useUsableTemplates(filters, { enabled: access === "use", scope });
+function useScopeTemplates(scope: ScopeKind, access: "manage" | "use") {
+  const managed = useTemplates(scope, { enabled: access === "manage" });
+  const usable = useUsableTemplates({ enabled: access === "use", scope });
   return access === "manage" ? managed : usable;
 }
+
+// Not shallow: the server part reads ?scope= (see withUrlState).
+export const TemplatesPage = withUrlState(TemplatesPageView, { serverReadsQuery: true });

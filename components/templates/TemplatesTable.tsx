@@ -1,10 +1,10 @@
 "use client";
 import { ActionIcon, Anchor, Badge, Button, Group, Text, VisuallyHidden } from "@mantine/core";
-import { IdleTooltip } from "@/components/console/IdleTooltip";
-import { Table } from "@/components/console/Table";
 import { IconBuildingBank, IconDownload, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { newBankFromTemplateHref } from "@/components/banks/links";
+import { IdleTooltip } from "@/components/console/IdleTooltip";
+import { Table } from "@/components/console/Table";
 import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { templatePath } from "./paths";
@@ -142,7 +142,13 @@ function TemplateRow({ scope, template: t, access, checkFailure, onUpdate, onDel
             </Button>
           )}
           {access === "manage" && hasUpdate(t) && (
-            <Button size="xs" variant="light" leftSection={<IconDownload size={14} aria-hidden />} aria-label={`Update template ${t.id}`} onClick={() => onUpdate(t)}>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconDownload size={14} aria-hidden />}
+              aria-label={`Update template ${t.id}`}
+              onClick={() => onUpdate(t)}
+            >
               Update
             </Button>
           )}

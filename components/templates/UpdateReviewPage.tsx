@@ -1,13 +1,13 @@
 "use client";
-import { SectionCard } from "@/components/console/SectionCard";
 import { Alert, Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { IconAlertTriangle, IconInfoCircle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { SectionCard } from "@/components/console/SectionCard";
 import { ErrorState, FormError, LoadingState } from "@/components/console/states";
-import { describeError } from "@/lib/client/problem";
 import { useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
+import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { TemplateSubpageCrumbs } from "./Crumbs";
 import { formatJson } from "./json-text";
@@ -84,8 +84,8 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
         </Group>
         {p.locally_modified && (
           <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="This template has local edits" data-testid="local-edits">
-            It was changed here after it was installed, so the changes below include your edits being undone. Updating overwrites them with the
-            source&apos;s version.
+            It was changed here after it was installed, so the changes below include your edits being undone. Updating overwrites them with
+            the source&apos;s version.
           </Alert>
         )}
         {nothingToDo && (

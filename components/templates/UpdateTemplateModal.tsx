@@ -4,8 +4,8 @@ import { IconAlertTriangle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useState } from "react";
 import { FormError } from "@/components/console/states";
-import { describeError, ApiProblem } from "@/lib/client/problem";
-import { useUpdateTemplate, type TemplateData } from "@/lib/client/hooks/templates";
+import { type TemplateData, useUpdateTemplate } from "@/lib/client/hooks/templates";
+import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/identity/scope";
 import { templateUpdatePath } from "./paths";
 
@@ -13,7 +13,15 @@ import { templateUpdatePath } from "./paths";
  * Confirms an update from the source. A template edited here cannot be updated without
  * replacing the edits, so then the dialog says so and offers "Overwrite local edits" (force).
  */
-export function UpdateTemplateModal({ scope, template, onClose }: { scope: ScopeKind; template: TemplateData | null; onClose: () => void }) {
+export function UpdateTemplateModal({
+  scope,
+  template,
+  onClose,
+}: {
+  scope: ScopeKind;
+  template: TemplateData | null;
+  onClose: () => void;
+}) {
   const update = useUpdateTemplate(scope);
   const [error, setError] = useState<string | null>(null);
   const [mustForce, setMustForce] = useState(false);
@@ -46,13 +54,20 @@ export function UpdateTemplateModal({ scope, template, onClose }: { scope: Scope
     <Modal opened={template !== null} onClose={close} title={`Update template ${template?.id ?? ""}?`} centered>
       <Stack>
         <Text size="sm">
-          Replaces <strong>{template?.id}</strong> with {latest ? <>revision <code>{latest}</code></> : "the latest version"} from source{" "}
-          <strong>{template?.source_name}</strong>: its name, description, category, tags, integrations and manifest.
+          Replaces <strong>{template?.id}</strong> with{" "}
+          {latest ? (
+            <>
+              revision <code>{latest}</code>
+            </>
+          ) : (
+            "the latest version"
+          )}{" "}
+          from source <strong>{template?.source_name}</strong>: its name, description, category, tags, integrations and manifest.
         </Text>
         {edited && (
           <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="This template has local edits">
-            It was changed here after it was installed. Updating replaces those edits with the source&apos;s version; the edited
-            content stays in the template&apos;s versions, so you can roll back to it.
+            It was changed here after it was installed. Updating replaces those edits with the source&apos;s version; the edited content
+            stays in the template&apos;s versions, so you can roll back to it.
           </Alert>
         )}
         {template && (

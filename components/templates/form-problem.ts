@@ -1,6 +1,7 @@
 "use client";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
-import type { ProblemFieldError } from "@/lib/client/problem";
+import type { ManifestCheck, ParsedJson } from "@/lib/client/hooks/manifests";
+import type { FieldError } from "@/lib/http/problem-schema";
 
 const isManifestPath = (path: string) => path === "manifest" || path.startsWith("manifest.") || path.startsWith("manifest[");
 
@@ -9,19 +10,33 @@ const isManifestPath = (path: string) => path === "manifest" || path.startsWith(
  * the manifest editor, and a 409 without field errors to `conflictField`.
  */
 export function useTemplateFormProblem(fields: readonly string[], conflictField?: string) {
-  const form = useFormSubmit(fields, conflictField ? { statusFields: { 409: conflictField } } : {});
-  const { problem } = form;
-  const manifestErrors: ProblemFieldError[] = problem?.errors.filter((e) => isManifestPath(e.path)) ?? [];
-  const namesAField =
-    form.fieldError(conflictField ?? "") !== undefined ||
-    manifestErrors.length > 0 ||
-    (problem?.errors.some((e) => fields.some((f) => e.path === f || e.path.startsWith(`${f}[`))) ?? false);
+  // `manifest` is a field of its own here: its errors go to the editor, not to the form's sentence.
+  const form = useFormSubmit([...fields, "manifest"], conflictField ? { statusFields: { 409: conflictField } } : {});
+  const manifestErrors: FieldError[] = form.problem?.errors.filter((e) => isManifestPath(e.path)) ?? [];
   return {
     busy: form.busy,
     submit: form.submit,
     reset: form.reset,
     fieldError: form.fieldError,
     manifestErrors,
-    formError: problem ? (namesAField ? null : problem.detail) : form.formError,
+    formError: form.formError,
   };
 }
+
+/**
+ * What keeps Save (or Create) off, in words ("the template needs a name"); none when nothing
+ * does. Shown beside the button, so a greyed-out button is never a riddle.
+ */
+export function saveBlockers(name: string, parsed: ParsedJson, check: ManifestCheck): string[] {
+  const blockers: string[] = [];
+  if (name.trim() === "") blockers.push("the template needs a name");
+  if (!parsed.ok) blockers.push(parsed.empty ? "the manifest is empty" : "the manifest is not valid JSON");
+  else if (check.state === "checked" && !check.valid) {
+    blockers.push(`the manifest has ${check.errors.length} problem${check.errors.length === 1 ? "" : "s"} to fix`);
+  }
+  return blockers;
+}
+
+/** "Save is off: the template needs a name and the manifest is not valid JSON." */
+export const blockedSentence = (action: string, blockers: string[]) =>
+  `${action} is off: ${blockers.length > 1 ? `${blockers.slice(0, -1).join(", ")} and ${blockers.at(-1)}` : blockers[0]}.`;

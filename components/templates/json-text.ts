@@ -19,7 +19,7 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf("\n") };
 }
 
-export function spanAt(text: string, start: number, end = start): TextSpan {
+function spanAt(text: string, start: number, end = start): TextSpan {
   return { start, end, ...lineAndColumn(text, start) };
 }
 

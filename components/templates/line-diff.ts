@@ -10,7 +10,7 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   const lines: DiffLine[] = [];
   let oldNo = 0;
   let newNo = 0;
-  for (const change of diffLines(before.endsWith("\n") ? before : before + "\n", after.endsWith("\n") ? after : after + "\n")) {
+  for (const change of diffLines(before.endsWith("\n") ? before : `${before}\n`, after.endsWith("\n") ? after : `${after}\n`)) {
     const texts = change.value.replace(/\n$/, "").split("\n");
     for (const text of texts) {
       if (change.added) lines.push({ kind: "added", newNo: ++newNo, text });
@@ -21,7 +21,8 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   return lines;
 }
 
-export type Shown<T> = { kind: "lines"; lines: T[] } | { kind: "gap"; count: number };
+/** `start`: the index of a gap's first folded line in the lines folded. */
+export type Shown<T> = { kind: "lines"; lines: T[] } | { kind: "gap"; start: number; count: number };
 
 /** The changed lines with `context` unchanged lines around them; longer runs of unchanged lines fold into gaps. */
 export function foldUnchanged(lines: DiffLine[], context = 3): Shown<DiffLine>[] {
@@ -37,7 +38,7 @@ export function foldUnchanged(lines: DiffLine[], context = 3): Shown<DiffLine>[]
       if (last?.kind === "lines") last.lines.push(line);
       else out.push({ kind: "lines", lines: [line] });
     } else if (last?.kind === "gap") last.count++;
-    else out.push({ kind: "gap", count: 1 });
+    else out.push({ kind: "gap", start: i, count: 1 });
   });
   return out;
 }

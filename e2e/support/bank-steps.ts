@@ -18,8 +18,8 @@ export interface ImportExpectation {
 }
 
 const bankPath = (bankId: string) => `/banks/${encodeURIComponent(bankId)}`;
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const urlOf = (path: string) => new RegExp(`${escape(path)}$`);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const urlOf = (path: string) => new RegExp(`${escapeRegExp(path)}$`);
 
 /** Checks a preview (or an apply result) lists exactly what is expected. */
 async function expectImport(panel: Locator, expected: ImportExpectation) {
@@ -130,7 +130,7 @@ export async function expectBankDetail(page: Page, bankId: string, expected: Ban
   }
   await expect(page.getByRole("heading", { name: `Directives (${expected.directives.length})` })).toBeVisible();
   const directives = page.getByTestId("bank-directives");
-  await expect(directives.getByRole("rowheader")).toHaveText(expected.directives.map((d) => new RegExp(`^${escape(d.name)}`)));
+  await expect(directives.getByRole("rowheader")).toHaveText(expected.directives.map((d) => new RegExp(`^${escapeRegExp(d.name)}`)));
   for (const directive of expected.directives) {
     await expect(directives.getByRole("row").filter({ hasText: directive.name })).toContainText(directive.content);
   }
@@ -161,7 +161,7 @@ export async function applyTemplateWithPreview(
 }
 
 /** From a bank's page, its policy page. */
-export async function openPolicy(page: Page, bankId: string) {
+async function openPolicy(page: Page, bankId: string) {
   if (!urlOf(`${bankPath(bankId)}/policy`).test(page.url())) {
     await openBank(page, bankId);
     await page.getByRole("link", { name: "Policy", exact: true }).click();
@@ -170,11 +170,14 @@ export async function openPolicy(page: Page, bankId: string) {
   await expect(page.getByTestId("policy-form")).toBeVisible();
 }
 
+/** The JSON view (CodeMirror's editable content, once its code has loaded). */
 const policyJson = (page: Page) => page.getByTestId("policy-json");
+/** Its whole text (a hidden text area: CodeMirror draws only the lines in view). */
+const policyJsonText = (page: Page) => page.getByTestId("policy-json-value").inputValue();
 
 /** The JSON view's document, parsed. */
 async function jsonDocument(page: Page): Promise<Record<string, unknown>> {
-  return JSON.parse(await policyJson(page).inputValue()) as Record<string, unknown>;
+  return JSON.parse(await policyJsonText(page)) as Record<string, unknown>;
 }
 
 /** Picks an option of a Mantine select by its label. */
@@ -185,7 +188,12 @@ async function choose(page: Page, select: Locator, option: string) {
 }
 
 /** Resolves one context in the preview and checks the strategy and public access shown. */
-export async function expectResolved(page: Page, context: { provider?: string; channel?: string; topic?: string }, strategy: string, access: string) {
+async function expectResolved(
+  page: Page,
+  context: { provider?: string; channel?: string; topic?: string },
+  strategy: string,
+  access: string,
+) {
   const preview = page.getByTestId("resolve-preview");
   for (const key of ["provider", "channel", "topic"] as const) {
     await preview.getByRole("textbox", { name: key[0]!.toUpperCase() + key.slice(1) }).fill(context[key] ?? "");
@@ -247,7 +255,7 @@ export async function writePolicyAndCheckResolve(page: Page, bankId: string, opt
   });
 
   // JSON → form.
-  const edited = (await policyJson(page).inputValue()).replace('"default_strategy": "balanced"', '"default_strategy": "thorough"');
+  const edited = (await policyJsonText(page)).replace('"default_strategy": "balanced"', '"default_strategy": "thorough"');
   await policyJson(page).fill(edited);
   await expect(form.getByRole("textbox", { name: "Default strategy" })).toHaveValue("thorough");
 

@@ -1,6 +1,7 @@
-import { test as base, expect, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { test as base, expect, type Page } from "@playwright/test";
+import { newLinesWithCredentials } from "./server-log";
 
 export { expect };
 
@@ -13,7 +14,7 @@ export interface PageWatch {
   expectError(pattern: RegExp): void;
 }
 
-export const test = base.extend<{ watch: PageWatch }>({
+export const test = base.extend<{ watch: PageWatch; serverLogScan: undefined }>({
   watch: [
     async ({ page, baseURL }, use) => {
       const problems: string[] = [];
@@ -36,6 +37,15 @@ export const test = base.extend<{ watch: PageWatch }>({
       await use({ expectError: (pattern) => expected.push(pattern) });
       const unexpected = problems.filter((p) => !expected.some((pattern) => pattern.test(p)));
       expect(unexpected, "the page logged errors or made failing requests").toEqual([]);
+    },
+    { auto: true },
+  ],
+  // After every test, the server's new log lines hold no credential (server-log.ts).
+  serverLogScan: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; it has none.
+    async ({}, use) => {
+      await use(undefined);
+      expect(newLinesWithCredentials(), "server log lines holding a credential").toEqual([]);
     },
     { auto: true },
   ],

@@ -1,18 +1,41 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import postgres from "postgres";
 import { CLEARED_ENV } from "./env";
 
 const ROOT = path.join(__dirname, "..", "..");
 
-/** A production server started as `npm start` does (scripts/start.mjs), on its own port. */
+/** How a server process is started: the program, its arguments, folder and whole environment. */
+export interface Launch {
+  program: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * A production server on its own port: by default started as `npm start` does
+ * (scripts/start.mjs), or as `launch` says (the Docker image's CMD, in e2e/deployment.spec.ts).
+ */
 export class ServerProcess {
   private child: ChildProcess | null = null;
   private output = "";
+  readonly launch: Launch;
 
   constructor(
     readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {}
+    env: Record<string, string>,
+    launch?: Launch,
+  ) {
+    this.launch = launch ?? {
+      program: process.execPath,
+      args: [path.join(ROOT, "scripts", "start.mjs")],
+      cwd: ROOT,
+      env: { ...process.env, ...CLEARED_ENV, ...env, PORT: String(port) },
+    };
+  }
 
   get baseUrl() {
     return `http://127.0.0.1:${this.port}`;
@@ -21,18 +44,18 @@ export class ServerProcess {
   /** Starts it and waits until /readyz answers 200 (the database is up and migrated). */
   async start(timeoutMs = 120_000): Promise<void> {
     this.output = "";
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
-      cwd: ROOT,
-      env: { ...process.env, ...CLEARED_ENV, ...this.env, PORT: String(this.port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const { program, args, cwd, env } = this.launch;
+    const child = spawn(program, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     child.stdout!.on("data", (chunk) => (this.output += chunk));
     child.stderr!.on("data", (chunk) => (this.output += chunk));
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${this.output}`);
-      const ready = await fetch(`${this.baseUrl}/readyz`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${this.baseUrl}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -50,4 +73,39 @@ export class ServerProcess {
     clearTimeout(timer);
     this.child = null;
   }
+}
+
+/** Where tests of several server processes create their database: TEST_DATABASE_URL (as `.ci/run` exports), else the local server. */
+const POSTGRES_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+
+export interface ScratchDatabase {
+  /** The DATABASE_URL of the new, empty database. */
+  url: string;
+  /** Drops it, connections and all. */
+  drop(): Promise<void>;
+}
+
+/** A new empty database `<prefix>_<random>` on that server, for servers that share it. */
+export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  const name = `${prefix}_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Signs in at a server's credentials endpoint as the console's form does; the callback's answer (200 or 401/429). */
+export async function signInOver(request: APIRequestContext, base: string, username: string, password: string) {
+  const { csrfToken } = await (await request.get(`${base}/api/auth/csrf`)).json();
+  return request.post(`${base}/api/auth/callback/credentials`, {
+    form: { csrfToken, username, password, json: "true", callbackUrl: `${base}/sources` },
+    maxRedirects: 0,
+  });
 }

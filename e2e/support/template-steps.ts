@@ -58,7 +58,10 @@ export const catalogCard = (scope: Locator | Page, templateId: string) => scope.
  * Installs a catalog entry from the marketplace, under `alias` when given, and sees the
  * success message and the entry marked as installed under that id.
  */
-export async function installFromMarketplace(page: Page, { source, templateId, alias }: { source: string; templateId: string; alias?: string }) {
+export async function installFromMarketplace(
+  page: Page,
+  { source, templateId, alias }: { source: string; templateId: string; alias?: string },
+) {
   const panel = await openCatalog(page, source);
   const card = catalogCard(panel, templateId);
   await card.getByRole("button", { name: /^Install / }).click();
@@ -96,8 +99,13 @@ export interface TemplateEdits {
   manifest?: Record<string, unknown>;
 }
 
-/** The manifest editor's textarea and its validation status. */
+/**
+ * The manifest editor (CodeMirror's editable content, there once the editor's code has
+ * loaded), its whole text (a hidden text area: CodeMirror draws only the lines in view) and
+ * its validation status.
+ */
 export const manifestEditor = (page: Page) => page.getByTestId("manifest-editor");
+export const manifestValue = (page: Page) => page.getByTestId("manifest-editor-value");
 export const manifestValidation = (page: Page) => page.getByTestId("manifest-validation");
 
 /** Replaces the manifest text and waits for the live check to finish. */
@@ -184,7 +192,9 @@ export async function reviewDiffAndUpdate(
 /** Deletes a template from the Templates table, after confirming, and sees its row gone. */
 export async function deleteTemplate(page: Page, id: string) {
   await openTemplates(page);
-  await templateRow(page, id).getByRole("button", { name: `Delete template ${id}` }).click();
+  await templateRow(page, id)
+    .getByRole("button", { name: `Delete template ${id}` })
+    .click();
   const confirm = page.getByRole("dialog", { name: "Delete template?", exact: true });
   await expect(confirm).toContainText(id);
   await confirm.getByRole("button", { name: "Delete template" }).click();

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { invalidField } from "@/lib/http/errors";
 
@@ -6,7 +7,7 @@ import { invalidField } from "@/lib/http/errors";
  * not issue (or one issued for other filters) is refused with 422 instead of paging wrongly.
  */
 function sign(key: Buffer, payload: string): string {
-  return createHmac("sha256", key).update("cursor\0" + payload).digest("base64url").slice(0, 22);
+  return createHmac("sha256", key).update(`cursor\0${payload}`).digest("base64url").slice(0, 22);
 }
 
 export function encodeCursor(key: Buffer, after: string, context: string): string {

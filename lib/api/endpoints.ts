@@ -1,6 +1,6 @@
-import type { Endpoint } from "@/lib/http/endpoint";
 import { auditEndpoints } from "@/lib/audit/endpoints";
 import { bankEndpoints } from "@/lib/banks/endpoints";
+import type { Endpoint } from "@/lib/http/endpoint";
 import { identityEndpoints } from "@/lib/identity/endpoints";
 import { policyEndpoints } from "@/lib/policy/endpoints";
 import { availableSourceEndpoints, sourceEndpointsByScope } from "@/lib/sources/endpoints";

@@ -20,4 +20,7 @@ export const principalId = z
  * says `type: boolean` and generated clients send `true`/`false` instead of any string.
  */
 export const queryFlag = (description: string) =>
-  z.stringbool().default(false).meta({ description, override: { type: "boolean", default: false } });
+  z
+    .stringbool()
+    .default(false)
+    .meta({ description, override: { type: "boolean", default: false } });

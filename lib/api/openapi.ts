@@ -1,30 +1,9 @@
 import { z } from "zod";
-import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { type CreateDocumentOptions, createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { Endpoint } from "@/lib/http/endpoint";
-import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from "@/lib/http/problem-types";
+import { ProblemSchema } from "@/lib/http/problem-schema";
 import { nullMeansAbsent } from "@/lib/http/validation";
 import { listEndpoints } from "./endpoints";
-
-const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemType[];
-const ProblemTypeUri = z.enum(problemTypeNames.map(problemTypeUri) as [string, ...string[]]).meta({
-  id: "ProblemType",
-  description:
-    "One URI per failure cause:\n" +
-    problemTypeNames.map((name) => `- \`${problemTypeUri(name)}\`: ${PROBLEM_TYPES[name]}`).join("\n"),
-});
-
-const Problem = z
-  .object({
-    type: ProblemTypeUri,
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string().meta({ description: "One human sentence." }),
-    errors: z
-      .array(z.object({ path: z.string().meta({ example: "manifest.mental_models[1].id" }), message: z.string() }))
-      .optional(),
-    request_id: z.string().meta({ description: "The request's X-Request-Id, for support and logs." }),
-  })
-  .meta({ id: "Problem", description: "RFC 9457 problem details" });
 
 const ERROR_TEXT: Record<number, string> = {
   400: "Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow",
@@ -43,14 +22,14 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 function problem(status: number) {
-  return { description: ERROR_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: Problem } } };
+  return { description: ERROR_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: ProblemSchema } } };
 }
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const statuses = new Set<number>(endpoint.errors ?? []);
-  if (endpoint.access !== "public") [401, 429, 503].forEach((s) => statuses.add(s));
+  if (endpoint.access !== "public") for (const s of [401, 429, 503]) statuses.add(s);
   if (endpoint.access === "admin" || endpoint.access === "user") statuses.add(403);
-  if (endpoint.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));
+  if (endpoint.body) for (const s of [400, 413, 415, 422]) statuses.add(s);
   if (endpoint.params || endpoint.query) statuses.add(422);
 
   const success = endpoint.response
@@ -59,7 +38,10 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   return {
     summary: endpoint.summary,
     tags: [endpoint.tag],
-    operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/^\/ext\/svc/, "").replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    operationId: `${endpoint.method.toLowerCase()}${endpoint.path
+      .replace(/^\/ext\/svc/, "")
+      .replace(/[{}]/g, "")
+      .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
     security: endpoint.access === "public" ? [] : [{ bearer: [] }],
     // The action a successful call records in the audit log (CONTRACT §14).
     ...(endpoint.audit ? { "x-audit-action": endpoint.audit.action } : {}),
@@ -110,20 +92,23 @@ export function buildOpenApiDocument() {
   const endpoints = listEndpoints();
   const paths: ZodOpenApiPathsObject = {};
   for (const endpoint of endpoints) {
-    const item = (paths[endpoint.path] ??= {});
-    (item as Record<string, ZodOpenApiOperationObject>)[endpoint.method.toLowerCase()] = operation(endpoint);
+    paths[endpoint.path] ??= {};
+    (paths[endpoint.path] as Record<string, ZodOpenApiOperationObject>)[endpoint.method.toLowerCase()] = operation(endpoint);
   }
-  return createDocument({
-    openapi: "3.1.0",
-    info: {
-      title: "Bank template and bank policy extension API",
-      version: "1.0.0",
-      description: "Template sources, templates, bank policies and bank creation for agent-memory banks.",
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Bank template and bank policy extension API",
+        version: "1.0.0",
+        description: "Template sources, templates, bank policies and bank creation for agent-memory banks.",
+      },
+      servers: [{ url: "/" }],
+      components: {
+        securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key from /ext/svc/me/api-keys" } },
+      },
+      paths,
     },
-    servers: [{ url: "/" }],
-    components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key from /ext/svc/me/api-keys" } },
-    },
-    paths,
-  }, { override: nullableOptionalBodyFields(endpoints) });
+    { override: nullableOptionalBodyFields(endpoints) },
+  );
 }

@@ -1,4 +1,5 @@
-import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import "server-only";
+import { and, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { auditEntries } from "@/db/schema";

@@ -1,18 +1,19 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { auditEntries } from "@/db/schema";
-import { scheduleJob, type ExclusiveJob } from "@/lib/jobs/exclusive-job";
+import { type ExclusiveJob, scheduleJob } from "@/lib/jobs/exclusive-job";
 import { logError } from "@/lib/server/log";
 
 /** How long audit entries are kept (README, "Audit log"). */
-export const AUDIT_RETENTION_DAYS = 365;
+const AUDIT_RETENTION_DAYS = 365;
 
 // Deleting in batches keeps each statement well inside the database time bound (db/bounded-client.ts),
 // even for the first prune of a large table.
 const PRUNE_BATCH = 5000;
 
 /** Once a day, one process at a time (lib/jobs/exclusive-job.ts). */
-export const auditRetentionJob: ExclusiveJob = { name: "audit-retention", intervalMs: 24 * 60 * 60_000, leaseMs: 10 * 60_000 };
+const auditRetentionJob: ExclusiveJob = { name: "audit-retention", intervalMs: 24 * 60 * 60_000, leaseMs: 10 * 60_000 };
 
 /** Deletes the entries older than `days`; resolves to how many went. */
 export async function pruneAuditEntries(db: Database, days: number = AUDIT_RETENTION_DAYS, signal?: AbortSignal): Promise<number> {

@@ -1,5 +1,5 @@
 /** Where the console goes after sign-in when nothing else was asked for. */
-export const DEFAULT_AFTER_SIGN_IN = "/sources";
+const DEFAULT_AFTER_SIGN_IN = "/sources";
 
 /**
  * A callbackUrl we may navigate to: a path on this site only (`/x`, not `//host` or
@@ -7,7 +7,7 @@ export const DEFAULT_AFTER_SIGN_IN = "/sources";
  */
 export function safeCallbackUrl(value: string | string[] | undefined | null): string {
   const url = Array.isArray(value) ? value[0] : value;
-  if (!url || !url.startsWith("/") || url.startsWith("//") || url.startsWith("/\\")) return DEFAULT_AFTER_SIGN_IN;
+  if (!url?.startsWith("/") || url.startsWith("//") || url.startsWith("/\\")) return DEFAULT_AFTER_SIGN_IN;
   if (url === "/signin" || url.startsWith("/signin?") || url.startsWith("/api/auth")) return DEFAULT_AFTER_SIGN_IN;
   return url;
 }

@@ -1,6 +1,6 @@
 import type { Database } from "@/db/client";
-import { findUser } from "@/lib/identity/users";
 import { hashPassword, verifyPassword } from "@/lib/identity/passwords";
+import { findUser } from "@/lib/identity/users";
 
 /** What next-auth keeps of a signed-in user; `id` becomes the session's `sub`. */
 export interface SignedInUser {
@@ -18,7 +18,8 @@ export async function verifyCredentials(db: Database, username: unknown, passwor
   if (typeof username !== "string" || typeof password !== "string" || username === "" || password === "") return null;
   const user = await findUser(db, username.trim().toLowerCase());
   if (!user?.passwordHash) {
-    await verifyPassword(await (decoyHash ??= hashPassword("decoy password for timing")), password);
+    decoyHash ??= hashPassword("decoy password for timing");
+    await verifyPassword(await decoyHash, password);
     return null;
   }
   const valid = await verifyPassword(user.passwordHash, password);

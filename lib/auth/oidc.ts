@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import type { Database } from "@/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { principalForUser } from "@/lib/identity/principal";
@@ -9,7 +10,7 @@ import { SESSION_MAX_AGE_SECONDS } from "./session";
 import { createSession, endSession } from "./session-store";
 
 export const CREDENTIALS_PROVIDER_ID = "credentials";
-export const SIGN_IN_PATH = "/signin";
+const SIGN_IN_PATH = "/signin";
 
 // next-auth v4 builds its callback and redirect URLs from NEXTAUTH_URL, or from the
 // request's Host when AUTH_TRUST_HOST is set. A self-hosted console is reached under

@@ -1,3 +1,4 @@
+import "server-only";
 import { hkdfSync } from "node:crypto";
 
 const derived = new WeakMap<Buffer, string>();

@@ -1,3 +1,4 @@
+import "server-only";
 import { decode } from "next-auth/jwt";
 import type { Principal } from "@/lib/identity/principal";
 import type { AppContext } from "@/lib/server/app";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { banks } from "@/db/schema";
@@ -9,7 +10,7 @@ import type { Principal } from "@/lib/identity/principal";
  * `hold` (inside a transaction) the bank row is share-locked until the transaction ends,
  * so it cannot be deleted or change hands before a write that depends on it commits.
  */
-export async function bankOwner(db: Database, bankId: string, hold = false): Promise<string | null | undefined> {
+async function bankOwner(db: Database, bankId: string, hold = false): Promise<string | null | undefined> {
   const query = db.select({ owner: banks.owner }).from(banks).where(eq(banks.id, bankId));
   const [row] = hold ? await query.for("share") : await query;
   return row ? row.owner : undefined;

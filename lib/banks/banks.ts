@@ -1,10 +1,11 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { bankPolicies } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { AppContext } from "@/lib/server/app";
-import { MANIFEST_VERSION, type BankTemplateManifest } from "@/lib/templates/manifest";
+import { type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/templates/manifest";
 import { bankStore } from "./bank-store";
 import { importHistory } from "./history";
 import type { BankDetail, BankHistory, CreateBankRequest } from "./schemas";

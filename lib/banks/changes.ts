@@ -1,3 +1,4 @@
+import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import type { ImportPlan } from "./import-plan";
 import type { ImportChanges } from "./schemas";
@@ -38,7 +39,10 @@ export function importChanges(plan: ImportPlan, before: BankContents, shape: Sto
   });
   return {
     config,
-    mental_models: entryChanges(plan.mentalModels, before.mentalModels, "id", shape.mentalModel).map(({ key, ...c }) => ({ id: key, ...c })),
+    mental_models: entryChanges(plan.mentalModels, before.mentalModels, "id", shape.mentalModel).map(({ key, ...c }) => ({
+      id: key,
+      ...c,
+    })),
     directives: entryChanges(plan.directives, before.directives, "name", shape.directive).map(({ key, ...c }) => ({ name: key, ...c })),
   };
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";

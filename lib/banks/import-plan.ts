@@ -1,4 +1,4 @@
-import { manifestSections, type BankTemplateManifest } from "@/lib/templates/manifest";
+import { type BankTemplateManifest, manifestSections } from "@/lib/templates/manifest";
 import type { ImportResult } from "./schemas";
 
 type Entry = Record<string, unknown>;
@@ -17,7 +17,10 @@ export interface ImportPlan {
  * field; mental models matched by id and directives by name, created or updated; sections
  * the manifest omits are left alone. Pure, so dry runs and real imports answer alike.
  */
-export function planImport(manifest: BankTemplateManifest, existing: { mentalModelIds: Set<string>; directiveNames: Set<string> }): ImportPlan {
+export function planImport(
+  manifest: BankTemplateManifest,
+  existing: { mentalModelIds: Set<string>; directiveNames: Set<string> },
+): ImportPlan {
   const sections = manifestSections(manifest);
   const config = sections.bank ?? {};
   const mentalModels = (sections.mentalModels ?? []) as ImportPlan["mentalModels"];

@@ -7,7 +7,7 @@ import type { BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "
 import { EMPTY_BANK, importChanges } from "./changes";
 import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
-import { hindsightClient, hindsightShape, type HindsightClient, type HindsightConfig } from "./remote";
+import { type HindsightClient, type HindsightConfig, hindsightClient, hindsightShape } from "./remote";
 import type { BankSummary } from "./schemas";
 
 /*
@@ -40,10 +40,17 @@ export function remoteBankStore(db: Database, config: HindsightConfig): BankStor
  * and reports its answer, with the changes computed from that read (as far as Hindsight tells: another
  * writer between our read and its import goes unseen). A real import is recorded once Hindsight accepted it.
  */
-async function importIntoHindsight(db: Database, client: HindsightClient, principal: Principal, request: ImportRequest): Promise<ImportOutcome> {
+async function importIntoHindsight(
+  db: Database,
+  client: HindsightClient,
+  principal: Principal,
+  request: ImportRequest,
+): Promise<ImportOutcome> {
   const current = await client.getBank(request.bankId);
   if (current && principal.role !== "admin") {
-    throw forbidden(`Bank ${request.bankId} already exists in Hindsight, which records no owners; only an admin may apply templates to it.`);
+    throw forbidden(
+      `Bank ${request.bankId} already exists in Hindsight, which records no owners; only an admin may apply templates to it.`,
+    );
   }
   const result = await client.importManifest(request.bankId, request.template.manifest, request.dryRun);
   const before = current ?? EMPTY_BANK;

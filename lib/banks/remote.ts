@@ -1,8 +1,10 @@
+import "server-only";
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { ApiError, badGateway } from "@/lib/http/errors";
-import { displayUrl, readCapped, upstreamFailure } from "@/lib/net/outbound";
+import { type ApiError, badGateway } from "@/lib/http/errors";
 import { errorMap, formatPath } from "@/lib/http/validation";
+import { displayUrl, readCapped, upstreamFailure } from "@/lib/net/outbound";
+import type { ImportResult } from "./schemas";
 
 /*
  * Client of a Hindsight server's bank API (CONTRACT §8, remote store): the calls bank creation, the bank
@@ -11,19 +13,8 @@ import { errorMap, formatPath } from "@/lib/http/validation";
  * Messages name the Hindsight URL and the reason in one sentence, never the API key.
  */
 
-export interface ImportResult {
-  bank_id: string;
-  config_applied: boolean;
-  mental_models_created: string[];
-  mental_models_updated: string[];
-  directives_created: string[];
-  directives_updated: string[];
-  operation_ids: string[];
-  dry_run: boolean;
-}
-
 /** A bank as Hindsight describes it: its name and timestamps as sent (either may be null). */
-export interface HindsightBank {
+interface HindsightBank {
   name: string | null;
   created_at: string | null;
   updated_at: string | null;
@@ -89,7 +80,7 @@ const BankListItem = z.looseObject({
   last_write_at: optionalText,
 });
 
-export type BankListItem = z.output<typeof BankListItem>;
+type BankListItem = z.output<typeof BankListItem>;
 
 /** The paging fields every listing of the reference answers with. */
 const paging = { total: z.int().min(0), limit: z.int().min(0), offset: z.int().min(0) };
@@ -159,7 +150,9 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
   /** Every item of a per-bank listing; a 404 throws BankNotFound. */
   async function bankItems<T>(path: string, query: Record<string, string>, schema: z.ZodType<{ items: T[]; total: number }>) {
     const all: T[] = [];
-    const listing = pages(where, `GET ${path}`, (page) => send({ method: "GET", path, query: { ...query, ...page }, bankScoped: true }, schema));
+    const listing = pages(where, `GET ${path}`, (page) =>
+      send({ method: "GET", path, query: { ...query, ...page }, bankScoped: true }, schema),
+    );
     for await (const items of listing) all.push(...items);
     return all;
   }
@@ -226,7 +219,10 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
       const path = `${LIST_PATH}/${encodeURIComponent(bankId)}`;
       try {
         const answer = await send({ method: "DELETE", path, bankScoped: true }, DeleteResponse);
-        if (!answer.success) throw badGateway(`Hindsight at ${displayBase(config.url)} did not delete bank ${bankId}${answer.message ? `: ${answer.message}` : ""}.`);
+        if (!answer.success)
+          throw badGateway(
+            `Hindsight at ${displayBase(config.url)} did not delete bank ${bankId}${answer.message ? `: ${answer.message}` : ""}.`,
+          );
         return true;
       } catch (error) {
         if (error instanceof BankNotFound) return false;
@@ -267,7 +263,9 @@ function asManifestMentalModel(model: Omit<z.output<typeof MentalModelResponse>,
 }
 
 /** The fields of a manifest's directive, as Hindsight reports them. */
-function asManifestDirective(directive: Pick<z.output<typeof DirectiveResponse>, "name" | "content" | "priority" | "is_active" | "tags">): Record<string, unknown> {
+function asManifestDirective(
+  directive: Pick<z.output<typeof DirectiveResponse>, "name" | "content" | "priority" | "is_active" | "tags">,
+): Record<string, unknown> {
   const { name, content, priority, is_active, tags } = directive;
   return { name, content, priority, is_active, tags };
 }
@@ -285,7 +283,11 @@ export const hindsightShape = {
 };
 
 /** An entry our manifest check let through but Hindsight's answer shape would not (it cannot be imported anyway) is compared as it is. */
-function reported<S extends z.ZodType>(schema: S, entry: Record<string, unknown>, present: (parsed: z.output<S>) => Record<string, unknown>) {
+function reported<S extends z.ZodType>(
+  schema: S,
+  entry: Record<string, unknown>,
+  present: (parsed: z.output<S>) => Record<string, unknown>,
+) {
   const parsed = schema.safeParse(entry);
   return parsed.success ? present(parsed.data) : entry;
 }
@@ -317,7 +319,9 @@ function sender(config: HindsightConfig, fetchImpl: typeof fetch) {
     const what = `${call.method} ${call.path}`;
     const missing = call.bankScoped === true;
     try {
-      const text = await withDeadline(config.timeoutMs, (signal) => exchange(fetchImpl, url, { ...init, signal }, { what, where, missing }));
+      const text = await withDeadline(config.timeoutMs, (signal) =>
+        exchange(fetchImpl, url, { ...init, signal }, { what, where, missing }),
+      );
       return parseAnswer(text, schema, what, where);
     } catch (error) {
       if (error instanceof BankNotFound) throw error;
@@ -422,11 +426,8 @@ async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promis
   }
 }
 
-
 const toApiError = (error: unknown, where: string, timeoutMs: number): ApiError =>
   upstreamFailure(error, where, timeoutMs, error instanceof DeadlineExceeded);
-
-
 
 /** The configured URL without user info, query or fragment: what messages may show. */
 function displayBase(url: string): string {

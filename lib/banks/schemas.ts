@@ -2,9 +2,7 @@ import { z } from "zod";
 import { queryFlag, timestamp } from "@/lib/api/fields";
 import { BANK_ID_PATTERN } from "./ids";
 
-export const bankId = z
-  .string()
-  .regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
+const bankId = z.string().regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
 
 export const CreateBankRequest = z
   .strictObject({
@@ -13,7 +11,13 @@ export const CreateBankRequest = z
       description: "`personal/{id}`, `server/{id}`, or a bare `{id}` (the caller's personal template, else the server's).",
       example: "server/support-bot",
     }),
-    name: z.string().trim().min(1).max(200).optional().meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
   })
   .meta({ id: "CreateBankRequest", example: { bank_id: "support:eu", template: "server/support-bot", name: "Support (EU)" } });
 
@@ -29,7 +33,9 @@ export const ImportResult = z
     mental_models_updated: z.array(z.string()).meta({ description: "Ids of mental models replaced." }),
     directives_created: z.array(z.string()).meta({ description: "Names of directives created." }),
     directives_updated: z.array(z.string()).meta({ description: "Names of directives replaced." }),
-    operation_ids: z.array(z.string()).meta({ description: "Asynchronous operations started by the bank store (none for the embedded store)." }),
+    operation_ids: z
+      .array(z.string())
+      .meta({ description: "Asynchronous operations started by the bank store (none for the embedded store)." }),
     dry_run: z.boolean(),
   })
   .meta({ id: "ImportResult" });
@@ -39,7 +45,9 @@ const changedEntry = z.record(z.string(), z.unknown());
 
 /** What a mental model change and a directive change share; `what` names the kind of entry. */
 const entryChangeFields = (what: string) => ({
-  change: z.enum(["create", "update"]).meta({ description: `\`create\` for a ${what} the bank lacked, \`update\` for one whose content changes.` }),
+  change: z
+    .enum(["create", "update"])
+    .meta({ description: `\`create\` for a ${what} the bank lacked, \`update\` for one whose content changes.` }),
   before: changedEntry.nullable().meta({ description: `The ${what} as the bank held it; null for a creation.` }),
   after: changedEntry.meta({ description: `The ${what} as the import leaves it.` }),
 });
@@ -50,7 +58,9 @@ export const ImportChanges = z
       .array(
         z
           .object({
-            field: z.string().meta({ description: "Config field the import sets to a different value.", example: "disposition_literalism" }),
+            field: z
+              .string()
+              .meta({ description: "Config field the import sets to a different value.", example: "disposition_literalism" }),
             before: z.unknown().meta({ description: "The bank's value before the import; null when the bank had none." }),
             after: z.unknown().meta({ description: "The value the import sets." }),
           })
@@ -58,14 +68,10 @@ export const ImportChanges = z
       )
       .meta({ description: "Config fields whose value changes; fields set to the value they had are not listed." }),
     mental_models: z
-      .array(
-        z.object({ id: z.string(), ...entryChangeFields("mental model") }).meta({ id: "MentalModelChange" }),
-      )
+      .array(z.object({ id: z.string(), ...entryChangeFields("mental model") }).meta({ id: "MentalModelChange" }))
       .meta({ description: "Mental models created or changed, in manifest order; those left identical are not listed." }),
     directives: z
-      .array(
-        z.object({ name: z.string(), ...entryChangeFields("directive") }).meta({ id: "DirectiveChange" }),
-      )
+      .array(z.object({ name: z.string(), ...entryChangeFields("directive") }).meta({ id: "DirectiveChange" }))
       .meta({ description: "Directives created or changed, in manifest order; those left identical are not listed." }),
   })
   .meta({

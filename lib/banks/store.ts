@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
@@ -13,7 +14,7 @@ import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
 import type { BankSummary, ImportResult } from "./schemas";
 
-export type BankRow = typeof banks.$inferSelect;
+type BankRow = typeof banks.$inferSelect;
 
 const mayChange = (bank: BankRow, principal: Principal) => principal.role === "admin" || bank.owner === principal.userId;
 
@@ -42,76 +43,74 @@ const visibleBank = (principal: Principal, bankId: string) =>
  * computed from what the transaction read, so a dry run previews exactly what the import does.
  * A failure anywhere leaves the bank as it was.
  */
-export async function importIntoEmbeddedStore(
-  app: { db: Database },
-  principal: Principal,
-  request: ImportRequest,
-): Promise<ImportOutcome> {
+async function importIntoEmbeddedStore(app: { db: Database }, principal: Principal, request: ImportRequest): Promise<ImportOutcome> {
   const { bankId, dryRun } = request;
-  return withCallerPresent(principal, () => app.db.transaction(async (tx) => {
-    const now = new Date();
-    const { bank, bankCreated } = await lockOrCreateBank(tx, principal, request, now);
-    if (bank && !bankCreated && !mayChange(bank, principal)) {
-      throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may apply templates to it.`);
-    }
+  return withCallerPresent(principal, () =>
+    app.db.transaction(async (tx) => {
+      const now = new Date();
+      const { bank, bankCreated } = await lockOrCreateBank(tx, principal, request, now);
+      if (bank && !bankCreated && !mayChange(bank, principal)) {
+        throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may apply templates to it.`);
+      }
 
-    const modelColumns = { id: bankMentalModels.id, position: bankMentalModels.position, entry: bankMentalModels.entry };
-    const directiveColumns = { name: bankDirectives.name, position: bankDirectives.position, entry: bankDirectives.entry };
-    const models = bank ? await tx.select(modelColumns).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)) : [];
-    const directives = bank ? await tx.select(directiveColumns).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)) : [];
-    const plan = planImport(request.template.manifest, {
-      mentalModelIds: new Set(models.map((m) => m.id)),
-      directiveNames: new Set(directives.map((d) => d.name)),
-    });
-    // A bank created just now by this import is empty: its before is the empty bank either way.
-    const changes = importChanges(plan, {
-      config: bank?.config ?? {},
-      mentalModels: models.map((m) => m.entry),
-      directives: directives.map((d) => d.entry),
-    });
-    const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
-    if (dryRun) return { bankCreated: false, result, changes };
+      const modelColumns = { id: bankMentalModels.id, position: bankMentalModels.position, entry: bankMentalModels.entry };
+      const directiveColumns = { name: bankDirectives.name, position: bankDirectives.position, entry: bankDirectives.entry };
+      const models = bank ? await tx.select(modelColumns).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)) : [];
+      const directives = bank ? await tx.select(directiveColumns).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)) : [];
+      const plan = planImport(request.template.manifest, {
+        mentalModelIds: new Set(models.map((m) => m.id)),
+        directiveNames: new Set(directives.map((d) => d.name)),
+      });
+      // A bank created just now by this import is empty: its before is the empty bank either way.
+      const changes = importChanges(plan, {
+        config: bank?.config ?? {},
+        mentalModels: models.map((m) => m.entry),
+        directives: directives.map((d) => d.entry),
+      });
+      const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
+      if (dryRun) return { bankCreated: false, result, changes };
 
-    const appliedAt = await recordImport(tx, {
-      bankId,
-      template: request.template.ref,
-      sourceRevision: request.template.revision,
-      actor: principal.id,
-      result,
-      at: now,
-    });
-    await tx
-      .update(banks)
-      .set({
-        config: { ...bank!.config, ...plan.config },
-        ...(request.name !== undefined ? { name: request.name } : {}),
-        lastAppliedTemplate: request.template.ref,
-        lastAppliedRevision: request.template.revision,
-        lastAppliedAt: appliedAt,
-        updatedAt: now,
-      })
-      .where(eq(banks.id, bankId));
-
-    // One statement per section. New entries go after the existing ones; a replaced entry keeps
-    // its place (the update sets only `entry`). Ids and names are unique within a valid manifest.
-    const after = (positions: number[]) => Math.max(-1, ...positions) + 1;
-    const firstModel = after(models.map((m) => m.position));
-    if (plan.mentalModels.length > 0) {
+      const appliedAt = await recordImport(tx, {
+        bankId,
+        template: request.template.ref,
+        sourceRevision: request.template.revision,
+        actor: principal.id,
+        result,
+        at: now,
+      });
       await tx
-        .insert(bankMentalModels)
-        .values(plan.mentalModels.map((entry, i) => ({ bankId, id: entry.id, entry, position: firstModel + i })))
-        .onConflictDoUpdate({ target: [bankMentalModels.bankId, bankMentalModels.id], set: { entry: sql`excluded.entry` } });
-    }
-    const firstDirective = after(directives.map((d) => d.position));
-    if (plan.directives.length > 0) {
-      await tx
-        .insert(bankDirectives)
-        .values(plan.directives.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + i })))
-        .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
-    }
-    await recordAudit(tx);
-    return { bankCreated, result, changes };
-  }));
+        .update(banks)
+        .set({
+          config: { ...bank!.config, ...plan.config },
+          ...(request.name !== undefined ? { name: request.name } : {}),
+          lastAppliedTemplate: request.template.ref,
+          lastAppliedRevision: request.template.revision,
+          lastAppliedAt: appliedAt,
+          updatedAt: now,
+        })
+        .where(eq(banks.id, bankId));
+
+      // One statement per section. New entries go after the existing ones; a replaced entry keeps
+      // its place (the update sets only `entry`). Ids and names are unique within a valid manifest.
+      const after = (positions: number[]) => Math.max(-1, ...positions) + 1;
+      const firstModel = after(models.map((m) => m.position));
+      if (plan.mentalModels.length > 0) {
+        await tx
+          .insert(bankMentalModels)
+          .values(plan.mentalModels.map((entry, i) => ({ bankId, id: entry.id, entry, position: firstModel + i })))
+          .onConflictDoUpdate({ target: [bankMentalModels.bankId, bankMentalModels.id], set: { entry: sql`excluded.entry` } });
+      }
+      const firstDirective = after(directives.map((d) => d.position));
+      if (plan.directives.length > 0) {
+        await tx
+          .insert(bankDirectives)
+          .values(plan.directives.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + i })))
+          .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
+      }
+      await recordAudit(tx);
+      return { bankCreated, result, changes };
+    }),
+  );
 }
 
 /** A bank created for a caller whose user was deleted meanwhile fails its owner key: 404 for that user. */
@@ -151,11 +150,19 @@ async function lockOrCreateBank(tx: Database, principal: Principal, request: Imp
 }
 
 /** A bank with its mental models and directives in the order they were first added. */
-export async function loadBank(db: Database, bankId: string) {
+async function loadBank(db: Database, bankId: string) {
   const [bank] = await db.select().from(banks).where(eq(banks.id, bankId)).limit(1);
   if (!bank) return null;
-  const models = await db.select({ entry: bankMentalModels.entry }).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)).orderBy(asc(bankMentalModels.position));
-  const directives = await db.select({ entry: bankDirectives.entry }).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)).orderBy(asc(bankDirectives.position));
+  const models = await db
+    .select({ entry: bankMentalModels.entry })
+    .from(bankMentalModels)
+    .where(eq(bankMentalModels.bankId, bankId))
+    .orderBy(asc(bankMentalModels.position));
+  const directives = await db
+    .select({ entry: bankDirectives.entry })
+    .from(bankDirectives)
+    .where(eq(bankDirectives.bankId, bankId))
+    .orderBy(asc(bankDirectives.position));
   return { bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) };
 }
 

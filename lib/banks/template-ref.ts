@@ -1,7 +1,7 @@
+import type { Database } from "@/db/client";
 import { invalidField, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { OwnerScope } from "@/lib/identity/scope";
-import type { Database } from "@/db/client";
 import { TEMPLATE_ID_PATTERN } from "@/lib/templates/schemas";
 import { findTemplate, type TemplateRow } from "@/lib/templates/templates";
 

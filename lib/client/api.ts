@@ -19,13 +19,14 @@ type BodyPart<B extends Schema> = B extends z.ZodType ? { body: InputOf<B> } : {
 
 /** What `api.call(endpoint, input)` takes for an endpoint: its path params, query and body. */
 export type CallInput<E> =
-  ContractOf<E> extends Endpoint<infer P, infer Q, infer B, any> ? ParamsPart<P> & QueryPart<Q> & BodyPart<B> : never;
+  ContractOf<E> extends Endpoint<infer P, infer Q, infer B, infer _R> ? ParamsPart<P> & QueryPart<Q> & BodyPart<B> : never;
 
 /** What `api.call` resolves to: the parsed response, or undefined for 204 endpoints. */
-export type CallResult<E> = ContractOf<E> extends Endpoint<any, any, any, infer R> ? (R extends z.ZodType ? z.output<R> : void) : never;
+export type CallResult<E> =
+  ContractOf<E> extends Endpoint<infer _P, infer _Q, infer _B, infer R> ? (R extends z.ZodType ? z.output<R> : undefined) : never;
 
 /** Endpoints with nothing required may be called without an input. */
-export type CallArgs<E> = {} extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
+export type CallArgs<E> = Record<string, never> extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
 
 /** The URL of an endpoint with its `{param}` segments filled in and its query appended. */
 export function endpointUrl(endpoint: Pick<EndpointRoute, "path">, input: { params?: unknown; query?: unknown } = {}): string {
@@ -73,3 +74,8 @@ async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E
 }
 
 export const api = { call };
+
+/** The call never got an answer: the server (or the network to it) is out of reach. */
+export function isNetworkFailure(error: unknown): boolean {
+  return error instanceof ApiProblem && error.status === 0;
+}

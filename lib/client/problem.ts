@@ -1,24 +1,19 @@
+import type { FieldError, Problem } from "@/lib/http/problem-schema";
 import { PROBLEM_TYPE_PREFIX } from "@/lib/http/problem-type-prefix";
-
-/** One field the API refused, `path` from the body's root: `url`, `manifest.directives[2].name`. */
-export interface ProblemFieldError {
-  path: string;
-  message: string;
-}
 
 /** An error answer of /ext/svc (application/problem+json), or a failure to reach it. */
 export class ApiProblem extends Error {
   readonly status: number;
   readonly title: string;
   readonly detail: string;
-  readonly errors: ProblemFieldError[];
+  readonly errors: FieldError[];
   /**
    * The failure's name, from the body's `type` (`urn:bank-templates:problem:local-edits` →
    * `local-edits`); null when it has none. (Not `cause`: that is Error's wrapped error.)
    */
   readonly problemType: string | null;
 
-  constructor(status: number, title: string, detail: string, errors: ProblemFieldError[] = [], type?: string) {
+  constructor(status: number, title: string, detail: string, errors: FieldError[] = [], type?: string) {
     super(detail);
     this.name = "ApiProblem";
     this.status = status;
@@ -38,7 +33,8 @@ export class ApiProblem extends Error {
   static async fromResponse(response: Response): Promise<ApiProblem> {
     const text = await response.text().catch(() => "");
     try {
-      const body = JSON.parse(text) as Partial<{ type: string; title: string; detail: string; errors: ProblemFieldError[] }>;
+      // Whatever answered may not be this API (a proxy's JSON error): trust no member unchecked.
+      const body = JSON.parse(text) as Partial<Problem>;
       if (typeof body.detail === "string") {
         const errors = Array.isArray(body.errors) ? body.errors.filter((e) => typeof e?.path === "string") : [];
         const type = typeof body.type === "string" ? body.type : undefined;
@@ -47,13 +43,41 @@ export class ApiProblem extends Error {
     } catch {
       // not JSON: a proxy's error page, for instance
     }
-    return new ApiProblem(response.status, response.statusText || "Error", `The server answered ${response.status} ${response.statusText}.`.trim());
+    return new ApiProblem(
+      response.status,
+      response.statusText || "Error",
+      `The server answered ${response.status} ${response.statusText}.`.trim(),
+    );
   }
 }
 
-/** A message for any thrown value, for alerts. */
+/**
+ * Sentences by problem `type`, for the failures whose API wording assumes an API caller (a
+ * `force=true` query, a `Retry-After` header) or where the console knows the next step.
+ */
+const SENTENCES: Partial<Record<string, (problem: ApiProblem) => string>> = {
+  "id-taken": (p) => `${p.detail} Choose another.`,
+  "local-edits": () =>
+    "This template was edited here since it was installed, and updating it from its source would replace those edits. Update it from its own page, where you can choose to overwrite them.",
+  "last-admin": (p) => `${p.detail} Make another user an active admin first.`,
+  "rate-limited": () => "Too many attempts in a short time. Wait a minute, then try again.",
+  "database-unavailable": () => "The server cannot reach its database right now. Try again in a moment.",
+  "cross-site-session": () => "This request did not come from the console page. Reload the page and try again.",
+  unauthorized: () => "Your session has ended. Sign in again to continue.",
+  "payload-too-large": () => "What you sent is larger than the server accepts (1 MiB). Make it smaller and try again.",
+  "unsupported-media-type": () => "The server did not accept what was sent. Reload the page and try again.",
+  "malformed-json": () => "The server did not accept what was sent. Reload the page and try again.",
+  "internal-error": () => "Something went wrong on the server. Try again; if it keeps failing, tell an admin.",
+  "source-gone": (p) => `${p.detail} Install the template again from another source, or keep it as it is.`,
+  "template-gone": (p) => `${p.detail} It can no longer be updated from there.`,
+};
+
+/**
+ * The sentence for a whole problem (or any thrown value), for alerts and a form's own message: the
+ * API's detail, or for the types above the console's own. lib/client/messages.ts places field errors.
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiProblem) return error.detail;
-  if (error instanceof Error) return error.message;
+  if (error instanceof ApiProblem) return SENTENCES[error.problemType ?? ""]?.(error) ?? error.detail;
+  if (error instanceof Error && error.message) return error.message;
   return "Something went wrong.";
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from "@tanstack/react-query";
+import { type UseQueryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type CallArgs, type CallInput, type CallResult } from "./api";
 import type { EndpointRoute } from "./endpoints";
 import type { ApiProblem } from "./problem";
@@ -35,9 +35,7 @@ export function useEndpointMutation<E extends EndpointRoute>(
       // `removes`: cached answers that may name what is gone; dropped, so no page shows them
       // (and asks after them) before they are fetched again.
       for (const e of removes) queryClient.removeQueries({ queryKey: ["ext-svc", e.method, e.path] });
-      return Promise.all(
-        invalidates.map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })),
-      );
+      return Promise.all(invalidates.map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })));
     },
   });
 }

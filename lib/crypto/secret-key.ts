@@ -1,10 +1,11 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, type Config } from "@/lib/server/config";
+import { type Config, ConfigError } from "@/lib/server/config";
 
 /** Decodes a 32-byte key given as 64 hex digits or as base64. */
-export function parseSecretKey(text: string): Buffer {
+function parseSecretKey(text: string): Buffer {
   const trimmed = text.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
   if (key.length !== 32) throw new ConfigError("SECRET_KEY must be 32 bytes, written as 64 hex digits or base64");
@@ -27,6 +28,6 @@ export function resolveSecretKey(config: Config): Buffer {
   if (existsSync(file)) return parseSecretKey(readFileSync(file, "utf8"));
   mkdirSync(config.dataDir, { recursive: true });
   const key = randomBytes(32);
-  writeFileSync(file, key.toString("hex") + "\n", { mode: 0o600, flag: "wx" });
+  writeFileSync(file, `${key.toString("hex")}\n`, { mode: 0o600, flag: "wx" });
   return key;
 }

@@ -1,16 +1,16 @@
-import type { AppContext } from "@/lib/server/app";
 import { isHttpsRequest, parseCookieHeader, readSessionToken } from "@/lib/auth/cookies";
 import { principalForSession } from "@/lib/auth/session";
-import { principalForApiKey, type Principal } from "@/lib/identity/principal";
+import { type Principal, principalForApiKey } from "@/lib/identity/principal";
 import { apiKeyAddressBlockedFor, countFailedApiKey } from "@/lib/ratelimit/api-keys";
 import { clientAddress } from "@/lib/ratelimit/client-address";
+import type { AppContext } from "@/lib/server/app";
 import type { Access } from "./endpoint";
 import { forbidden, tooManyRequests, unauthorized } from "./errors";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 /** Sent by the console's client on every request (see lib/client/api.ts). */
-export const CONSOLE_HEADER = "x-requested-with";
-export const CONSOLE_HEADER_VALUE = "bank-templates-console";
+const CONSOLE_HEADER = "x-requested-with";
+const CONSOLE_HEADER_VALUE = "bank-templates-console";
 
 /**
  * The caller behind `Authorization: Bearer <key>`, or, without that header, behind the

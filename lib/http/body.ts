@@ -2,11 +2,11 @@ import { readCapped } from "@/lib/net/outbound";
 import { badRequest, payloadTooLarge, unsupportedMediaType } from "./errors";
 import { assertJsonDepth, assertStorable } from "./hygiene";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** `application/json` and `+json` types with any parameters; no Content-Type counts as JSON too. */
 function isJsonContentType(header: string | null): boolean {
-  if (!header || !header.trim()) return true;
+  if (!header?.trim()) return true;
   const type = header.split(";")[0]!.trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }

@@ -11,7 +11,7 @@ export type Access = "public" | "principal" | "user" | "admin";
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 /** The audit entry a successful write records (CONTRACT §14). */
-export interface AuditSpec {
+interface AuditSpec {
   /** What was done, area first: `template.install`, `bank.policy.put`. */
   action: string;
   /**
@@ -66,11 +66,10 @@ export function defineEndpoint<
 }
 
 type OutputOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+// biome-ignore lint/suspicious/noConfusingVoidType: what a handler of a 204 endpoint returns; `void`, not `undefined`, lets it end without a return.
 type InputOf<S> = S extends z.ZodType ? z.input<S> : void;
 
-export type EndpointParams<E> = E extends Endpoint<infer P, any, any, any> ? OutputOf<P> : never;
-export type EndpointQuery<E> = E extends Endpoint<any, infer Q, any, any> ? OutputOf<Q> : never;
-export type EndpointBody<E> = E extends Endpoint<any, any, infer B, any> ? OutputOf<B> : never;
-export type EndpointBodyInput<E> = E extends Endpoint<any, any, infer B, any> ? InputOf<B> : never;
-export type EndpointResult<E> = E extends Endpoint<any, any, any, infer R> ? InputOf<R> : never;
-export type EndpointResponse<E> = E extends Endpoint<any, any, any, infer R> ? OutputOf<R> : never;
+export type EndpointParams<E> = E extends Endpoint<infer P, infer _Q, infer _B, infer _R> ? OutputOf<P> : never;
+export type EndpointQuery<E> = E extends Endpoint<infer _P, infer Q, infer _B, infer _R> ? OutputOf<Q> : never;
+export type EndpointBody<E> = E extends Endpoint<infer _P, infer _Q, infer B, infer _R> ? OutputOf<B> : never;
+export type EndpointResult<E> = E extends Endpoint<infer _P, infer _Q, infer _B, infer R> ? InputOf<R> : never;

@@ -1,10 +1,7 @@
-import { PROBLEM_TYPES, type ProblemType } from "./problem-types";
+import type { FieldError, NestedProblem } from "./problem-schema";
+import { type ProblemType, problemTypeUri } from "./problem-types";
 
-/** One field that failed validation; `path` starts at the body's root (`manifest.directives[1].name`). */
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export type { FieldError };
 
 /**
  * The only error type domain code throws on purpose. The pipeline turns it into
@@ -21,6 +18,17 @@ export class ApiError extends Error {
     readonly type: ProblemType = defaultType(status),
   ) {
     super(detail);
+  }
+
+  /** The problem+json members of this error, as an error answer or a bulk item's `problem` carries them. */
+  toProblem(): NestedProblem {
+    return {
+      type: problemTypeUri(this.type),
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+      ...(this.errors?.length ? { errors: this.errors } : {}),
+    };
   }
 }
 
@@ -58,8 +66,7 @@ export const methodNotAllowed = (allowed: string[]) =>
   });
 export const conflict = (detail: string, errors?: FieldError[], type: ProblemType = "conflict") =>
   new ApiError(409, "Conflict", detail, errors, undefined, type);
-export const payloadTooLarge = (limit: number) =>
-  new ApiError(413, "Payload Too Large", `The request body is larger than ${limit} bytes.`);
+export const payloadTooLarge = (limit: number) => new ApiError(413, "Payload Too Large", `The request body is larger than ${limit} bytes.`);
 export const unsupportedMediaType = (type: string) =>
   new ApiError(415, "Unsupported Media Type", `Request bodies must be application/json, not ${type}.`);
 export const unprocessable = (detail: string, errors?: FieldError[], type: ProblemType = "validation-failed") =>
@@ -68,12 +75,11 @@ export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   new ApiError(429, "Too Many Requests", detail, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const badGateway = (detail: string, errors?: FieldError[], type: ProblemType = "bad-gateway") =>
   new ApiError(502, "Bad Gateway", detail, errors, undefined, type);
-export const serviceUnavailable = (detail: string) =>
-  new ApiError(503, "Service Unavailable", detail, undefined, { "Retry-After": "5" });
+export const serviceUnavailable = (detail: string) => new ApiError(503, "Service Unavailable", detail, undefined, { "Retry-After": "5" });
 export const gatewayTimeout = (detail: string) => new ApiError(504, "Gateway Timeout", detail);
 
 /** A single-field validation failure. */
 export const invalidField = (path: string, message: string, type: ProblemType = "validation-failed") =>
   unprocessable(`${path}: ${message}`, [{ path, message }], type);
 
-export { PROBLEM_TYPES, type ProblemType };
+export type { ProblemType };

@@ -1,21 +1,22 @@
-import { badRequest, unprocessable, type FieldError } from "./errors";
+import { badRequest, type FieldError, unprocessable } from "./errors";
 import { hasValidPathEncoding } from "./path-encoding";
 import { formatPath } from "./validation";
 
 /** Bodies nesting deeper than this are refused before they are parsed (CONTRACT §10). */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `max`, found by one scan of the
  * text (no recursion, so no stack to overflow however deep the input goes).
  */
-export function jsonNestsDeeperThan(text: string, max: number): boolean {
+function jsonNestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -33,20 +34,20 @@ export function assertJsonDepth(text: string): void {
 }
 
 /** PostgreSQL cannot store U+0000 in text, nor an unpaired UTF-16 surrogate in any encoding. */
-export function isStorableString(value: string): boolean {
+function isStorableString(value: string): boolean {
   return !value.includes("\u0000") && (value as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
 const UNSTORABLE = "contains U+0000 or an unpaired UTF-16 surrogate, which cannot be stored";
 
 /** Every string (object keys included) in a parsed JSON value that cannot be stored, by path. */
-export function unstorableStrings(value: unknown, prefix: PropertyKey[] = []): FieldError[] {
+function unstorableStrings(value: unknown, prefix: PropertyKey[] = []): FieldError[] {
   const errors: FieldError[] = [];
   const visit = (v: unknown, path: PropertyKey[]) => {
     if (typeof v === "string") {
       if (!isStorableString(v)) errors.push({ path: formatPath(path) || "(body)", message: UNSTORABLE });
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => visit(item, [...path, i]));
+      for (const [i, item] of v.entries()) visit(item, [...path, i]);
     } else if (v !== null && typeof v === "object") {
       for (const [key, item] of Object.entries(v)) {
         if (!isStorableString(key)) errors.push({ path: formatPath([...path, key]), message: `is a key that ${UNSTORABLE}` });

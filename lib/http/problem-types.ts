@@ -1,7 +1,5 @@
 import { PROBLEM_TYPE_PREFIX } from "./problem-type-prefix";
 
-export { PROBLEM_TYPE_PREFIX };
-
 /**
  * Every problem `type` the API answers with, one per failure cause (CONTRACT §11), as
  * `urn:bank-templates:problem:<name>`. The OpenAPI document lists them; clients may branch

@@ -1,39 +1,32 @@
-import { ApiError, serviceUnavailable } from "./errors";
-import { problemTypeUri } from "./problem-types";
-import { REQUEST_ID_HEADER } from "./request-id";
+import "server-only";
 import { causeCodes } from "@/lib/errors/cause-chain";
 import { logError } from "@/lib/server/log";
-
-export const PROBLEM_CONTENT_TYPE = "application/problem+json";
-
-/** Headers every API answer carries, success or problem. */
-export function apiHeaders(requestId: string): Record<string, string> {
-  return { "cache-control": "no-store", "x-content-type-options": "nosniff", [REQUEST_ID_HEADER]: requestId };
-}
-
-export function problemResponse(error: ApiError, requestId: string): Response {
-  const body = {
-    type: problemTypeUri(error.type),
-    title: error.title,
-    status: error.status,
-    detail: error.detail,
-    ...(error.errors?.length ? { errors: error.errors } : {}),
-    request_id: requestId,
-  };
-  return new Response(JSON.stringify(body), {
-    status: error.status,
-    headers: { "content-type": PROBLEM_CONTENT_TYPE, ...apiHeaders(requestId), ...error.headers },
-  });
-}
+import { ApiError, serviceUnavailable } from "./errors";
+import { problemResponse } from "./problem-response";
 
 // Connection-level failures of postgres.js and Node sockets, SQLSTATE classes 08/57P, the
 // server ending a session for idling (25P03 in a transaction, 57P05 outside one: after a
 // partition the next query on that socket hears it), and our own bound on waiting for the
 // database (db/client.ts).
 const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH",
-  "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
-  "DATABASE_TIMEOUT", "57P01", "57P02", "57P03", "57P05", "57014", "25P03",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "DATABASE_TIMEOUT",
+  "57P01",
+  "57P02",
+  "57P03",
+  "57P05",
+  "57014",
+  "25P03",
 ]);
 
 /** True when the error (or one it wraps) says the database could not be reached in time. */

@@ -1,19 +1,22 @@
+import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
-import type { AppContext } from "@/lib/server/app";
-import { getApp } from "@/lib/server/app";
 import { runAudited } from "@/lib/audit/record";
 import type { Principal } from "@/lib/identity/principal";
+import { observeRequest, type RequestObservation } from "@/lib/observability/request-log";
+import type { AppContext } from "@/lib/server/app";
+import { getApp } from "@/lib/server/app";
+import { UNMATCHED_ROUTE } from "@/lib/server/log";
 import { authenticate, authorize } from "./auth";
 import { readJsonObject } from "./body";
 import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointResult, HttpMethod } from "./endpoint";
 import { methodNotAllowed, notFound } from "./errors";
 import { assertPathEncoding, assertStorable } from "./hygiene";
-import { apiHeaders, errorToResponse } from "./problem";
 import { JsonText } from "./json-text";
 import { inSenderKeyOrder } from "./key-order";
+import { errorToResponse } from "./problem";
+import { apiHeaders } from "./problem-response";
 import { requestIdFor } from "./request-id";
-import { observeRequest, UNMATCHED_ROUTE, type RequestObservation } from "@/lib/observability/request-log";
 import { dropNullOptionals, parseOrThrow } from "./validation";
 
 /** What a handler receives: the app, the caller and the validated input. */
@@ -44,7 +47,7 @@ export class WithStatus<T> {
 type HandlerResult<E extends Endpoint> = EndpointResult<E> | WithStatus<EndpointResult<E>> | JsonText<EndpointResult<E>>;
 
 /** Next passes route params as a promise; catch-all segments arrive as arrays. */
-export interface RouteContext {
+interface RouteContext {
   params: Promise<Record<string, string | string[] | undefined>>;
 }
 export type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
@@ -127,7 +130,7 @@ const JSON_HEADERS = { "content-type": "application/json" } as const;
 const CHECK_RESPONSES = process.env.NODE_ENV !== "production";
 
 /** An answer that is not exactly what its endpoint's response schema describes: a bug of ours. */
-export class ResponseShapeError extends Error {
+class ResponseShapeError extends Error {
   constructor(endpoint: Endpoint, detail: string) {
     super(`The answer of ${endpoint.method} ${endpoint.path} does not match its response schema: ${detail}`);
     this.name = "ResponseShapeError";
@@ -138,7 +141,7 @@ export class ResponseShapeError extends Error {
  * Development and tests: the answer, as JSON, must parse with the response schema into exactly
  * itself — no key the schema does not name (a leaked column), none missing, nothing coerced.
  */
-export function assertWireShape(endpoint: Endpoint, payload: unknown): void {
+function assertWireShape(endpoint: Endpoint, payload: unknown): void {
   if (!endpoint.response) return;
   const wire: unknown = JSON.parse(JSON.stringify(payload));
   const parsed = endpoint.response.safeParse(wire);

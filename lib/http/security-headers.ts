@@ -1,7 +1,7 @@
 // Response headers of CONTRACT §11. No Node imports: proxy.ts uses this.
 
 /** The Content-Security-Policy of console pages; scripts run only with this response's nonce. */
-export function contentSecurityPolicy(nonce: string, { development = false } = {}): string {
+function contentSecurityPolicy(nonce: string, { development = false } = {}): string {
   return [
     "default-src 'self'",
     // 'strict-dynamic': scripts our nonce'd scripts load (Next's chunks) may run, nothing else.

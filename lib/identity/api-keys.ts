@@ -1,11 +1,12 @@
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
 import { apiKeys } from "@/db/schema";
+import { iso, isoOrNull } from "@/lib/api/fields";
 import { recordAudit } from "@/lib/audit/record";
 import { notFound } from "@/lib/http/errors";
-import { iso, isoOrNull } from "@/lib/api/fields";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 // The fixed prefix keeps keys recognisable in logs and scanners, and never `eyJ` (a JWT).
@@ -27,7 +28,7 @@ export function looksLikeApiKey(token: string): boolean {
   return token.length >= 16 && token.length <= 512;
 }
 
-export function generateApiKey(): string {
+function generateApiKey(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");
 }
 
@@ -67,7 +68,7 @@ export async function createApiKey(db: Database, owner: KeyOwner, description: s
       const [inserted] = await tx
         .insert(apiKeys)
         .values({
-          id: "key_" + randomBytes(9).toString("base64url"),
+          id: `key_${randomBytes(9).toString("base64url")}`,
           userId: owner.userId,
           serviceAccountId: owner.serviceAccountId,
           tokenHash: hashApiKey(token),

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, eq, like, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
@@ -36,7 +37,10 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
       // Writing the same password twice (two processes starting together) is harmless.
       const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ADMIN_ID));
       if (!(await verifyPassword(admin?.hash ?? null, password))) {
-        await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, ADMIN_ID));
+        await db
+          .update(users)
+          .set({ passwordHash: await hashPassword(password) })
+          .where(eq(users.id, ADMIN_ID));
       }
     }
     return;

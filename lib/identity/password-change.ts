@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
@@ -33,11 +34,7 @@ export async function changeOwnPassword(
   if (!admission.admitted) {
     throw tooManyRequests(tooManySignInsMessage(admission.retryAfterSeconds), admission.retryAfterSeconds);
   }
-  const [current] = await db
-    .select({ passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, principal.userId))
-    .limit(1);
+  const [current] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, principal.userId)).limit(1);
   const verifiedHash = current?.passwordHash ?? null;
   // A user without a password has no current password to give: the same answer as a wrong one.
   const verified = verifiedHash !== null && (await verifyPassword(verifiedHash, input.current_password));

@@ -1,3 +1,4 @@
+import "server-only";
 import { hash, verify } from "@node-rs/argon2";
 
 // Argon2id with the library's defaults (19 MiB, t=2), the OWASP baseline.

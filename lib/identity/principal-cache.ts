@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
@@ -132,11 +133,7 @@ class PrincipalListener {
   /** Whether the cache may answer now: our listener is confirmed, caught up, and known to every peer. */
   fresh(): boolean {
     const now = performance.now();
-    return (
-      now - this.lastHeartbeatBack < FRESH_MS &&
-      this.firstHeartbeatBack !== null &&
-      now - this.firstHeartbeatBack >= ENABLE_AFTER_MS
-    );
+    return now - this.lastHeartbeatBack < FRESH_MS && this.firstHeartbeatBack !== null && now - this.firstHeartbeatBack >= ENABLE_AFTER_MS;
   }
 
   private async heartbeat(): Promise<void> {
@@ -205,11 +202,9 @@ type Registry = {
   /** Caches of single-process databases (PGlite), dropped in place by every invalidation. */
   local: Set<PrincipalCache>;
 };
-const registry = ((globalThis as Record<symbol, Registry>)[SLOT] ??= {
-  caches: new WeakMap(),
-  listeners: new WeakMap(),
-  local: new Set(),
-});
+const slots = globalThis as Record<symbol, Registry | undefined>;
+slots[SLOT] ??= { caches: new WeakMap(), listeners: new WeakMap(), local: new Set() };
+const registry = slots[SLOT];
 
 /** The cache of a database, or undefined when none was started for it (every lookup reads the database). */
 export function principalCacheFor(db: Database): PrincipalCache | undefined {

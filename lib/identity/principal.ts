@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, serviceAccounts, users } from "@/db/schema";
@@ -18,7 +19,7 @@ export interface Principal {
 }
 
 /** A service account acts with the lower of its own role and its owner's. */
-export function effectiveRole(own: Role, owner: Role): Role {
+function effectiveRole(own: Role, owner: Role): Role {
   return own === "admin" && owner === "admin" ? "admin" : "member";
 }
 
@@ -71,10 +72,7 @@ function prepareKeyLookup(db: Database) {
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .leftJoin(
-      serviceAccounts,
-      and(eq(serviceAccounts.ownerUserId, apiKeys.userId), eq(serviceAccounts.id, apiKeys.serviceAccountId)),
-    )
+    .leftJoin(serviceAccounts, and(eq(serviceAccounts.ownerUserId, apiKeys.userId), eq(serviceAccounts.id, apiKeys.serviceAccountId)))
     .where(eq(apiKeys.tokenHash, sql.placeholder("tokenHash")))
     .limit(1)
     .prepare("principal_for_api_key");
@@ -82,9 +80,12 @@ function prepareKeyLookup(db: Database) {
 
 async function lookUpApiKey(db: Database, tokenHash: string): Promise<KeyLookup | null> {
   let query = keyLookups.get(db);
-  if (!query) keyLookups.set(db, (query = prepareKeyLookup(db)));
+  if (!query) {
+    query = prepareKeyLookup(db);
+    keyLookups.set(db, query);
+  }
   const [row] = await query.execute({ tokenHash });
-  if (!row || !row.userActive) return null;
+  if (!row?.userActive) return null;
   if (row.saId !== null && !row.saActive) return null;
   const principal: Principal =
     row.saId === null
@@ -115,17 +116,12 @@ async function recordKeyUse(db: Database, lookup: KeyLookup): Promise<void> {
   await db
     .update(apiKeys)
     .set({ lastUsedAt: sql`now()` })
-    .where(
-      and(
-        eq(apiKeys.id, lookup.keyId),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`)),
-      ),
-    );
+    .where(and(eq(apiKeys.id, lookup.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
 }
 
 /** The principal of a signed-in console user, re-read so deactivation takes effect at once. */
 export async function principalForUser(db: Database, userId: string): Promise<Principal | null> {
   const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-  if (!row || !row.isActive) return null;
+  if (!row?.isActive) return null;
   return { type: "user", id: row.id, userId: row.id, role: row.role, displayName: row.displayName };
 }

@@ -1,6 +1,6 @@
-import { handle, route, type RequestContext } from "@/lib/http/route";
-import { createApiKey, deleteApiKey, listApiKeys, type KeyOwner } from "./api-keys";
-import { identityEndpoints } from "./endpoints";
+import { handle, type RequestContext, route } from "@/lib/http/route";
+import { createApiKey, deleteApiKey, type KeyOwner, listApiKeys } from "./api-keys";
+import type { identityEndpoints } from "./endpoints";
 import { assertOwnServiceAccount } from "./service-accounts";
 import { getUser } from "./users";
 

@@ -1,11 +1,12 @@
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { serviceAccounts } from "@/db/schema";
-import { recordAudit } from "@/lib/audit/record";
-import { iso } from "@/lib/api/fields";
-import { conflict, forbidden, notFound } from "@/lib/http/errors";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
+import { serviceAccounts } from "@/db/schema";
+import { iso } from "@/lib/api/fields";
+import { recordAudit } from "@/lib/audit/record";
+import { conflict, forbidden, notFound } from "@/lib/http/errors";
 import type { Principal } from "./principal";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 import type { CreateServiceAccountRequest, ServiceAccount } from "./schemas";
@@ -24,8 +25,7 @@ function present(row: ServiceAccountRow): z.input<typeof ServiceAccount> {
   };
 }
 
-const owned = (ownerUserId: string, id: string) =>
-  and(eq(serviceAccounts.ownerUserId, ownerUserId), eq(serviceAccounts.id, id));
+const owned = (ownerUserId: string, id: string) => and(eq(serviceAccounts.ownerUserId, ownerUserId), eq(serviceAccounts.id, id));
 
 export async function listServiceAccounts(db: Database, ownerUserId: string) {
   const rows = await db.select().from(serviceAccounts).where(eq(serviceAccounts.ownerUserId, ownerUserId)).orderBy(asc(serviceAccounts.id));

@@ -1,19 +1,20 @@
+import "server-only";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
 import { users } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
-import { conflict, notFound } from "@/lib/http/errors";
-import { isUniqueViolation } from "@/db/errors";
 import { recordAudit } from "@/lib/audit/record";
 import { endUserSessions } from "@/lib/auth/session-store";
+import { conflict, notFound } from "@/lib/http/errors";
 import { hashPassword } from "./passwords";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 import type { CreateUserRequest, UpdateUserRequest, User } from "./schemas";
 
 type UserRow = typeof users.$inferSelect;
 
-export function presentUser(row: UserRow): z.input<typeof User> {
+function presentUser(row: UserRow): z.input<typeof User> {
   return {
     id: row.id,
     display_name: row.displayName,

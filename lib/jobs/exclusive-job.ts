@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
@@ -23,7 +24,7 @@ export interface ExclusiveJob {
 }
 
 /** One process's identity as a lease holder. */
-export const HOLDER = `${process.pid}-${randomBytes(6).toString("hex")}`;
+const HOLDER = `${process.pid}-${randomBytes(6).toString("hex")}`;
 
 const interval = (ms: number) => sql`make_interval(secs => ${ms / 1000})`;
 
@@ -73,12 +74,15 @@ export async function tryRunJob(
 ): Promise<boolean> {
   if (!(await claimJob(db, job, holder))) return false;
   const lost = new AbortController();
-  const renewal = setInterval(() => {
-    renewJob(db, job, holder).then(
-      (held) => held || lost.abort(),
-      () => {}, // the database is briefly away: the lease outlives a few missed renewals
-    );
-  }, Math.max(1000, Math.floor(job.leaseMs / 3)));
+  const renewal = setInterval(
+    () => {
+      renewJob(db, job, holder).then(
+        (held) => held || lost.abort(),
+        () => {}, // the database is briefly away: the lease outlives a few missed renewals
+      );
+    },
+    Math.max(1000, Math.floor(job.leaseMs / 3)),
+  );
   try {
     await work(lost.signal);
   } finally {

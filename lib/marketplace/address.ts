@@ -1,3 +1,4 @@
+import "server-only";
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 
@@ -52,5 +53,11 @@ function describeRange(range: string): string {
 }
 
 const withArticle = (words: string) => `${/^[aeiou]/i.test(words) ? "an" : "a"} ${words}`;
+
+/**
+ * How a refusal ends: an operator who means to use a marketplace on their own network (this
+ * machine, a private address) learns the setting that allows it.
+ */
+export const NOT_ALLOWED_UNLESS_LISTED = "which is not allowed unless its host is listed in MARKETPLACE_ALLOWED_HOSTS";
 
 export const addressFamily = (address: string): 4 | 6 => (ipaddr.parse(address).kind() === "ipv4" ? 4 : 6);

@@ -1,11 +1,12 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { marketplaceCache } from "@/db/schema";
 import { countMarketplaceFetch } from "@/lib/observability/metrics";
 import { pause, throwIfGone } from "./operation";
-import { safeFetch, type FetchPolicy, type Validators } from "./safe-fetch";
-import { coalesce, leaseHolder, leaseIsLive, pruneDeadLeases, releaseLease, takeLease, type Resolved } from "./single-flight";
+import { type FetchPolicy, safeFetch, type Validators } from "./safe-fetch";
+import { coalesce, leaseHolder, leaseIsLive, pruneDeadLeases, type Resolved, releaseLease, takeLease } from "./single-flight";
 
 /** cached: a fresh entry answers without any request; revalidate: always ask upstream (conditionally). */
 export type FetchMode = "cached" | "revalidate";
@@ -46,7 +47,7 @@ export function cacheKey(url: string, authToken: string | null): string {
 export type CacheRow = typeof marketplaceCache.$inferSelect;
 
 /** Entries unused this long are deleted (CONTRACT §12). */
-export const CACHE_RETENTION_DAYS = 7;
+const CACHE_RETENTION_DAYS = 7;
 /** used_at is a day-granular fact; writing it more often than this only costs. */
 const TOUCH_EVERY_MS = 60_000;
 /** How often one process sweeps the cache for unused entries. */
@@ -108,7 +109,7 @@ async function resolveShared<T>(
     const entry = attempt === 1 && known !== undefined ? (known ?? undefined) : await readEntry(db, key);
     if (entry && accepts(entry.fetchedAt)) {
       countMarketplaceFetch("cache_fresh");
-      return useEntry(db, req.url, entry, document);
+      return serveEntry(db, req.url, entry, document);
     }
     if (attempt > LEASE_ATTEMPTS) return fetchAndStore(db, policy, req, key, entry, document, signal, null);
 
@@ -120,7 +121,7 @@ async function resolveShared<T>(
         const current = await readEntry(db, key);
         if (current && accepts(current.fetchedAt)) {
           countMarketplaceFetch("shared");
-          return await useEntry(db, req.url, current, document);
+          return await serveEntry(db, req.url, current, document);
         }
         const fetched = await fetchAndStore(db, policy, req, key, current, document, signal, holder);
         released = true;
@@ -133,7 +134,7 @@ async function resolveShared<T>(
     const awaited = await awaitOtherHolder(db, key, accepts, signal);
     if (awaited) {
       countMarketplaceFetch("shared");
-      return useEntry(db, req.url, awaited, document);
+      return serveEntry(db, req.url, awaited, document);
     }
   }
 }
@@ -173,7 +174,7 @@ export async function readEntries(db: Database, keys: string[]): Promise<Map<str
   return found;
 }
 
-async function useEntry<T>(db: Database, url: string, entry: CacheRow, document: CachedDocument<T>): Promise<Resolved<T>> {
+async function serveEntry<T>(db: Database, url: string, entry: CacheRow, document: CachedDocument<T>): Promise<Resolved<T>> {
   const value = document.read(url, entry.body);
   if (Date.now() - entry.usedAt.getTime() > TOUCH_EVERY_MS) {
     await db.update(marketplaceCache).set({ usedAt: sql`now()` }).where(eq(marketplaceCache.cacheKey, entry.cacheKey));
@@ -217,15 +218,7 @@ async function fetchAndStore<T>(
  * Writes the entry and, in the same statement, releases the writer's lease: a waiter that
  * sees the lease gone sees the entry too, and the pair costs one round trip.
  */
-async function store(
-  db: Database,
-  key: string,
-  url: string,
-  body: string,
-  validators: Validators,
-  fetchedAt: Date,
-  holder: string | null,
-) {
+async function store(db: Database, key: string, url: string, body: string, validators: Validators, fetchedAt: Date, holder: string | null) {
   const at = fetchedAt.toISOString();
   await db.execute(sql`
     with stored as (

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { ApiError, badGateway, type FieldError } from "@/lib/http/errors";
+import type { NestedProblem } from "@/lib/http/problem-schema";
 import { errorMap, issuesToFieldErrors } from "@/lib/http/validation";
 import type { Config } from "@/lib/server/config";
 import type { ResolveHost } from "./address";
-import { cacheKey, fetchThroughCache, readEntries, type CachedDocument, type CacheRow, type FetchMode } from "./cache";
+import { type CachedDocument, type CacheRow, cacheKey, type FetchMode, fetchThroughCache, readEntries } from "./cache";
 import { catalogLocation, displayUrl } from "./location";
-import { throwIfGone, type OperationOptions } from "./operation";
+import { type OperationOptions, throwIfGone } from "./operation";
 import { templateRevision } from "./revision";
 
 export interface MarketplaceDeps {
@@ -35,18 +36,12 @@ export interface CatalogTemplate {
   revision: string;
 }
 
-/** Why one entry of a catalog that loaded cannot be installed; the shape of a problem+json body. */
-export interface EntryProblem {
-  status: number;
-  detail: string;
-  errors?: FieldError[];
-}
-
 /** A catalog entry whose manifest could not be had; `manifest` is null unless it was fetched. */
 export type UnresolvedTemplate = Omit<CatalogTemplate, "manifest" | "revision"> & {
   manifest: Manifest | null;
   revision: null;
-  problem: EntryProblem;
+  /** Why the entry of a catalog that loaded cannot be installed. */
+  problem: NestedProblem;
 };
 
 /** What a browse lists per entry: the resolved template, or why there is none. */
@@ -119,7 +114,7 @@ const catalogDocument = z
   });
 
 type CatalogEntry = z.output<typeof catalogEntry>;
-export type CatalogDocument = z.output<typeof catalogDocument>;
+type CatalogDocument = z.output<typeof catalogDocument>;
 
 function invalidCatalog(url: string, errors: FieldError[]): never {
   const [first] = errors;
@@ -139,7 +134,7 @@ function parseJson(url: string, body: string): unknown {
 }
 
 /** Checks a catalog document against CONTRACT §6; 502 with one `errors` entry per problem. */
-export function parseCatalog(url: string, body: string): CatalogDocument {
+function parseCatalog(url: string, body: string): CatalogDocument {
   const json = parseJson(url, body);
   // Counted before the schema runs: a catalog of 100,000 entries costs no more than its parse.
   const entries = isPlainObject(json) && Array.isArray(json.templates) ? json.templates.length : 0;
@@ -306,7 +301,7 @@ export async function loadCatalog(
       return { ...resolved(entry, await loadManifest(session, entry, urls[index]!)), problem: null };
     } catch (error) {
       if (!(error instanceof ApiError) || session.signal?.aborted) throw error;
-      return unresolved(entry, entryProblem(error));
+      return unresolved(entry, error.toProblem());
     }
   });
   return {
@@ -317,18 +312,13 @@ export async function loadCatalog(
   };
 }
 
-/** The problem+json members of an error, as a catalog entry's `problem`. */
-export function entryProblem(error: ApiError): EntryProblem {
-  return { status: error.status, detail: error.detail, ...(error.errors ? { errors: error.errors } : {}) };
-}
-
 /** The listing of an entry whose manifest could not be fetched or read. */
-function unresolved(entry: CatalogEntry, problem: EntryProblem): UnresolvedTemplate {
+function unresolved(entry: CatalogEntry, problem: NestedProblem): UnresolvedTemplate {
   return { ...entryFields(entry), manifest: null, revision: null, problem };
 }
 
 /** The listing of a resolved entry that cannot be installed after all (its manifest is invalid): kept for review, without a revision. */
-export function withProblem(template: CatalogTemplate, problem: EntryProblem): UnresolvedTemplate {
+export function withProblem(template: CatalogTemplate, problem: NestedProblem): UnresolvedTemplate {
   return { ...template, revision: null, problem };
 }
 

@@ -23,7 +23,14 @@ export interface OperationOptions {
  * it never reaches a client, and being an ApiError it is not logged as a server fault.
  */
 export const clientGone = () =>
-  new ApiError(499, "Client Closed Request", "The client went away before the marketplace work finished.", undefined, undefined, "client-gone");
+  new ApiError(
+    499,
+    "Client Closed Request",
+    "The client went away before the marketplace work finished.",
+    undefined,
+    undefined,
+    "client-gone",
+  );
 
 export function throwIfGone(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw clientGone();

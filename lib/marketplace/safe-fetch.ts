@@ -1,6 +1,7 @@
+import "server-only";
 import { STATUS_CODES } from "node:http";
 import type { LookupFunction } from "node:net";
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, type Dispatcher, request } from "undici";
 import { ApiError, badGateway } from "@/lib/http/errors";
 import { readCapped, upstreamFailure } from "@/lib/net/outbound";
 import {
@@ -8,8 +9,9 @@ import {
   addressRefusal,
   isIpAddress,
   literalAddress,
-  systemResolveHost,
+  NOT_ALLOWED_UNLESS_LISTED,
   type ResolveHost,
+  systemResolveHost,
 } from "./address";
 import { displayUrl } from "./location";
 import { clientGone } from "./operation";
@@ -38,11 +40,9 @@ export interface Validators {
   lastModified: string | null;
 }
 
-export type SafeFetchResult =
-  | ({ kind: "body"; body: string } & Validators)
-  | ({ kind: "not-modified" } & Validators);
+export type SafeFetchResult = ({ kind: "body"; body: string } & Validators) | ({ kind: "not-modified" } & Validators);
 
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -140,12 +140,7 @@ function requestHeaders(token: string | null, conditional: SafeFetchRequest["con
 const toApiError = (error: unknown, url: URL, policy: FetchPolicy, signal: AbortSignal): ApiError =>
   upstreamFailure(error, `The marketplace at ${displayUrl(url)}`, policy.timeoutMs, signal.aborted);
 
-async function fetchOnce(
-  policy: FetchPolicy,
-  url: URL,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<Hop> {
+async function fetchOnce(policy: FetchPolicy, url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Hop> {
   const address = await checkedAddress(policy, url, signal);
   const agent = pinnedAgent(address, policy.timeoutMs);
   try {
@@ -185,8 +180,7 @@ function header(res: Dispatcher.ResponseData, name: string): string | null {
 
 /** Reads the body, refusing it by Content-Length up front and by counted bytes as it streams. */
 async function readLimited(policy: FetchPolicy, url: URL, res: Dispatcher.ResponseData): Promise<string> {
-  const tooLarge = () =>
-    badGateway(`The marketplace at ${displayUrl(url)} sent a body larger than ${policy.maxBytes} bytes.`);
+  const tooLarge = () => badGateway(`The marketplace at ${displayUrl(url)} sent a body larger than ${policy.maxBytes} bytes.`);
   const declared = Number(header(res, "content-length"));
   if (Number.isFinite(declared) && declared > policy.maxBytes) {
     res.body.destroy();
@@ -217,7 +211,8 @@ async function checkedAddress(policy: FetchPolicy, url: URL, signal: AbortSignal
   for (const address of addresses) {
     const refusal = allowed ? (isIpAddress(address) ? null : "not an IP address") : addressRefusal(address);
     if (refusal === null) continue;
-    throw badGateway(`The marketplace URL ${displayUrl(url)} ${verb} ${address}, ${refusal}, which is not allowed.`);
+    const ending = allowed ? "which is not allowed" : NOT_ALLOWED_UNLESS_LISTED;
+    throw badGateway(`The marketplace URL ${displayUrl(url)} ${verb} ${address}, ${refusal}, ${ending}.`);
   }
   const first = addresses[0]!;
   return { address: first, family: addressFamily(first) };

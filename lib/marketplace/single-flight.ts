@@ -1,5 +1,6 @@
-import { hostname } from "node:os";
+import "server-only";
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { marketplaceFetchLeases } from "@/db/schema";
@@ -64,7 +65,10 @@ const flightsByDatabase = new WeakMap<Database, Map<string, Flight<unknown>>>();
 
 function flightsOf(db: Database): Map<string, Flight<unknown>> {
   let flights = flightsByDatabase.get(db);
-  if (!flights) flightsByDatabase.set(db, (flights = new Map()));
+  if (!flights) {
+    flights = new Map();
+    flightsByDatabase.set(db, flights);
+  }
   return flights;
 }
 
@@ -123,9 +127,7 @@ export async function takeLease(db: Database, key: string, holder: string, ttlMs
 }
 
 export async function releaseLease(db: Database, key: string, holder: string): Promise<void> {
-  await db
-    .delete(marketplaceFetchLeases)
-    .where(and(eq(marketplaceFetchLeases.cacheKey, key), eq(marketplaceFetchLeases.holder, holder)));
+  await db.delete(marketplaceFetchLeases).where(and(eq(marketplaceFetchLeases.cacheKey, key), eq(marketplaceFetchLeases.holder, holder)));
 }
 
 /** Whether someone holds an unexpired lease on `key`. */

@@ -3,15 +3,15 @@ import { ApiError, badGateway, gatewayTimeout } from "@/lib/http/errors";
 
 /** Shared by the clients that call other servers (marketplaces, Hindsight) and by request bodies. */
 
-export const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
 
 /** The first `code` on the error or on one it wraps (undici wraps socket errors in `cause`). */
-export function networkErrorCode(error: unknown): string | null {
+function networkErrorCode(error: unknown): string | null {
   return causeCodes(error)[0] ?? null;
 }
 
 // Only the code reaches a message: socket errors can carry addresses or other detail we do not echo.
-export function unreachableReason(code: string | null): string {
+function unreachableReason(code: string | null): string {
   switch (code) {
     case "ECONNREFUSED":
       return "connection refused";

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import "server-only";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** How a marketplace document was obtained by the shared cache (lib/marketplace/cache.ts). */
 export type MarketplaceOutcome =
@@ -69,7 +70,9 @@ function createMetrics(): Metrics {
 // hot reload re-evaluates modules, and vitest builds several apps in one process: a second
 // registration of the same metric names would throw, and a second registry would split counts.
 const SLOT = Symbol.for("bank-template-console.metrics");
-export const metrics: Metrics = ((globalThis as Record<symbol, Metrics>)[SLOT] ??= createMetrics());
+const slots = globalThis as Record<symbol, Metrics | undefined>;
+slots[SLOT] ??= createMetrics();
+export const metrics: Metrics = slots[SLOT];
 
 export function countMarketplaceFetch(outcome: MarketplaceOutcome): void {
   metrics.marketplaceFetches.inc({ outcome });

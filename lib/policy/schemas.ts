@@ -10,17 +10,14 @@ export { POLICY_VERSION };
 const nonEmpty = z.string().min(1, "must not be empty");
 
 /** A field's own message for a wrong value, keeping the shared "is required" when it is missing. */
-const unlessMissing = (message: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? "is required" : message;
+const unlessMissing = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : message);
 
 export const PolicyScope = z
   .enum(["provider", "channel", "topic"], { error: unlessMissing("must be one of provider, channel, topic") })
   .meta({ id: "PolicyScope", description: "Which context value an override matches; topic is the most specific, provider the least." });
 export type PolicyScope = z.output<typeof PolicyScope>;
 
-export const RecallBudget = z
-  .enum(["low", "mid", "high"], { error: unlessMissing("must be one of low, mid, high") })
-  .meta({ id: "RecallBudget" });
+const RecallBudget = z.enum(["low", "mid", "high"], { error: unlessMissing("must be one of low, mid, high") }).meta({ id: "RecallBudget" });
 
 const actions = z
   .array(nonEmpty.meta({ example: "bank:recall" }))
@@ -36,7 +33,9 @@ const recallMaxTokens = z
 const grantFields = {
   actions,
   recall_budget: RecallBudget.nullish().meta({ description: "Recall budget granted; absent or null leaves it unset." }),
-  recall_max_tokens: recallMaxTokens.nullish().meta({ description: "Most tokens a public recall may return; absent or null leaves it unset." }),
+  recall_max_tokens: recallMaxTokens
+    .nullish()
+    .meta({ description: "Most tokens a public recall may return; absent or null leaves it unset." }),
 };
 
 const scopeMatch = {
@@ -44,19 +43,20 @@ const scopeMatch = {
   value: nonEmpty.meta({ description: "The provider, channel or topic this override applies to (exact match)." }),
 };
 
-export const StrategyOverride = z
+const StrategyOverride = z
   .strictObject({ ...scopeMatch, strategy: nonEmpty.meta({ description: "Strategy to use in this context." }) })
   .meta({ id: "PolicyStrategyOverride" });
 
-export const PublicAccessGrant = z
+const PublicAccessGrant = z
   .strictObject(grantFields)
   .meta({ id: "PolicyPublicAccessGrant", description: "Public access granted when no override matches." });
 
-export const PublicAccessOverride = z
-  .strictObject({ ...scopeMatch, ...grantFields })
-  .meta({ id: "PolicyPublicAccessOverride", description: "Replaces the default grant whole in its context; omitted fields are not inherited." });
+const PublicAccessOverride = z.strictObject({ ...scopeMatch, ...grantFields }).meta({
+  id: "PolicyPublicAccessOverride",
+  description: "Replaces the default grant whole in its context; omitted fields are not inherited.",
+});
 
-export const PublicAccess = z
+const PublicAccess = z
   .strictObject({
     default: PublicAccessGrant.nullish(),
     overrides: z.array(PublicAccessOverride).nullish(),
@@ -73,24 +73,20 @@ export const PolicyDocument = z
   .meta({ id: "PolicyDocument", description: "A bank's policy. Optional fields may be null, which means the same as absent." });
 export type PolicyDocument = z.output<typeof PolicyDocument>;
 
-export const PutPolicyRequest = z
-  .strictObject({ document: PolicyDocument })
-  .meta({
-    id: "PutPolicyRequest",
-    description: "Creates or replaces the bank's policy.",
-    example: {
-      document: {
-        version: POLICY_VERSION,
-        default_strategy: "balanced",
-        strategy_overrides: [{ scope: "channel", value: "incidents", strategy: "thorough" }],
-        public_access: { default: { actions: ["bank:recall"], recall_budget: "low" } },
-      },
+export const PutPolicyRequest = z.strictObject({ document: PolicyDocument }).meta({
+  id: "PutPolicyRequest",
+  description: "Creates or replaces the bank's policy.",
+  example: {
+    document: {
+      version: POLICY_VERSION,
+      default_strategy: "balanced",
+      strategy_overrides: [{ scope: "channel", value: "incidents", strategy: "thorough" }],
+      public_access: { default: { actions: ["bank:recall"], recall_budget: "low" } },
     },
-  });
+  },
+});
 
-export const BankPolicy = z
-  .object({ bank_id: z.string(), document: PolicyDocument })
-  .meta({ id: "BankPolicy" });
+export const BankPolicy = z.object({ bank_id: z.string(), document: PolicyDocument }).meta({ id: "BankPolicy" });
 
 export const ResolvedPublicAccess = z
   .object({

@@ -39,7 +39,10 @@ export async function countFailedApiKey(db: Database, address: string): Promise<
 
 function remember(db: Database, address: string, until: number): void {
   let blocked = blockedUntil.get(db);
-  if (!blocked) blockedUntil.set(db, (blocked = new Map()));
+  if (!blocked) {
+    blocked = new Map();
+    blockedUntil.set(db, blocked);
+  }
   const now = Date.now();
   for (const [known, knownUntil] of blocked) if (knownUntil <= now) blocked.delete(known);
   while (blocked.size >= MAX_REMEMBERED) blocked.delete(blocked.keys().next().value!);

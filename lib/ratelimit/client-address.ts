@@ -35,7 +35,7 @@ export function clientAddress(headers: Headers, trustedProxies = 0): string {
 export const UNKNOWN_ADDRESS = "unknown";
 
 /** An address as a counter key: IPv4 as is (also when IPv4-mapped), IPv6 as its /64; null if not an address. */
-export function addressKey(text: string): string | null {
+function addressKey(text: string): string | null {
   const parsed = parseAddress(text);
   if (!parsed) return null;
   if (parsed.kind() === "ipv4") return parsed.toString();

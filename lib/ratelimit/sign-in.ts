@@ -1,7 +1,8 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { Database } from "@/db/client";
 import { SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_FAILURES_PER_USER } from "./limits";
-import { countEvents, isOverLimit, takeBack, type CountedKey, type WindowCount } from "./window-counter";
+import { type CountedKey, countEvents, isOverLimit, takeBack, type WindowCount } from "./window-counter";
 
 /**
  * Sign-in throttling (CONTRACT §11): more than 10 failed sign-ins for one user id, or more
@@ -17,9 +18,7 @@ import { countEvents, isOverLimit, takeBack, type CountedKey, type WindowCount }
  * an attempt answered 429 are taken back, so the counters hold failed sign-ins (plus those
  * still in flight) and a user signing in correctly never uses up anyone's allowance.
  */
-export type SignInAdmission =
-  | { admitted: true; attempt: SignInAttempt }
-  | { admitted: false; retryAfterSeconds: number };
+export type SignInAdmission = { admitted: true; attempt: SignInAttempt } | { admitted: false; retryAfterSeconds: number };
 
 /** An admitted attempt's counters, to be settled once its outcome is known. */
 export interface SignInAttempt {
@@ -46,7 +45,7 @@ export async function settleSignInAttempt(db: Database, attempt: SignInAttempt, 
 }
 
 /** The user id a user name signs in as, normalised like lib/auth/credentials.ts does. */
-export const normaliseUserId = (userName: string): string => userName.trim().toLowerCase();
+const normaliseUserId = (userName: string): string => userName.trim().toLowerCase();
 
 // Plain ids keep the table readable; anything else (overlong, control characters, NUL,
 // lone surrogates — which PostgreSQL text cannot hold) is stored as its hash.

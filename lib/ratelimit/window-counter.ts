@@ -1,4 +1,5 @@
-import { and, eq, gt, or, sql, type SQL } from "drizzle-orm";
+import "server-only";
+import { and, eq, gt, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { rateLimits } from "@/db/schema";
 
@@ -105,7 +106,7 @@ export async function takeBack(db: Database, counted: WindowCount[]): Promise<vo
 }
 
 /** Thrown when the database answers a counter statement in a way it never should. */
-export class RateLimitStoreError extends Error {}
+class RateLimitStoreError extends Error {}
 
 // Expired rows are deleted opportunistically: each process sweeps a bucket at most every
 // SWEEP_INTERVAL_MS, at most SWEEP_BATCH rows at a time, so the table stays about as large
@@ -116,7 +117,10 @@ const lastSweeps = new WeakMap<Database, Map<string, number>>();
 
 async function sweepExpired(db: Database, limits: RateLimit[]): Promise<void> {
   let sweptAt = lastSweeps.get(db);
-  if (!sweptAt) lastSweeps.set(db, (sweptAt = new Map()));
+  if (!sweptAt) {
+    sweptAt = new Map();
+    lastSweeps.set(db, sweptAt);
+  }
   const now = Date.now();
   for (const limit of limits) {
     if (now - (sweptAt.get(limit.bucket) ?? 0) < SWEEP_INTERVAL_MS) continue;

@@ -1,11 +1,12 @@
-import { openPglite, openPostgres, type Database, type DatabaseHandle } from "@/db/client";
+import "server-only";
+import { type Database, type DatabaseHandle, openPglite, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
+import { startAuditRetention } from "@/lib/audit/retention";
 import { resolveSecretKey } from "@/lib/crypto/secret-key";
 import { bootstrapIdentity } from "@/lib/identity/bootstrap";
 import { startPrincipalCache } from "@/lib/identity/principal-cache";
 import { startScheduledUpdateChecks } from "@/lib/templates/scheduled-check";
-import { startAuditRetention } from "@/lib/audit/retention";
-import { loadConfig, type Config } from "./config";
+import { type Config, loadConfig } from "./config";
 
 /** Everything a request needs beyond itself. Built once per process, or by a test. */
 export interface AppContext {
@@ -23,7 +24,9 @@ export interface AppContext {
 // Route bundles and instrumentation are separate module graphs in one process: share via globalThis.
 const SLOT = Symbol.for("bank-template-console.app");
 type Slot = { app?: Promise<AppContext> };
-const slot = ((globalThis as Record<symbol, Slot>)[SLOT] ??= {});
+const slots = globalThis as Record<symbol, Slot | undefined>;
+slots[SLOT] ??= {};
+const slot = slots[SLOT];
 
 /** The process-wide application, started (migrated, bootstrapped) on first use. */
 export function getApp(): Promise<AppContext> {

@@ -1,9 +1,10 @@
+import "server-only";
 import { z } from "zod";
 
 const intFromEnv = (fallback: number, min: number) => z.coerce.number().int().min(min).default(fallback);
 
 /** pino's levels, most to least severe; `silent` writes nothing. */
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 const logLevel = z.enum(LOG_LEVELS).default("info");
 

@@ -1,3 +1,4 @@
+import "server-only";
 import pino from "pino";
 import { causeChain } from "@/lib/errors/cause-chain";
 import { logLevelFrom } from "./config";
@@ -42,4 +43,35 @@ export function logError(message: string, error: unknown, fields: Record<string,
       ? { name: error.name, message: withoutParams(error.message), causes: causes(error), stack: withoutParams(error.stack) }
       : { value: String(error) };
   logger.error({ ...fields, error: err }, message);
+}
+
+/** The route label of requests no route file names (their raw paths would be unbounded labels). */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/**
+ * The one line each API request logs, written when its answer is known. `route` is the
+ * endpoint's path template, never the raw path; the line holds no body, query string, header
+ * or token.
+ */
+export function logRequest(line: {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  started: number;
+  principal?: { id: string; type: string };
+}): number {
+  const seconds = (performance.now() - line.started) / 1000;
+  logger.info(
+    {
+      request_id: line.requestId,
+      method: line.method,
+      route: line.route,
+      status: line.status,
+      duration_ms: Math.round(seconds * 10_000) / 10,
+      ...(line.principal ? { principal_id: line.principal.id, principal_type: line.principal.type } : {}),
+    },
+    "request",
+  );
+  return seconds;
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { getApp } from "./app";
 import { ConfigError } from "./config";
 import { logError } from "./log";

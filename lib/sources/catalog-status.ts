@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { templateSources } from "@/db/schema";
@@ -52,7 +53,8 @@ export async function withCatalogStatus<T>(
     result = await load(observed);
   } catch (error) {
     if (catalog.loadedAt) await recordCatalogStatus(app.db, source, succeeded(source, catalog.loadedAt));
-    else if (isCatalogFailure(error)) await recordCatalogStatus(app.db, source, { catalogFetchedAt: source.catalogFetchedAt, catalogError: error.detail });
+    else if (isCatalogFailure(error))
+      await recordCatalogStatus(app.db, source, { catalogFetchedAt: source.catalogFetchedAt, catalogError: error.detail });
     throw error;
   }
   const recorded = catalog.loadedAt ? await recordCatalogStatus(app.db, source, succeeded(source, catalog.loadedAt)) : source;
@@ -60,8 +62,7 @@ export async function withCatalogStatus<T>(
 }
 
 /** The 502 (unreachable, bad answer, invalid catalog) and 504 (timeout) of a catalog that did not load. */
-const isCatalogFailure = (error: unknown): error is ApiError =>
-  error instanceof ApiError && (error.status === 502 || error.status === 504);
+const isCatalogFailure = (error: unknown): error is ApiError => error instanceof ApiError && (error.status === 502 || error.status === 504);
 
 /** Status after a load whose catalog the marketplace answered at `fetchedAt`: unchanged unless that is news. */
 function succeeded(source: SourceRow, fetchedAt: Date): CatalogStatus {
@@ -82,7 +83,10 @@ async function recordCatalogStatus(db: Database, source: SourceRow, status: Cata
   const recorded = { ...source, ...status };
   if (sameStatus(source, status)) return recorded;
   let writes = writesByDatabase.get(db);
-  if (!writes) writesByDatabase.set(db, (writes = new Map()));
+  if (!writes) {
+    writes = new Map();
+    writesByDatabase.set(db, writes);
+  }
   const key = statusKey(status);
   if (writes.get(source.id) === key) return recorded;
   writes.set(source.id, key);
@@ -95,7 +99,10 @@ async function recordCatalogStatus(db: Database, source: SourceRow, status: Cata
       status.catalogError === null
         ? [sql`(${column} is null or ${column} < ${fetchedAt})`, { catalogFetchedAt: sql`${fetchedAt}`, catalogError: null }]
         : [sql`${templateSources.catalogError} is distinct from ${status.catalogError}`, { catalogError: status.catalogError }];
-    await db.update(templateSources).set(values).where(and(eq(templateSources.id, source.id), changed));
+    await db
+      .update(templateSources)
+      .set(values)
+      .where(and(eq(templateSources.id, source.id), changed));
   } catch (error) {
     logError("recording a source's catalog status failed", error, { source_id: source.id });
   } finally {

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { templates } from "@/db/schema";
 import type { Principal } from "@/lib/identity/principal";
-import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
-import { entryProblem, loadCatalog, withProblem, type CatalogListing } from "@/lib/marketplace";
+import { type ScopeKind, scopeOf } from "@/lib/identity/scope";
+import { type CatalogListing, loadCatalog, withProblem } from "@/lib/marketplace";
 import type { AppContext } from "@/lib/server/app";
 import { templatesIn } from "@/lib/templates/templates";
 import { invalidManifestError, marketplaceDeps } from "@/lib/templates/upstream";
@@ -27,17 +28,18 @@ export interface BrowseOptions {
 export async function browseCatalog(app: AppContext, kind: ScopeKind, principal: Principal, name: string, options: BrowseOptions = {}) {
   const source = await findUsableSource(app, kind, principal, name, options.sourceScope);
   const { result: catalog, source: recorded } = await withCatalogStatus(app, source.row, { signal: options.signal }, (operation) =>
-    loadCatalog(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, options.refresh ? "revalidate" : "cached", operation),
+    loadCatalog(
+      marketplaceDeps(app),
+      { url: source.row.url, authToken: source.authToken },
+      options.refresh ? "revalidate" : "cached",
+      operation,
+    ),
   );
   const installed = await app.db
     .select({ id: templates.id, sourceTemplateId: templates.sourceTemplateId })
     .from(templates)
     .where(
-      and(
-        templatesIn(scopeOf(kind, principal)),
-        eq(templates.sourceName, source.row.name),
-        eq(templates.sourceScope, source.row.scope),
-      ),
+      and(templatesIn(scopeOf(kind, principal)), eq(templates.sourceName, source.row.name), eq(templates.sourceScope, source.row.scope)),
     );
   const installedAs = new Map<string, string[]>();
   for (const row of installed) {
@@ -57,5 +59,5 @@ export async function browseCatalog(app: AppContext, kind: ScopeKind, principal:
 function installable(sourceName: string, listing: CatalogListing): CatalogListing {
   if (listing.problem) return listing;
   const invalid = invalidManifestError(sourceName, listing);
-  return invalid ? withProblem(listing, entryProblem(invalid)) : listing;
+  return invalid ? withProblem(listing, invalid.toProblem()) : listing;
 }

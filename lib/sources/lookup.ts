@@ -1,7 +1,7 @@
-import type { AppContext } from "@/lib/server/app";
 import { notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { OwnerScope, ScopeKind } from "@/lib/identity/scope";
+import type { AppContext } from "@/lib/server/app";
 import { findSourceWithToken } from "./sources";
 
 /**
@@ -9,13 +9,7 @@ import { findSourceWithToken } from "./sources";
  * that scope's source; otherwise under /me the caller's personal source, then a server
  * source of that name; under /admin a server source. 404 when there is none.
  */
-export async function findUsableSource(
-  app: AppContext,
-  kind: ScopeKind,
-  principal: Principal,
-  name: string,
-  sourceScope?: ScopeKind,
-) {
+export async function findUsableSource(app: AppContext, kind: ScopeKind, principal: Principal, name: string, sourceScope?: ScopeKind) {
   const personal: OwnerScope = { kind: "personal", owner: principal.userId };
   const server: OwnerScope = { kind: "server", owner: null };
   const candidates = sourceScope ? [sourceScope === "personal" ? personal : server] : kind === "personal" ? [personal, server] : [server];

@@ -1,7 +1,7 @@
 import { handle, route } from "@/lib/http/route";
-import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
-import { sourceEndpointsByScope } from "./endpoints";
+import { type ScopeKind, scopeOf } from "@/lib/identity/scope";
 import { browseCatalog } from "./catalog";
+import { sourceEndpointsByScope } from "./endpoints";
 import { createSource, deleteSource, listSources } from "./sources";
 
 // One implementation serves /me/template-sources and /admin/template-sources.
@@ -10,9 +10,7 @@ export function sourceCollectionRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
     GET: handle(endpoints.list, ({ ctx }) => listSources(ctx.app.db, scopeOf(kind, ctx.principal))),
-    POST: handle(endpoints.create, ({ ctx, body }) =>
-      createSource(ctx.app.db, ctx.app.secretKey, scopeOf(kind, ctx.principal), body),
-    ),
+    POST: handle(endpoints.create, ({ ctx, body }) => createSource(ctx.app.db, ctx.app.secretKey, scopeOf(kind, ctx.principal), body)),
   });
 }
 

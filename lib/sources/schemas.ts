@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { queryFlag, timestamp } from "@/lib/api/fields";
+import { NestedProblemSchema } from "@/lib/http/problem-schema";
 import { parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "./names";
 
-export const sourceName = z.string().regex(SOURCE_NAME_PATTERN, SOURCE_NAME_RULE);
+const sourceName = z.string().regex(SOURCE_NAME_PATTERN, SOURCE_NAME_RULE);
 
 export const Source = z
   .object({
@@ -20,12 +21,15 @@ export const Source = z
         "the server ran for it: a browse, install, update check, update preview or update. Serving a fresh cached copy " +
         "is no new answer and changes neither field. null until a catalog was had once.",
     }),
-    catalog_error: z.string().nullable().meta({
-      description:
-        "Why the latest fetch of the catalog failed (it could not be fetched, or is not a valid catalog); null once the " +
-        "marketplace answers with a valid catalog again. Problems of single entries (a missing template, an invalid or " +
-        "unreachable manifest) do not count.",
-    }),
+    catalog_error: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "Why the latest fetch of the catalog failed (it could not be fetched, or is not a valid catalog); null once the " +
+          "marketplace answers with a valid catalog again. Problems of single entries (a missing template, an invalid or " +
+          "unreachable manifest) do not count.",
+      }),
   })
   .meta({ id: "Source" });
 
@@ -47,15 +51,7 @@ export const CatalogQuery = z.strictObject({
   refresh: queryFlag("Revalidate the catalog with the marketplace (conditionally) instead of using a fresh cached copy."),
 });
 
-export const CatalogEntryProblem = z
-  .object({
-    status: z.number().int(),
-    detail: z.string(),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  })
-  .meta({ id: "CatalogEntryProblem", description: "Why the entry cannot be installed: its manifest could not be fetched, or is invalid." });
-
-export const CatalogEntry = z
+const CatalogEntry = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -68,7 +64,10 @@ export const CatalogEntry = z
       .nullable()
       .meta({ description: "The entry's manifest; null when it could not be fetched (see problem)." }),
     revision: z.string().nullable().meta({ description: "null when the entry has a problem." }),
-    problem: CatalogEntryProblem.nullable().meta({ description: "null for an entry that can be installed." }),
+    problem: NestedProblemSchema.nullable().meta({
+      description:
+        "Why the entry cannot be installed (its manifest could not be fetched, or is invalid); null for an entry that can be installed.",
+    }),
     installed_as: z
       .array(z.string())
       .meta({ description: "Ids under which the caller (in this scope) installed this entry from this source." }),

@@ -1,10 +1,11 @@
+import "server-only";
 import { and, asc, eq, isNull, or } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templateSources } from "@/db/schema";
-import { recordAudit } from "@/lib/audit/record";
 import { iso, isoOrNull } from "@/lib/api/fields";
+import { recordAudit } from "@/lib/audit/record";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
 import type { OwnerScope } from "@/lib/identity/scope";
@@ -29,10 +30,7 @@ export function presentSource(row: SourceRow): z.input<typeof Source> {
 }
 
 const inScope = (scope: OwnerScope) =>
-  and(
-    eq(templateSources.scope, scope.kind),
-    scope.owner === null ? isNull(templateSources.owner) : eq(templateSources.owner, scope.owner),
-  );
+  and(eq(templateSources.scope, scope.kind), scope.owner === null ? isNull(templateSources.owner) : eq(templateSources.owner, scope.owner));
 
 const scopeWords = (scope: OwnerScope) => (scope.kind === "personal" ? "personal source" : "server source");
 
@@ -64,12 +62,7 @@ function sourceNameFor(input: z.output<typeof CreateSourceRequest>): string {
   return derived;
 }
 
-export async function createSource(
-  db: Database,
-  secretKey: Buffer,
-  scope: OwnerScope,
-  input: z.output<typeof CreateSourceRequest>,
-) {
+export async function createSource(db: Database, secretKey: Buffer, scope: OwnerScope, input: z.output<typeof CreateSourceRequest>) {
   const name = sourceNameFor(input);
   try {
     const row = await db.transaction(async (tx) => {
@@ -126,7 +119,11 @@ export async function holdSource(tx: Database, sourceId: string): Promise<boolea
 
 /** A source with its decrypted token, for talking to its marketplace; null when absent. */
 export async function findSourceWithToken(db: Database, secretKey: Buffer, scope: OwnerScope, name: string) {
-  const [row] = await db.select().from(templateSources).where(and(inScope(scope), eq(templateSources.name, name))).limit(1);
+  const [row] = await db
+    .select()
+    .from(templateSources)
+    .where(and(inScope(scope), eq(templateSources.name, name)))
+    .limit(1);
   if (!row) return null;
   return { row, authToken: row.authTokenEncrypted ? decryptSecret(secretKey, row.authTokenEncrypted) : null };
 }

@@ -1,9 +1,10 @@
+import "server-only";
 import { and, asc, isNotNull } from "drizzle-orm";
 import { templates } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record";
 import { ApiError } from "@/lib/http/errors";
 import type { OwnerScope } from "@/lib/identity/scope";
 import type { OperationOptions } from "@/lib/marketplace";
-import { recordAudit } from "@/lib/audit/record";
 import type { AppContext } from "@/lib/server/app";
 import { templatesIn } from "./templates";
 import { checkForUpdate, updateTemplate } from "./upstream";
@@ -15,13 +16,8 @@ import { checkForUpdate, updateTemplate } from "./upstream";
  * with one shared `since`, so all templates of one source share one conditional catalog
  * request (CONTRACT §12).
  */
-interface Problem {
-  status: number;
-  detail: string;
-}
-
-const asProblem = (error: unknown): Problem => {
-  if (error instanceof ApiError) return { status: error.status, detail: error.detail };
+const asProblem = (error: unknown) => {
+  if (error instanceof ApiError) return error.toProblem();
   throw error;
 };
 
@@ -48,7 +44,13 @@ export async function checkAllForUpdates(app: AppContext, scope: OwnerScope, ope
         problem: null,
       });
     } catch (error) {
-      results.push({ id: row.id, has_update: false, current_revision: row.sourceRevision, latest_revision: null, problem: asProblem(error) });
+      results.push({
+        id: row.id,
+        has_update: false,
+        current_revision: row.sourceRevision,
+        latest_revision: null,
+        problem: asProblem(error),
+      });
     }
   }
   // One entry for the whole request; the checks wrote only status, template by template.
@@ -57,7 +59,13 @@ export async function checkAllForUpdates(app: AppContext, scope: OwnerScope, ope
 }
 
 /** POST T/update-all: templates with local edits are skipped with their 409 unless `force`. */
-export async function updateAllTemplates(app: AppContext, scope: OwnerScope, force: boolean, actor: string, operation: OperationOptions = {}) {
+export async function updateAllTemplates(
+  app: AppContext,
+  scope: OwnerScope,
+  force: boolean,
+  actor: string,
+  operation: OperationOptions = {},
+) {
   const shared = { since: Date.now(), ...operation };
   const results = [];
   for (const row of await installedTemplates(app, scope)) {

@@ -1,5 +1,5 @@
 import { handle, route } from "@/lib/http/route";
-import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
+import { type ScopeKind, scopeOf } from "@/lib/identity/scope";
 import { checkAllForUpdates, updateAllTemplates } from "./bulk";
 import { lifecycleEndpointsByScope, usableTemplateEndpoints } from "./lifecycle-endpoints";
 import { getUsableTemplate, listUsableTemplates } from "./usable";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { FieldError } from "@/lib/http/errors";
-import { formatPath, issuesToFieldErrors } from "@/lib/http/validation";
+import { formatPath, issuesToFieldErrors, errorMap as plainErrorMap } from "@/lib/http/validation";
 
 /*
  * The Hindsight bank-template manifest (CONTRACT §7).
@@ -21,8 +21,7 @@ function oneOf(values: readonly string[]) {
   return (issue: IssueOf) => (issue.input === undefined ? undefined : text);
 }
 
-const integerMessage = (issue: IssueOf) =>
-  issue.code === "invalid_type" && issue.input !== undefined ? "must be an integer" : undefined;
+const integerMessage = (issue: IssueOf) => (issue.code === "invalid_type" && issue.input !== undefined ? "must be an integer" : undefined);
 
 /** A JSON-schema `integer`, optionally bounded. */
 function integer(min?: number, max?: number) {
@@ -40,8 +39,7 @@ function choice<const T extends readonly [string, ...string[]]>(values: T) {
 const nonBlank = () => z.string().regex(/\S/, "must not be blank");
 
 /** zod calls a wrongly typed record "a record"; in JSON terms it is an object. */
-const objectMessage = (issue: IssueOf) =>
-  issue.code === "invalid_type" && issue.input !== undefined ? "must be an object" : undefined;
+const objectMessage = (issue: IssueOf) => (issue.code === "invalid_type" && issue.input !== undefined ? "must be an object" : undefined);
 
 /** A JSON object keyed by free-form names, each value checked by `value`. */
 const objectOf = <T extends z.ZodType>(value: T) => z.record(z.string(), value, { error: objectMessage });
@@ -50,8 +48,7 @@ const objectOf = <T extends z.ZodType>(value: T) => z.record(z.string(), value, 
 const freeObject = () => objectOf(z.unknown());
 
 /** An optional field that also accepts null (the schema's `anyOf [T, null]`, default null). */
-const nullable = <T extends z.ZodType>(schema: T, description: string) =>
-  schema.nullable().optional().meta({ description, default: null });
+const nullable = <T extends z.ZodType>(schema: T, description: string) => schema.nullable().optional().meta({ description, default: null });
 
 /** An optional field with a non-null default that Hindsight applies, not us. */
 const withDefault = <T extends z.ZodType>(schema: T, description: string, fallback: unknown) =>
@@ -62,18 +59,16 @@ const withDefault = <T extends z.ZodType>(schema: T, description: string, fallba
 
 const TAG_MATCH = ["any", "all", "any_strict", "all_strict", "exact"] as const;
 
-export const TagGroupLeaf = z
+const TagGroupLeaf = z
   .looseObject({
     tags: z.array(z.string()).meta({ description: "Tags this filter matches on." }),
     match: withDefault(choice(TAG_MATCH), "How the tags are matched.", "any_strict"),
   })
   .meta({ id: "TagGroupLeaf", description: "A leaf filter: memories matched by a list of tags." });
 
-type TagGroupSchema = z.ZodUnion<
-  readonly [typeof TagGroupLeaf, typeof TagGroupAnd, typeof TagGroupOr, typeof TagGroupNot]
->;
+type TagGroupSchema = z.ZodUnion<readonly [typeof TagGroupLeaf, typeof TagGroupAnd, typeof TagGroupOr, typeof TagGroupNot]>;
 
-export const TagGroupAnd = z
+const TagGroupAnd = z
   .looseObject({
     get and(): z.ZodArray<TagGroupSchema> {
       return z.array(TagGroup).meta({ description: "Every child filter must match." });
@@ -81,7 +76,7 @@ export const TagGroupAnd = z
   })
   .meta({ id: "TagGroupAnd", description: "All child filters must match." });
 
-export const TagGroupOr = z
+const TagGroupOr = z
   .looseObject({
     get or(): z.ZodArray<TagGroupSchema> {
       return z.array(TagGroup).meta({ description: "At least one child filter must match." });
@@ -89,7 +84,7 @@ export const TagGroupOr = z
   })
   .meta({ id: "TagGroupOr", description: "At least one child filter must match." });
 
-export const TagGroupNot = z
+const TagGroupNot = z
   .looseObject({
     get not(): TagGroupSchema {
       return TagGroup;
@@ -97,10 +92,9 @@ export const TagGroupNot = z
   })
   .meta({ id: "TagGroupNot", description: "The child filter must not match." });
 
-export const TagGroup: TagGroupSchema = z
+const TagGroup: TagGroupSchema = z
   .union([TagGroupLeaf, TagGroupAnd, TagGroupOr, TagGroupNot], {
-    error: (issue) =>
-      issue.input === undefined ? undefined : "must be a tag group: an object with one of tags, and, or, not",
+    error: (issue) => (issue.input === undefined ? undefined : "must be a tag group: an object with one of tags, and, or, not"),
   })
   .meta({ id: "TagGroup", description: "A tag filter: a leaf, or an and / or / not of tag filters." });
 
@@ -114,20 +108,13 @@ export const MentalModelTrigger = z
       "Refresh mode: 'full' regenerates the content, 'delta' edits the existing content in place.",
       "full",
     ),
-    refresh_after_consolidation: withDefault(
-      z.boolean(),
-      "Refresh after observation consolidation; exclusive with refresh_cron.",
-      false,
-    ),
+    refresh_after_consolidation: withDefault(z.boolean(), "Refresh after observation consolidation; exclusive with refresh_cron.", false),
     refresh_cron: nullable(z.string(), "Five-field cron expression in UTC for scheduled refreshes; null for none."),
     min_refresh_interval_seconds: nullable(
       integer(0),
       "Least seconds between two automatic refreshes; null falls back to the bank setting.",
     ),
-    fact_types: nullable(
-      z.array(choice(["world", "experience", "observation"])),
-      "Fact types retrieved while refreshing; null means all.",
-    ),
+    fact_types: nullable(z.array(choice(["world", "experience", "observation"])), "Fact types retrieved while refreshing; null means all."),
     exclude_mental_models: withDefault(z.boolean(), "Leave every mental model out of the refresh.", false),
     exclude_mental_model_ids: nullable(z.array(z.string()), "Mental models, by id, left out of the refresh."),
     tags_match: nullable(choice(TAG_MATCH), "How the model's tags filter memories during refresh."),
@@ -167,7 +154,7 @@ export const BankTemplateDirective = z
 // ---------------------------------------------------------------------------------------------------------
 // Entity labels: a controlled vocabulary, with map-typed groups nesting fields recursively.
 
-export const LabelValue = z
+const LabelValue = z
   .looseObject({
     value: z.string().meta({ description: "The allowed value." }),
     description: withDefault(z.string(), "What the value means.", ""),
@@ -210,7 +197,7 @@ export const LabelGroup = z
 // ---------------------------------------------------------------------------------------------------------
 // The bank config section
 
-export const RETAIN_EXTRACTION_MODES = ["concise", "verbose", "custom", "verbatim", "chunks"] as const;
+const RETAIN_EXTRACTION_MODES = ["concise", "verbose", "custom", "verbatim", "chunks"] as const;
 
 const disposition = (trait: string) => nullable(integer(1, 5), `${trait} trait, 1-5.`);
 
@@ -240,10 +227,7 @@ const bankFields = {
   mcp_enabled_tools: nullable(z.array(z.string()), "MCP tools allowed for the bank; null allows all."),
   consolidation_llm_batch_size: nullable(integer(), "LLM batch size of observation consolidation."),
   consolidation_source_facts_max_tokens: nullable(integer(), "Token budget of source facts per consolidation batch."),
-  consolidation_source_facts_max_tokens_per_observation: nullable(
-    integer(),
-    "Token budget of source facts per observation.",
-  ),
+  consolidation_source_facts_max_tokens_per_observation: nullable(integer(), "Token budget of source facts per observation."),
   max_observations_per_scope: nullable(integer(), "Most observations kept per consolidation scope."),
   observation_scope_limits: nullable(
     z.array(freeObject()),
@@ -275,8 +259,7 @@ const bankFields = {
   memory_defense: nullable(freeObject(), "Memory Defense policy of the bank."),
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Custom instructions only mean something in custom mode. An invalid mode already has its own error,
@@ -338,21 +321,14 @@ export const BankTemplateManifest = z
   .looseObject({
     version: z
       .literal(MANIFEST_VERSION, { error: oneOf([MANIFEST_VERSION]) })
-      .meta({ description: "Manifest schema version; must be \"1\"." }),
+      .meta({ description: 'Manifest schema version; must be "1".' }),
     bank: nullable(BankTemplateConfig, "Bank configuration to apply; absent or null leaves the config as it is."),
-    mental_models: nullable(
-      mentalModelList,
-      "Mental models to create or update, matched by id; absent or null leaves them as they are.",
-    ),
-    directives: nullable(
-      directiveList,
-      "Directives to create or update, matched by name; absent or null leaves them as they are.",
-    ),
+    mental_models: nullable(mentalModelList, "Mental models to create or update, matched by id; absent or null leaves them as they are."),
+    directives: nullable(directiveList, "Directives to create or update, matched by name; absent or null leaves them as they are."),
   })
   .meta({
     id: "BankTemplateManifest",
-    description:
-      "A Hindsight bank-template manifest. Keys the schema does not name are kept as they are, with a warning.",
+    description: "A Hindsight bank-template manifest. Keys the schema does not name are kept as they are, with a warning.",
     examples: [
       {
         version: "1",
@@ -380,7 +356,8 @@ const UNKNOWN_KEY = "is not a field of the bank-template schema; it is kept as i
 const errorMap: z.core.$ZodErrorMap = (issue) => {
   const missing = issue.input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value");
   if (missing) return "is required";
-  if (issue.code !== "invalid_type") return undefined;
+  // Everything else in the API's shared wording, never zod's own ("Too small: expected …").
+  if (issue.code !== "invalid_type") return plainErrorMap(issue);
   const expected = String(issue.expected);
   if (expected === "int") return "must be an integer";
   if (expected === "record") return "must be an object";
@@ -389,9 +366,7 @@ const errorMap: z.core.$ZodErrorMap = (issue) => {
 
 /** Whether an object value uses one of an object schema's fields: how a tag group says which kind it is. */
 const sharesKey = (option: z.ZodType, value: unknown) =>
-  option instanceof z.ZodObject &&
-  isRecord(value) &&
-  Object.keys(value).some((key) => Object.hasOwn(option.shape, key));
+  option instanceof z.ZodObject && isRecord(value) && Object.keys(value).some((key) => Object.hasOwn(option.shape, key));
 
 /** The union option a value belongs to: the one it parses as, else the one sharing a key with it. */
 function pickOption(options: readonly z.ZodType[], value: unknown): z.ZodType | undefined {
@@ -432,7 +407,7 @@ function collectUnknownKeys(schema: z.ZodType, value: unknown, path: PropertyKey
       else out.push({ path: formatPath([...path, key]), message: UNKNOWN_KEY });
     }
   } else if (schema instanceof z.ZodArray && Array.isArray(value)) {
-    value.forEach((item, index) => collectUnknownKeys(schema.element as z.ZodType, item, [...path, index], out));
+    for (const [index, item] of value.entries()) collectUnknownKeys(schema.element as z.ZodType, item, [...path, index], out);
   } else if (schema instanceof z.ZodRecord && isRecord(value)) {
     for (const [key, child] of Object.entries(value)) {
       collectUnknownKeys(schema.valueType as z.ZodType, child, [...path, key], out);

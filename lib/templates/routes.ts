@@ -1,5 +1,5 @@
 import { handle, route } from "@/lib/http/route";
-import { scopeOf, type ScopeKind } from "@/lib/identity/scope";
+import { type ScopeKind, scopeOf } from "@/lib/identity/scope";
 import { templateEndpointsByScope } from "./endpoints";
 import { createTemplate, deleteTemplate, getTemplateJson, listTemplates, patchTemplate } from "./templates";
 import { checkForUpdate, installTemplate, previewUpdate, updateTemplate } from "./upstream";
@@ -38,7 +38,9 @@ export function templateUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     POST: handle(e.update, ({ ctx, params, query }) =>
-      updateTemplate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, query.force, ctx.principal.id, { signal: ctx.request.signal }),
+      updateTemplate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, query.force, ctx.principal.id, {
+        signal: ctx.request.signal,
+      }),
     ),
   });
 }
@@ -46,13 +48,17 @@ export function templateUpdateRoute(kind: ScopeKind) {
 export function templateCheckUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.checkUpdate, ({ ctx, params }) => checkForUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal })),
+    GET: handle(e.checkUpdate, ({ ctx, params }) =>
+      checkForUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal }),
+    ),
   });
 }
 
 export function templateUpdatePreviewRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.previewUpdate, ({ ctx, params }) => previewUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal })),
+    GET: handle(e.previewUpdate, ({ ctx, params }) =>
+      previewUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal }),
+    ),
   });
 }

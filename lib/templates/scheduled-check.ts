@@ -1,7 +1,8 @@
+import "server-only";
 import { asc, isNotNull } from "drizzle-orm";
 import { templates } from "@/db/schema";
-import { scheduleJob, tryRunJob, type ExclusiveJob } from "@/lib/jobs/exclusive-job";
 import type { OwnerScope } from "@/lib/identity/scope";
+import { type ExclusiveJob, scheduleJob, tryRunJob } from "@/lib/jobs/exclusive-job";
 import type { AppContext } from "@/lib/server/app";
 import { logError } from "@/lib/server/log";
 import { checkForUpdate } from "./upstream";
@@ -12,7 +13,7 @@ import { checkForUpdate } from "./upstream";
  * a time however many processes run (lib/jobs/exclusive-job.ts). Checks share one `since`,
  * so an unchanged catalog costs one conditional request (one 304) per source.
  */
-export function updateCheckJob(intervalMs: number): ExclusiveJob {
+function updateCheckJob(intervalMs: number): ExclusiveJob {
   // A crashed run blocks the next one at most this long; a live run renews its lease.
   return { name: "template-update-check", intervalMs, leaseMs: 5 * 60_000 };
 }

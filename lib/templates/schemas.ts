@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { queryFlag, timestamp } from "@/lib/api/fields";
+import { NestedProblemSchema } from "@/lib/http/problem-schema";
 import { BankTemplateManifest } from "./manifest";
 
 export const TEMPLATE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -9,7 +10,10 @@ export const templateId = z
 
 const label = z.string().trim().min(1, "must not be blank").max(100);
 const labels = z.array(label).max(100);
-const templateName = z.string().max(200).refine((s) => s.trim().length > 0, "must not be blank");
+const templateName = z
+  .string()
+  .max(200)
+  .refine((s) => s.trim().length > 0, "must not be blank");
 const description = z.string().max(5000);
 const scopeName = z.enum(["personal", "server"]);
 
@@ -27,8 +31,13 @@ export const Template = z
     source_scope: scopeName.nullable(),
     source_owner: z.string().nullable(),
     source_revision: z.string().nullable(),
-    locally_modified: z.boolean().meta({ description: "True once a template installed from a source is edited; false again after an update." }),
-    latest_revision: z.string().nullable().meta({ description: "The source's revision at the last update check; null for hand-made templates." }),
+    locally_modified: z
+      .boolean()
+      .meta({ description: "True once a template installed from a source is edited; false again after an update." }),
+    latest_revision: z
+      .string()
+      .nullable()
+      .meta({ description: "The source's revision at the last update check; null for hand-made templates." }),
     update_checked_at: timestamp.nullable().meta({ description: "When the update status was last checked; null for hand-made templates." }),
     installed_at: timestamp,
     updated_at: timestamp,
@@ -85,7 +94,9 @@ export const InstallTemplateRequest = z
   .strictObject({
     source_name: z.string().min(1),
     alias_id: templateId.optional().meta({ description: "Id to install under; default: the template's id in the source." }),
-    source_scope: scopeName.optional().meta({ description: "Which source of that name; default: the caller's personal one, else the server's." }),
+    source_scope: scopeName
+      .optional()
+      .meta({ description: "Which source of that name; default: the caller's personal one, else the server's." }),
   })
   .meta({ id: "InstallTemplateRequest", example: { source_name: "acme", source_scope: "server" } });
 
@@ -184,10 +195,6 @@ export const RollbackRequest = z
   .strictObject({ version: z.number().int().min(1).max(2_147_483_647) })
   .meta({ id: "RollbackRequest", example: { version: 2 } });
 
-const BulkProblem = z
-  .object({ status: z.number().int(), detail: z.string() })
-  .meta({ id: "BulkProblem", description: "Why this template's check or update failed; the others were not affected." });
-
 export const CheckUpdatesResult = z
   .object({
     results: z.array(
@@ -196,7 +203,7 @@ export const CheckUpdatesResult = z
         has_update: z.boolean(),
         current_revision: z.string().nullable(),
         latest_revision: z.string().nullable(),
-        problem: BulkProblem.nullable(),
+        problem: NestedProblemSchema.nullable(),
       }),
     ),
   })
@@ -210,7 +217,7 @@ export const UpdateAllResult = z
         updated: z.boolean(),
         previous_revision: z.string().nullable(),
         new_revision: z.string().nullable(),
-        problem: BulkProblem.nullable(),
+        problem: NestedProblemSchema.nullable(),
       }),
     ),
   })

@@ -1,17 +1,18 @@
-import { and, asc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import "server-only";
+import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { z } from "zod";
-import { rawStatement, type Database } from "@/db/client";
+import { type Database, rawStatement } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templates } from "@/db/schema";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import { iso, isoOrNull } from "@/lib/api/fields";
+import { recordAudit } from "@/lib/audit/record";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
 import { JsonText } from "@/lib/http/json-text";
 import type { OwnerScope } from "@/lib/identity/scope";
-import { recordAudit } from "@/lib/audit/record";
-import { recordVersion } from "./versions";
 import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, Template, TemplateList } from "./schemas";
+import { recordVersion } from "./versions";
 
 export type TemplateRow = typeof templates.$inferSelect;
 export type TemplateWire = z.input<typeof Template>;
@@ -95,18 +96,21 @@ export const missingTemplate = (scope: OwnerScope, id: string) => notFound(`${de
 const preparedByDatabase = new WeakMap<Database, Map<string, unknown>>();
 function prepared<T>(db: Database, key: string, build: () => T): T {
   let byKey = preparedByDatabase.get(db);
-  if (!byKey) preparedByDatabase.set(db, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    preparedByDatabase.set(db, byKey);
+  }
   let query = byKey.get(key) as T | undefined;
-  if (!query) byKey.set(key, (query = build()));
+  if (!query) {
+    query = build();
+    byKey.set(key, query);
+  }
   return query;
 }
 
 /** `templatesIn` with placeholders `kind` and (unless server scope) `owner`. */
 const inScopePlaceholders = (ownerIsNull: boolean) =>
-  and(
-    eq(templates.scope, sql.placeholder("kind")),
-    ownerIsNull ? isNull(templates.owner) : eq(templates.owner, sql.placeholder("owner")),
-  );
+  and(eq(templates.scope, sql.placeholder("kind")), ownerIsNull ? isNull(templates.owner) : eq(templates.owner, sql.placeholder("owner")));
 
 export async function findTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow | null> {
   const ownerIsNull = scope.owner === null;
@@ -129,8 +133,7 @@ export async function requireTemplate(db: Database, scope: OwnerScope, id: strin
   return row;
 }
 
-export const getTemplate = async (db: Database, scope: OwnerScope, id: string) =>
-  presentTemplate(await requireTemplate(db, scope, id));
+export const getTemplate = async (db: Database, scope: OwnerScope, id: string) => presentTemplate(await requireTemplate(db, scope, id));
 
 /** getTemplate's answer as JSON text written by the database: the hot read of GET one template. */
 export async function getTemplateJson(db: Database, scope: OwnerScope, id: string): Promise<JsonText<TemplateWire>> {
@@ -165,13 +168,22 @@ export async function listTemplates(
   const context = JSON.stringify([scope.kind, scope.owner, query.category ?? null, query.tag ?? null]);
   const after = query.cursor !== undefined ? decodeCursor(cursorKey, query.cursor, context) : undefined;
   const ownerIsNull = scope.owner === null;
-  const has = { category: query.category !== undefined, tag: query.tag !== undefined, after: after !== undefined, limit: query.limit !== undefined };
+  const has = {
+    category: query.category !== undefined,
+    tag: query.tag !== undefined,
+    after: after !== undefined,
+    limit: query.limit !== undefined,
+  };
   const statement = prepared(db, `list-json:${ownerIsNull}:${has.category}:${has.tag}:${has.after}:${has.limit}`, () => {
     const filters: SQL[] = [inScopePlaceholders(ownerIsNull)!];
     if (has.category) filters.push(eq(templates.category, sql.placeholder("category")));
     if (has.tag) filters.push(sql`${templates.tags} @> array[${sql.placeholder("tag")}]::text[]`);
     if (has.after) filters.push(gt(templates.id, sql.placeholder("after")));
-    const base = db.select({ id: templates.id, json: templateJson }).from(templates).where(and(...filters)).orderBy(asc(templates.id));
+    const base = db
+      .select({ id: templates.id, json: templateJson })
+      .from(templates)
+      .where(and(...filters))
+      .orderBy(asc(templates.id));
     return rawStatement<[id: string, json: string]>(db, has.limit ? base.limit(sql.placeholder("limit")) : base);
   });
   const values = { kind: scope.kind, owner: scope.owner, category: query.category, tag: query.tag, after };
@@ -186,7 +198,7 @@ export async function listTemplates(
 /** The rows' JSON texts (second column) as the elements of one array. */
 function joinJson(rows: Array<[id: string, json: string]>): string {
   let out = "";
-  for (let i = 0; i < rows.length; i++) out += i === 0 ? rows[i]![1] : "," + rows[i]![1];
+  for (let i = 0; i < rows.length; i++) out += i === 0 ? rows[i]![1] : `,${rows[i]![1]}`;
   return out;
 }
 
@@ -211,17 +223,21 @@ export const idTaken = (id: string, field: string) =>
 
 export async function createTemplate(db: Database, scope: OwnerScope, input: z.output<typeof CreateTemplateRequest>, actor: string) {
   const row = await db.transaction(async (tx) => {
-    const inserted = await insertTemplate(tx, {
-      id: input.id,
-      scope: scope.kind,
-      owner: scope.owner,
-      name: input.name,
-      description: input.description ?? null,
-      category: input.category ?? null,
-      integrations: input.integrations ?? [],
-      tags: input.tags ?? [],
-      manifest: input.manifest,
-    }, "id");
+    const inserted = await insertTemplate(
+      tx,
+      {
+        id: input.id,
+        scope: scope.kind,
+        owner: scope.owner,
+        name: input.name,
+        description: input.description ?? null,
+        category: input.category ?? null,
+        integrations: input.integrations ?? [],
+        tags: input.tags ?? [],
+        manifest: input.manifest,
+      },
+      "id",
+    );
     await recordVersion(tx, inserted, "create", actor);
     await recordAudit(tx);
     return inserted;

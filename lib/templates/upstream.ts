@@ -1,17 +1,12 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { templates } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record";
-import { ApiError, badGateway, badRequest, conflict, notFound } from "@/lib/http/errors";
+import { type ApiError, badGateway, badRequest, conflict, notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { OwnerScope, ScopeKind } from "@/lib/identity/scope";
-import {
-  loadCatalogTemplate,
-  type CatalogTemplate,
-  type FetchMode,
-  type MarketplaceDeps,
-  type OperationOptions,
-} from "@/lib/marketplace";
+import { type CatalogTemplate, type FetchMode, loadCatalogTemplate, type MarketplaceDeps, type OperationOptions } from "@/lib/marketplace";
 import type { AppContext } from "@/lib/server/app";
 import { withCatalogStatus } from "@/lib/sources/catalog-status";
 import { findUsableSource } from "@/lib/sources/lookup";
@@ -46,7 +41,7 @@ const requireValidManifest = (sourceName: string, entry: CatalogTemplate) => {
 };
 
 /** What a catalog entry says about its template: the fields an install copies and a revision covers. */
-export function entryContent(entry: CatalogTemplate) {
+function entryContent(entry: CatalogTemplate) {
   const { name, description, category, integrations, tags, manifest } = entry;
   return { name, description, category, integrations, tags, manifest };
 }
@@ -90,16 +85,20 @@ export async function installTemplate(
     if (!(await holdSource(tx, source.row.id))) {
       throw notFound(`No template source named ${input.source_name} is available to you.`);
     }
-    const inserted = await insertTemplate(tx, {
-      id,
-      scope: scope.kind,
-      owner: scope.owner,
-      ...fromEntry(entry),
-      sourceName: source.row.name,
-      sourceScope: source.row.scope,
-      sourceOwner: source.row.owner,
-      sourceTemplateId,
-    }, "alias_id");
+    const inserted = await insertTemplate(
+      tx,
+      {
+        id,
+        scope: scope.kind,
+        owner: scope.owner,
+        ...fromEntry(entry),
+        sourceName: source.row.name,
+        sourceScope: source.row.scope,
+        sourceOwner: source.row.owner,
+        sourceTemplateId,
+      },
+      "alias_id",
+    );
     await recordVersion(tx, inserted, "install", principal.id);
     await recordAudit(tx);
     return inserted;
@@ -160,10 +159,7 @@ export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: str
 
 /** Keeps what a check found (CONTRACT §13: `latest_revision`, `update_checked_at`); a row deleted meanwhile is left alone. */
 async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision: string): Promise<void> {
-  await db
-    .update(templates)
-    .set({ latestRevision, updateCheckedAt: sql`now()` })
-    .where(eq(templates.rowId, row.rowId));
+  await db.update(templates).set({ latestRevision, updateCheckedAt: sql`now()` }).where(eq(templates.rowId, row.rowId));
 }
 
 /** The installed template and what its source holds now, for reviewing an update before applying it. */
@@ -198,7 +194,8 @@ export async function updateTemplate(
 ) {
   operation = { since: Date.now(), ...operation };
   const row = await requireTemplate(app.db, scope, id);
-  if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
+  if (row.sourceName === null)
+    throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
   if (row.locallyModified && !force) throw localEdits(id);
   const { entry, sourceId } = await latestEntry(app, row, "revalidate", operation);
   const previous = row.sourceRevision!;

@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import "server-only";
+import { and, asc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { templates } from "@/db/schema";
@@ -38,7 +39,11 @@ export async function listUsableTemplates(
     const [rank, id] = JSON.parse(decodeCursor(cursorKey, query.cursor, context)) as [number, string];
     filters.push(sql`(${scopeRank}, ${templates.id}) > (${rank}, ${id})`);
   }
-  const base = db.select().from(templates).where(and(...filters)).orderBy(scopeRank, asc(templates.id));
+  const base = db
+    .select()
+    .from(templates)
+    .where(and(...filters))
+    .orderBy(scopeRank, asc(templates.id));
   if (query.limit === undefined) return { templates: (await base).map(presentTemplate) };
   const rows = await base.limit(query.limit + 1);
   const page = rows.slice(0, query.limit);

@@ -1,11 +1,12 @@
+import "server-only";
 import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { templates, templateVersions } from "@/db/schema";
 import { iso } from "@/lib/api/fields";
+import { recordAudit } from "@/lib/audit/record";
 import { notFound } from "@/lib/http/errors";
 import type { OwnerScope } from "@/lib/identity/scope";
-import { recordAudit } from "@/lib/audit/record";
-import { missingTemplate, presentTemplate, templatesIn, type TemplateRow, type TemplateWire } from "./templates";
+import { missingTemplate, presentTemplate, type TemplateRow, type TemplateWire, templatesIn } from "./templates";
 
 /**
  * Template versions (CONTRACT §13): every write of a template's content records the content
@@ -16,7 +17,7 @@ import { missingTemplate, presentTemplate, templatesIn, type TemplateRow, type T
 export type VersionAction = (typeof templateVersions.$inferSelect)["action"];
 
 /** How many versions of a template are kept. */
-export const KEPT_VERSIONS = 50;
+const KEPT_VERSIONS = 50;
 
 /** Records the row as it now is; `tx` must be the transaction that wrote it. */
 export async function recordVersion(tx: Database, row: TemplateRow, action: VersionAction, actor: string): Promise<number> {

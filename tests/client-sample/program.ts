@@ -1,7 +1,7 @@
 // A program as a user of the typed client writes one (client/README.md): it adds a marketplace,
 // installs a template, later updates it, creates a bank from it and gives the bank a policy.
 // tests/client-sdk.test.ts type-checks this file against client/ and runs it against the app.
-import { createBankTemplatesClient, type BankTemplatesClient, type Problem, type Schemas } from "../../client";
+import { type BankTemplatesClient, createBankTemplatesClient, type Problem, type Schemas } from "../../client";
 
 /** The answer's data, or an Error naming the problem the server answered with. */
 function ok<T>({ data, error, response }: { data?: T; error?: Problem; response: Response }): T {

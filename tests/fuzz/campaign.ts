@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { contractViolations } from "./checks";
-import { describeRequest, dispatch, type FuzzRequest } from "./dispatch";
-import { requestArbitrary, type Operation } from "./operations";
+import { describeRequest, dispatch, type FuzzRequest, type FuzzResponse } from "./dispatch";
+import { type Operation, requestArbitrary } from "./operations";
 import type { SchemaContext } from "./schema-arbitraries";
 import type { FuzzWorld } from "./seed-state";
 
@@ -64,7 +64,7 @@ function targetsProtected(request: FuzzRequest, world: FuzzWorld): boolean {
 }
 
 /** The requests of a campaign: each operation's own stream, interleaved round-robin so state carries across operations. */
-export function generateRequests(ctx: SchemaContext, operations: Operation[], options: CampaignOptions): FuzzRequest[] {
+function generateRequests(ctx: SchemaContext, operations: Operation[], options: CampaignOptions): FuzzRequest[] {
   const chosen = operations.filter((op) => !options.only || op.key.includes(options.only));
   const perOperation = Math.max(1, Math.ceil(options.totalRequests / Math.max(1, chosen.length)));
   const streams = chosen.map((op, index) => fc.sample(requestArbitrary(ctx, op), { seed: options.seed + index, numRuns: perOperation }));
@@ -81,7 +81,12 @@ export function generateRequests(ctx: SchemaContext, operations: Operation[], op
 /** How often (in requests) deleted seed resources are re-created. */
 const REPLENISH_EVERY = 250;
 
-export async function runCampaign(world: FuzzWorld, ctx: SchemaContext, operations: Operation[], options: CampaignOptions): Promise<CampaignResult> {
+export async function runCampaign(
+  world: FuzzWorld,
+  ctx: SchemaContext,
+  operations: Operation[],
+  options: CampaignOptions,
+): Promise<CampaignResult> {
   const byKey = new Map(operations.map((op) => [op.key, op]));
   const result: CampaignResult = {
     seed: options.seed,
@@ -108,14 +113,19 @@ export async function runCampaign(world: FuzzWorld, ctx: SchemaContext, operatio
         continue;
       }
       log.take();
-      let response;
+      let response: FuzzResponse | null;
       try {
         response = await dispatch(request, world.tokens);
       } catch (error) {
         // A handler that rejects instead of answering becomes the framework's own 500.
         result.requests++;
         result.serverErrors++;
-        result.violations.push({ request, status: null, problems: [`handler threw: ${(error as Error)?.stack ?? String(error)}`], loggedError: log.take() || undefined });
+        result.violations.push({
+          request,
+          status: null,
+          problems: [`handler threw: ${(error as Error)?.stack ?? String(error)}`],
+          loggedError: log.take() || undefined,
+        });
         continue;
       }
       if (!response) {
@@ -162,7 +172,12 @@ const firstLine = (text: string | undefined) => {
 export function groupViolations(violations: Violation[]): { count: number; example: Violation }[] {
   const groups = new Map<string, { count: number; example: Violation }>();
   for (const violation of violations) {
-    const key = [violation.request.operation, violation.status, violation.problems.map((p) => p.split("\n")[0]).join("; "), firstLine(violation.loggedError)].join(" | ");
+    const key = [
+      violation.request.operation,
+      violation.status,
+      violation.problems.map((p) => p.split("\n")[0]).join("; "),
+      firstLine(violation.loggedError),
+    ].join(" | ");
     const group = groups.get(key);
     const size = (v: Violation) => describeRequest(v.request).length;
     if (!group) groups.set(key, { count: 1, example: violation });
@@ -183,7 +198,9 @@ const histogram = (counts: Map<number, number>) =>
 /** The human summary: requests per operation, status histogram, 5xx and non-problem counts, and each distinct violation. */
 export function formatSummary(result: CampaignResult, options: { maxViolationGroups?: number } = {}): string {
   const lines: string[] = [];
-  lines.push(`fuzz seed ${result.seed}: ${result.requests} requests sent (${result.unrouted} normalised outside the API, ${result.skippedProtected} writes at the callers themselves skipped)`);
+  lines.push(
+    `fuzz seed ${result.seed}: ${result.requests} requests sent (${result.unrouted} normalised outside the API, ${result.skippedProtected} writes at the callers themselves skipped)`,
+  );
   lines.push("");
   lines.push("requests per operation (status×count):");
   const width = Math.max(...[...result.perOperation.keys()].map((k) => k.length), 10);
@@ -203,6 +220,7 @@ export function formatSummary(result: CampaignResult, options: { maxViolationGro
     lines.push(describeRequest(example.request).replace(/^/gm, "    "));
     if (example.loggedError) lines.push(`    logged: ${example.loggedError.slice(0, 3000)}`);
   }
-  if (groups.length > (options.maxViolationGroups ?? 25)) lines.push(`… and ${groups.length - (options.maxViolationGroups ?? 25)} more kinds`);
+  if (groups.length > (options.maxViolationGroups ?? 25))
+    lines.push(`… and ${groups.length - (options.maxViolationGroups ?? 25)} more kinds`);
   return lines.join("\n");
 }

@@ -1,7 +1,7 @@
 import type { FuzzResponse } from "./dispatch";
 import { MARKETPLACE_PATH, type Operation } from "./operations";
 
-export const PROBLEM_TYPE_PREFIX = "urn:bank-templates:problem:";
+const PROBLEM_TYPE_PREFIX = "urn:bank-templates:problem:";
 
 /** Why a response breaks the contract (CONTRACT §4, §10, §11); empty when it keeps it. */
 export function contractViolations(operation: Operation | undefined, response: FuzzResponse, path?: string): string[] {
@@ -10,7 +10,8 @@ export function contractViolations(operation: Operation | undefined, response: F
 
   if (status >= 500) {
     // 502/504 answer for an unreachable or misbehaving marketplace; the database is up, so nothing else.
-    const fetchesMarketplace = operation?.marketplace || (path !== undefined && MARKETPLACE_PATH.test(new URL(path, "http://localhost").pathname));
+    const fetchesMarketplace =
+      operation?.marketplace || (path !== undefined && MARKETPLACE_PATH.test(new URL(path, "http://localhost").pathname));
     const upstreamAnswer = fetchesMarketplace && (status === 502 || status === 504);
     if (!upstreamAnswer) problems.push(`answered ${status}`);
   }
@@ -18,7 +19,8 @@ export function contractViolations(operation: Operation | undefined, response: F
 
   if (status >= 400) {
     const contentType = headers.get("content-type") ?? "";
-    if (!contentType.toLowerCase().startsWith("application/problem+json")) problems.push(`error with content-type ${JSON.stringify(contentType)}, not application/problem+json`);
+    if (!contentType.toLowerCase().startsWith("application/problem+json"))
+      problems.push(`error with content-type ${JSON.stringify(contentType)}, not application/problem+json`);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -45,7 +47,8 @@ function problemBodyViolations(body: unknown, status: number, requestIdHeader: s
   if (typeof body !== "object" || body === null || Array.isArray(body)) return ["problem body is not an object"];
   const problem = body as Record<string, unknown>;
   const out: string[] = [];
-  if (typeof problem.type !== "string" || !problem.type.startsWith(PROBLEM_TYPE_PREFIX)) out.push(`problem type ${JSON.stringify(problem.type)} does not start with ${PROBLEM_TYPE_PREFIX}`);
+  if (typeof problem.type !== "string" || !problem.type.startsWith(PROBLEM_TYPE_PREFIX))
+    out.push(`problem type ${JSON.stringify(problem.type)} does not start with ${PROBLEM_TYPE_PREFIX}`);
   if (typeof problem.title !== "string") out.push("problem without a string title");
   if (problem.status !== status) out.push(`problem status ${JSON.stringify(problem.status)} differs from HTTP ${status}`);
   if (typeof problem.detail !== "string") out.push("problem without a string detail");
@@ -55,7 +58,13 @@ function problemBodyViolations(body: unknown, status: number, requestIdHeader: s
   if (problem.errors !== undefined) {
     const wellFormed =
       Array.isArray(problem.errors) &&
-      problem.errors.every((e) => typeof e === "object" && e !== null && typeof (e as { path?: unknown }).path === "string" && typeof (e as { message?: unknown }).message === "string");
+      problem.errors.every(
+        (e) =>
+          typeof e === "object" &&
+          e !== null &&
+          typeof (e as { path?: unknown }).path === "string" &&
+          typeof (e as { message?: unknown }).message === "string",
+      );
     if (!wellFormed) out.push("problem errors is not a list of {path, message}");
   }
   return out;

@@ -49,7 +49,7 @@ function routeFor(pathname: string) {
   return resolveRoute(tolerant);
 }
 
-export function bodyText(body: FuzzBody): string | Uint8Array {
+function bodyText(body: FuzzBody): string | Uint8Array {
   if ("json" in body) return JSON.stringify(body.json);
   if ("text" in body) return body.text;
   return body.bytes;
@@ -66,8 +66,9 @@ function runProxy(url: URL, method: string, headers: Headers): { answer: Respons
   if (result.headers.get("x-middleware-next") !== "1") return { answer: result };
   const forwarded = new Headers();
   const overridden = result.headers.get("x-middleware-override-headers");
-  if (overridden === null) headers.forEach((value, name) => forwarded.set(name, value));
-  else for (const name of overridden.split(",").filter(Boolean)) forwarded.set(name, result.headers.get(`x-middleware-request-${name}`) ?? "");
+  if (overridden === null) for (const [name, value] of headers) forwarded.set(name, value);
+  else
+    for (const name of overridden.split(",").filter(Boolean)) forwarded.set(name, result.headers.get(`x-middleware-request-${name}`) ?? "");
   const extra = new Headers();
   result.headers.forEach((value, name) => {
     if (!MIDDLEWARE_HEADER.test(name)) extra.set(name, value);
@@ -114,13 +115,17 @@ export async function dispatch(request: FuzzRequest, tokens: Record<Caller, stri
 
 /** A request as a short, replayable description for failure reports. */
 export function describeRequest(request: FuzzRequest, maxBody = 1500): string {
-  const lines = [`${request.method} ${request.path.length > 300 ? request.path.slice(0, 300) + `… (${request.path.length} chars)` : request.path}`];
+  const lines = [
+    `${request.method} ${request.path.length > 300 ? `${request.path.slice(0, 300)}… (${request.path.length} chars)` : request.path}`,
+  ];
   lines.push(`  caller: ${request.caller}`);
   for (const [name, value] of Object.entries(request.headers)) lines.push(`  ${name}: ${value}`);
   if (request.body) {
     const sent = bodyText(request.body);
     const text = typeof sent === "string" ? JSON.stringify(sent) : `bytes [${[...sent].join(", ")}]`;
-    lines.push(`  body${"json" in request.body ? " (JSON.stringify of the value)" : ""}: ${text.length > maxBody ? text.slice(0, maxBody) + `… (${text.length} chars)` : text}`);
+    lines.push(
+      `  body${"json" in request.body ? " (JSON.stringify of the value)" : ""}: ${text.length > maxBody ? `${text.slice(0, maxBody)}… (${text.length} chars)` : text}`,
+    );
   }
   return lines.join("\n");
 }

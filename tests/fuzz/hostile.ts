@@ -7,7 +7,7 @@ import fc from "fast-check";
  */
 
 /** Strings PostgreSQL cannot store, or that decode into something else on the way. */
-export const UNSTORABLE_STRINGS = [
+const UNSTORABLE_STRINGS = [
   "\u0000",
   "a\u0000b",
   "\u0000\u0000\u0000",
@@ -19,7 +19,7 @@ export const UNSTORABLE_STRINGS = [
 ] as const;
 
 /** Strange but storable unicode: it must pass or fail validation, never crash. */
-export const STRANGE_STRINGS = [
+const STRANGE_STRINGS = [
   "",
   " ",
   "\t\n\r",
@@ -55,7 +55,7 @@ export const STRANGE_STRINGS = [
 ] as const;
 
 /** Keys worth adding to any object: unknown, unstorable, prototype-ish, path-like. */
-export const HOSTILE_KEYS = [
+const HOSTILE_KEYS = [
   "unknown_field",
   "",
   " ",
@@ -75,7 +75,7 @@ export const HOSTILE_KEYS = [
   "\u{1F4A5}",
 ] as const;
 
-export const HOSTILE_NUMBERS = [
+const HOSTILE_NUMBERS = [
   0,
   -0,
   -1,
@@ -104,10 +104,10 @@ export const HOSTILE_NUMBERS = [
 ] as const;
 
 /** Lengths around common column limits and the 1 MiB body limit. */
-export const LONG_STRING_LENGTHS = [64, 65, 100, 101, 128, 129, 200, 201, 320, 2049, 5001, 8193, 70_000] as const;
+const LONG_STRING_LENGTHS = [64, 65, 100, 101, 128, 129, 200, 201, 320, 2049, 5001, 8193, 70_000] as const;
 
 /** A value nested `depth` levels deep (arrays, objects or both), built without recursion. */
-export function nested(depth: number, shape: "array" | "object" | "mixed"): unknown {
+function nested(depth: number, shape: "array" | "object" | "mixed"): unknown {
   let value: unknown = "leaf";
   for (let i = 0; i < depth; i++) {
     const asArray = shape === "array" || (shape === "mixed" && i % 2 === 0);
@@ -117,15 +117,15 @@ export function nested(depth: number, shape: "array" | "object" | "mixed"): unkn
 }
 
 /** Nesting depths around the limit of 64, and far past it. */
-export const NESTING_DEPTHS = [2, 63, 64, 65, 66, 100, 1400] as const;
+const NESTING_DEPTHS = [2, 63, 64, 65, 66, 100, 1400] as const;
 
-export const unstorableString = fc.constantFrom(...UNSTORABLE_STRINGS);
-export const strangeString = fc.constantFrom(...STRANGE_STRINGS);
+const unstorableString = fc.constantFrom(...UNSTORABLE_STRINGS);
+const strangeString = fc.constantFrom(...STRANGE_STRINGS);
 
 /** A string built from random UTF-16 code units, unpaired surrogates and NUL included. */
-export const rawUnitString = fc.string({ unit: "binary", maxLength: 12 });
+const rawUnitString = fc.string({ unit: "binary", maxLength: 12 });
 
-export const longString = fc
+const longString = fc
   .tuple(fc.constantFrom(...LONG_STRING_LENGTHS), fc.constantFrom("a", "é", "\u{1F4A5}", "0"))
   .map(([length, unit]) => unit.repeat(length));
 
@@ -153,10 +153,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
-export const hostileKey = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_KEYS) },
-  { weight: 1, arbitrary: rawUnitString },
-);
+export const hostileKey = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 1, arbitrary: rawUnitString });
 
 /** A body that is not a JSON object, or not JSON at all, with the text to send. */
 export const RAW_BODY_TEXTS = [
@@ -164,43 +161,43 @@ export const RAW_BODY_TEXTS = [
   "   ",
   "{",
   "}",
-  "{\"a\":",
-  "{\"a\" 1}",
+  '{"a":',
+  '{"a" 1}',
   "{'a':1}",
-  "{\"a\":1,}",
-  "{\"a\":1}garbage",
-  "{\"a\":1}{\"b\":2}",
+  '{"a":1,}',
+  '{"a":1}garbage',
+  '{"a":1}{"b":2}',
   "nul",
   "null",
   "true",
   "0",
   "-1e999",
-  "\"a string\"",
+  '"a string"',
   "[]",
   "[{}]",
   "[1,2,3]",
   "\ufeff{}",
-  "{\"description\":\"\\ud800\"}",
-  "{\"description\":\"a\\u0000b\"}",
-  "{\"\\u0000\":1}",
-  "{\"\\udfff\":{\"\\u0000\":[]}}",
-  "{\"__proto__\":{\"admin\":true}}",
-  "{\"a\":1,\"a\":2}",
-  "{\"a\":\"\\x41\"}",
-  "{\"a\":01}",
-  "{\"a\":NaN}",
-  "{\"a\":Infinity}",
-  "{\"a\":1e99999}",
-  "{\"a\":\"\u0000raw nul\"}",
-  "{\"a\":\"unterminated}",
-  "{\"a\":[" + "1,".repeat(5000) + "1]}",
+  '{"description":"\\ud800"}',
+  '{"description":"a\\u0000b"}',
+  '{"\\u0000":1}',
+  '{"\\udfff":{"\\u0000":[]}}',
+  '{"__proto__":{"admin":true}}',
+  '{"a":1,"a":2}',
+  '{"a":"\\x41"}',
+  '{"a":01}',
+  '{"a":NaN}',
+  '{"a":Infinity}',
+  '{"a":1e99999}',
+  '{"a":"\u0000raw nul"}',
+  '{"a":"unterminated}',
+  `{"a":[${"1,".repeat(5000)}1]}`,
   "[".repeat(65) + "]".repeat(65),
-  "{\"a\":" + "[".repeat(1400) + "]".repeat(1400) + "}",
-  "{\"a\":" + "{\"b\":".repeat(1400) + "1" + "}".repeat(1400) + "}",
+  `{"a":${"[".repeat(1400)}${"]".repeat(1400)}}`,
+  `{"a":${'{"b":'.repeat(1400)}1${"}".repeat(1400)}}`,
   "[".repeat(100_000),
-  "{\"s\":\"" + "[".repeat(2000) + "\"}",
+  `{"s":"${"[".repeat(2000)}"}`,
   // Past the 1 MiB limit: 413.
-  "{\"description\":\"" + "a".repeat(1_100_000) + "\"}",
+  `{"description":"${"a".repeat(1_100_000)}"}`,
 ] as const;
 
 /** Byte sequences that are not UTF-8. */
@@ -306,8 +303,8 @@ export const BAD_AUTHORIZATION = [
   "Token abc",
   "Bearer %00",
   "Bearer \u00ff\u00fe",
-  "Bearer " + "k".repeat(5000),
-  "Bearer bt_" + "0".repeat(40),
+  `Bearer ${"k".repeat(5000)}`,
+  `Bearer bt_${"0".repeat(40)}`,
 ] as const;
 
 export const BAD_SESSION_COOKIES = [
@@ -318,7 +315,7 @@ export const BAD_SESSION_COOKIES = [
   "next-auth.session-token=%ED%A0%80",
   "next-auth.session-token.0=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0; next-auth.session-token.1=..x.y.z",
   "next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAA.BBBB.CCCC",
-  "next-auth.session-token=" + "A".repeat(5000),
+  `next-auth.session-token=${"A".repeat(5000)}`,
   "__Secure-next-auth.session-token=garbage",
   "next-auth.session-token=",
   "=; ;;next-auth.session-token",
@@ -336,4 +333,4 @@ export const ORIGIN_HEADERS = [
 ] as const;
 
 /** Junk left of the rightmost X-Forwarded-For entry, which is the one the rate limits read. */
-export const FORWARDED_FOR_JUNK = ["", "garbage, ", "::1, ", "1.2.3.4, 5.6.7.8, ", "x".repeat(300) + ", ", "[::1]:80, "] as const;
+export const FORWARDED_FOR_JUNK = ["", "garbage, ", "::1, ", "1.2.3.4, 5.6.7.8, ", `${"x".repeat(300)}, `, "[::1]:80, "] as const;

@@ -5,15 +5,15 @@ import {
   BAD_SESSION_COOKIES,
   CONTENT_TYPES,
   FORWARDED_FOR_JUNK,
-  ORIGIN_HEADERS,
   HOSTILE_QUERY_KEYS,
   HOSTILE_QUERY_VALUES,
   HOSTILE_SEGMENTS,
+  hostileString,
+  ORIGIN_HEADERS,
   RAW_BODY_BYTES,
   RAW_BODY_TEXTS,
-  hostileString,
 } from "./hostile";
-import { applyMutation, mutationArb, resolveRef, validArbitrary, type JsonSchema, type SchemaContext } from "./schema-arbitraries";
+import { applyMutation, type JsonSchema, mutationArb, resolveRef, type SchemaContext, validArbitrary } from "./schema-arbitraries";
 
 /** An OpenAPI parameter, as the document lists it. */
 interface Parameter {
@@ -79,18 +79,37 @@ export function pseudoOperations(doc: OpenApiDocument): Operation[] {
     for (const method of METHODS) if (!documented.includes(method)) wrongMethods.push({ method, pathTemplate, pathParams: unique });
   }
   return [
-    { key: "(method not in the document)", method: "*", pathTemplate: "*", pathParams: [], queryParams: [], marketplace: false, documented: false, wrongMethods } as Operation & { wrongMethods: typeof wrongMethods },
-    { key: "(path no route names)", method: "*", pathTemplate: "*", pathParams: [], queryParams: [], marketplace: false, documented: false },
+    {
+      key: "(method not in the document)",
+      method: "*",
+      pathTemplate: "*",
+      pathParams: [],
+      queryParams: [],
+      marketplace: false,
+      documented: false,
+      wrongMethods,
+    } as Operation & { wrongMethods: typeof wrongMethods },
+    {
+      key: "(path no route names)",
+      method: "*",
+      pathTemplate: "*",
+      pathParams: [],
+      queryParams: [],
+      marketplace: false,
+      documented: false,
+    },
   ];
 }
 
 /** Percent-encodes every code unit, writing an unpaired surrogate as its (invalid) WTF-8 bytes. */
-export function encodeLoosely(value: string): string {
+function encodeLoosely(value: string): string {
   let out = "";
   for (const char of value) {
     const code = char.codePointAt(0)!;
     if (code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => "%" + b.toString(16).toUpperCase()).join("");
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join("");
     } else out += encodeURIComponent(char);
   }
   return out;
@@ -104,14 +123,20 @@ const CALLERS = fc.oneof(
 );
 
 // X-Request-Id values: kept when well formed, replaced otherwise; never a reason to fail.
-const REQUEST_IDS = fc.option(fc.constantFrom("fuzz-request-1", "a.b_c-D", "", " ", "x".repeat(129), "has space", "semi;colon", "caf\u00e9", "../.."), {
-  freq: 4,
-});
+const REQUEST_IDS = fc.option(
+  fc.constantFrom("fuzz-request-1", "a.b_c-D", "", " ", "x".repeat(129), "has space", "semi;colon", "caf\u00e9", "../.."),
+  {
+    freq: 4,
+  },
+);
 
 /** Path parameters of a write (PATCH, DELETE, POST) draw from pools that leave the callers themselves alone. */
 const poolNameForPathParam = (method: string, name: string) => (method === "GET" ? `path.${name}` : `path.${name}.write`);
 
-const hostileSegment = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) }, { weight: 2, arbitrary: hostileString.map(encodeLoosely) });
+const hostileSegment = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
+  { weight: 2, arbitrary: hostileString.map(encodeLoosely) },
+);
 
 function validSegmentArb(ctx: SchemaContext, method: string, param: Parameter): fc.Arbitrary<string> {
   return validArbitrary(param.schema, ctx, poolNameForPathParam(method, param.name)).map((value) => encodeLoosely(String(value)));
@@ -216,7 +241,9 @@ const badCredentialHeaders: fc.Arbitrary<Record<string, string>> = fc
   .record({
     credential: fc.oneof(
       fc.constantFrom(...BAD_AUTHORIZATION).map((authorization) => ({ authorization })),
-      fc.tuple(fc.constantFrom(...BAD_SESSION_COOKIES), fc.constantFrom(...ORIGIN_HEADERS)).map(([cookie, origin]) => ({ cookie, ...origin })),
+      fc
+        .tuple(fc.constantFrom(...BAD_SESSION_COOKIES), fc.constantFrom(...ORIGIN_HEADERS))
+        .map(([cookie, origin]) => ({ cookie, ...origin })),
     ),
     junk: fc.constantFrom(...FORWARDED_FOR_JUNK),
     address: fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })),
@@ -236,8 +263,12 @@ function callersFor(operation: Operation): fc.Arbitrary<Caller> {
 
 /** The arbitrary of requests for one operation. */
 export function requestArbitrary(ctx: SchemaContext, operation: Operation): fc.Arbitrary<FuzzRequest> {
-  if (operation.key === "(path no route names)") return unknownPathArb(ctx);
-  if ("wrongMethods" in operation) return wrongMethodArb(ctx, (operation as Operation & { wrongMethods: { method: string; pathTemplate: string; pathParams: Parameter[] }[] }).wrongMethods);
+  if (operation.key === "(path no route names)") return unknownPathArb();
+  if ("wrongMethods" in operation)
+    return wrongMethodArb(
+      ctx,
+      (operation as Operation & { wrongMethods: { method: string; pathTemplate: string; pathParams: Parameter[] }[] }).wrongMethods,
+    );
 
   const validSegments = fc.record(Object.fromEntries(operation.pathParams.map((p) => [p.name, validSegmentArb(ctx, operation.method, p)])));
   const hostileSegments = fc.record(Object.fromEntries(operation.pathParams.map((p) => [p.name, segmentArb(ctx, operation.method, p)])));
@@ -272,7 +303,10 @@ function decodeLeniently(segment: string): string {
   }
 }
 
-function wrongMethodArb(ctx: SchemaContext, choices: { method: string; pathTemplate: string; pathParams: Parameter[] }[]): fc.Arbitrary<FuzzRequest> {
+function wrongMethodArb(
+  ctx: SchemaContext,
+  choices: { method: string; pathTemplate: string; pathParams: Parameter[] }[],
+): fc.Arbitrary<FuzzRequest> {
   return fc.constantFrom(...choices).chain((choice) =>
     fc
       .record({
@@ -292,14 +326,34 @@ function wrongMethodArb(ctx: SchemaContext, choices: { method: string; pathTempl
   );
 }
 
-function unknownPathArb(ctx: SchemaContext): fc.Arbitrary<FuzzRequest> {
+function unknownPathArb(): fc.Arbitrary<FuzzRequest> {
   const segment = fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom("me", "admin", "banks", "templates", "template-sources", "users", "api-keys", "policy", "nope", "v2", "openapi.json") },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        "me",
+        "admin",
+        "banks",
+        "templates",
+        "template-sources",
+        "users",
+        "api-keys",
+        "policy",
+        "nope",
+        "v2",
+        "openapi.json",
+      ),
+    },
     { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
     { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 8 }).map(encodeLoosely) },
   );
   return fc
-    .record({ method: fc.constantFrom(...METHODS), caller: CALLERS, segments: fc.array(segment, { minLength: 1, maxLength: 6 }), plan: fc.oneof({ weight: 4, arbitrary: fc.constant<BodyPlan>({}) }, { weight: 1, arbitrary: rawBodyArb }) })
+    .record({
+      method: fc.constantFrom(...METHODS),
+      caller: CALLERS,
+      segments: fc.array(segment, { minLength: 1, maxLength: 6 }),
+      plan: fc.oneof({ weight: 4, arbitrary: fc.constant<BodyPlan>({}) }, { weight: 1, arbitrary: rawBodyArb }),
+    })
     .map(({ method, caller, segments, plan }) => ({
       operation: "(path no route names)",
       method,

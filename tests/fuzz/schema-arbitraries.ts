@@ -93,10 +93,22 @@ function stringArb(schema: JsonSchema): fc.Arbitrary<string> {
 }
 
 function integerArb(schema: JsonSchema): fc.Arbitrary<number> {
-  const min = Math.max(schema.minimum ?? -1_000_000, schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -Infinity, Number.MIN_SAFE_INTEGER);
-  const max = Math.min(schema.maximum ?? 1_000_000, schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : Infinity, Number.MAX_SAFE_INTEGER);
+  const min = Math.max(
+    schema.minimum ?? -1_000_000,
+    schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -Infinity,
+    Number.MIN_SAFE_INTEGER,
+  );
+  const max = Math.min(
+    schema.maximum ?? 1_000_000,
+    schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : Infinity,
+    Number.MAX_SAFE_INTEGER,
+  );
   const small = fc.integer({ min: Math.max(min, -1000), max: Math.max(Math.max(min, -1000), Math.min(max, 10_000)) });
-  return fc.oneof({ weight: 4, arbitrary: small }, { weight: 1, arbitrary: fc.constantFrom(min, max) }, { weight: 1, arbitrary: fc.integer({ min, max }) });
+  return fc.oneof(
+    { weight: 4, arbitrary: small },
+    { weight: 1, arbitrary: fc.constantFrom(min, max) },
+    { weight: 1, arbitrary: fc.integer({ min, max }) },
+  );
 }
 
 function numberArb(schema: JsonSchema): fc.Arbitrary<number> {
@@ -131,7 +143,9 @@ function generatedValid(schema: JsonSchema, ctx: SchemaContext, name: string | u
   }
   if (schema.allOf?.length) return validArbitrary(schema.allOf[0]!, ctx, name, depth + 1);
   if (Array.isArray(schema.type)) {
-    return fc.oneof(...schema.type.map((type) => ({ weight: type === "null" ? 1 : 3, arbitrary: generatedValid({ ...schema, type }, ctx, name, depth) })));
+    return fc.oneof(
+      ...schema.type.map((type) => ({ weight: type === "null" ? 1 : 3, arbitrary: generatedValid({ ...schema, type }, ctx, name, depth) })),
+    );
   }
   switch (schema.type) {
     case "null":
@@ -166,7 +180,9 @@ function objectArb(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.Ar
     // A map (`propertyNames` + `additionalProperties`), or a free-form object.
     if (depth >= MAX_VALID_DEPTH) return fc.constant({});
     const valueSchema = typeof schema.additionalProperties === "object" ? schema.additionalProperties : {};
-    return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), validArbitrary(valueSchema, ctx, undefined, depth + 1), { maxKeys: 3 });
+    return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), validArbitrary(valueSchema, ctx, undefined, depth + 1), {
+      maxKeys: 3,
+    });
   }
   const shape = Object.fromEntries(names.map((key) => [key, validArbitrary(properties[key]!, ctx, key, depth + 1)]));
   return fc.record(shape, { requiredKeys: schema.required ?? [] });
@@ -213,7 +229,7 @@ function updateAt(value: unknown, path: Path, replace: (old: unknown) => unknown
   return copy;
 }
 
-export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
@@ -240,7 +256,15 @@ export type Mutation =
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("replace" as const), at: fc.nat(), with: hostileValue }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("taint-string" as const), at: fc.nat(), with: hostileString }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("add-key" as const), at: fc.nat(), key: hostileKey, with: fc.oneof(fc.constant<unknown>(1), hostileValue) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("add-key" as const),
+      at: fc.nat(),
+      key: hostileKey,
+      with: fc.oneof(fc.constant<unknown>(1), hostileValue),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("drop-key" as const), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("nest" as const), at: fc.nat(), with: deepValue }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("number" as const), at: fc.nat(), with: hostileNumber }) },

@@ -1,11 +1,11 @@
 import { ADMIN_TOKEN, type Client, type TestApp } from "../support/app";
 import { catalog, catalogEntry, manifest } from "../support/fixtures";
-import { startMarketplace, type Marketplace } from "../support/marketplace-server";
+import { type Marketplace, startMarketplace } from "../support/marketplace-server";
 import type { Caller } from "./dispatch";
 import type { ValuePools } from "./schema-arbitraries";
 
 /** The member the fuzzer calls as; never a target of destructive generated requests. */
-export const MEMBER_ID = "fuzz-member";
+const MEMBER_ID = "fuzz-member";
 /** Users generated PATCH and DELETE requests may change freely. */
 const VICTIM_IDS = ["victim-a", "victim-b", "victim-c"];
 
@@ -38,7 +38,10 @@ function policyDocument() {
     version: "2026-03-24",
     default_strategy: "balanced",
     strategy_overrides: [{ scope: "channel", value: "support", strategy: "careful" }],
-    public_access: { default: { actions: ["bank:recall"], recall_budget: "low" }, overrides: [{ scope: "topic", value: "press", actions: ["bank:recall"] }] },
+    public_access: {
+      default: { actions: ["bank:recall"], recall_budget: "low" },
+      overrides: [{ scope: "topic", value: "press", actions: ["bank:recall"] }],
+    },
   };
 }
 
@@ -64,7 +67,14 @@ export async function seedWorld(t: TestApp): Promise<FuzzWorld> {
   const member: Client = await t.user(MEMBER_ID);
   for (const id of VICTIM_IDS) await t.user(id);
 
-  const sourceUrls = [`${market.url}/good`, `${market.url}/files`, `${market.url}/broken`, `${market.url}/invalid`, "https://marketplace.invalid/catalog", "https://github.com/acme/bank-templates"];
+  const sourceUrls = [
+    `${market.url}/good`,
+    `${market.url}/files`,
+    `${market.url}/broken`,
+    `${market.url}/invalid`,
+    "https://marketplace.invalid/catalog",
+    "https://github.com/acme/bank-templates",
+  ];
   const sourceNames = ["good", "files", "broken", "invalid", "unresolvable", "acme"];
   const templateIds = ["fuzz-alpha", "fuzz-beta", "support-bot"];
   const bankIds = ["fuzz-bank-1", "fuzz-bank-2", "admin-bank"];
@@ -79,11 +89,21 @@ export async function seedWorld(t: TestApp): Promise<FuzzWorld> {
       first ? must(what, call, 200, 201) : noServerError(what, call);
     for (const client of [member, admin]) {
       const base = client === admin ? "/ext/svc/admin/template-sources" : "/ext/svc/me/template-sources";
-      for (const [i, url] of sourceUrls.entries()) await check(`source ${sourceNames[i]}`, client.post(base, { url, alias: sourceNames[i] }));
+      for (const [i, url] of sourceUrls.entries())
+        await check(`source ${sourceNames[i]}`, client.post(base, { url, alias: sourceNames[i] }));
     }
-    await check("personal template", member.post("/ext/svc/me/templates", { id: "fuzz-alpha", name: "Alpha", manifest: manifest(), category: "ops", tags: ["t1"] }));
-    await check("personal template", member.post("/ext/svc/me/templates", { id: "fuzz-beta", name: "Beta", manifest: manifest({ bank: null }) }));
-    await check("server template", admin.post("/ext/svc/admin/templates", { id: "fuzz-alpha", name: "Server alpha", manifest: manifest(), category: "ops" }));
+    await check(
+      "personal template",
+      member.post("/ext/svc/me/templates", { id: "fuzz-alpha", name: "Alpha", manifest: manifest(), category: "ops", tags: ["t1"] }),
+    );
+    await check(
+      "personal template",
+      member.post("/ext/svc/me/templates", { id: "fuzz-beta", name: "Beta", manifest: manifest({ bank: null }) }),
+    );
+    await check(
+      "server template",
+      admin.post("/ext/svc/admin/templates", { id: "fuzz-alpha", name: "Server alpha", manifest: manifest(), category: "ops" }),
+    );
     await check("server template", admin.post("/ext/svc/admin/templates", { id: "fuzz-gamma", name: "Gamma", manifest: manifest() }));
     await check("install", member.post("/ext/svc/me/templates/support-bot/install", { source_name: "good", source_scope: "personal" }));
     await check("install", admin.post("/ext/svc/admin/templates/support-bot/install", { source_name: "good", source_scope: "server" }));
@@ -102,11 +122,18 @@ export async function seedWorld(t: TestApp): Promise<FuzzWorld> {
   };
   await ensureSeeded(true);
 
-  const saKey = await must("service account key", member.post("/ext/svc/me/service-accounts/fuzz-sa-1/api-keys", { description: "sa" }), 201);
+  const saKey = await must(
+    "service account key",
+    member.post("/ext/svc/me/service-accounts/fuzz-sa-1/api-keys", { description: "sa" }),
+    201,
+  );
   const spareKey = await must("spare key", member.post("/ext/svc/me/api-keys", { description: "spare" }), 201);
   const victimKey = await must("victim key", admin.post("/ext/svc/admin/users/victim-a/api-keys", { description: "victim" }), 201);
 
-  const callerKeys = [...(await must("keys", admin.get("/ext/svc/me/api-keys"), 200)), ...(await must("keys", member.get("/ext/svc/me/api-keys"), 200))]
+  const callerKeys = [
+    ...(await must("keys", admin.get("/ext/svc/me/api-keys"), 200)),
+    ...(await must("keys", member.get("/ext/svc/me/api-keys"), 200)),
+  ]
     .map((key: { id: string }) => key.id)
     .filter((id: string) => id !== spareKey.id);
   const keyIds = [spareKey.id, saKey.id, victimKey.id, ...callerKeys];
@@ -149,10 +176,25 @@ export async function seedWorld(t: TestApp): Promise<FuzzWorld> {
     email: () => ["someone@example.com", "first.last+tag@example.org"],
     current_password: () => ["not-the-password", "correct horse battery staple"],
     new_password: () => ["correct horse battery staple", "short"],
-    template: () => ["personal/fuzz-alpha", "server/fuzz-alpha", "fuzz-beta", "server/fuzz-gamma", "personal/support-bot", "personal/missing", "server/", "/x", "other/fuzz-alpha"],
+    template: () => [
+      "personal/fuzz-alpha",
+      "server/fuzz-alpha",
+      "fuzz-beta",
+      "server/fuzz-gamma",
+      "personal/support-bot",
+      "personal/missing",
+      "server/",
+      "/x",
+      "other/fuzz-alpha",
+    ],
     bank_id: () => [...bankIds, "fresh-bank"],
     url: () => [...sourceUrls, "http://127.0.0.1:1/closed", "http://10.0.0.1/private", "https://[::1]/", "ftp://example.invalid/"],
-    manifest: () => [manifest(), manifest({ bank: null, mental_models: null, directives: null }), manifest({ mental_models: [] }), { version: "1" }],
+    manifest: () => [
+      manifest(),
+      manifest({ bank: null, mental_models: null, directives: null }),
+      manifest({ mental_models: [] }),
+      { version: "1" },
+    ],
     document: () => [policyDocument(), { version: "2026-03-24" }, { version: "2026-03-24", public_access: null }],
   };
 

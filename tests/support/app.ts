@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { bootstrapIdentity } from "@/lib/identity/bootstrap";
-import { setApp, type AppContext } from "@/lib/server/app";
+import { type AppContext, setApp } from "@/lib/server/app";
 import { loadConfig } from "@/lib/server/config";
 import { freshDatabase } from "./database";
 import { resolveRoute } from "./router";
+import { ADMIN_TOKEN } from "./tokens";
 
-export const ADMIN_TOKEN = "test-admin-token-" + "x".repeat(32);
+export { ADMIN_TOKEN };
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -49,7 +50,7 @@ export async function request<T = any>(method: string, path: string, options: Re
   }
   const response = await callRoute(new Request(url, { method, headers, body }));
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   if (text) {
     try {
       parsed = JSON.parse(text);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { openPglite, openPostgres, type DatabaseHandle } from "@/db/client";
+import { type DatabaseHandle, openPglite, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 
 /** A new, migrated database of the kind this test project runs on; dropped again by `close`. */

@@ -13,7 +13,7 @@ import { listenOnLoopback } from "./loopback";
  * stays empty for well-formed calls.
  */
 
-export interface FakeBank {
+interface FakeBank {
   /** Defaults to the bank id, as the real import names a bank it creates. */
   name?: string;
   /** Per-bank config overrides, merged field by field by each import. */
@@ -26,7 +26,7 @@ export interface FakeBank {
   updatedAt?: string;
 }
 
-export interface FakeRequest {
+interface FakeRequest {
   method: string;
   /** The path without query, as sent (still percent-encoded). */
   path: string;
@@ -36,7 +36,7 @@ export interface FakeRequest {
   body: unknown;
 }
 
-export type FakeMode = "ok" | "fail" | "slow";
+type FakeMode = "ok" | "fail" | "slow";
 
 export interface FakeHindsight {
   /** `http://127.0.0.1:PORT`, without a trailing slash. */
@@ -111,7 +111,14 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
     },
     addBank(bankId, name) {
       const now = new Date().toISOString();
-      const bank: FakeBank = { name: name ?? bankId, config: {}, mentalModels: new Map(), directives: new Map(), createdAt: now, updatedAt: now };
+      const bank: FakeBank = {
+        name: name ?? bankId,
+        config: {},
+        mentalModels: new Map(),
+        directives: new Map(),
+        createdAt: now,
+        updatedAt: now,
+      };
       banks.set(bankId, bank);
       return bank;
     },
@@ -323,7 +330,8 @@ function intParam(query: Record<string, string>, key: string, min: number, max?:
   if (!/^[+-]?\d+$/.test(value.trim())) {
     return { loc: ["query", key], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" };
   }
-  if (Number(value) < min) return { loc: ["query", key], msg: `Input should be greater than or equal to ${min}`, type: "greater_than_equal" };
+  if (Number(value) < min)
+    return { loc: ["query", key], msg: `Input should be greater than or equal to ${min}`, type: "greater_than_equal" };
   if (max !== undefined && Number(value) > max) {
     return { loc: ["query", key], msg: `Input should be less than or equal to ${max}`, type: "less_than_equal" };
   }
@@ -333,7 +341,10 @@ function intParam(query: Record<string, string>, key: string, min: number, max?:
 function enumParam(query: Record<string, string>, key: string, allowed: string[]): ValidationError | null {
   const value = query[key];
   if (value === undefined || allowed.includes(value)) return null;
-  const expected = allowed.map((a) => `'${a}'`).join(", ").replace(/, ([^,]*)$/, " or $1");
+  const expected = allowed
+    .map((a) => `'${a}'`)
+    .join(", ")
+    .replace(/, ([^,]*)$/, " or $1");
   return { loc: ["query", key], msg: `Input should be ${expected}`, type: "enum" };
 }
 
@@ -481,12 +492,18 @@ const READS: Record<"get_bank_config" | "list_mental_models" | "list_directives"
   }),
   list_mental_models: (bankId, bank, query) => {
     const detail = query.detail ?? "full";
-    return page([...bank.mentalModels.values()].map((model) => mentalModelResponse(bankId, bank, model, detail)), query);
+    return page(
+      [...bank.mentalModels.values()].map((model) => mentalModelResponse(bankId, bank, model, detail)),
+      query,
+    );
   },
   list_directives: (bankId, bank, query) => {
     const activeOnly = query.active_only === undefined ? true : parseBool(query.active_only)!;
     const all = [...bank.directives.values()].map((directive) => directiveResponse(bankId, bank, directive));
-    return page(all.filter((d) => d.is_active || !activeOnly), query);
+    return page(
+      all.filter((d) => d.is_active || !activeOnly),
+      query,
+    );
   },
   get_bank_profile: (bankId, bank) => {
     const { disposition, mission } = listItem(bankId, bank);
@@ -520,7 +537,9 @@ function mentalModelResponse(bankId: string, bank: FakeBank, model: Entry, detai
 
 /** A DirectiveResponse; the id is stable per bank and name, as a stored row's would be. */
 function directiveResponse(bankId: string, bank: FakeBank, directive: Entry) {
-  const hex = createHash("sha256").update(`${bankId}\0${String(directive.name)}`).digest("hex");
+  const hex = createHash("sha256")
+    .update(`${bankId}\0${String(directive.name)}`)
+    .digest("hex");
   return {
     id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`,
     bank_id: bankId,

@@ -1,18 +1,18 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import { listenOnLoopback } from "./loopback";
 import { afterAll, beforeAll } from "vitest";
+import { listenOnLoopback } from "./loopback";
 
-export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** Path and query, as sent. */
   path: string;
   headers: IncomingHttpHeaders;
 }
 
-export interface FileOptions {
+interface FileOptions {
   headers?: Record<string, string>;
   status?: number;
 }

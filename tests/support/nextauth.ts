@@ -2,7 +2,7 @@
 // global, which Next's request-scope storages capture when they are first loaded).
 import "next/dist/server/node-environment-baseline";
 import { NextRequest } from "next/server";
-import * as route from "@/app/api/auth/[...nextauth]/route";
+import { GET, POST } from "@/app/api/auth/[...nextauth]/route";
 
 /**
  * Calls the next-auth route (app/api/auth/[...nextauth]/route.ts) in-process. next-auth's
@@ -39,7 +39,10 @@ async function nextRequestScope() {
 
 export async function callNextAuth(method: "GET" | "POST", path: string, options: NextAuthRequestOptions = {}): Promise<NextAuthResponse> {
   const url = new URL(path, "http://localhost");
-  const segments = url.pathname.replace(/^\/api\/auth\//, "").split("/").filter(Boolean);
+  const segments = url.pathname
+    .replace(/^\/api\/auth\//, "")
+    .split("/")
+    .filter(Boolean);
   const headers = new Headers({ host: url.host, ...options.headers });
   if (options.cookies?.size) headers.set("cookie", [...options.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
   let body: string | undefined;
@@ -50,8 +53,13 @@ export async function callNextAuth(method: "GET" | "POST", path: string, options
   const request = new NextRequest(url, { method, headers, body });
   const { workAsyncStorage, workUnitAsyncStorage, createRequestStoreForAPI } = await nextRequestScope();
   const requestStore = createRequestStoreForAPI(request, request.nextUrl, undefined as never, undefined, undefined, undefined);
-  const workStore = { route: "/api/auth/[...nextauth]", page: "/api/auth/[...nextauth]/route", forceStatic: false, dynamicShouldError: false };
-  const handler = route[method];
+  const workStore = {
+    route: "/api/auth/[...nextauth]",
+    page: "/api/auth/[...nextauth]/route",
+    forceStatic: false,
+    dynamicShouldError: false,
+  };
+  const handler = { GET, POST }[method];
   const response = await workAsyncStorage.run(workStore as never, () =>
     workUnitAsyncStorage.run(requestStore as never, () => handler(request, { params: Promise.resolve({ nextauth: segments }) })),
   );

@@ -1,15 +1,19 @@
 "use client";
-import { SectionCard } from "@/components/console/SectionCard";
-import { Alert, Button, Grid, Group, List, Stack, Text, Textarea } from "@mantine/core";
+import { Alert, Button, Grid, Group, List, Stack, Text } from "@mantine/core";
 import { IconAlertTriangle, IconDeviceFloppy, IconTrash } from "@tabler/icons-react";
-import { useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
+import { SectionCard } from "@/components/console/SectionCard";
 import { useConfirm } from "@/components/console/useConfirm";
+import { jsonDiagnostics } from "@/components/editor/diagnostics";
+import { JsonEditor, type JsonEditorHandle } from "@/components/editor/JsonEditor";
+import { FormFieldset } from "@/components/forms/FormFieldset";
+import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import { useDeletePolicy, useSavePolicy } from "@/lib/client/hooks/policy";
 import { ApiProblem, describeError } from "@/lib/client/problem";
-import { PolicyForm } from "./PolicyForm";
-import { formatPath, newPolicy, parsePolicyJson, setIn, toJson, type Path, type PolicyDraft } from "./policy-document";
-import { ResolvePreview } from "./ResolvePreview";
 import classes from "./PolicyEditor.module.css";
+import { PolicyForm } from "./PolicyForm";
+import { formatPath, newPolicy, type Path, type PolicyDraft, parsePolicyJson, setIn, toJson } from "./policy-document";
+import { ResolvePreview } from "./ResolvePreview";
 
 /** The API reports the document's fields under `document` (the PUT body's root). */
 const DOCUMENT = "document";
@@ -36,6 +40,13 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
   const [status, setStatus] = useState<string | null>(null);
   const save = useSavePolicy(bankId);
   const remove = useDeletePolicy(bankId);
+  const jsonEditor = useRef<JsonEditorHandle>(null);
+  const jsonIds = { description: useId(), error: useId() };
+  // The JSON view's markers: where the text stops being JSON, or where each field the API refused sits.
+  const diagnostics = useMemo(
+    () => jsonDiagnostics(json, jsonError, { errors: problem?.errors ?? [] }, { root: DOCUMENT, source: shortPath }),
+    [json, jsonError, problem],
+  );
 
   const load = (document: PolicyDraft) => {
     setDraft(document);
@@ -70,6 +81,8 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
   };
 
   const dirty = jsonError !== null || toJson(draft) !== toJson(baseline);
+  // Leaving (a link, Back, reload) with a document that differs from the saved one asks first.
+  useLeaveGuard(dirty);
 
   const onSave = async () => {
     setProblem(null);
@@ -90,8 +103,7 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
     confirmLabel: "Delete policy",
     message: (id) => (
       <>
-        Delete the policy of <strong>{id}</strong>? Its strategy overrides and public access go with it. This cannot be
-        undone.
+        Delete the policy of <strong>{id}</strong>? Its strategy overrides and public access go with it. This cannot be undone.
       </>
     ),
     onConfirm: async () => {
@@ -105,16 +117,22 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
     <Stack gap="lg">
       {saved === null && (
         <Alert color="blue" variant="light" title="No policy yet" data-testid="no-policy">
-          This bank has no policy: no strategy is set and nothing is public. Fill in the form or the JSON and save to create
-          one.
+          This bank has no policy: no strategy is set and nothing is public. Fill in the form or the JSON and save to create one.
         </Alert>
       )}
       {problem && (
-        <Alert color="red" role="alert" title="The policy was not saved" icon={<IconAlertTriangle aria-hidden />} data-testid="policy-errors">
+        <Alert
+          color="red"
+          role="alert"
+          title="The policy was not saved"
+          icon={<IconAlertTriangle aria-hidden />}
+          data-testid="policy-errors"
+        >
           <Text size="sm">{problem.detail}</Text>
           {problem.errors.length > 0 && (
             <List size="sm" mt="xs">
               {problem.errors.map((e, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: one answer's errors, shown as they came and replaced whole; two may share a path and message.
                 <List.Item key={i}>
                   <Text span ff="monospace" size="sm">
                     {shortPath(e.path)}
@@ -139,29 +157,41 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
                 The JSON is not valid, so the form cannot follow it. Fix the JSON, or discard your changes.
               </Alert>
             )}
-            <fieldset disabled={jsonError !== null} aria-label="Policy form" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }} data-testid="policy-form">
+            <FormFieldset disabled={jsonError !== null} aria-label="Policy form" data-testid="policy-form">
               <PolicyForm draft={draft} onSet={onSet} errorAt={errorAt} />
-            </fieldset>
+            </FormFieldset>
           </SectionCard>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
           {/* Beside the form on wide screens, the JSON stays in view while the form scrolls. */}
           <SectionCard title="JSON" padding="lg" className={classes.json}>
-            <Textarea
-              label="Policy document"
-              description="The same document as the form. Edits here update the form while the JSON is valid."
-              value={json}
-              onChange={(e) => onJson(e.currentTarget.value)}
-              error={jsonError ? `Not valid JSON: ${jsonError}` : undefined}
-              autosize
-              minRows={12}
-              maxRows={40}
-              spellCheck={false}
-              autoCapitalize="none"
-              autoComplete="off"
-              styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)", fontSize: "var(--mantine-font-size-xs)" } }}
-              data-testid="policy-json"
-            />
+            <Stack gap={4}>
+              {/* The editor is named by aria-label (a label element cannot point at it); this is what sighted users read. */}
+              <Text size="sm" fw={500} onClick={() => jsonEditor.current?.focus()}>
+                Policy document
+              </Text>
+              <Text size="xs" c="dimmed" id={jsonIds.description}>
+                The same document as the form. Edits here update the form while the JSON is valid.
+              </Text>
+              <JsonEditor
+                handleRef={jsonEditor}
+                value={json}
+                onChange={onJson}
+                label="Policy document"
+                describedBy={jsonError ? `${jsonIds.description} ${jsonIds.error}` : jsonIds.description}
+                invalid={jsonError !== null}
+                diagnostics={diagnostics}
+                fontSize="xs"
+                minHeight="18em"
+                maxHeight="min(60em, 75vh)"
+                testId="policy-json"
+              />
+              {jsonError && (
+                <Text size="xs" c="var(--mantine-color-error)" id={jsonIds.error}>
+                  Not valid JSON: {jsonError}
+                </Text>
+              )}
+            </Stack>
           </SectionCard>
         </Grid.Col>
       </Grid>
@@ -190,7 +220,7 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
           </Button>
         )}
       </Group>
-      <ResolvePreview bankId={bankId} hasPolicy={saved !== null} unsaved={saved !== null && dirty} />
+      <ResolvePreview bankId={bankId} hasPolicy={saved !== null} unsaved={saved !== null && dirty} saved={saved} />
       {confirmDelete.modal}
     </Stack>
   );

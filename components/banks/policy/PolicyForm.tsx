@@ -16,9 +16,9 @@ import {
   Tooltip,
 } from "@mantine/core";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
-import { useId, type ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import { POLICY_VERSION } from "@/lib/client/policy-version";
-import { RECALL_BUDGETS, SCOPES, getIn, isObject, listAt, textAt, type Path, type PolicyDraft } from "./policy-document";
+import { getIn, isObject, listAt, type Path, type PolicyDraft, RECALL_BUDGETS, SCOPES, textAt } from "./policy-document";
 
 const KNOWN_KEYS = ["version", "default_strategy", "strategy_overrides", "public_access"];
 const SCOPE_OPTIONS = SCOPES.map((s) => ({ value: s, label: s }));
@@ -85,6 +85,7 @@ function OverrideList({ path, noun, hint, testIdPrefix, blank, renderItem, draft
         {items.map((_, i) => {
           const name = `${noun} ${i + 1}`;
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the policy document's lists hold no ids; an item is its position ("Strategy override 2"), its inputs controlled by it.
             <Paper key={i} withBorder p="sm" role="listitem" aria-label={name} data-testid={`${testIdPrefix}-${i}`}>
               <Group justify="space-between" mb={4} wrap="nowrap">
                 <Text size="sm" fw={600}>
@@ -98,7 +99,12 @@ function OverrideList({ path, noun, hint, testIdPrefix, blank, renderItem, draft
         })}
       </Stack>
       <Group>
-        <Button variant="light" size="xs" leftSection={<IconPlus size={14} aria-hidden />} onClick={() => onSet([...path, items.length], blank)}>
+        <Button
+          variant="light"
+          size="xs"
+          leftSection={<IconPlus size={14} aria-hidden />}
+          onClick={() => onSet([...path, items.length], blank)}
+        >
           Add {noun.toLowerCase()}
         </Button>
       </Group>

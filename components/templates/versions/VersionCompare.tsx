@@ -38,8 +38,20 @@ export function VersionCompare({ scope, id, versions, from, to, onChange }: Prop
       ) : (
         <Stack gap="md">
           <Group gap="sm" align="flex-end" grow preventGrowOverflow={false}>
-            <NativeSelect label="Compare from" data={options} value={String(from)} onChange={(e) => onChange({ from: Number(e.currentTarget.value) })} miw={220} />
-            <NativeSelect label="Compare to" data={options} value={String(to)} onChange={(e) => onChange({ to: Number(e.currentTarget.value) })} miw={220} />
+            <NativeSelect
+              label="Compare from"
+              data={options}
+              value={String(from)}
+              onChange={(e) => onChange({ from: Number(e.currentTarget.value) })}
+              miw={220}
+            />
+            <NativeSelect
+              label="Compare to"
+              data={options}
+              value={String(to)}
+              onChange={(e) => onChange({ to: Number(e.currentTarget.value) })}
+              miw={220}
+            />
           </Group>
           {from === to ? (
             <Text size="sm" c="dimmed" role="status">
@@ -54,7 +66,21 @@ export function VersionCompare({ scope, id, versions, from, to, onChange }: Prop
   );
 }
 
-function Differences({ scope, id, from, to, fromLabel, toLabel }: { scope: ScopeKind; id: string; from: number; to: number; fromLabel: string; toLabel: string }) {
+function Differences({
+  scope,
+  id,
+  from,
+  to,
+  fromLabel,
+  toLabel,
+}: {
+  scope: ScopeKind;
+  id: string;
+  from: number;
+  to: number;
+  fromLabel: string;
+  toLabel: string;
+}) {
   const before = useTemplateVersion(scope, id, from);
   const after = useTemplateVersion(scope, id, to);
   if (before.isError || after.isError) {
@@ -76,7 +102,12 @@ function Differences({ scope, id, from, to, fromLabel, toLabel }: { scope: Scope
         <MetadataDiff before={before.data} after={after.data} beforeLabel={capitalize(fromLabel)} afterLabel={capitalize(toLabel)} />
       </Part>
       <Part title="Manifest">
-        <ManifestDiff before={formatJson(before.data.manifest)} after={formatJson(after.data.manifest)} beforeLabel={fromLabel} afterLabel={toLabel} />
+        <ManifestDiff
+          before={formatJson(before.data.manifest)}
+          after={formatJson(after.data.manifest)}
+          beforeLabel={fromLabel}
+          afterLabel={toLabel}
+        />
       </Part>
     </Stack>
   );

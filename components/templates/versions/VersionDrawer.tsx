@@ -54,7 +54,13 @@ export function VersionDrawer({ scope, id, version, isCurrent, onClose, onRollba
           </Text>
           {!isCurrent && (
             <Group>
-              <Button size="xs" variant="light" color="red" leftSection={<IconArrowBackUp size={14} aria-hidden />} onClick={() => onRollback(version)}>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                leftSection={<IconArrowBackUp size={14} aria-hidden />}
+                onClick={() => onRollback(version)}
+              >
                 Roll back to version {version.version}
               </Button>
             </Group>

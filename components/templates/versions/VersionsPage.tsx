@@ -124,12 +124,7 @@ function History({ scope, id, versions }: { scope: ScopeKind; id: string; versio
         </Alert>
       )}
       <SectionCard title="History">
-        <VersionsTable
-          versions={versions}
-          onView={setViewing}
-          onCompare={compareWithCurrent}
-          onRollback={confirmRollback.ask}
-        />
+        <VersionsTable versions={versions} onView={setViewing} onCompare={compareWithCurrent} onRollback={confirmRollback.ask} />
       </SectionCard>
       <div ref={compareRef} style={{ scrollMarginTop: "var(--app-shell-header-offset, 4rem)" }}>
         <VersionCompare

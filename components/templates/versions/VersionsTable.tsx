@@ -1,6 +1,6 @@
 "use client";
 import { Badge, Group, Stack, Text } from "@mantine/core";
-import { ResourceTable, RowActions, type RowAction } from "@/components/console/ResourceTable";
+import { ResourceTable, type RowAction, RowActions } from "@/components/console/ResourceTable";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import type { VersionSummaryData } from "@/lib/client/hooks/versions";
@@ -26,12 +26,11 @@ interface Props {
 export function VersionsTable({ versions, onView, onCompare, onRollback }: Props) {
   const caption = `${versions.length} version${versions.length === 1 ? "" : "s"}, newest first; the newest is the current content`;
   return (
-    <ResourceTable columns={COLUMNS} actions caption={caption} testId="versions-table" minWidth={340} verticalSpacing="sm">
+    // No minimum width: at 390 px the table fits the card (the actions wrap) rather than scrolling sideways.
+    <ResourceTable columns={COLUMNS} actions caption={caption} testId="versions-table" minWidth={0} verticalSpacing="sm">
       {versions.map((v, i) => {
         const isCurrent = i === 0;
-        const actions: RowAction[] = [
-          { label: "View", ariaLabel: `View version ${v.version}`, onClick: () => onView(v) },
-        ];
+        const actions: RowAction[] = [{ label: "View", ariaLabel: `View version ${v.version}`, onClick: () => onView(v) }];
         if (!isCurrent) {
           actions.push(
             {
@@ -99,7 +98,8 @@ export function VersionsTable({ versions, onView, onCompare, onRollback }: Props
                 )}
               </Group>
             </Table.Td>
-            <RowActions actions={actions} />
+            {/* Up to three buttons, wider side by side than a phone leaves the table: they may wrap. */}
+            <RowActions actions={actions} wrap />
           </Table.Tr>
         );
       })}

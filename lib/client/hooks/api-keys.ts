@@ -46,4 +46,3 @@ export function useRevokeApiKey(owner: KeyOwnerRef) {
     revoke: (keyId: string) => mutation.mutateAsync({ params: { ...(f.params as { user_id: string }), key_id: keyId } }),
   };
 }
-

@@ -1,8 +1,6 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { api, type CallResult } from "../api";
+import { keepPreviousData } from "@tanstack/react-query";
 import { endpoints } from "../endpoints";
-import type { ApiProblem } from "../problem";
-import { endpointQueryKey } from "../query";
+import { useEndpointQuery } from "../query";
 
 const list = endpoints.audit.list;
 
@@ -15,12 +13,15 @@ export interface AuditFilters {
 
 const PAGE_SIZE = 50;
 
-/** The audit log, newest first, a page at a time ("Load more" fetches the next). */
-export function useAuditLog(filters: AuditFilters) {
-  return useInfiniteQuery<CallResult<typeof list>, ApiProblem, { pages: CallResult<typeof list>[] }, readonly unknown[], string | undefined>({
-    queryKey: endpointQueryKey(list, { query: filters }),
-    queryFn: ({ pageParam }) => api.call(list, { query: { ...filters, limit: PAGE_SIZE, cursor: pageParam } }),
-    initialPageParam: undefined,
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
+/**
+ * One page of the audit log, newest first: the first page without a cursor, a later one from the
+ * `next_cursor` of the page before. The page kept in the URL is a cursor, so a reload shows the
+ * same entries; the page shown stays up while the next one loads.
+ */
+export function useAuditLog(filters: AuditFilters, cursor: string | null) {
+  return useEndpointQuery(
+    list,
+    { query: { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
+    { placeholderData: keepPreviousData },
+  );
 }

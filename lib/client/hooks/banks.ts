@@ -29,7 +29,11 @@ export function useFetchBankExport() {
   return useCallback(
     (bankId: string) => {
       const input = { params: { bank_id: bankId } };
-      return queryClient.fetchQuery({ queryKey: endpointQueryKey(banks.export, input), queryFn: () => api.call(banks.export, input), staleTime: 0 });
+      return queryClient.fetchQuery({
+        queryKey: endpointQueryKey(banks.export, input),
+        queryFn: () => api.call(banks.export, input),
+        staleTime: 0,
+      });
     },
     [queryClient],
   );

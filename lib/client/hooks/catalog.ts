@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { type QueryClient, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/identity/scope";
 import type { SourceCatalog } from "@/lib/sources/schemas";
@@ -6,7 +6,7 @@ import { api } from "../api";
 import { endpoints } from "../endpoints";
 import type { ApiProblem } from "../problem";
 import { endpointQueryKey } from "../query";
-import { sourceKey, type SourceData, type SourceRef } from "./sources";
+import { type SourceData, type SourceRef, sourceKey } from "./sources";
 
 export type CatalogData = z.output<typeof SourceCatalog>;
 export type CatalogEntryData = CatalogData["templates"][number];

@@ -1,14 +1,15 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
+import type { FieldError } from "@/lib/http/problem-schema";
 import { api } from "../api";
 import { endpoints } from "../endpoints";
+import type { ApiProblem } from "../problem";
 import { endpointQueryKey } from "../query";
-import type { ApiProblem, ProblemFieldError } from "../problem";
 
 /** The editor's text as JSON: the value, or why it is not JSON. */
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; empty: boolean; message: string };
 
-export function parseJsonText(text: string): ParsedJson {
+function parseJsonText(text: string): ParsedJson {
   if (text.trim() === "") return { ok: false, empty: true, message: "is empty" };
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -31,7 +32,7 @@ export type ManifestCheck =
   | { state: "empty" }
   | { state: "syntax"; message: string }
   | { state: "checking" }
-  | { state: "checked"; valid: boolean; errors: ProblemFieldError[]; warnings: ProblemFieldError[] }
+  | { state: "checked"; valid: boolean; errors: FieldError[]; warnings: FieldError[] }
   | { state: "failed"; error: ApiProblem };
 
 /**

@@ -49,7 +49,10 @@ export function useSavePolicy(bankId: string) {
     mutationFn: (document) => api.call(policy.put, { params: { bank_id: bankId }, body: { document: document as never } }),
     onSuccess: async (saved) => {
       queryClient.setQueryData(policyKey(bankId), saved);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: resolveKeyPrefix(bankId) }), refreshHasPolicy(queryClient, bankId, true)]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: resolveKeyPrefix(bankId) }),
+        refreshHasPolicy(queryClient, bankId, true),
+      ]);
     },
   });
 }
@@ -69,9 +72,5 @@ export function useDeletePolicy(bankId: string) {
 
 /** What the saved policy grants in one context; off while `enabled` is false (no policy saved). */
 export function useResolvedPolicy(bankId: string, context: PolicyContext, enabled: boolean) {
-  return useEndpointQuery(
-    policy.resolve,
-    { params: { bank_id: bankId }, query: context },
-    { enabled, placeholderData: keepPreviousData },
-  );
+  return useEndpointQuery(policy.resolve, { params: { bank_id: bankId }, query: context }, { enabled, placeholderData: keepPreviousData });
 }

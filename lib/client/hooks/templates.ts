@@ -11,10 +11,6 @@ import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../quer
 // admins only). Every hook takes the scope; the two families share their shape.
 
 export type TemplateData = z.output<typeof Template>;
-export interface TemplateFilters {
-  category?: string | null;
-  tag?: string | null;
-}
 
 const catalogs = [endpoints.sources.personal.catalog, endpoints.sources.server.catalog];
 
@@ -35,13 +31,11 @@ export const hasUpdate = (t: Pick<TemplateData, "source_name" | "source_revision
   t.source_name !== null && t.latest_revision !== null && t.latest_revision !== t.source_revision;
 
 /** Templates the caller may use: their personal ones and the server's (GET /ext/svc/templates). */
-export function useUsableTemplates(filters: TemplateFilters = {}, { enabled = true, scope }: { enabled?: boolean; scope?: ScopeKind } = {}) {
-  const query = { category: filters.category ?? undefined, tag: filters.tag ?? undefined };
+export function useUsableTemplates({ enabled = true, scope }: { enabled?: boolean; scope?: ScopeKind } = {}) {
   return useEndpointQuery(
     endpoints.usableTemplates.list,
-    { query },
+    {},
     {
-      placeholderData: (previous) => previous,
       enabled,
       // One scope's part of the list, when asked for: the same cached answer serves both.
       select: scope && ((data) => ({ ...data, templates: data.templates.filter((t) => t.scope === scope) })),
@@ -64,10 +58,9 @@ export function useUpdateCounts(includeServer: boolean) {
   return { personal: count(personal.data), server: includeServer ? count(server.data) : 0 };
 }
 
-/** The scope's templates, filtered by category and tag on the server. */
-export function useTemplates(scope: ScopeKind, filters: TemplateFilters = {}, { enabled = true } = {}) {
-  const query = { category: filters.category ?? undefined, tag: filters.tag ?? undefined };
-  return useEndpointQuery(endpoints.templates[scope].list, { query }, { placeholderData: (previous) => previous, enabled });
+/** The scope's templates (the console filters them itself: one cached list serves every view). */
+export function useTemplates(scope: ScopeKind, { enabled = true } = {}) {
+  return useEndpointQuery(endpoints.templates[scope].list, {}, { enabled });
 }
 
 export function useTemplate(scope: ScopeKind, id: string, { enabled = true } = {}) {
@@ -80,13 +73,20 @@ export function useCreateTemplate(scope: ScopeKind) {
 }
 
 /** The template's own query holds the answer at once, so an editor reopened on it starts from what was saved. */
-export const templateKey = (scope: ScopeKind, id: string) => endpointQueryKey(endpoints.templates[scope].get, { params: { template_id: id } });
+export const templateKey = (scope: ScopeKind, id: string) =>
+  endpointQueryKey(endpoints.templates[scope].get, { params: { template_id: id } });
 
 export function usePatchTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
   const queryClient = useQueryClient();
   const mutation = useEndpointMutation(e.patch, {
-    invalidates: [e.list, e.previewUpdate, endpoints.templateLifecycle[scope].versions, endpoints.usableTemplates.list, endpoints.usableTemplates.get],
+    invalidates: [
+      e.list,
+      e.previewUpdate,
+      endpoints.templateLifecycle[scope].versions,
+      endpoints.usableTemplates.list,
+      endpoints.usableTemplates.get,
+    ],
   });
   return {
     ...mutation,

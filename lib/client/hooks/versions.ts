@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/identity/scope";
-import type { TemplateVersion, TemplateVersionSummary } from "@/lib/templates/schemas";
+import type { TemplateVersionSummary } from "@/lib/templates/schemas";
 import { api } from "../api";
 import { endpoints } from "../endpoints";
 import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../query";
@@ -11,7 +11,6 @@ import { templateKey, templateReaders } from "./templates";
 // first, and a rollback restores one as a new version. Same scopes as ./templates.ts.
 
 export type VersionSummaryData = z.output<typeof TemplateVersionSummary>;
-export type VersionData = z.output<typeof TemplateVersion>;
 
 const versionsKey = (scope: ScopeKind, id: string) =>
   endpointQueryKey(endpoints.templateLifecycle[scope].versions, { params: { template_id: id } });

@@ -1,15 +1,17 @@
 // GET, POST /api/auth/* – next-auth: providers, CSRF token, sign-in callbacks, session, sign-out
-import NextAuth from "next-auth";
+
 import type { NextRequest } from "next/server";
+import NextAuth from "next-auth";
 import { isHttpsRequest } from "@/lib/auth/cookies";
 import { authOptions, CREDENTIALS_PROVIDER_ID } from "@/lib/auth/options";
 import { tooManyRequests } from "@/lib/http/errors";
-import { errorToResponse, problemResponse } from "@/lib/http/problem";
+import { errorToResponse } from "@/lib/http/problem";
+import { problemResponse } from "@/lib/http/problem-response";
 import { requestIdFor } from "@/lib/http/request-id";
 import { clientAddress } from "@/lib/ratelimit/client-address";
 import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
 import { admitSignInAttempt, settleSignInAttempt } from "@/lib/ratelimit/sign-in";
-import { getApp, type AppContext } from "@/lib/server/app";
+import { type AppContext, getApp } from "@/lib/server/app";
 import { logError } from "@/lib/server/log";
 
 interface NextAuthContext {
@@ -41,7 +43,11 @@ async function POST(request: NextRequest, context: NextAuthContext): Promise<Res
 }
 
 async function signInWithinLimits(request: NextRequest, context: NextAuthContext, app: AppContext, requestId: string): Promise<Response> {
-  const admission = await admitSignInAttempt(app.db, await submittedUserName(request), clientAddress(request.headers, app.config.trustedProxies));
+  const admission = await admitSignInAttempt(
+    app.db,
+    await submittedUserName(request),
+    clientAddress(request.headers, app.config.trustedProxies),
+  );
   if (!admission.admitted) {
     const detail = tooManySignInsMessage(admission.retryAfterSeconds);
     return problemResponse(tooManyRequests(detail, admission.retryAfterSeconds), requestId);

@@ -1,6 +1,7 @@
 // GET, POST /ext/svc/banks – list banks, and create or update a bank from a template
-import { bankEndpoints } from "@/lib/banks/endpoints";
+
 import { createBankFromTemplate, listBanks } from "@/lib/banks/banks";
+import { bankEndpoints } from "@/lib/banks/endpoints";
 import { handle, route, WithStatus } from "@/lib/http/route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({

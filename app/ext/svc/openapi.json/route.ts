@@ -5,5 +5,8 @@ import { route } from "@/lib/http/route";
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: async () => Response.json((document ??= buildOpenApiDocument())),
+  GET: async () => {
+    document ??= buildOpenApiDocument();
+    return Response.json(document);
+  },
 });

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { TemplateDetailPage } from "@/components/templates/TemplateDetailPage";
-import { templateIdOf, templatePageTarget, type TemplatePageParams } from "./template-page";
+import { type TemplatePageParams, templateIdOf, templatePageTarget } from "./template-page";
 
 export async function generateMetadata({ params }: TemplatePageParams): Promise<Metadata> {
   return { title: `Template ${await templateIdOf(params)}` };
@@ -8,9 +8,20 @@ export async function generateMetadata({ params }: TemplatePageParams): Promise<
 
 // /templates/personal/{id}: the user's template; /templates/server/{id}: a server template
 // (admins manage it; members read it and create banks from it).
-export default async function Page({ params, searchParams }: TemplatePageParams & { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: TemplatePageParams & { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const [target, query] = await Promise.all([templatePageTarget(params, { membersMayRead: true }), searchParams]);
   if (target.denied) return target.denied;
   const updated = typeof query.updated === "string" ? query.updated : undefined;
-  return <TemplateDetailPage key={`${target.scope}/${target.id}`} scope={target.scope} id={target.id} updatedTo={updated} access={target.access} />;
+  return (
+    <TemplateDetailPage
+      key={`${target.scope}/${target.id}`}
+      scope={target.scope}
+      id={target.id}
+      updatedTo={updated}
+      access={target.access}
+    />
+  );
 }

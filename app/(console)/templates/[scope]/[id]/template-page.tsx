@@ -1,5 +1,5 @@
-import type { ReactElement } from "react";
 import { notFound } from "next/navigation";
+import type { ReactElement } from "react";
 import { ForbiddenPage } from "@/components/console/ForbiddenPage";
 import { currentConsoleUser } from "@/lib/auth/console-user";
 import type { ScopeKind } from "@/lib/identity/scope";

@@ -1,6 +1,7 @@
 // GET, POST /ext/svc/admin/users – list and create users (admin)
-import { identityEndpoints } from "@/lib/identity/endpoints";
+
 import { handle, route } from "@/lib/http/route";
+import { identityEndpoints } from "@/lib/identity/endpoints";
 import { createUser, listUsers } from "@/lib/identity/users";
 
 const endpoints = identityEndpoints.users;

@@ -1,6 +1,7 @@
 // GET, DELETE /ext/svc/banks/{bank_id} – one bank with its config, mental models, directives and provenance; delete it
-import { bankEndpoints } from "@/lib/banks/endpoints";
+
 import { deleteBank, getBank } from "@/lib/banks/banks";
+import { bankEndpoints } from "@/lib/banks/endpoints";
 import { handle, route } from "@/lib/http/route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({

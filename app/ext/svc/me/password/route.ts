@@ -1,7 +1,8 @@
 // POST /ext/svc/me/password – change the caller's password
+
+import { handle, route } from "@/lib/http/route";
 import { identityEndpoints } from "@/lib/identity/endpoints";
 import { changeOwnPassword } from "@/lib/identity/password-change";
-import { handle, route } from "@/lib/http/route";
 import { clientAddress } from "@/lib/ratelimit/client-address";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({

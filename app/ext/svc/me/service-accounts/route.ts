@@ -1,6 +1,7 @@
 // GET, POST /ext/svc/me/service-accounts – the calling user's service accounts
-import { identityEndpoints } from "@/lib/identity/endpoints";
+
 import { handle, route } from "@/lib/http/route";
+import { identityEndpoints } from "@/lib/identity/endpoints";
 import { createServiceAccount, listServiceAccounts } from "@/lib/identity/service-accounts";
 
 const endpoints = identityEndpoints.serviceAccounts;

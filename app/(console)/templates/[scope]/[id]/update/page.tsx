@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { UpdateReviewPage } from "@/components/templates/UpdateReviewPage";
-import { templateIdOf, templatePageTarget, type TemplatePageParams } from "../template-page";
+import { type TemplatePageParams, templateIdOf, templatePageTarget } from "../template-page";
 
 export async function generateMetadata({ params }: TemplatePageParams): Promise<Metadata> {
   return { title: `Update ${await templateIdOf(params)}` };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { VersionsPage } from "@/components/templates/versions/VersionsPage";
-import { templateIdOf, templatePageTarget, type TemplatePageParams } from "../template-page";
+import { type TemplatePageParams, templateIdOf, templatePageTarget } from "../template-page";
 
 export async function generateMetadata({ params }: TemplatePageParams): Promise<Metadata> {
   return { title: `Versions of ${await templateIdOf(params)}` };

@@ -1,6 +1,7 @@
 // GET, PATCH, DELETE /ext/svc/admin/users/{user_id} – read, change or delete a user (admin)
-import { identityEndpoints } from "@/lib/identity/endpoints";
+
 import { handle, route } from "@/lib/http/route";
+import { identityEndpoints } from "@/lib/identity/endpoints";
 import { deleteUser, getUser, updateUser } from "@/lib/identity/users";
 
 const endpoints = identityEndpoints.users;

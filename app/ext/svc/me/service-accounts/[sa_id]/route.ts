@@ -1,6 +1,7 @@
 // DELETE /ext/svc/me/service-accounts/{sa_id} – delete one of the caller's service accounts
-import { identityEndpoints } from "@/lib/identity/endpoints";
+
 import { handle, route } from "@/lib/http/route";
+import { identityEndpoints } from "@/lib/identity/endpoints";
 import { deleteServiceAccount } from "@/lib/identity/service-accounts";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({

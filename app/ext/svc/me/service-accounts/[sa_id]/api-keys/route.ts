@@ -2,7 +2,4 @@
 import { identityEndpoints } from "@/lib/identity/endpoints";
 import { apiKeyCollectionRoute, keyOwners } from "@/lib/identity/routes";
 
-export const { GET, POST, PUT, PATCH, DELETE } = apiKeyCollectionRoute(
-  identityEndpoints.serviceAccountApiKeys,
-  keyOwners.serviceAccount,
-);
+export const { GET, POST, PUT, PATCH, DELETE } = apiKeyCollectionRoute(identityEndpoints.serviceAccountApiKeys, keyOwners.serviceAccount);

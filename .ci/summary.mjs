@@ -1,0 +1,58 @@
+// The last lines of a CI run: every failed (or flaky) test by name with its first error line,
+// then one line summing every runner's JSON report. Exits 1 when anything failed.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
+
+const read = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+};
+/** The first line of an error message, without the terminal colours runners put in it. */
+const firstLine = (message) => stripVTControlCharacters(message ?? "").split("\n")[0];
+
+let passed = 0;
+let failed = 0;
+const names = [];
+
+const vitest = read(".ci-out/vitest.json");
+if (vitest) {
+  passed += vitest.numPassedTests;
+  // A file that failed outside its tests (a hook, an import) fails no test but the run: count it.
+  failed += vitest.numFailedTests + (vitest.numFailedTests === 0 && !vitest.success ? 1 : 0);
+  for (const file of vitest.testResults ?? []) {
+    const name = path.relative(".", file.name);
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    if (file.status === "failed" && failedTests.length === 0)
+      names.push(`vitest ${name}: ${firstLine(file.message) || "failed outside its tests"}`);
+    for (const t of failedTests) names.push(`vitest ${name} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+  }
+}
+
+const playwright = read(".ci-out/playwright.json");
+if (playwright) {
+  passed += playwright.stats.expected + playwright.stats.flaky;
+  // Errors outside the tests (global set-up or teardown, the web server) fail the run: count each.
+  failed += playwright.stats.unexpected + (playwright.errors?.length ?? 0);
+  const walk = (suite, trail) => {
+    for (const inner of suite.suites ?? []) walk(inner, [...trail, inner.title]);
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "unexpected" && t.status !== "flaky") continue;
+        // A flaky test's last try passed: its first failing try says what went wrong.
+        const error = t.results?.find((result) => result.error)?.error;
+        names.push(`playwright ${t.status} ${[...trail, spec.title].join(" > ")}: ${firstLine(error?.message)}`);
+      }
+    }
+  };
+  for (const suite of playwright.suites ?? []) walk(suite, [suite.title]);
+  for (const error of playwright.errors ?? []) names.push(`playwright error outside the tests: ${firstLine(error.message)}`);
+}
+
+if (!vitest || !playwright) failed += 1; // a runner that wrote no report counts as a failure
+for (const name of names) console.log(name.slice(0, 400));
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

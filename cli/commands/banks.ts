@@ -1,0 +1,133 @@
+// banks create|list|show|history|export.
+import { writeFile } from "node:fs/promises";
+import type { Command } from "commander";
+import type { Schemas } from "../../client";
+import { action } from "../context";
+import { usageError } from "../errors";
+import { formatValue, printJson, printLines, printTable } from "../output";
+
+interface CreateOptions {
+  template: string;
+  name?: string;
+  dryRun?: boolean;
+}
+
+export function registerBankCommands(program: Command): void {
+  const banks = program.command("banks").description("banks created from templates");
+
+  banks
+    .command("create")
+    .description("create a bank from a template, or apply a template to an existing bank; --dry-run shows the changes and writes nothing")
+    .argument("<bank_id>", "the bank's id")
+    .requiredOption("--template <ref>", "personal/<id> or server/<id> (a bare <id>: yours, else the server's)")
+    .option("--name <name>", "display name (default: the bank id for a new bank; renames an existing one)")
+    .option("--dry-run", "compute and print what the import would change, without writing")
+    .action(
+      action(async (context, bankId: string, options: CreateOptions) => {
+        const api = await context.connect();
+        const result = await api.call(
+          api.client.POST("/ext/svc/banks", {
+            params: { query: { dry_run: options.dryRun ?? false } },
+            body: { bank_id: bankId, template: options.template, name: options.name ?? null },
+          }),
+        );
+        if (context.json) return printJson(result);
+        const what = result.import_result.dry_run
+          ? `dry run: applying ${result.template} to bank ${result.bank_id} would make these changes (nothing was written)`
+          : result.bank_created
+            ? `created bank ${result.bank_id} from ${result.template}`
+            : `applied ${result.template} to bank ${result.bank_id}`;
+        printLines(what, ...describeChanges(result.changes));
+      }),
+    );
+
+  banks
+    .command("list")
+    .description("list the banks you can see (admins: all)")
+    .action(
+      action(async (context) => {
+        const api = await context.connect();
+        const list = await api.call(api.client.GET("/ext/svc/banks"));
+        if (context.json) return printJson(list);
+        printTable(
+          ["BANK", "NAME", "OWNER", "LAST TEMPLATE", "APPLIED AT"],
+          list.banks.map((bank) => [bank.bank_id, bank.name, bank.owner, bank.last_applied?.template, bank.last_applied?.applied_at]),
+          "no banks",
+        );
+      }),
+    );
+
+  banks
+    .command("show")
+    .description("show a bank: config, mental models, directives, last template applied")
+    .argument("<bank_id>", "the bank's id")
+    .action(
+      action(async (context, bankId: string) => {
+        const api = await context.connect();
+        const bank = await api.call(api.client.GET("/ext/svc/banks/{bank_id}", { params: { path: { bank_id: bankId } } }));
+        if (context.json) return printJson(bank);
+        const applied = bank.last_applied;
+        printLines(
+          `${bank.bank_id}: ${bank.name} (owner ${bank.owner ?? "-"}, policy: ${bank.has_policy ? "yes" : "no"})`,
+          `last applied: ${applied ? `${applied.template} at revision ${applied.source_revision ?? "-"}, ${applied.applied_at}` : "never"}`,
+          "config:",
+          ...Object.entries(bank.config).map(([field, value]) => `  ${field}: ${formatValue(value)}`),
+          `mental models: ${bank.mental_models.map((model) => String(model.id)).join(", ") || "-"}`,
+          `directives: ${bank.directives.map((directive) => String(directive.name)).join(", ") || "-"}`,
+        );
+      }),
+    );
+
+  banks
+    .command("history")
+    .description("list the templates applied to a bank, newest first")
+    .argument("<bank_id>", "the bank's id")
+    .action(
+      action(async (context, bankId: string) => {
+        const api = await context.connect();
+        const history = await api.call(api.client.GET("/ext/svc/banks/{bank_id}/history", { params: { path: { bank_id: bankId } } }));
+        if (context.json) return printJson(history);
+        printTable(
+          ["APPLIED AT", "TEMPLATE", "REVISION", "ACTOR"],
+          history.entries.map((entry) => [entry.applied_at, entry.template, entry.source_revision, entry.actor]),
+          "no template was applied yet",
+        );
+      }),
+    );
+
+  banks
+    .command("export")
+    .description("export a bank as a manifest that reproduces it in a new bank")
+    .argument("<bank_id>", "the bank's id")
+    .option("-o, --output <file>", "write the manifest to this file instead of stdout")
+    .action(
+      action(async (context, bankId: string, options: { output?: string }) => {
+        const api = await context.connect();
+        const manifest = await api.call(api.client.GET("/ext/svc/banks/{bank_id}/export", { params: { path: { bank_id: bankId } } }));
+        if (!options.output) return printJson(manifest);
+        try {
+          await writeFile(options.output, `${JSON.stringify(manifest, null, 2)}\n`);
+        } catch (error) {
+          throw usageError(`Cannot write ${options.output}: ${(error as Error).message}`);
+        }
+        if (context.json) printJson({ bank_id: bankId, output: options.output });
+        else printLines(`exported bank ${bankId} to ${options.output}`);
+      }),
+    );
+}
+
+/** The import's changes, one line each: `+` created, `~` updated, config fields with before → after. */
+function describeChanges(changes: Schemas["ImportChanges"]): string[] {
+  const lines: string[] = [];
+  if (changes.config.length) {
+    lines.push("config:", ...changes.config.map((c) => `  ~ ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`));
+  }
+  const mark = (change: "create" | "update") => (change === "create" ? "+" : "~");
+  if (changes.mental_models.length) {
+    lines.push("mental models:", ...changes.mental_models.map((m) => `  ${mark(m.change)} ${m.id} (${m.change})`));
+  }
+  if (changes.directives.length) {
+    lines.push("directives:", ...changes.directives.map((d) => `  ${mark(d.change)} ${d.name} (${d.change})`));
+  }
+  return lines.length ? lines : ["no changes"];
+}

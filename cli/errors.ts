@@ -1,0 +1,73 @@
+// Exit codes and failures of the CLI. Every failure, from the API or from the CLI itself, is
+// carried as a problem-details object so that `--json` prints one shape whatever went wrong.
+import { STATUS_CODES } from "node:http";
+
+/** The exit codes scripts can rely on; cli/README.md documents them. */
+export const ExitCode = {
+  ok: 0,
+  /** The API refused the request (a 4xx other than 401/403), or `templates validate` found errors. */
+  refused: 1,
+  /** Unknown command or option, missing argument, unreadable input file. */
+  usage: 2,
+  /** Server unreachable, timed out, answered 5xx, or answered something that is not the API. */
+  unreachable: 3,
+  /** Not logged in, or the key was refused (401) or not allowed (403). */
+  auth: 4,
+  /** A command over many items where some failed and others succeeded. */
+  partial: 5,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+interface FieldError {
+  path: string;
+  message: string;
+}
+
+/**
+ * An `application/problem+json` answer of the API, or one the CLI makes for its own failures
+ * (type `urn:bank-templates:cli:…`, no status). Fields are optional because an answer that did
+ * not come from the API (a proxy's error page) has only a status.
+ */
+export interface ProblemReport {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  errors?: FieldError[];
+  request_id?: string;
+  [key: string]: unknown;
+}
+
+export class CliFailure extends Error {
+  constructor(
+    readonly problem: ProblemReport,
+    readonly exitCode: ExitCode,
+  ) {
+    super(problem.detail ?? problem.title ?? "failed");
+  }
+}
+
+export function exitCodeForStatus(status: number | undefined): ExitCode {
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status !== undefined && status >= 400 && status < 500) return ExitCode.refused;
+  return ExitCode.unreachable;
+}
+
+/** The problem of an error answer; a body that is not problem details keeps only the status. */
+export function problemFromAnswer(status: number, body: unknown): ProblemReport {
+  if (body && typeof body === "object" && !Array.isArray(body)) return { status, ...(body as ProblemReport) };
+  return {
+    type: "about:blank",
+    title: STATUS_CODES[status] ?? "Error",
+    status,
+    detail: `The server answered ${status} without problem details.`,
+  };
+}
+
+export function cliProblem(kind: string, title: string, detail: string): ProblemReport {
+  return { type: `urn:bank-templates:cli:${kind}`, title, detail };
+}
+
+export const usageError = (detail: string) => new CliFailure(cliProblem("usage", "Usage error", detail), ExitCode.usage);
+
+export const notLoggedIn = (detail: string) => new CliFailure(cliProblem("not-logged-in", "Not logged in", detail), ExitCode.auth);

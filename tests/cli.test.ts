@@ -1,0 +1,317 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, type Client, useTestApp } from "./support/app";
+import { catalog, catalogEntry } from "./support/fixtures";
+import { type ServedApp, serveApp } from "./support/http-app";
+import { listenOnLoopback } from "./support/loopback";
+import { useMarketplace } from "./support/marketplace-server";
+
+// The command line (cli/), run as users run it: the real bin in a child process, against the app
+// served over HTTP, with its own config folder.
+const t = useTestApp();
+const market = useMarketplace(t);
+const BIN = path.resolve(__dirname, "../bin/bank-templates.mjs");
+const TEMPLATE_IDS = Array.from({ length: 20 }, (_, i) => `t${String(i + 1).padStart(2, "0")}`);
+
+let app: ServedApp;
+let scratch: string;
+/** The config folder of the logged-in member the tests share. */
+let configDir: string;
+let member: Client;
+let memberKey: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface RunOptions {
+  env?: Record<string, string>;
+  /** Written to stdin; stdin is closed either way, so it is never a terminal. */
+  input?: string;
+  configDir?: string;
+}
+
+/** Runs the bin asynchronously: the app it talks to is served from this very process. */
+function cli(args: string[], options: RunOptions = {}): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  delete env.BANK_TEMPLATES_URL;
+  delete env.BANK_TEMPLATES_API_KEY;
+  Object.assign(env, { BANK_TEMPLATES_CONFIG_DIR: options.configDir ?? configDir }, options.env);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+const parse = (run: Run) => {
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    throw new Error(`stdout is not one JSON document (exit ${run.code}):\n${run.stdout}\nstderr:\n${run.stderr}`);
+  }
+};
+
+const progressLines = (stderr: string, verb: string) =>
+  stderr.split("\n").filter((line) => new RegExp(`^\\[\\d+/\\d+\\] ${verb} `).test(line));
+
+beforeAll(async () => {
+  app = await serveApp();
+  scratch = await mkdtemp(path.join(tmpdir(), "bank-templates-cli-"));
+  configDir = path.join(scratch, "config");
+  member = await t.user("cli-user");
+  memberKey = member.token!;
+  market.setFile("/acme/templates.json", catalog(...TEMPLATE_IDS.map((id) => catalogEntry(id))));
+});
+
+afterAll(async () => {
+  await app?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe("the bank-templates CLI", () => {
+  it("exits 2 on usage errors: unknown command or option, missing ids, a bad argument", async () => {
+    const [command, option, noIds, badVersion] = await Promise.all([
+      cli(["frobnicate"]),
+      cli(["sources", "list", "--bogus"]),
+      cli(["templates", "install", "acme"], { env: { BANK_TEMPLATES_URL: app.url, BANK_TEMPLATES_API_KEY: "unused-key" } }),
+      cli(["--json", "templates", "rollback", "t01", "latest"]),
+    ]);
+    expect(command).toMatchObject({ code: 2, stdout: "" });
+    expect(command.stderr).toContain("unknown command 'frobnicate'");
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("unknown option '--bogus'");
+    expect(noIds.code).toBe(2);
+    expect(noIds.stderr).toContain("Give the template ids to install, or --all");
+    expect(badVersion.code).toBe(2);
+    expect(parse(badVersion)).toMatchObject({ type: "urn:bank-templates:cli:usage", detail: expect.stringContaining("positive integer") });
+  });
+
+  it("login refuses a bad key with exit 4, and stores a good one with mode 0600 without ever printing it", async () => {
+    const badKey = `not-a-real-key-${"z".repeat(32)}`;
+    const badDir = path.join(scratch, "bad-login");
+    const pipedDir = path.join(scratch, "piped-login");
+    const [bad, good, piped] = await Promise.all([
+      cli(["login", "--url", app.url, "--key", badKey], { configDir: badDir }),
+      cli(["login", "--url", `${app.url}/ext/svc/`, "--key", memberKey]),
+      // Without --key and with stdin not a terminal, the key is the first line of stdin.
+      cli(["login", "--json", "--url", app.url], { configDir: pipedDir, input: `${memberKey}\n` }),
+    ]);
+
+    expect(bad.code).toBe(4);
+    expect(bad.stderr).toMatch(/^error: 401 /m);
+    expect(bad.stdout + bad.stderr).not.toContain(badKey);
+    expect(existsSync(path.join(badDir, "config.json"))).toBe(false);
+
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toContain(`logged in to ${app.url} as cli-user`);
+    const file = path.join(configDir, "config.json");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(configDir)).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await readFile(file, "utf8"))).toEqual({ url: app.url, api_key: memberKey });
+
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(parse(piped)).toMatchObject({ url: app.url, user_id: "cli-user", principal_type: "user" });
+    expect((await stat(path.join(pipedDir, "config.json"))).mode & 0o777).toBe(0o600);
+    for (const run of [good, piped]) expect(run.stdout + run.stderr).not.toContain(memberKey);
+  });
+
+  it("installs 20 templates at once with one progress line each, and the API lists them", async () => {
+    const added = await cli(["sources", "add", `${market.url}/acme`, "--alias", "acme", "--json"]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(parse(added)).toMatchObject({ name: "acme", scope: "personal", owner: "cli-user" });
+
+    const install = await cli(["templates", "install", "acme", ...TEMPLATE_IDS]);
+    expect(install.code, install.stderr).toBe(0);
+    const lines = progressLines(install.stderr, "installed");
+    expect(lines).toHaveLength(20);
+    expect(lines.map((line) => line.match(/^\[(\d+)\/20\]/)![1]).map(Number)).toEqual(TEMPLATE_IDS.map((_, i) => i + 1));
+    expect(lines.map((line) => line.split(" ").pop()).sort()).toEqual(TEMPLATE_IDS);
+    expect(install.stdout).toContain("installed 20");
+
+    const listed = await member.get("/ext/svc/me/templates");
+    expect(listed.body.templates.map((template: { id: string }) => template.id)).toEqual(TEMPLATE_IDS);
+  });
+
+  it("exits 1 on a 409 with the problem's detail on stderr, and with --json the problem on stdout", async () => {
+    const expected = await member.post("/ext/svc/me/templates/t01/install", { source_name: "acme" });
+    expect(expected.status).toBe(409);
+    const [install, source, all] = await Promise.all([
+      cli(["templates", "install", "acme", "t01"]),
+      cli(["sources", "add", `${market.url}/acme`, "--alias", "acme", "--json"]),
+      // --all skips what is installed already: nothing to refuse.
+      cli(["templates", "install", "acme", "--all", "--json"]),
+    ]);
+
+    expect(install.code).toBe(1);
+    expect(install.stderr).toContain("[1/1] failed t01 (409");
+    expect(install.stderr).toContain(`error: t01: 409 ${expected.body.title}: ${expected.body.detail}`);
+    expect(install.stderr).toMatch(/^ {2}request id: \S+$/m);
+
+    expect(source.code).toBe(1);
+    const problem = parse(source);
+    expect(problem).toMatchObject({ status: 409, detail: expect.any(String), request_id: expect.any(String) });
+    expect(source.stderr).toContain(`error: 409 ${problem.title}: ${problem.detail}`);
+    expect(source.stderr).toContain(`  request id: ${problem.request_id}`);
+
+    expect(all.code, all.stderr).toBe(0);
+    expect(parse(all)).toEqual(TEMPLATE_IDS.map((id) => ({ id, outcome: "skipped", result: null, problem: null })));
+    expect(progressLines(all.stderr, "skipped")).toHaveLength(20);
+  });
+
+  it("prints one parseable JSON document with --json", async () => {
+    const runs = await Promise.all([
+      cli(["templates", "list", "--json"]),
+      cli(["--json", "sources", "list", "--scope", "personal"]),
+      cli(["sources", "catalog", "acme", "--json"]),
+      cli(["templates", "show", "t01", "--json"]),
+      cli(["templates", "check", "--json"]),
+      cli(["templates", "versions", "t01", "--json"]),
+      cli(["whoami", "--json"]),
+    ]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const [list, sources, browse, show, check, versions, whoami] = runs.map(parse);
+    expect(list.templates).toHaveLength(20);
+    expect(sources).toEqual([expect.objectContaining({ name: "acme", has_auth: false })]);
+    expect(browse.templates[0]).toMatchObject({ id: "t01", installed_as: ["t01"], problem: null });
+    expect(show).toMatchObject({ id: "t01", scope: "personal", source_name: "acme", manifest: { version: "1" } });
+    expect(check.results).toHaveLength(20);
+    expect(check.results[0]).toMatchObject({ id: "t01", has_update: false, problem: null });
+    expect(versions.versions).toEqual([expect.objectContaining({ version: 1, action: "install", actor: "cli-user" })]);
+    expect(whoami).toEqual(expect.objectContaining({ url: app.url, user_id: "cli-user" }));
+    expect(JSON.stringify(whoami)).not.toContain(memberKey);
+  });
+
+  it("updates --all with a progress line per template", async () => {
+    market.setFile(
+      "/acme/templates.json",
+      catalog(...TEMPLATE_IDS.map((id) => catalogEntry(id, id === "t05" ? { description: "Upstream v2" } : {}))),
+    );
+    const update = await cli(["templates", "update", "--all", "--json"]);
+    expect(update.code, update.stderr).toBe(0);
+    expect(progressLines(update.stderr, "(updated|unchanged)")).toHaveLength(20);
+    expect(update.stderr).toMatch(/^\[\d+\/20\] updated t05 \(\w+ → \w+\)$/m);
+    const results = parse(update) as { id: string; outcome: string }[];
+    expect(results.filter((r) => r.outcome === "updated").map((r) => r.id)).toEqual(["t05"]);
+    expect((await member.get("/ext/svc/me/templates/t05")).body.description).toBe("Upstream v2");
+  });
+
+  it("banks create --dry-run prints the changes and writes nothing; then creates the bank", async () => {
+    const [dryRun, dryRunJson] = await Promise.all([
+      cli(["banks", "create", "cli:demo", "--template", "personal/t01", "--dry-run"]),
+      cli(["banks", "create", "cli:demo", "--template", "personal/t01", "--dry-run", "--json"]),
+    ]);
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain("dry run");
+    expect(dryRun.stdout).toContain('~ retain_mission: null → "Keep decisions and their reasons."');
+    expect(dryRun.stdout).toMatch(/^ {2}\+ open-questions \(create\)$/m);
+    expect(dryRun.stdout).toMatch(/^ {2}\+ decisions \(create\)$/m);
+    expect(dryRun.stdout).toMatch(/^ {2}\+ Cite sources \(create\)$/m);
+    const preview = parse(dryRunJson);
+    expect(preview).toMatchObject({ bank_created: false, import_result: { dry_run: true } });
+    expect(preview.changes.mental_models.map((m: { id: string }) => m.id)).toEqual(["open-questions", "decisions"]);
+    expect((await member.get("/ext/svc/banks/cli:demo")).status).toBe(404);
+
+    const created = await cli(["banks", "create", "cli:demo", "--template", "personal/t01"]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain("created bank cli:demo from personal/t01");
+    expect((await member.get("/ext/svc/banks/cli:demo")).body).toMatchObject({
+      owner: "cli-user",
+      last_applied: { template: "personal/t01" },
+    });
+  });
+
+  it("puts, reads and resolves a bank policy; validates manifests", async () => {
+    const policyFile = path.join(scratch, "policy.json");
+    await writeFile(
+      policyFile,
+      JSON.stringify({
+        version: "2026-03-24",
+        default_strategy: "balanced",
+        strategy_overrides: [{ scope: "channel", value: "incidents", strategy: "thorough" }],
+      }),
+    );
+    const badManifest = path.join(scratch, "bad-manifest.json");
+    await writeFile(badManifest, JSON.stringify({ version: "2", mental_models: [] }));
+
+    const put = await cli(["policy", "put", "cli:demo", "-f", policyFile]);
+    expect(put.code, put.stderr).toBe(0);
+    const [get, resolve, invalid] = await Promise.all([
+      cli(["policy", "get", "cli:demo", "--json"]),
+      cli(["policy", "resolve", "cli:demo", "--channel", "incidents", "--json"]),
+      cli(["templates", "validate", "-f", badManifest]),
+    ]);
+    expect(parse(get)).toMatchObject({ bank_id: "cli:demo", document: { default_strategy: "balanced" } });
+    expect(parse(resolve)).toEqual({ strategy: "thorough", public_access: null });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout).toMatch(/invalid\n {2}error at version: /);
+  });
+
+  it("takes the server and key from the environment; exits 3 when unreachable, 4 when not logged in or not allowed", async () => {
+    const closed = createServer();
+    const port = await listenOnLoopback(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const emptyDir = path.join(scratch, "nobody");
+
+    const [unreachable, notLoggedIn, badEnvKey, admin, forbidden] = await Promise.all([
+      cli(["sources", "list"], { env: { BANK_TEMPLATES_URL: `http://127.0.0.1:${port}`, BANK_TEMPLATES_API_KEY: memberKey } }),
+      cli(["whoami"], { configDir: emptyDir }),
+      // The environment wins over the stored (good) login.
+      cli(["whoami"], { env: { BANK_TEMPLATES_API_KEY: `revoked-${"k".repeat(32)}` } }),
+      cli(["templates", "list", "--scope", "server", "--json"], { env: { BANK_TEMPLATES_API_KEY: ADMIN_TOKEN } }),
+      cli(["templates", "list", "--scope", "server"]),
+    ]);
+    expect(unreachable.code).toBe(3);
+    expect(unreachable.stderr).toContain(`Cannot reach http://127.0.0.1:${port}`);
+    expect(unreachable.stderr).not.toContain(memberKey);
+    expect(notLoggedIn.code).toBe(4);
+    expect(notLoggedIn.stderr).toContain("bank-templates login");
+    expect(badEnvKey.code).toBe(4);
+    expect(admin.code, admin.stderr).toBe(0);
+    expect(parse(admin)).toEqual({ templates: [] });
+    expect(forbidden.code).toBe(4);
+    expect(forbidden.stderr).toMatch(/^error: 403 /m);
+  });
+
+  it("--scope server works on the admin's twins of the personal paths", async () => {
+    const asAdmin = { env: { BANK_TEMPLATES_API_KEY: ADMIN_TOKEN } };
+    const run = (...args: string[]) => cli([...args, "--scope", "server", "--json"], asAdmin);
+    const added = await run("sources", "add", `${market.url}/acme`, "--alias", "shared");
+    expect(added.code, added.stderr).toBe(0);
+    expect((await t.admin.get("/ext/svc/admin/template-sources")).body).toEqual([expect.objectContaining({ name: "shared" })]);
+
+    const install = await cli(["templates", "install", "shared", "t01", "--scope", "server", "--source-scope", "server"], asAdmin);
+    expect(install.code, install.stderr).toBe(0);
+    expect((await t.admin.get("/ext/svc/admin/templates/t01")).status).toBe(200);
+    // The member's personal t01 (installed earlier) is another template.
+    expect((await member.get("/ext/svc/me/templates/t01")).status).toBe(200);
+
+    const versions = await run("templates", "versions", "t01");
+    expect(versions.code, versions.stderr).toBe(0);
+    expect(parse(versions).versions).toHaveLength(1);
+    expect((await run("templates", "delete", "t01")).code).toBe(0);
+    expect((await t.admin.get("/ext/svc/admin/templates/t01")).status).toBe(404);
+    expect((await member.get("/ext/svc/me/templates/t01")).status).toBe(200);
+    expect((await run("sources", "remove", "shared")).code).toBe(0);
+    expect((await t.admin.get("/ext/svc/admin/template-sources")).body).toEqual([]);
+  });
+
+  it("logout removes the stored login", async () => {
+    const logout = await cli(["logout"]);
+    expect(logout.code).toBe(0);
+    expect(existsSync(path.join(configDir, "config.json"))).toBe(false);
+    expect((await cli(["whoami"])).code).toBe(4);
+  });
+});
