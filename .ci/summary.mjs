@@ -14,6 +14,32 @@ const read = (file) => {
 /** The first line of an error message, without the terminal colours runners put in it. */
 const firstLine = (message) => stripVTControlCharacters(message ?? "").split("\n")[0];
 
+/**
+ * A Playwright error in one line: its first line, the locator it waited for and where in the
+ * spec it failed (the top of the stack is a shared helper often, so the spec line too).
+ */
+function playwrightError(error) {
+  if (!error) return "";
+  const message = stripVTControlCharacters(error.message ?? "");
+  const locator = message.split("\n").find((line) => line.startsWith("Locator:"));
+  const at = (location) => (location ? `${path.relative(".", location.file)}:${location.line}` : null);
+  const specLines = stripVTControlCharacters(error.stack ?? "")
+    .split("\n")
+    .map((line) => line.match(/\((.*\.spec\.ts):(\d+):\d+\)|at (\S*\.spec\.ts):(\d+):\d+/))
+    .filter(Boolean)
+    .map((m) => `${path.relative(".", m[1] ?? m[3])}:${m[2] ?? m[4]}`);
+  return [
+    firstLine(message),
+    locator,
+    [at(error.location), ...specLines]
+      .filter(Boolean)
+      .filter((v, i, all) => all.indexOf(v) === i)
+      .join(" via "),
+  ]
+    .filter(Boolean)
+    .join(" | ");
+}
+
 let passed = 0;
 let failed = 0;
 const names = [];
@@ -42,17 +68,19 @@ if (playwright) {
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests ?? []) {
         if (t.status !== "unexpected" && t.status !== "flaky") continue;
-        // A flaky test's last try passed: its first failing try says what went wrong.
-        const error = t.results?.find((result) => result.error)?.error;
-        names.push(`playwright ${t.status} ${[...trail, spec.title].join(" > ")}: ${firstLine(error?.message)}`);
+        // Every failing try, numbered: a retry often fails on what the first try left behind,
+        // so the first one says what went wrong.
+        const tries = (t.results ?? []).map((result, i) => [i + 1, result.error]).filter(([, error]) => error);
+        for (const [n, error] of tries)
+          names.push(`playwright ${t.status} ${[...trail, spec.title].join(" > ")} (try ${n}): ${playwrightError(error)}`);
       }
     }
   };
   for (const suite of playwright.suites ?? []) walk(suite, [suite.title]);
-  for (const error of playwright.errors ?? []) names.push(`playwright error outside the tests: ${firstLine(error.message)}`);
+  for (const error of playwright.errors ?? []) names.push(`playwright error outside the tests: ${playwrightError(error)}`);
 }
 
 if (!vitest || !playwright) failed += 1; // a runner that wrote no report counts as a failure
-for (const name of names) console.log(name.slice(0, 400));
+for (const name of names) console.log(name.slice(0, 600));
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -5,6 +5,7 @@ import type { ServerResponse } from "node:http";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { marketplaceCache, templateSources } from "@/db/schema";
+import { badGateway } from "@/lib/http/errors";
 import { cacheKey, catalogLocation } from "@/lib/marketplace";
 import { withCatalogStatus } from "@/lib/sources/catalog-status";
 import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
@@ -277,6 +278,35 @@ describe("the status write", () => {
       operation.onCatalogLoaded!(new Date(Date.parse(recorded) - 60_000));
     });
     expect((await listed("order")).catalog_fetched_at).toBe(recorded);
+  });
+
+  it("operations recording the same failure at once send one write, and none answers before it is stored", async () => {
+    await addSource("same");
+    const [row] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "same"));
+    const failing = () => withCatalogStatus(t.app, row!, {}, async () => Promise.reject(badGateway("The marketplace is down.")));
+    // A transaction holding the row makes the status write wait until it ends.
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.app.db.transaction(async (tx) => {
+      await tx.select().from(templateSources).where(eq(templateSources.id, row!.id)).for("update");
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isLocked;
+    const settled: string[] = [];
+    const operations = [failing(), failing()].map((operation, i) =>
+      operation.catch((error: { status: number }) => {
+        settled.push(`${i}: ${error.status}`);
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toEqual([]);
+    release();
+    await holder;
+    await Promise.all(operations);
+    expect(settled.sort()).toEqual(["0: 502", "1: 502"]);
+    expect(await listed("same")).toMatchObject({ catalog_fetched_at: null, catalog_error: "The marketplace is down." });
   });
 
   it("a client that went away is no catalog failure", async () => {

@@ -25,7 +25,8 @@ import type { SourceRow } from "./sources";
  *   manifest, a taken id) and a client that went away is not the catalog's failure.
  *
  * Writes are skipped when the source row the operation read already says the same, and
- * concurrent operations of one process that would write the same values send one statement;
+ * concurrent operations of one process that would write the same values send one statement
+ * (each answers once it is stored, so a list asked for after any answer shows the status);
  * the statement itself changes the row only when the values differ (and never moves
  * `catalog_fetched_at` back), so 100 concurrent installs cost at most a handful of writes.
  * A failing status write is logged and never changes the operation's outcome.
@@ -76,8 +77,9 @@ const sameStatus = (a: CatalogStatus, b: CatalogStatus) =>
 
 const statusKey = (status: CatalogStatus) => `${status.catalogFetchedAt?.getTime() ?? ""}\0${status.catalogError ?? ""}`;
 
-// Status writes running now, per database handle (two apps in one test process stay apart) and source row id.
-const writesByDatabase = new WeakMap<Database, Map<string, string>>();
+// Status writes running now, per database handle (two apps in one test process stay apart)
+// and source row id: the values being written and the write itself.
+const writesByDatabase = new WeakMap<Database, Map<string, { key: string; done: Promise<void> }>>();
 
 async function recordCatalogStatus(db: Database, source: SourceRow, status: CatalogStatus): Promise<SourceRow> {
   const recorded = { ...source, ...status };
@@ -88,8 +90,26 @@ async function recordCatalogStatus(db: Database, source: SourceRow, status: Cata
     writesByDatabase.set(db, writes);
   }
   const key = statusKey(status);
-  if (writes.get(source.id) === key) return recorded;
-  writes.set(source.id, key);
+  const running = writes.get(source.id);
+  // The same values are being written: wait for that write, so no answer goes out before the
+  // status it reports is stored (a list asked for right after it must show it).
+  if (running?.key === key) {
+    await running.done;
+    return recorded;
+  }
+  const done = writeCatalogStatus(db, source, status);
+  const write = { key, done };
+  writes.set(source.id, write);
+  try {
+    await done;
+  } finally {
+    if (writes.get(source.id) === write) writes.delete(source.id);
+  }
+  return recorded;
+}
+
+/** The conditional statement of one status write; a failure is logged, never thrown. */
+async function writeCatalogStatus(db: Database, source: SourceRow, status: CatalogStatus): Promise<void> {
   try {
     // A row deleted meanwhile matches nothing; the conditions skip writes another operation made already.
     const fetchedAt = sql`${status.catalogFetchedAt?.toISOString() ?? null}::timestamptz`;
@@ -105,8 +125,5 @@ async function recordCatalogStatus(db: Database, source: SourceRow, status: Cata
       .where(and(eq(templateSources.id, source.id), changed));
   } catch (error) {
     logError("recording a source's catalog status failed", error, { source_id: source.id });
-  } finally {
-    if (writes.get(source.id) === key) writes.delete(source.id);
   }
-  return recorded;
 }

@@ -16,7 +16,10 @@ export const sourceKey = (source: SourceRef) => `${source.scope}:${source.name}`
 // Adding or removing one also refreshes the list of sources available to install from.
 
 export function useSources(scope: ScopeKind) {
-  return useEndpointQuery(endpoints.sources[scope].list, undefined);
+  // Each row shows its catalog status, which any operation (a browse on another page, a
+  // scheduled check in another process) may have changed: the list is asked again whenever
+  // it is shown, so the status is never one a fetch begun before the change left behind.
+  return useEndpointQuery(endpoints.sources[scope].list, undefined, { refetchOnMount: "always" });
 }
 
 export function useCreateSource(scope: ScopeKind) {
