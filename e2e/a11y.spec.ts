@@ -1,4 +1,5 @@
 import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
+import { createFreshUser, deleteBankIfPresent, deleteIfPresent } from "./support/api";
 import { axeFindings, type CheckedView } from "./support/axe";
 import { signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
@@ -45,9 +46,10 @@ test.beforeAll(async () => {
     { ...catalogEntry("first"), id: "a11y-faq", name: "Accessible FAQ", integrations: [] },
   ]);
   admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
-  await ok(
-    await admin.post("/ext/svc/admin/users", { data: { id: ALMA.id, display_name: "Alma", password: ALMA.password, role: "admin" } }),
-  );
+  // A clean slate: a CI retry runs the whole serial file again on the same data.
+  await deleteBankIfPresent(admin, BANK);
+  await deleteIfPresent(admin, "/ext/svc/admin/template-sources/a11y-server");
+  await createFreshUser(admin, { id: ALMA.id, display_name: "Alma", password: ALMA.password, role: "admin" });
   const key = await ok(await admin.post(`/ext/svc/admin/users/${ALMA.id}/api-keys`, { data: { description: "a11y setup" } }));
   alma = await apiRequest.newContext({
     baseURL: E2E_BASE_URL,

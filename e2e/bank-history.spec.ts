@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ADMIN_HEADERS as admin, apiCall as api } from "./support/api";
+import { ADMIN_HEADERS as admin, apiCall as api, createFreshUser, deleteBankIfPresent } from "./support/api";
 import { applyTemplateWithPreview, field, openBank } from "./support/bank-steps";
 import { signIn } from "./support/console";
 import { expect, overlayScreenshot, screenshot, test } from "./support/fixtures";
@@ -47,7 +47,9 @@ const SECOND = {
 };
 
 test("setup: member hanna has two templates and a bank made from the first", async ({ request }) => {
-  await api(request, "POST", "/ext/svc/admin/users", admin, { id: HANNA, display_name: "Hanna", password: HANNA_PASSWORD });
+  // A clean slate: a CI retry runs the whole serial file again on the same data.
+  await deleteBankIfPresent(request, BANK);
+  await createFreshUser(request, { id: HANNA, display_name: "Hanna", password: HANNA_PASSWORD });
   const key = await api(request, "POST", `/ext/svc/admin/users/${HANNA}/api-keys`, admin, { description: "bank history e2e setup" });
   const hanna = { authorization: `Bearer ${key!.token as string}` };
   await api(request, "POST", "/ext/svc/me/templates", hanna, { id: "sales-first", name: "Sales first", manifest: FIRST });

@@ -1,3 +1,4 @@
+import { deleteIfPresent } from "./support/api";
 import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_PASSWORD } from "./support/env";
 import { DESKTOP, expect, MOBILE, screenshot, screenshotBoth, test } from "./support/fixtures";
@@ -8,6 +9,13 @@ import { DESKTOP, expect, MOBILE, screenshot, screenshotBoth, test } from "./sup
 test.describe.configure({ mode: "serial" });
 
 const CORA_PASSWORD = "cora's long password";
+
+// A clean slate: a CI retry runs the whole serial file again on the same data. The tests make
+// cora (with her sources, keys and service account) and the server source "shared" in the console.
+test.beforeAll(async ({ request }) => {
+  await deleteIfPresent(request, "/ext/svc/admin/users/cora");
+  await deleteIfPresent(request, "/ext/svc/admin/template-sources/shared");
+});
 
 test("a signed-out visitor is sent to sign-in, and after signing in to where they were going", async ({ page, watch }) => {
   await page.goto("/admin/users");

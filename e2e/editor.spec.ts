@@ -1,5 +1,5 @@
 import { type APIRequestContext, request as apiRequest, type Locator, type Page } from "@playwright/test";
-import { ADMIN_HEADERS, apiCall } from "./support/api";
+import { ADMIN_HEADERS, apiCall, createFreshUser, deleteBankIfPresent } from "./support/api";
 import { POLICY_REFUSED } from "./support/bank-steps";
 import { pageHeading, signIn } from "./support/console";
 import { E2E_BASE_URL } from "./support/env";
@@ -41,11 +41,9 @@ async function withApi(run: (request: APIRequestContext) => Promise<void>) {
 
 test.beforeAll(() =>
   withApi(async (request) => {
-    await apiCall(request, "POST", "/ext/svc/admin/users", ADMIN_HEADERS, {
-      id: EDGAR.id,
-      display_name: "Edgar",
-      password: EDGAR.password,
-    });
+    // A clean slate: a CI retry runs the whole serial file again on the same data.
+    await deleteBankIfPresent(request, BANK);
+    await createFreshUser(request, { id: EDGAR.id, display_name: "Edgar", password: EDGAR.password });
     const key = await apiCall(request, "POST", `/ext/svc/admin/users/${EDGAR.id}/api-keys`, ADMIN_HEADERS, { description: "editor e2e" });
     const edgar = { authorization: `Bearer ${key!.token as string}` };
     await apiCall(request, "POST", "/ext/svc/me/templates", edgar, { id: TEMPLATE, name: "Editor notes", manifest: e2eManifest() });

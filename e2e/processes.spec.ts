@@ -15,6 +15,9 @@ const QUINN_PASSWORD = "quinn's long password";
 const RHEA_PASSWORD = "rhea's long password";
 
 test.describe("two app processes on one PostgreSQL database", () => {
+  // The second test signs in as rhea, whom the first makes: a retry (a new worker, so a new
+  // database) must run them together.
+  test.describe.configure({ mode: "serial" });
   test.setTimeout(300_000);
 
   let database: ScratchDatabase;
