@@ -1,6 +1,7 @@
 // The CLI's connection to the API: the typed client of client/, and one place that turns every
 // answer into data or a CliFailure with the right exit code.
 import { type BankTemplatesClient, createBankTemplatesClient } from "../client";
+import { causeChain } from "../lib/errors/cause-chain";
 import type { Connection } from "./config";
 import { CliFailure, cliProblem, ExitCode, exitCodeForStatus, problemFromAnswer } from "./errors";
 
@@ -63,8 +64,7 @@ export class Api {
 
 /** fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, a TLS error) is in its cause. */
 function describeNetworkError(error: unknown): string {
-  let reason = error;
-  while (reason instanceof Error && reason.cause instanceof Error) reason = reason.cause;
+  const reason = causeChain(error).findLast((e) => e instanceof Error) ?? error;
   if (reason instanceof Error) {
     const code = (reason as NodeJS.ErrnoException).code;
     return code && !reason.message.includes(code) ? `${code} ${reason.message}` : reason.message;

@@ -1,9 +1,9 @@
 // Commands over many templates (install several, update --all): a few requests at a time, one
 // progress step per item, and one result per item whatever happened to the others.
 import { CliFailure, ExitCode, exitCodeForStatus, type ProblemReport } from "./errors";
-import { printLines, printProblem, problemStatus, startProgress } from "./output";
+import { printJson, printLines, printProblem, problemStatus, startProgress } from "./output";
 
-export interface ItemResult<T> {
+interface ItemResult<T> {
   id: string;
   /** How the item ended: `installed`, `skipped`, `updated`, `unchanged` or `failed`. */
   outcome: string;
@@ -13,14 +13,14 @@ export interface ItemResult<T> {
   problem: ProblemReport | null;
 }
 
-export interface ItemDone<T> {
+interface ItemDone<T> {
   outcome: string;
   result: T | null;
   /** The progress line's text, `installed foo as bar`. */
   message: string;
 }
 
-export interface BulkOptions {
+interface BulkOptions {
   /** Shown before the bar on a terminal. */
   label: string;
   concurrency: number;
@@ -70,8 +70,9 @@ export function bulkExitCode(results: { problem: ProblemReport | null }[]): Exit
   return exitCodeForStatus(failures[0]!.problem!.status);
 }
 
-/** Every failure in full on stderr, then (without --json) a count per outcome on stdout. */
+/** Every failure in full on stderr, then on stdout the results as JSON with --json, else a count per outcome. */
 export function reportBulk(results: ItemResult<unknown>[], json: boolean): ExitCode {
+  if (json) printJson(results);
   for (const item of results) if (item.problem) printProblem(item.problem, item.id);
   if (!json) {
     const counts = new Map<string, number>();

@@ -4,7 +4,7 @@ import path from "node:path";
 import envPaths from "env-paths";
 import { notLoggedIn, usageError } from "./errors";
 
-export interface StoredLogin {
+interface StoredLogin {
   url: string;
   api_key: string;
 }

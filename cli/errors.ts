@@ -1,6 +1,7 @@
 // Exit codes and failures of the CLI. Every failure, from the API or from the CLI itself, is
 // carried as a problem-details object so that `--json` prints one shape whatever went wrong.
 import { STATUS_CODES } from "node:http";
+import type { Schemas } from "../client";
 
 /** The exit codes scripts can rely on; cli/README.md documents them. */
 export const ExitCode = {
@@ -18,10 +19,7 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-interface FieldError {
-  path: string;
-  message: string;
-}
+type FieldError = Schemas["FieldError"];
 
 /**
  * An `application/problem+json` answer of the API, or one the CLI makes for its own failures

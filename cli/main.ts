@@ -6,7 +6,7 @@ import { registerBankCommands } from "./commands/banks";
 import { registerPolicyCommands } from "./commands/policy";
 import { registerSourceCommands } from "./commands/sources";
 import { registerTemplateCommands } from "./commands/templates";
-import { CliFailure, cliProblem, ExitCode } from "./errors";
+import { CliFailure, ExitCode, usageError } from "./errors";
 import { printJson, printProblem } from "./output";
 
 function buildProgram(): Command {
@@ -39,7 +39,7 @@ async function main(argv: string[]): Promise<ExitCode> {
     if (error instanceof CommanderError) {
       // Commander has printed the message or the help already; --help and `help` are successes.
       if (error.exitCode === 0) return ExitCode.ok;
-      if (json) printJson(cliProblem("usage", "Usage error", error.message.replace(/^error: /, "")));
+      if (json) printJson(usageError(error.message.replace(/^error: /, "")).problem);
       return ExitCode.usage;
     }
     if (error instanceof CliFailure) {

@@ -53,7 +53,7 @@ export function printProblem(problem: ProblemReport, subject?: string): void {
 /** JSON text of a value, for before/after values in human output. */
 export const formatValue = (value: unknown): string => (value === undefined ? "-" : JSON.stringify(value));
 
-export interface Progress {
+interface Progress {
   /** One item is done; `message` says how it ended (`installed foo`). */
   done(message: string): void;
   stop(): void;

@@ -1,5 +1,5 @@
 import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
-import { createFreshUser, deleteBankIfPresent, deleteIfPresent } from "./support/api";
+import { createFreshUser, deleteBankIfPresent, deleteIfPresent, expectOk } from "./support/api";
 import { axeFindings, type CheckedView } from "./support/axe";
 import { signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
@@ -34,11 +34,6 @@ const catalogEntry = (edition: string): CatalogEntry => ({
   manifest: e2eManifest({ directives: [{ name: "Edition", content: `Quote the ${edition} edition of the handbook.` }] }),
 });
 
-async function ok(response: Awaited<ReturnType<APIRequestContext["post"]>>) {
-  expect(response.ok(), `${response.url()} → ${response.status()} ${await response.text()}`).toBe(true);
-  return response;
-}
-
 test.beforeAll(async () => {
   await market.start();
   market.setCatalog("a11y", [
@@ -50,16 +45,16 @@ test.beforeAll(async () => {
   await deleteBankIfPresent(admin, BANK);
   await deleteIfPresent(admin, "/ext/svc/admin/template-sources/a11y-server");
   await createFreshUser(admin, { id: ALMA.id, display_name: "Alma", password: ALMA.password, role: "admin" });
-  const key = await ok(await admin.post(`/ext/svc/admin/users/${ALMA.id}/api-keys`, { data: { description: "a11y setup" } }));
+  const key = await expectOk(await admin.post(`/ext/svc/admin/users/${ALMA.id}/api-keys`, { data: { description: "a11y setup" } }));
   alma = await apiRequest.newContext({
     baseURL: E2E_BASE_URL,
     extraHTTPHeaders: { authorization: `Bearer ${((await key.json()) as { token: string }).token}` },
   });
 
-  await ok(await alma.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y" } }));
-  await ok(await alma.post(`/ext/svc/me/templates/${HANDBOOK}/install`, { data: { source_name: "a11y" } }));
-  await ok(await alma.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y-server" } }));
-  await ok(
+  await expectOk(await alma.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y" } }));
+  await expectOk(await alma.post(`/ext/svc/me/templates/${HANDBOOK}/install`, { data: { source_name: "a11y" } }));
+  await expectOk(await alma.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y-server" } }));
+  await expectOk(
     await alma.post("/ext/svc/me/templates", {
       data: {
         id: NOTES,
@@ -70,11 +65,11 @@ test.beforeAll(async () => {
       },
     }),
   );
-  await ok(
+  await expectOk(
     await alma.patch(`/ext/svc/me/templates/${NOTES}`, { data: { name: "Accessible notes (reviewed)", tags: ["a11y", "reviewed"] } }),
   );
-  await ok(await alma.post("/ext/svc/banks", { data: { bank_id: BANK, name: "Accessible bank", template: NOTES } }));
-  await ok(
+  await expectOk(await alma.post("/ext/svc/banks", { data: { bank_id: BANK, name: "Accessible bank", template: NOTES } }));
+  await expectOk(
     await alma.put(`/ext/svc/banks/${BANK}/policy`, {
       data: {
         document: {
@@ -86,7 +81,7 @@ test.beforeAll(async () => {
       },
     }),
   );
-  await ok(await alma.post("/ext/svc/me/service-accounts", { data: { id: "a11y-bot", display_name: "A11y bot" } }));
+  await expectOk(await alma.post("/ext/svc/me/service-accounts", { data: { id: "a11y-bot", display_name: "A11y bot" } }));
   // A newer edition in the marketplace: the installed template has an update to review.
   market.setCatalog("a11y", [catalogEntry("second")]);
 });

@@ -269,6 +269,13 @@ test("cora creates an API key, sees its token once, and it works", async ({ page
   await saKeyDialog.getByLabel("I have copied the key and stored it safely").check();
   await saKeyDialog.getByRole("button", { name: "Done" }).click();
   await expect(saKeys.getByTestId("api-keys-table")).toBeVisible();
+  // Escape answers only the question on top: the revoke question closes, the keys dialog stays.
+  await saKeys.getByRole("button", { name: `Revoke key ${saToken.slice(0, 12)}` }).click();
+  const revokeQuestion = page.getByRole("dialog", { name: "Revoke API key?", exact: true });
+  await expect(revokeQuestion).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(revokeQuestion).toBeHidden();
+  await expect(saKeys).toBeVisible();
   await saKeys.getByRole("button", { name: "Close" }).click();
   await screenshotBoth(page, "account");
 

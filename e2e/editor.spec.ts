@@ -53,7 +53,7 @@ test.beforeAll(() =>
 
 test.afterAll(() =>
   withApi(async (request) => {
-    await apiCall(request, "DELETE", `/ext/svc/banks/${BANK}`, ADMIN_HEADERS);
+    await deleteBankIfPresent(request, BANK);
     await apiCall(request, "DELETE", `/ext/svc/admin/users/${EDGAR.id}`, ADMIN_HEADERS);
   }),
 );

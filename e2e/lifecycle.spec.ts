@@ -1,5 +1,5 @@
 import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
-import { createFreshUser, deleteBankIfPresent, deleteIfPresent } from "./support/api";
+import { createFreshUser, deleteBankIfPresent, deleteIfPresent, expectOk } from "./support/api";
 import { consoleNav, pageHeading, signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
 import { expect, screenshot, screenshotBoth, test } from "./support/fixtures";
@@ -35,11 +35,6 @@ async function expectNavCount(page: Page, count: number, description: string) {
   await expect(consoleNav(page).getByRole("link", { name: "Templates", exact: true })).toHaveAccessibleDescription(description);
 }
 
-async function ok(response: Awaited<ReturnType<APIRequestContext["post"]>>) {
-  expect(response.ok(), `${response.url()} → ${response.status()} ${await response.text()}`).toBe(true);
-  return response;
-}
-
 test.beforeAll(async () => {
   await market.start();
   market.setCatalog("published", [entry("handbook", "Team handbook", "Quote the handbook.")]);
@@ -50,17 +45,20 @@ test.beforeAll(async () => {
   await deleteIfPresent(admin, "/ext/svc/admin/templates/handbook");
   await deleteIfPresent(admin, "/ext/svc/admin/template-sources/published");
   await createFreshUser(admin, { id: LENA.id, display_name: "Lena", password: LENA.password });
-  const key = (await (await ok(await admin.post(`/ext/svc/admin/users/${LENA.id}/api-keys`, { data: { description: "e2e" } }))).json()) as {
+  const key = (await (
+    await expectOk(await admin.post(`/ext/svc/admin/users/${LENA.id}/api-keys`, { data: { description: "e2e" } }))
+  ).json()) as {
     token: string;
   };
   lena = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${key.token}` } });
 
   // The admin publishes a server template; lena installs three of her own and edits one.
-  await ok(await admin.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl("published"), alias: "published" } }));
-  await ok(await admin.post("/ext/svc/admin/templates/handbook/install", { data: { source_name: "published" } }));
-  await ok(await lena.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("mine"), alias: "mine" } }));
-  for (const id of MEMBER_TEMPLATES) await ok(await lena.post(`/ext/svc/me/templates/${id}/install`, { data: { source_name: "mine" } }));
-  await ok(await lena.patch("/ext/svc/me/templates/notes-c", { data: { description: "Edited by Lena." } }));
+  await expectOk(await admin.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl("published"), alias: "published" } }));
+  await expectOk(await admin.post("/ext/svc/admin/templates/handbook/install", { data: { source_name: "published" } }));
+  await expectOk(await lena.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("mine"), alias: "mine" } }));
+  for (const id of MEMBER_TEMPLATES)
+    await expectOk(await lena.post(`/ext/svc/me/templates/${id}/install`, { data: { source_name: "mine" } }));
+  await expectOk(await lena.patch("/ext/svc/me/templates/notes-c", { data: { description: "Edited by Lena." } }));
 });
 
 // What the admin published would show in later specs' marketplaces and template lists.

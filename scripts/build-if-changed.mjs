@@ -6,16 +6,16 @@ import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } f
 import path from "node:path";
 import { sourceStamp } from "./source-stamp.mjs";
 
-/** Whether `.next` holds a build of the sources as they are now. */
-function isBuildCurrent(root) {
+/** The stamp of the sources `.next` was built from, or null when there is no complete build. */
+function builtStamp(root) {
   const stampFile = path.join(root, ".next", "source-stamp");
-  return existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === sourceStamp(root);
+  return existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(stampFile) ? readFileSync(stampFile, "utf8") : null;
 }
 
-/** Builds unless the build is current; returns the exit status of `next build` (0 when none ran). */
+/** Builds unless `.next` holds a build of the sources as they are now; returns the exit status of `next build` (0 when none ran). */
 export function buildIfChanged(root, { stdio = "inherit" } = {}) {
-  if (isBuildCurrent(root)) return 0;
   const stamp = sourceStamp(root);
+  if (builtStamp(root) === stamp) return 0;
   console.log("Building the app (sources changed since the last build)…");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,

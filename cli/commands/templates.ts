@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { Schemas } from "../../client";
 import type { Api } from "../api";
 import { bulkExitCode, reportBulk, runBulk } from "../bulk";
-import { action, type Context, positiveInteger, type Scope, scoped, scopeOption, sourceScopeOption } from "../context";
+import { action, positiveInteger, type Scope, scoped, scopeOption, sourceScopeOption } from "../context";
 import { CliFailure, ExitCode, exitCodeForStatus, type ProblemReport, usageError } from "../errors";
 import { isObject, readJsonFile } from "../input";
 import { printJson, printLines, printTable, problemHeadline, warn } from "../output";
@@ -20,6 +20,12 @@ const DEFAULT_CONCURRENCY = 4;
 
 const concurrencyOption = (command: Command) =>
   command.option("--concurrency <n>", "requests at once", positiveInteger("--concurrency"), DEFAULT_CONCURRENCY);
+
+/** install and update take template ids or --all, exactly one of them. */
+function requireIdsOrAll(ids: string[], all: boolean | undefined, verb: "install" | "update") {
+  if (all && ids.length) throw usageError("Give template ids or --all, not both");
+  if (!all && !ids.length) throw usageError(`Give the template ids to ${verb}, or --all`);
+}
 
 interface InstallOptions {
   all?: boolean;
@@ -110,8 +116,7 @@ export function registerTemplateCommands(program: Command): void {
       .addOption(sourceScopeOption()),
   ).action(
     action(async (context, source: string, ids: string[], options: InstallOptions) => {
-      if (options.all && ids.length) throw usageError("Give template ids or --all, not both");
-      if (!options.all && !ids.length) throw usageError("Give the template ids to install, or --all");
+      requireIdsOrAll(ids, options.all, "install");
       if (options.alias && (options.all || ids.length > 1)) throw usageError("--alias installs one template; give exactly one id");
       const api = await context.connect();
       // Entries the catalog already settles still take their progress step: those installed
@@ -132,7 +137,6 @@ export function registerTemplateCommands(program: Command): void {
         const template = await install(api, id, source, options);
         return { outcome: "installed", result: template, message: `installed ${id}${template.id === id ? "" : ` as ${template.id}`}` };
       });
-      if (context.json) printJson(results);
       return reportBulk(results, context.json);
     }),
   );
@@ -147,8 +151,7 @@ export function registerTemplateCommands(program: Command): void {
       .addOption(scopeOption()),
   ).action(
     action(async (context, ids: string[], options: UpdateOptions) => {
-      if (options.all && ids.length) throw usageError("Give template ids or --all, not both");
-      if (!options.all && !ids.length) throw usageError("Give the template ids to update, or --all");
+      requireIdsOrAll(ids, options.all, "update");
       const api = await context.connect();
       // One request per template rather than the API's update-all, so that progress shows per item.
       if (options.all) ids = (await listScope(api, options.scope)).filter((template) => template.source_name !== null).map((t) => t.id);
@@ -159,7 +162,6 @@ export function registerTemplateCommands(program: Command): void {
           ? { outcome: "updated", result: update, message: `updated ${id} (${update.previous_revision} → ${update.new_revision})` }
           : { outcome: "unchanged", result: update, message: `unchanged ${id} (already at ${update.new_revision})` };
       });
-      if (context.json) printJson(results);
       return reportBulk(results, context.json);
     }),
   );
@@ -266,7 +268,7 @@ export function registerTemplateCommands(program: Command): void {
       "the manifest (JSON; `-` reads stdin); a template or catalog entry holding one under `manifest` works too",
     )
     .action(
-      action(async (context: Context, options: { file: string }) => {
+      action(async (context, options: { file: string }) => {
         const document = await readJsonFile(options.file);
         // A manifest has `version`; an object without one that holds `manifest` is a template around it.
         const manifest = isObject(document) && !("version" in document) && "manifest" in document ? document.manifest : document;

@@ -1,6 +1,7 @@
 "use client";
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { type ReactNode, useState } from "react";
+import { useDialogEscape } from "@/components/forms/useDialogEscape";
 import { describeError } from "@/lib/client/problem";
 import { FormError } from "./states";
 
@@ -34,9 +35,11 @@ export function ConfirmDialog({ opened, onClose, title, children, confirmLabel, 
       setBusy(false);
     }
   };
+  // It often asks from inside another dialog (revoking a key in a keys dialog): Escape answers this one only.
+  const escapeRef = useDialogEscape(opened, close);
   return (
-    <Modal opened={opened} onClose={close} title={title} centered>
-      <Stack>
+    <Modal opened={opened} onClose={close} title={title} centered closeOnEscape={false}>
+      <Stack ref={escapeRef}>
         <Text size="sm">{children}</Text>
         <FormError message={error} />
         <Group justify="flex-end">

@@ -33,12 +33,15 @@ export interface JsonEditorProps {
   maxHeight?: string;
   /** On the editable element (the text area, then CodeMirror's content). */
   testId?: string;
-  autoFocus?: boolean;
   handleRef?: Ref<JsonEditorHandle>;
 }
 
-/** What the CodeMirror view receives: the same props, with the sizes' defaults filled in. */
-export type JsonEditorViewProps = JsonEditorProps & Required<Pick<JsonEditorProps, "fontSize" | "minHeight" | "maxHeight">>;
+/**
+ * What the CodeMirror view receives: the same props, with the sizes' defaults filled in, and
+ * whether to take the focus (the text area had it when CodeMirror replaced it).
+ */
+export type JsonEditorViewProps = JsonEditorProps &
+  Required<Pick<JsonEditorProps, "fontSize" | "minHeight" | "maxHeight">> & { autoFocus: boolean };
 
 type View = ComponentType<JsonEditorViewProps>;
 
@@ -113,16 +116,7 @@ export function JsonEditor(props: JsonEditorProps) {
 
   return (
     <>
-      {View && (
-        <View
-          {...props}
-          fontSize={fontSize}
-          minHeight={minHeight}
-          maxHeight={maxHeight}
-          handleRef={view}
-          autoFocus={props.autoFocus || focusOnLoad}
-        />
-      )}
+      {View && <View {...props} fontSize={fontSize} minHeight={minHeight} maxHeight={maxHeight} handleRef={view} autoFocus={focusOnLoad} />}
       {/* Once CodeMirror is there, the text area stays, hidden, holding the whole text: CodeMirror
           draws only the lines in view, so this is where the value can always be read (tests do). */}
       <textarea
@@ -138,8 +132,6 @@ export function JsonEditor(props: JsonEditorProps) {
         spellCheck={false}
         autoComplete="off"
         autoCapitalize="off"
-        // biome-ignore lint/a11y/noAutofocus: only when the caller asks, as CodeMirror would.
-        autoFocus={props.autoFocus}
         data-testid={props.testId ? `${props.testId}-value` : undefined}
         style={{
           // Inline, so `hidden` needs saying here too.

@@ -1,4 +1,4 @@
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "./env";
 import { expect } from "./fixtures";
 
@@ -16,6 +16,12 @@ export async function apiCall(
   const res = await request.fetch(url, { method, headers, data });
   expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
   return res.status() === 204 ? null : ((await res.json()) as Record<string, unknown>);
+}
+
+/** A setup request's answer, once it is known to be a success (its status and body otherwise). */
+export async function expectOk(response: APIResponse) {
+  expect(response.ok(), `${response.url()} → ${response.status()} ${await response.text()}`).toBe(true);
+  return response;
 }
 
 /**
