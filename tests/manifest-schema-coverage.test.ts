@@ -5,7 +5,7 @@ import referenceSchema from "./fixtures/bank-template-schema.json";
 
 // Issue 12: our manifest validator (lib/templates/manifest.ts, zod, written by hand) must cover
 // every keyword of Hindsight's bank-template schema (tests/fixtures/bank-template-schema.json,
-// its validation keywords as scripts/vendor-manifest-schema.mjs keeps them). The walk below
+// its validation keywords as scripts/vendor-reference.mjs keeps them). The walk below
 // visits every node of the reference schema and, for each keyword it finds, makes manifests
 // that keep or break exactly that keyword at that place. A manifest the reference refuses must
 // be refused by us with an error at that place; one the reference takes must be taken by us,

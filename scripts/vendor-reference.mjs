@@ -1,0 +1,38 @@
+// Refreshes the facts we keep of a reference document as test data:
+//   npm run schema:vendor -- <kind> <path or URL of the document>
+// kinds: manifest-schema (Hindsight's bank-template JSON schema), hindclaw-openapi (hindclaw's OpenAPI
+// document of the operations API.md describes), hindsight-banks-openapi (Hindsight's bank endpoints).
+// Only the validation facts are kept (paths, methods, parameters, status codes, schemas); descriptions,
+// titles, summaries and examples are the upstream's prose and are dropped.
+import { readFile, writeFile } from "node:fs/promises";
+
+const TARGETS = {
+  "manifest-schema": "bank-template-schema.json",
+  "hindclaw-openapi": "hindclaw-openapi.json",
+  "hindsight-banks-openapi": "hindsight-banks-openapi.json",
+};
+const ANNOTATIONS = new Set(["description", "title", "summary", "example", "examples"]);
+/** Keys whose children are names (of properties, schemas, paths, status codes), never annotations. */
+const NAME_MAPS = new Set(["properties", "$defs", "schemas", "paths", "responses", "content", "securitySchemes"]);
+
+const [kind, source] = process.argv.slice(2);
+if (!TARGETS[kind] || !source) {
+  console.error(`usage: node scripts/vendor-reference.mjs <${Object.keys(TARGETS).join("|")}> <path or URL>`);
+  process.exit(2);
+}
+const text = /^https?:/.test(source) ? await (await fetch(source)).text() : await readFile(source, "utf8");
+
+/** Drops annotation keywords, but never an entry that happens to be named like one. */
+function strip(node, namesHere = false) {
+  if (Array.isArray(node)) return node.map((item) => strip(item));
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => namesHere || !ANNOTATIONS.has(key))
+      .map(([key, value]) => [key, strip(value, !namesHere && NAME_MAPS.has(key))]),
+  );
+}
+
+const target = new URL(`../tests/fixtures/${TARGETS[kind]}`, import.meta.url);
+await writeFile(target, `${JSON.stringify(strip(JSON.parse(text)), null, 2)}\n`);
+console.log(`wrote ${target.pathname}`);
