@@ -11,6 +11,7 @@ import { loadConfig } from "@/lib/server/config";
 import { createSource } from "@/lib/sources/sources";
 import { checkForUpdate, installTemplate } from "@/lib/templates/upstream";
 import { type Marketplace, startMarketplace } from "@/tests/support/marketplace-server";
+import { freshServerDatabase } from "./databases";
 
 const TEMPLATES = 100;
 const CATALOG_PATH = "/bench/templates.json";
@@ -24,23 +25,6 @@ const benchManifest = {
 };
 
 const templateIds = Array.from({ length: TEMPLATES }, (_, i) => `bench-${String(i).padStart(3, "0")}`);
-
-/** A fresh database on the server of `serverUrl`, dropped again by `drop`. */
-async function freshDatabase(serverUrl: string) {
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  const name = `bench_market_${randomBytes(6).toString("hex")}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 /** Two app instances on one database: what two processes of the app share, and only that. */
 async function twoInstances(url: string, market: Marketplace): Promise<{ apps: [AppContext, AppContext]; handles: DatabaseHandle[] }> {
@@ -82,7 +66,7 @@ async function measure(market: Marketplace, [first, second]: [AppContext, AppCon
 export async function marketplaceReport(): Promise<string[]> {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) return ["marketplace report skipped: BENCH_DATABASE_URL is not set (it needs PostgreSQL for 2 processes)"];
-  const database = await freshDatabase(serverUrl);
+  const database = await freshServerDatabase(serverUrl);
   const market = await startMarketplace();
   const handles: DatabaseHandle[] = [];
   try {

@@ -17,6 +17,7 @@ import autocannon from "autocannon";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { createApiKey } from "@/lib/identity/api-keys";
+import { freshServerDatabase } from "./databases";
 import { seedTemplates } from "./seed";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -47,24 +48,12 @@ async function seed(db: DatabaseHandle["db"], rows: number) {
 }
 
 async function createDatabase(serverUrl: string, rows: number) {
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  const name = `bt_bench_${randomBytes(4).toString("hex")}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString());
-  await runMigrations(handle, url.toString());
+  const database = await freshServerDatabase(serverUrl);
+  const handle = await openPostgres(database.url);
+  await runMigrations(handle, database.url);
   const token = await seed(handle.db, rows);
   await handle.close();
-  return {
-    url: url.toString(),
-    token,
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
+  return { ...database, token };
 }
 
 /** The directory of a production build, and how to clean up after it. */

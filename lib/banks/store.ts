@@ -90,27 +90,48 @@ async function importIntoEmbeddedStore(app: { db: Database }, principal: Princip
         })
         .where(eq(banks.id, bankId));
 
-      // One statement per section. New entries go after the existing ones; a replaced entry keeps
-      // its place (the update sets only `entry`). Ids and names are unique within a valid manifest.
-      const after = (positions: number[]) => Math.max(-1, ...positions) + 1;
-      const firstModel = after(models.map((m) => m.position));
-      if (plan.mentalModels.length > 0) {
+      // New entries go after the existing ones; a replaced entry keeps its place (the update sets
+      // only `entry`). Ids and names are unique within a valid manifest.
+      const firstModel = nextPosition(models);
+      for (const [offset, batch] of rowBatches(plan.mentalModels)) {
         await tx
           .insert(bankMentalModels)
-          .values(plan.mentalModels.map((entry, i) => ({ bankId, id: entry.id, entry, position: firstModel + i })))
+          .values(batch.map((entry, i) => ({ bankId, id: entry.id, entry, position: firstModel + offset + i })))
           .onConflictDoUpdate({ target: [bankMentalModels.bankId, bankMentalModels.id], set: { entry: sql`excluded.entry` } });
       }
-      const firstDirective = after(directives.map((d) => d.position));
-      if (plan.directives.length > 0) {
+      const firstDirective = nextPosition(directives);
+      for (const [offset, batch] of rowBatches(plan.directives)) {
         await tx
           .insert(bankDirectives)
-          .values(plan.directives.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + i })))
+          .values(batch.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + offset + i })))
           .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
       }
       await recordAudit(tx);
       return { bankCreated, result, changes };
     }),
   );
+}
+
+/**
+ * Rows per INSERT of a bank's entries. One statement binds at most 65,535 parameters (PostgreSQL
+ * refuses more; PGlite breaks its protocol), four per row here: batches keep every statement far
+ * below that whatever the list sizes, its text short, and one manifest at its limits takes one
+ * statement per section.
+ */
+const ENTRY_ROWS_PER_STATEMENT = 1_000;
+
+/** `rows` in slices of ENTRY_ROWS_PER_STATEMENT, each with the index of its first row. */
+function* rowBatches<T>(rows: readonly T[]): Generator<[number, T[]]> {
+  for (let offset = 0; offset < rows.length; offset += ENTRY_ROWS_PER_STATEMENT) {
+    yield [offset, rows.slice(offset, offset + ENTRY_ROWS_PER_STATEMENT)];
+  }
+}
+
+/** The position after the last of `entries` (0 for none); a loop, as spreading a large bank into Math.max overflows the stack. */
+function nextPosition(entries: ReadonlyArray<{ position: number }>): number {
+  let next = 0;
+  for (const { position } of entries) next = Math.max(next, position + 1);
+  return next;
 }
 
 /** A bank created for a caller whose user was deleted meanwhile fails its owner key: 404 for that user. */

@@ -304,12 +304,23 @@ function uniqueBy(list: string, key: string) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// List sizes (CONTRACT §15): what one import may carry, on every path a manifest enters by.
+
+/**
+ * The most entries a manifest's lists may hold: `maxItems` in OpenAPI, "must be at most 1000 items"
+ * at the list. zod refuses a longer list before checking its entries, so an oversized one costs little.
+ */
+export const MANIFEST_LIMITS = { mentalModels: 1_000, directives: 1_000 } as const;
+
 const mentalModelList = z
   .array(BankTemplateMentalModel)
+  .max(MANIFEST_LIMITS.mentalModels)
   .superRefine(uniqueBy("mental_models", "id"), { when: (payload) => Array.isArray(payload.value) });
 
 const directiveList = z
   .array(BankTemplateDirective)
+  .max(MANIFEST_LIMITS.directives)
   .superRefine(uniqueBy("directives", "name"), { when: (payload) => Array.isArray(payload.value) });
 
 // ---------------------------------------------------------------------------------------------------------
