@@ -5,7 +5,7 @@ import { ADMIN_TOKEN } from "./tokens";
 
 // Issue 12: "no token appears in any log line of the whole test run". Every test file runs with
 // the logger at info (one line per request, as in production), and every line it writes is
-// scanned for credentials when the file ends. Info lines are kept from the console (the suite
+// scanned for credentials when the file ends; issue 18: and for its size, at most 16 KB. Info lines are kept from the console (the suite
 // would drown in them); warnings and errors are still printed.
 
 const scanned: string[] = [];
@@ -25,7 +25,12 @@ process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
   return quiet ? true : write(chunk, ...rest);
 }) as typeof process.stderr.write;
 
+const MAX_LINE_BYTES = 16 * 1024;
+
 afterAll(() => {
   const leaks = linesWithCredentials(scanned, [ADMIN_TOKEN]);
   expect(leaks, "log lines holding a credential").toEqual([]);
+  // Counted with the newline each line ends with; reported by their start, not whole.
+  const oversized = scanned.filter((line) => Buffer.byteLength(line) + 1 > MAX_LINE_BYTES).map((line) => line.slice(0, 200));
+  expect(oversized, "log lines larger than 16 KB").toEqual([]);
 });
