@@ -64,12 +64,25 @@ const entryCases: Case[] = [
   { what: "a 100-deep manifest file", entry: filed(), file: deepManifestText(100), reason: DEPTH },
   { what: "a 10,000-deep inline manifest", entry: inlineDeep(10_000), reason: DEPTH },
   { what: "a 10,000-deep manifest file", entry: filed(), file: deepManifestText(10_000), reason: DEPTH },
+  // A raw U+0000 (not the escape) is not JSON at all: refused before anything could store it.
+  {
+    what: "a raw U+0000 in a manifest file",
+    entry: filed(),
+    file: '{"version":"1","bank":{"retain_mission":"a\u0000b"}}',
+    reason: /is not JSON/,
+  },
 ];
 
 /** Catalogs that are bad as a whole: every operation on the source fails. */
 const catalogCases: Case[] = [
   { what: "a 10,000-deep catalog", entry: inline({}), catalogExtra: `,"x_meta":${nestedText(10_000)}`, reason: DEPTH },
   { what: "a catalog whose description holds U+0000", entry: inline({}), catalogExtra: ',"description":"a\\u0000b"', reason: CHARACTERS },
+  {
+    what: "a raw U+0000 in the catalog text",
+    entry: inline({}),
+    catalogExtra: ',"description":"a\u0000b"',
+    reason: /did not answer with JSON/,
+  },
 ];
 
 const scopes = [

@@ -150,7 +150,8 @@ export function jsonFlaws(
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
-  return flaws;
+  // A key and its value may both be flaws, one past the limit.
+  return flaws.slice(0, limit);
 }
 
 /** JSON text an upstream server sent, parsed, or why it is refused (`problem` completes "the answer …") and the problem type to say so. */
@@ -158,8 +159,8 @@ export type UpstreamJson =
   | { value: unknown; problem?: undefined }
   | { value?: undefined; problem: string; type: ProblemType; errors?: FieldError[] };
 
-/** How many flaws an upstream answer's problem lists. */
-const LISTED_FLAWS = 20;
+/** How many flaws a problem about upstream content lists. */
+export const LISTED_FLAWS = 20;
 
 /** One flaw's words for a message about upstream content: its path in displayable form. */
 export function describeFlaw(flaw: FieldError): string {

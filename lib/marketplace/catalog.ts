@@ -10,6 +10,7 @@ import {
   displayable,
   displayableFlaws,
   jsonFlaws,
+  LISTED_FLAWS,
   MAX_JSON_DEPTH,
   parseUpstreamJson,
 } from "@/lib/json/hygiene";
@@ -174,9 +175,6 @@ function standIn(entry: unknown): unknown {
     manifest: {},
   };
 }
-
-/** How many flaws one entry's or document's problem lists. */
-const LISTED_FLAWS = 20;
 
 /** An unusable entry's problem: 502 naming its first flaw, and the first few as `errors`. */
 function unusableEntry(url: string, index: number, entry: unknown, flaws: FieldError[]): ApiError {
