@@ -3,6 +3,7 @@ import { STATUS_CODES } from "node:http";
 import { z } from "zod";
 import { type ApiError, badGateway } from "@/lib/http/errors";
 import { errorMap, formatPath } from "@/lib/http/validation";
+import { parseUpstreamJson } from "@/lib/json/hygiene";
 import { displayUrl, readCapped, upstreamFailure } from "@/lib/net/outbound";
 import type { ImportResult } from "./schemas";
 
@@ -364,13 +365,12 @@ async function readAnswer(res: Response, where: string): Promise<string> {
 }
 
 function parseAnswer<S extends z.ZodType>(text: string, schema: S, what: string, where: string): z.output<S> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw badGateway(`${where} answered ${what} with a body that is not JSON.`);
+  // §10's limits apply to Hindsight's answers too: too deep or unstorable is its failure, not ours.
+  const answer = parseUpstreamJson(text);
+  if (answer.problem !== undefined) {
+    throw badGateway(`${where} answered ${what} with a body that ${answer.problem}.`, answer.errors, answer.type);
   }
-  const parsed = schema.safeParse(json, { error: errorMap });
+  const parsed = schema.safeParse(answer.value, { error: errorMap });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const at = issue ? formatPath(issue.path) : "";
@@ -380,12 +380,9 @@ function parseAnswer<S extends z.ZodType>(text: string, schema: S, what: string,
 
 /** FastAPI's `{detail: [{loc, msg}]}` in a few words: the first three problems, each trimmed. */
 function validationSummary(text: string): string {
-  let detail: unknown;
-  try {
-    detail = (JSON.parse(text) as { detail?: unknown })?.detail;
-  } catch {
-    return "";
-  }
+  const { value, problem } = parseUpstreamJson(text);
+  if (problem !== undefined) return "";
+  const detail = (value as { detail?: unknown } | null)?.detail;
   if (typeof detail === "string") return trim(detail);
   if (!Array.isArray(detail)) return "";
   const items = detail.slice(0, 3).map((item: { loc?: unknown; msg?: unknown }) => {

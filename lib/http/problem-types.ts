@@ -33,6 +33,8 @@ export const PROBLEM_TYPES = {
   "client-gone": "The client went away before the work finished (499; nobody reads this answer).",
   "bad-gateway": "An upstream server (a marketplace or Hindsight) answered badly or could not be reached.",
   "invalid-upstream-manifest": "The marketplace's manifest for the template is invalid; `errors` lists each problem.",
+  "unusable-upstream-content":
+    "An upstream answer (a marketplace's catalog, catalog entry or manifest, or Hindsight's) holds U+0000 or an unpaired UTF-16 surrogate, or nests more than 64 levels; `errors` names where.",
   "database-unavailable": "The database cannot be reached right now; retry after `Retry-After` seconds.",
   "upstream-timeout": "An upstream server did not answer in time.",
 } as const;

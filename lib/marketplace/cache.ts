@@ -26,6 +26,8 @@ export interface CachedFetchRequest {
 export interface CachedDocument<T> {
   kind: string;
   read(url: string, body: string): T;
+  /** Whether a body read as `value` may be kept (default: yes); one that is not is refetched next time. */
+  cacheable?(value: T): boolean;
 }
 
 export interface CachedFetchOptions {
@@ -200,17 +202,17 @@ async function fetchAndStore<T>(
   });
   countMarketplaceFetch(result.kind === "body" ? "fetched" : "not_modified");
   const fetchedAt = new Date();
-  if (result.kind === "body") {
-    const value = document.read(req.url, result.body);
-    await store(db, key, req.url, result.body, result, fetchedAt, holder);
-    return { value, fetchedAt };
-  }
   // safeFetch only reports not-modified for a conditional request, and those need an entry.
-  const cached = entry!;
-  const value = document.read(req.url, cached.body);
+  const body = result.kind === "body" ? result.body : entry!.body;
   // A 304 may carry new validators; keep the old ones where it does not.
-  const validators = { etag: result.etag ?? cached.etag, lastModified: result.lastModified ?? cached.lastModified };
-  await store(db, key, req.url, cached.body, validators, fetchedAt, holder);
+  const validators =
+    result.kind === "body" ? result : { etag: result.etag ?? entry!.etag, lastModified: result.lastModified ?? entry!.lastModified };
+  const value = document.read(req.url, body);
+  if (document.cacheable?.(value) === false) {
+    // Not kept as good: the entry stays as it was (older, so no caller takes it for this answer), and
+    // waiters see the lease go and fetch themselves.
+    if (holder) await releaseLease(db, key, holder);
+  } else await store(db, key, req.url, body, validators, fetchedAt, holder);
   return { value, fetchedAt };
 }
 

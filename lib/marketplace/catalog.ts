@@ -2,7 +2,18 @@ import { z } from "zod";
 import type { Database } from "@/db/client";
 import { ApiError, badGateway, type FieldError } from "@/lib/http/errors";
 import type { NestedProblem } from "@/lib/http/problem-schema";
+import type { ProblemType } from "@/lib/http/problem-types";
 import { errorMap, issuesToFieldErrors } from "@/lib/http/validation";
+import {
+  cutJsonBelow,
+  describeFlaw,
+  displayable,
+  displayableFlaws,
+  jsonFlaws,
+  LISTED_FLAWS,
+  MAX_JSON_DEPTH,
+  parseUpstreamJson,
+} from "@/lib/json/hygiene";
 import type { Config } from "@/lib/server/config";
 import type { ResolveHost } from "./address";
 import { type CachedDocument, type CacheRow, cacheKey, type FetchMode, fetchThroughCache, readEntries } from "./cache";
@@ -116,44 +127,108 @@ const catalogDocument = z
 type CatalogEntry = z.output<typeof catalogEntry>;
 type CatalogDocument = z.output<typeof catalogDocument>;
 
-function invalidCatalog(url: string, errors: FieldError[]): never {
+function invalidCatalog(url: string, errors: FieldError[], type?: ProblemType): never {
   const [first] = errors;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
   const reason = first ? `${first.path} ${first.message}${more}` : "it does not match the catalog format";
-  throw badGateway(`The catalog at ${displayUrl(url)} is invalid: ${reason}.`, errors);
+  throw badGateway(`The catalog at ${displayUrl(url)} is invalid: ${reason}.`, errors, type);
 }
 
-function parseJson(url: string, body: string): unknown {
+/** A catalog entry sits in level 3 of its catalog, inside the root object and the `templates` array. */
+const ENTRY_LEVEL = 3;
+
+/**
+ * The catalog text parsed, nothing in it deeper than an entry may go (CONTRACT §10, §15):
+ * deeper parts are cut before the parser sees them and show as too deep where they were.
+ */
+function parseCatalogJson(url: string, body: string): unknown {
+  // A leading BOM is legal in a UTF-8 file but not in JSON.
+  const text = cutJsonBelow(body.replace(/^\uFEFF/, ""), ENTRY_LEVEL - 1 + MAX_JSON_DEPTH);
   try {
-    // A leading BOM is legal in a UTF-8 file but not in JSON.
-    return JSON.parse(body.replace(/^\uFEFF/, ""));
+    return JSON.parse(text);
   } catch {
     // The parser's message quotes the body, which is not ours to echo.
     throw badGateway(`The marketplace at ${displayUrl(url)} did not answer with JSON.`);
   }
 }
 
-/** Checks a catalog document against CONTRACT §6; 502 with one `errors` entry per problem. */
-function parseCatalog(url: string, body: string): CatalogDocument {
-  const json = parseJson(url, body);
-  // Counted before the schema runs: a catalog of 100,000 entries costs no more than its parse.
-  const entries = isPlainObject(json) && Array.isArray(json.templates) ? json.templates.length : 0;
-  if (entries > MAX_CATALOG_ENTRIES) {
-    invalidCatalog(url, [{ path: "templates", message: `lists ${entries} templates; at most ${MAX_CATALOG_ENTRIES} are allowed` }]);
-  }
-  const result = catalogDocument.safeParse(json, { error: errorMap });
-  if (!result.success) invalidCatalog(url, issuesToFieldErrors(result.error.issues));
-  return result.data;
+/** What the catalog says besides its entries, which are judged one by one. */
+const withoutEntries = (json: unknown) => (isPlainObject(json) && Array.isArray(json.templates) ? { ...json, templates: [] } : json);
+
+/**
+ * What stands for an unusable entry (U+0000, a lone surrogate or too deep, CONTRACT §15) in
+ * the catalog's schema check and in a browse: its fields with displayable text, no manifest.
+ * Its other faults still make the catalog invalid, as any entry's do.
+ */
+function standIn(entry: unknown): unknown {
+  if (!isPlainObject(entry)) return entry;
+  const shown = (value: unknown) => (typeof value === "string" ? displayable(value) : value);
+  const list = (value: unknown) => (Array.isArray(value) ? value.map(shown) : value);
+  const { id, name, description, category, integrations, tags } = entry;
+  return {
+    id,
+    name: shown(name),
+    description: shown(description),
+    category: shown(category),
+    integrations: list(integrations),
+    tags: list(tags),
+    manifest: {},
+  };
 }
 
-const catalogDocumentKind: CachedDocument<CatalogDocument> = { kind: "catalog", read: parseCatalog };
+/** An unusable entry's problem: 502 naming its first flaw, and the first few as `errors`. */
+function unusableEntry(url: string, index: number, entry: unknown, flaws: FieldError[]): ApiError {
+  const id = isPlainObject(entry) && typeof entry.id === "string" ? ` ${displayable(entry.id)}` : "";
+  const detail = `The entry${id} (templates[${index}]) of the catalog at ${displayUrl(url)} is unusable: ${describeFlaw(flaws[0]!)}.`;
+  return badGateway(detail, displayableFlaws(flaws), "unusable-upstream-content");
+}
+
+/** A well-formed catalog and its entries that cannot be used, by index. */
+interface ReadCatalog {
+  document: CatalogDocument;
+  unusable: Map<number, ApiError>;
+}
+
+/**
+ * Checks a catalog document against CONTRACT §6; 502 with one `errors` entry per problem.
+ * An entry holding U+0000, a lone surrogate or nesting deeper than 64 levels is that entry's
+ * problem (`unusable`); the same anywhere else in the catalog fails it whole (CONTRACT §15).
+ */
+function parseCatalog(url: string, body: string): ReadCatalog {
+  const json = parseCatalogJson(url, body);
+  // Counted before anything else runs: a catalog of 100,000 entries costs no more than its parse.
+  const entries: unknown[] = isPlainObject(json) && Array.isArray(json.templates) ? json.templates : [];
+  if (entries.length > MAX_CATALOG_ENTRIES) {
+    invalidCatalog(url, [{ path: "templates", message: `lists ${entries.length} templates; at most ${MAX_CATALOG_ENTRIES} are allowed` }]);
+  }
+  const frameFlaws = jsonFlaws(withoutEntries(json), { maxDepth: MAX_JSON_DEPTH, limit: LISTED_FLAWS });
+  if (frameFlaws.length) invalidCatalog(url, displayableFlaws(frameFlaws), "unusable-upstream-content");
+  const unusable = new Map<number, ApiError>();
+  const checked = entries.map((entry, index) => {
+    const flaws = jsonFlaws(entry, { maxDepth: MAX_JSON_DEPTH, at: ["templates", index], limit: LISTED_FLAWS });
+    if (!flaws.length) return entry;
+    unusable.set(index, unusableEntry(url, index, entry, flaws));
+    return standIn(entry);
+  });
+  const result = catalogDocument.safeParse(unusable.size ? { ...(json as object), templates: checked } : json, { error: errorMap });
+  if (!result.success) invalidCatalog(url, issuesToFieldErrors(result.error.issues));
+  return { document: result.data, unusable };
+}
+
+const catalogDocumentKind: CachedDocument<ReadCatalog> = {
+  kind: "catalog",
+  read: parseCatalog,
+  // Not kept while an entry is unusable, so the marketplace's fix is heard on the next request.
+  cacheable: (catalog) => catalog.unusable.size === 0,
+};
 
 const manifestDocumentKind: CachedDocument<Manifest> = {
   kind: "manifest",
   read(url, body) {
-    const manifest = parseJson(url, body);
-    if (!isPlainObject(manifest)) throw badGateway(`The manifest at ${displayUrl(url)} is not a JSON object.`);
-    return manifest;
+    const parsed = parseUpstreamJson(body);
+    if (parsed.problem !== undefined) throw badGateway(`The manifest at ${displayUrl(url)} ${parsed.problem}.`, parsed.errors, parsed.type);
+    if (!isPlainObject(parsed.value)) throw badGateway(`The manifest at ${displayUrl(url)} is not a JSON object.`);
+    return parsed.value;
   },
 };
 
@@ -288,7 +363,10 @@ export async function loadCatalog(
   options: OperationOptions = {},
 ): Promise<Catalog> {
   const session = new CatalogSession(deps, source, mode, options);
-  const { value: document, fetchedAt } = await session.catalog();
+  const {
+    value: { document, unusable },
+    fetchedAt,
+  } = await session.catalog();
   // Every path is checked before the first manifest is fetched: an escaping one makes the catalog invalid.
   const urls = document.templates.map((entry, index) =>
     entry.manifest_file === undefined ? null : manifestUrl(session.catalogUrl, entry.manifest_file, index),
@@ -297,6 +375,8 @@ export async function loadCatalog(
   session.catalogLoaded(fetchedAt);
   await session.prefetch(urls.filter((url) => url !== null));
   const templates = await mapLimited(document.templates, MANIFEST_CONCURRENCY, session.signal, async (entry, index) => {
+    const unusableEntry = unusable.get(index);
+    if (unusableEntry) return unresolved(entry, unusableEntry.toProblem());
     try {
       return { ...resolved(entry, await loadManifest(session, entry, urls[index]!)), problem: null };
     } catch (error) {
@@ -334,13 +414,18 @@ export async function loadCatalogTemplate(
   options: OperationOptions = {},
 ): Promise<CatalogTemplate | null> {
   const session = new CatalogSession(deps, source, mode, options);
-  const { value: document, fetchedAt } = await session.catalog();
+  const {
+    value: { document, unusable },
+    fetchedAt,
+  } = await session.catalog();
   const index = document.templates.findIndex((entry) => entry.id === templateId);
   const entry = document.templates[index];
+  const unusableEntry = unusable.get(index);
   // An escaping manifest_file makes the catalog invalid (as browsing it would find).
   const url = entry?.manifest_file === undefined ? null : manifestUrl(session.catalogUrl, entry.manifest_file, index);
   // From here on a failure is the entry's (or the client's), not the catalog's.
   session.catalogLoaded(fetchedAt);
   if (!entry) return null;
+  if (unusableEntry) throw unusableEntry;
   return resolved(entry, await loadManifest(session, entry, url));
 }
