@@ -813,7 +813,7 @@ export interface paths {
         /** List banks: all for admins, the caller's own for others */
         get: operations["getBanks"];
         put?: never;
-        /** Create a bank from a template, or apply a template to an existing bank (201 created, 200 updated or dry run) */
+        /** Create a bank from a template, or apply a template to an existing bank (200 either way; bank_created says which) */
         post: operations["postBanks"];
         delete?: never;
         options?: never;
@@ -965,6 +965,8 @@ export interface components {
             alias?: string | null;
             /** @description Credential sent to the source's host. */
             auth_token?: string | null;
+            /** @description Free text kept with the source and returned as given; the catalog's own description never replaces it. */
+            description?: string | null;
         };
         /**
          * @example {
@@ -1540,19 +1542,19 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description Every field optional; `{}` changes nothing. `null` clears description or category.
+         * @description Every field optional; `{}` changes nothing. `null` clears description or category, and leaves name, integrations, tags or manifest as they are.
          * @example {
          *       "description": "Answers support questions.",
          *       "category": null
          *     }
          */
         PatchTemplateRequest: {
-            name?: string;
+            name?: string | null;
             description?: string | null;
             category?: string | null;
-            integrations?: string[];
-            tags?: string[];
-            manifest?: components["schemas"]["BankTemplateManifest"];
+            integrations?: string[] | null;
+            tags?: string[] | null;
+            manifest?: components["schemas"]["BankTemplateManifest"] | null;
         };
         /**
          * @example {
@@ -1826,6 +1828,7 @@ export interface components {
             owner: string | null;
             /** @description Whether an auth token is stored. The token is never returned. */
             has_auth: boolean;
+            /** @description As given when the source was registered; null when none was. */
             description: string | null;
             /**
              * Format: date-time
@@ -4608,7 +4611,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4948,7 +4951,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5473,7 +5476,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5849,7 +5852,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7712,7 +7715,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -96,9 +96,12 @@ test("the admin sees every console page, the admin navigation and both source sc
   await page.getByRole("button", { name: "Add source" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a server source", exact: true });
   await dialog.getByLabel("URL").fill("https://github.com/shared/bank-templates");
+  await dialog.getByLabel("Description").fill("Templates every team starts from.");
   await dialog.getByRole("button", { name: "Add source" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("sources-table").getByRole("rowheader", { name: "shared" })).toBeVisible();
+  // The optional description is kept and shown with the source (CONTRACT §15).
+  await expect(page.getByTestId("source-description")).toHaveText("Templates every team starts from.");
 
   await nav.getByRole("link", { name: "Server sources", exact: true }).click();
   await expect(pageHeading(page, "Server sources")).toBeVisible();

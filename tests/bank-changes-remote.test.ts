@@ -18,7 +18,7 @@ beforeAll(async () => {
   t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 2000 };
   alice = await t.user("alice");
   for (const [id, manifest] of Object.entries({ base, second })) {
-    expect((await t.admin.post("/ext/svc/admin/templates", { id, name: id, manifest })).status).toBe(201);
+    expect((await t.admin.post("/ext/svc/admin/templates", { id, name: id, manifest })).status).toBe(200);
   }
 });
 afterAll(() => hindsight.close());
@@ -26,7 +26,7 @@ afterAll(() => hindsight.close());
 describe("remote store: changes, history, export", () => {
   it("reports a new bank's contents as created", async () => {
     const res = await apply(alice, "remote-team", "server/base");
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body.changes.config).toEqual(Object.entries(base.bank).map(([field, after]) => ({ field, before: null, after })));
     expect(res.body.changes.mental_models.map((c: { id: string; change: string }) => [c.id, c.change])).toEqual([
       ["facts", "create"],
@@ -71,7 +71,7 @@ describe("remote store: changes, history, export", () => {
     expect(exported.status).toBe(200);
     expect(exported.body.version).toBe("1");
     await t.admin.post("/ext/svc/admin/templates", { id: "remote-copy", name: "Copy", manifest: exported.body });
-    expect((await apply(t.admin, "remote-copy", "server/remote-copy")).status).toBe(201);
+    expect((await apply(t.admin, "remote-copy", "server/remote-copy")).status).toBe(200);
     const original = (await t.admin.get("/ext/svc/banks/remote-team")).body;
     const copy = (await t.admin.get("/ext/svc/banks/remote-copy")).body;
     expect(copy.config).toEqual(original.config);

@@ -33,7 +33,7 @@ async function localBankRows() {
 describe("remote bank store", () => {
   it("creates a new bank in Hindsight and relays its import result", async () => {
     const res = await createBank(alice, "remote-1");
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       bank_id: "remote-1",
       template: "tpl",

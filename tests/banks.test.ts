@@ -52,9 +52,9 @@ const createBank = (c: Client, body: Record<string, unknown>, dryRun = false) =>
   request("POST", `/ext/svc/banks${dryRun ? "?dry_run=true" : ""}`, { token: c.token, body });
 
 describe("creating a bank from a template", () => {
-  it("creates b1: 201 with the full import result", async () => {
+  it("creates b1: 200 with the full import result", async () => {
     const res = await createBank(alice, { bank_id: "b1", template: "personal/first" });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toEqual({
       bank_id: "b1",
       template: "personal/first",
@@ -232,10 +232,10 @@ describe("permissions and template refs", () => {
 
   it("resolves a bare ref to the caller's personal template before the server one", async () => {
     const mine = await createBank(alice, { bank_id: "bare-1", template: "first" });
-    expect(mine.status).toBe(201);
+    expect(mine.status).toBe(200);
     expect((await alice.get("/ext/svc/banks/bare-1")).body.last_applied.template).toBe("personal/first");
     const server = await createBank(bob, { bank_id: "bare-2", template: "first" });
-    expect(server.status).toBe(201);
+    expect(server.status).toBe(200);
     expect(server.body.import_result.directives_created).toEqual(["Server"]);
     expect((await bob.get("/ext/svc/banks/bare-2")).body.last_applied.template).toBe("server/first");
     expect((await createBank(alice, { bank_id: "bare-3", template: "server/first" })).body.import_result.directives_created).toEqual([
@@ -278,7 +278,7 @@ describe("permissions and template refs", () => {
   });
 
   it("accepts bank ids with colons and dots", async () => {
-    expect((await createBank(alice, { bank_id: "team:eng.v2", template: "first" })).status).toBe(201);
+    expect((await createBank(alice, { bank_id: "team:eng.v2", template: "first" })).status).toBe(200);
     expect((await alice.get("/ext/svc/banks/team:eng.v2")).status).toBe(200);
   });
 });

@@ -129,9 +129,9 @@ describe("the bank-templates CLI", () => {
   });
 
   it("installs 20 templates at once with one progress line each, and the API lists them", async () => {
-    const added = await cli(["sources", "add", `${market.url}/acme`, "--alias", "acme", "--json"]);
+    const added = await cli(["sources", "add", `${market.url}/acme`, "--alias", "acme", "--description", "Team starters", "--json"]);
     expect(added.code, added.stderr).toBe(0);
-    expect(parse(added)).toMatchObject({ name: "acme", scope: "personal", owner: "cli-user" });
+    expect(parse(added)).toMatchObject({ name: "acme", scope: "personal", owner: "cli-user", description: "Team starters" });
 
     const install = await cli(["templates", "install", "acme", ...TEMPLATE_IDS]);
     expect(install.code, install.stderr).toBe(0);

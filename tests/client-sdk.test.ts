@@ -43,7 +43,7 @@ describe("the OpenAPI document, as generated clients read it", () => {
     expect(new Set(flags)).toEqual(new Set(["force", "dry_run", "refresh"]));
   });
 
-  it("lets POST and PUT bodies send null for optional fields (CONTRACT §10), and PATCH bodies not", async () => {
+  it("lets POST and PUT bodies send null for optional fields (CONTRACT §10), and a template PATCH every field (§15)", async () => {
     const schemas = (await servedDocument()).components.schemas;
     const nullable = { anyOf: expect.arrayContaining([{ type: "null" }]) };
     expect(schemas.CreateBankRequest.properties.name).toMatchObject(nullable);
@@ -51,7 +51,10 @@ describe("the OpenAPI document, as generated clients read it", () => {
     expect(schemas.InstallTemplateRequest.properties).toMatchObject({ alias_id: nullable, source_scope: nullable });
     expect(schemas.CreateTemplateRequest.properties).toMatchObject({ integrations: nullable, tags: nullable });
     expect(schemas.CreateBankRequest.properties.bank_id).toEqual({ type: "string", pattern: expect.any(String) });
-    expect(schemas.PatchTemplateRequest.properties.name).not.toHaveProperty("anyOf");
+    for (const field of ["name", "description", "category", "integrations", "tags", "manifest"]) {
+      expect(schemas.PatchTemplateRequest.properties[field], field).toMatchObject(nullable);
+    }
+    expect(schemas.UpdateUserRequest.properties.display_name).not.toHaveProperty("anyOf");
   });
 
   it("gives every request body an example its endpoint accepts", async () => {

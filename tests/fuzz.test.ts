@@ -131,18 +131,18 @@ describe("null for an optional POST/PUT field means the same as leaving it out (
     expect(json(res)).toMatchObject({ has_auth: false });
   });
 
-  it("POST /banks {bank_id, template, name: null} → 201 with the default name", async () => {
+  it("POST /banks {bank_id, template, name: null} → 200 with the default name", async () => {
     const template = await send("member", "POST", "/ext/svc/me/templates", {
       json: { id: "for-null-name", name: "For null name", manifest: manifest() },
     });
-    expect(template.status, template.text).toBe(201);
+    expect(template.status, template.text).toBe(200);
     const res = await send("member", "POST", "/ext/svc/banks", {
       json: { bank_id: "null-name", template: "personal/for-null-name", name: null },
     });
-    expect(res.status, res.text).toBe(201);
+    expect(res.status, res.text).toBe(200);
   });
 
-  it("POST /me/templates with description, category, integrations and tags null → 201", async () => {
+  it("POST /me/templates with description, category, integrations and tags null → 200", async () => {
     const body = {
       id: "null-meta",
       name: "Null meta",
@@ -153,15 +153,15 @@ describe("null for an optional POST/PUT field means the same as leaving it out (
       tags: null,
     };
     const res = await send("member", "POST", "/ext/svc/me/templates", { json: body });
-    expect(res.status, res.text).toBe(201);
+    expect(res.status, res.text).toBe(200);
     expect(json(res)).toMatchObject({ description: null, category: null, integrations: [], tags: [] });
   });
 
-  it("POST /me/templates/{id}/install with alias_id and source_scope null → 201", async () => {
+  it("POST /me/templates/{id}/install with alias_id and source_scope null → 200", async () => {
     const res = await send("member", "POST", "/ext/svc/me/templates/sales-bot/install", {
       json: { source_name: "good", alias_id: null, source_scope: null },
     });
-    expect(res.status, res.text).toBe(201);
+    expect(res.status, res.text).toBe(200);
   });
 
   it("no POST or PUT of the document refuses null for an optional field", async () => {

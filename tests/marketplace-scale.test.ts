@@ -71,7 +71,7 @@ describe("single flight in one process", () => {
     await addSource(alice, "/many", "many");
     market.clearRequests();
     const results = await Promise.all(names.map((id) => alice.post(`/ext/svc/me/templates/${id}/install`, { source_name: "many" })));
-    expect(results.map((r) => r.status)).toEqual(names.map(() => 201));
+    expect(results.map((r) => r.status)).toEqual(names.map(() => 200));
     expect(market.count("/many/templates.json")).toBe(1);
   });
 
@@ -83,7 +83,7 @@ describe("single flight in one process", () => {
     for (const id of names.filter((_, i) => i % 2)) market.setFile(`/checks/m/${id}.json`, manifest());
     await addSource(alice, "/checks", "checks");
     const installed = await Promise.all(names.map((id) => alice.post(`/ext/svc/me/templates/${id}/install`, { source_name: "checks" })));
-    expect(installed.map((r) => r.status)).toEqual(names.map(() => 201));
+    expect(installed.map((r) => r.status)).toEqual(names.map(() => 200));
 
     market.clearRequests();
     const checks = await Promise.all(names.map((id) => alice.get(`/ext/svc/me/templates/${id}/check-update`)));
@@ -288,8 +288,8 @@ describe("browse resilience", () => {
   });
 
   it("installs the good entries and refuses the others as before", async () => {
-    expect((await alice.post("/ext/svc/me/templates/good/install", { source_name: "mixed" })).status).toBe(201);
-    expect((await alice.post("/ext/svc/me/templates/filed-good/install", { source_name: "mixed" })).status).toBe(201);
+    expect((await alice.post("/ext/svc/me/templates/good/install", { source_name: "mixed" })).status).toBe(200);
+    expect((await alice.post("/ext/svc/me/templates/filed-good/install", { source_name: "mixed" })).status).toBe(200);
     expect((await alice.post("/ext/svc/me/templates/missing/install", { source_name: "mixed" })).status).toBe(502);
     const invalid = await alice.post("/ext/svc/me/templates/invalid/install", { source_name: "mixed" });
     expect(invalid.status).toBe(502);

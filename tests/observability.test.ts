@@ -48,7 +48,7 @@ describe("metrics", () => {
     const before = await scrape();
     expect(before.res.status).toBe(200);
     expect(before.res.headers.get("content-type")).toContain("text/plain");
-    expect((await carl.post("/ext/svc/me/templates", { id: "counted", name: "Counted", manifest: manifest() })).status).toBe(201);
+    expect((await carl.post("/ext/svc/me/templates", { id: "counted", name: "Counted", manifest: manifest() })).status).toBe(200);
     expect((await carl.get("/ext/svc/me/templates/counted")).status).toBe(200);
     expect((await carl.get("/ext/svc/me/templates/counted")).status).toBe(200);
     expect((await carl.get("/ext/svc/me/templates/missing")).status).toBe(404);
@@ -57,7 +57,7 @@ describe("metrics", () => {
     const moved = (sample: string) => after.value(sample) - before.value(sample);
     expect(moved(requestsOf(TEMPLATE_ROUTE, "GET", 200))).toBe(2);
     expect(moved(requestsOf(TEMPLATE_ROUTE, "GET", 404))).toBe(1);
-    expect(moved(requestsOf("/ext/svc/me/templates", "POST", 201))).toBe(1);
+    expect(moved(requestsOf("/ext/svc/me/templates", "POST", 200))).toBe(1);
     expect(moved(`http_request_duration_seconds_count{route="${TEMPLATE_ROUTE}",method="GET"}`)).toBe(3);
     // Raw paths never become labels.
     expect(after.res.text).not.toContain("/ext/svc/me/templates/counted");

@@ -40,7 +40,7 @@ describe("a write racing a delete of its target", () => {
   it("template PATCH vs DELETE: 200, 204 or 404, never 5xx", async () => {
     await rounds(async (i) => {
       const path = `/ext/svc/me/templates/patched-${i}`;
-      expect((await alice.post("/ext/svc/me/templates", { id: `patched-${i}`, name: "P", manifest: manifest() })).status).toBe(201);
+      expect((await alice.post("/ext/svc/me/templates", { id: `patched-${i}`, name: "P", manifest: manifest() })).status).toBe(200);
       const [patch, remove] = await Promise.all([alice.patch(path, { name: "Renamed", category: "ops" }), alice.delete(path)]);
       expectAnswer("patch", patch, [200, 404]);
       expectAnswer("delete", remove, [204, 404]);
@@ -227,7 +227,7 @@ describe("the last active admin under races", () => {
 describe("template writes racing their source's deletion", () => {
   const sourcePath = (name: string) => `/ext/svc/me/template-sources/${name}`;
 
-  it("install vs source DELETE: 201 or 404, and 204", async () => {
+  it("install vs source DELETE: 200 or 404, and 204", async () => {
     await rounds(async (i) => {
       const name = `inst-src-${i}`;
       expect((await alice.post("/ext/svc/me/template-sources", { url: `${market.url}/race`, alias: name })).status).toBe(201);
@@ -235,7 +235,7 @@ describe("template writes racing their source's deletion", () => {
         alice.post("/ext/svc/me/templates/racer/install", { source_name: name, alias_id: `installed-${i}` }),
         alice.delete(sourcePath(name)),
       ]);
-      expectAnswer("install", installed, [201, 404]);
+      expectAnswer("install", installed, [200, 404]);
       expectAnswer("delete source", removed, [204, 404]);
     });
   });
@@ -245,7 +245,7 @@ describe("template writes racing their source's deletion", () => {
       const name = `upd-src-${i}`;
       const id = `updated-${i}`;
       expect((await alice.post("/ext/svc/me/template-sources", { url: `${market.url}/race`, alias: name })).status).toBe(201);
-      expect((await alice.post("/ext/svc/me/templates/racer/install", { source_name: name, alias_id: id })).status).toBe(201);
+      expect((await alice.post("/ext/svc/me/templates/racer/install", { source_name: name, alias_id: id })).status).toBe(200);
       const [updated, removed] = await Promise.all([
         alice.post(`/ext/svc/me/templates/${id}/update?force=true`),
         alice.delete(sourcePath(name)),
@@ -262,7 +262,7 @@ describe("template writes racing their source's deletion", () => {
       const id = `edited-${i}`;
       const path = `/ext/svc/me/templates/${id}`;
       market.setFile("/edits/templates.json", catalog(catalogEntry("racer", { description: `before ${i}` })));
-      expect((await alice.post("/ext/svc/me/templates/racer/install", { source_name: "edit-src", alias_id: id })).status).toBe(201);
+      expect((await alice.post("/ext/svc/me/templates/racer/install", { source_name: "edit-src", alias_id: id })).status).toBe(200);
       // A new revision upstream, so the update has something to write.
       market.setFile("/edits/templates.json", catalog(catalogEntry("racer", { description: `after ${i}` })));
       const [updated, patched] = await Promise.all([alice.post(`${path}/update`), alice.patch(path, { name: "Mine" })]);
@@ -279,7 +279,7 @@ describe("template writes racing their source's deletion", () => {
     await rounds(async (i) => {
       const id = `deleted-${i}`;
       const path = `/ext/svc/me/templates/${id}`;
-      expect((await alice.post("/ext/svc/me/templates/racer/install", { source_name: "edit-src", alias_id: id })).status).toBe(201);
+      expect((await alice.post("/ext/svc/me/templates/racer/install", { source_name: "edit-src", alias_id: id })).status).toBe(200);
       const [updated, removed] = await Promise.all([alice.post(`${path}/update?force=true`), alice.delete(path)]);
       expectAnswer("update", updated, [200, 404]);
       expectAnswer("delete", removed, [204]);
@@ -290,24 +290,24 @@ describe("template writes racing their source's deletion", () => {
 
 describe("banks and policies", () => {
   beforeAll(async () => {
-    expect((await alice.post("/ext/svc/me/templates", { id: "bank-tpl", name: "Bank", manifest: manifest() })).status).toBe(201);
+    expect((await alice.post("/ext/svc/me/templates", { id: "bank-tpl", name: "Bank", manifest: manifest() })).status).toBe(200);
   });
 
-  it("bank import vs bank DELETE: the import answers 200 or 201, the delete 204 or 404", async () => {
+  it("bank import vs bank DELETE: the import answers 200, the delete 204 or 404", async () => {
     await rounds(async (i) => {
       const bankId = `bank-${i}`;
-      expect((await alice.post("/ext/svc/banks", { bank_id: bankId, template: "bank-tpl" })).status).toBe(201);
+      expect((await alice.post("/ext/svc/banks", { bank_id: bankId, template: "bank-tpl" })).status).toBe(200);
       const [imported, removed] = await Promise.all([
         alice.post("/ext/svc/banks", { bank_id: bankId, template: "bank-tpl", name: "Again" }),
         alice.delete(`/ext/svc/banks/${bankId}`),
       ]);
-      expectAnswer("import", imported, [200, 201]);
+      expectAnswer("import", imported, [200]);
       expectAnswer("delete bank", removed, [204, 404]);
     });
   });
 
   it("policy PUT vs policy DELETE: 200, and 204 or 404", async () => {
-    expect((await alice.post("/ext/svc/banks", { bank_id: "policy-bank", template: "bank-tpl" })).status).toBe(201);
+    expect((await alice.post("/ext/svc/banks", { bank_id: "policy-bank", template: "bank-tpl" })).status).toBe(200);
     const document = { version: "2026-03-24", default_strategy: "s" };
     await rounds(async () => {
       const [put, removed] = await Promise.all([
@@ -323,7 +323,7 @@ describe("banks and policies", () => {
     const document = { version: "2026-03-24", default_strategy: "s" };
     await rounds(async (i) => {
       const bankId = `owned-${i}`;
-      expect((await alice.post("/ext/svc/banks", { bank_id: bankId, template: "bank-tpl" })).status).toBe(201);
+      expect((await alice.post("/ext/svc/banks", { bank_id: bankId, template: "bank-tpl" })).status).toBe(200);
       const [put, removed] = await Promise.all([
         alice.put(`/ext/svc/banks/${bankId}/policy`, { document }),
         alice.delete(`/ext/svc/banks/${bankId}`),
@@ -335,19 +335,20 @@ describe("banks and policies", () => {
 });
 
 describe("two creates of one id", () => {
-  async function oneWins(label: string, create: () => Promise<ApiResponse>) {
+  /** `created`: the status of the create that wins (200 for a template, CONTRACT §15; 201 for the others). */
+  async function oneWins(label: string, created: number, create: () => Promise<ApiResponse>) {
     const answers = await Promise.all([create(), create()]);
-    for (const res of answers) expectAnswer(label, res, [201, 409]);
-    expect(answers.map((r) => r.status).sort(), label).toEqual([201, 409]);
+    for (const res of answers) expectAnswer(label, res, [created, 409]);
+    expect(answers.map((r) => r.status).sort(), label).toEqual([created, 409]);
     expect(problemType(answers.find((r) => r.status === 409)!)).toMatch(/:id-taken$/);
   }
 
-  it("templates, users, service accounts and sources: one 201, one 409 id-taken", async () => {
+  it("templates, users, service accounts and sources: one created, one 409 id-taken", async () => {
     await rounds(async (i) => {
-      await oneWins("template", () => alice.post("/ext/svc/me/templates", { id: `twin-${i}`, name: "Twin", manifest: manifest() }));
-      await oneWins("user", () => t.admin.post("/ext/svc/admin/users", { id: `twin-${i}` }));
-      await oneWins("service account", () => alice.post("/ext/svc/me/service-accounts", { id: `twin-${i}` }));
-      await oneWins("source", () => alice.post("/ext/svc/me/template-sources", { url: `${market.url}/race`, alias: `twin-${i}` }));
+      await oneWins("template", 200, () => alice.post("/ext/svc/me/templates", { id: `twin-${i}`, name: "Twin", manifest: manifest() }));
+      await oneWins("user", 201, () => t.admin.post("/ext/svc/admin/users", { id: `twin-${i}` }));
+      await oneWins("service account", 201, () => alice.post("/ext/svc/me/service-accounts", { id: `twin-${i}` }));
+      await oneWins("source", 201, () => alice.post("/ext/svc/me/template-sources", { url: `${market.url}/race`, alias: `twin-${i}` }));
     });
   });
 });

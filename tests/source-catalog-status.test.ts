@@ -160,7 +160,7 @@ describe("install, check-update, update preview, update and scheduled checks rec
   it("install records a success, and a catalog failure on a cold cache", async () => {
     serve("inst", catalogEntry("alpha"));
     await addSource("inst");
-    expect((await erin.post(`${T}/alpha/install`, { source_name: "inst" })).status).toBe(201);
+    expect((await erin.post(`${T}/alpha/install`, { source_name: "inst" })).status).toBe(200);
     expect(await listed("inst")).toMatchObject({ catalog_fetched_at: await cachedFetchTime("inst"), catalog_error: null });
 
     breakCatalog("down");
@@ -249,7 +249,7 @@ describe("install, check-update, update preview, update and scheduled checks rec
     serve("many", ...ids.map((id) => catalogEntry(id)));
     await addSource("many");
     const results = await Promise.all(ids.map((id) => erin.post(`${T}/${id}/install`, { source_name: "many" })));
-    expect(results.map((r) => r.status)).toEqual(ids.map(() => 201));
+    expect(results.map((r) => r.status)).toEqual(ids.map(() => 200));
     expect(await listed("many")).toMatchObject({ catalog_fetched_at: await cachedFetchTime("many"), catalog_error: null });
   });
 });

@@ -1,8 +1,11 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type Client, useTestApp } from "./support/app";
+import { catalog, catalogEntry } from "./support/fixtures";
+import { useMarketplace } from "./support/marketplace-server";
 
 const t = useTestApp();
+const market = useMarketplace(t);
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("personal template sources", () => {
@@ -144,5 +147,52 @@ describe("personal template sources", () => {
       "personal:single",
     ]);
     expect((await bob.get("/ext/svc/template-sources")).text).not.toContain("alice");
+  });
+});
+
+describe("a source's description (CONTRACT §15)", () => {
+  it.each([
+    ["/ext/svc/me/template-sources", "personal"],
+    ["/ext/svc/admin/template-sources", "server"],
+  ])("%s keeps a given description, and null or none means null", async (base) => {
+    const given = await t.admin.post(base, { url: "https://github.com/described/templates", description: "Our team's starters." });
+    expect(given.status, given.text).toBe(201);
+    expect(given.body.description).toBe("Our team's starters.");
+    const none = await t.admin.post(base, { url: "https://github.com/plain/templates", description: null });
+    expect(none.status, none.text).toBe(201);
+    expect(none.body.description).toBeNull();
+    const listed = (await t.admin.get(base)).body
+      .filter((s: { name: string }) => s.name === "described" || s.name === "plain")
+      .map((s: { name: string; description: string | null }) => [s.name, s.description]);
+    expect(listed).toEqual([
+      ["described", "Our team's starters."],
+      ["plain", null],
+    ]);
+  });
+
+  it("accepts up to 1,000 characters and answers 422 at description beyond", async () => {
+    const dana = await t.user("dana");
+    const longest = await dana.post("/ext/svc/me/template-sources", { url: "https://github.com/long/t", description: "d".repeat(1000) });
+    expect(longest.status, longest.text).toBe(201);
+    const tooLong = await dana.post("/ext/svc/me/template-sources", { url: "https://github.com/longer/t", description: "d".repeat(1001) });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors).toEqual([expect.objectContaining({ path: "description" })]);
+    expect((await dana.post("/ext/svc/me/template-sources", { url: "https://github.com/typed/t", description: 5 })).status).toBe(422);
+  });
+
+  it("is never replaced by the catalog's own description", async () => {
+    const erin = await t.user("erin");
+    market.setFile("/described/templates.json", { ...catalog(catalogEntry("notes-bot")), description: "The market's words." });
+    const source = await erin.post("/ext/svc/me/template-sources", {
+      url: `${market.url}/described`,
+      alias: "mine",
+      description: "My words.",
+    });
+    expect(source.status, source.text).toBe(201);
+    expect((await erin.get("/ext/svc/me/template-sources/mine/catalog")).status).toBe(200);
+    expect((await erin.post("/ext/svc/me/templates/notes-bot/install", { source_name: "mine" })).status).toBe(200);
+    expect((await erin.get("/ext/svc/me/template-sources")).body).toEqual([
+      expect.objectContaining({ name: "mine", description: "My words." }),
+    ]);
   });
 });

@@ -22,9 +22,9 @@ describe.each([
 ] as const)("templates under %s", (T, scope) => {
   const caller = () => (scope === "personal" ? alice : t.admin);
 
-  it("creates with 201 and every field", async () => {
+  it("creates with 200 and every field", async () => {
     const res = await caller().post(T, hand("alpha", { description: "First", category: "ops", integrations: ["slack"], tags: ["a", "b"] }));
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: "alpha",
       name: "Hand alpha",
@@ -80,16 +80,21 @@ describe.each([
     expect((await caller().get(`${T}?limit=501`)).status).toBe(422);
   });
 
-  it("patches: {} changes nothing, null clears description/category, null elsewhere is 422", async () => {
+  it("patches: {} changes nothing, null clears description/category and leaves name, tags, integrations, manifest", async () => {
     const before = (await caller().get(`${T}/alpha`)).body;
     const same = await caller().patch(`${T}/alpha`, {});
     expect(same.status).toBe(200);
     expect(same.body).toEqual(before);
-    const cleared = await caller().patch(`${T}/alpha`, { description: null, category: null, name: "Renamed" });
+    // hindclaw's clients send every unset field as null (CONTRACT §15): those nulls change nothing, not even updated_at.
+    const unset = await caller().patch(`${T}/alpha`, { name: null, tags: null, integrations: null, manifest: null });
+    expect(unset.status, unset.text).toBe(200);
+    expect(unset.body).toEqual(before);
+    const cleared = await caller().patch(`${T}/alpha`, { description: null, category: null, name: "Renamed", tags: null });
     expect(cleared.body).toMatchObject({ description: null, category: null, name: "Renamed", locally_modified: false });
+    expect(cleared.body).toMatchObject({ tags: before.tags, integrations: before.integrations, manifest: before.manifest });
     expect(cleared.body.updated_at >= before.updated_at).toBe(true);
     for (const field of ["name", "tags", "integrations", "manifest"]) {
-      const res = await caller().patch(`${T}/alpha`, { [field]: null });
+      const res = await caller().patch(`${T}/alpha`, { [field]: 7 });
       expect(res.status, field).toBe(422);
       expect(res.body.errors[0].path).toBe(field);
     }
@@ -116,11 +121,11 @@ describe("visibility", () => {
   });
 
   it("lets bob use the same id for his own template", async () => {
-    expect((await bob.post("/ext/svc/me/templates", hand("alpha"))).status).toBe(201);
+    expect((await bob.post("/ext/svc/me/templates", hand("alpha"))).status).toBe(200);
   });
 
   it("keeps server templates under /admin only", async () => {
-    expect((await t.admin.post("/ext/svc/admin/templates", hand("server-only"))).status).toBe(201);
+    expect((await t.admin.post("/ext/svc/admin/templates", hand("server-only"))).status).toBe(200);
     expect(ids(await t.admin.get("/ext/svc/me/templates"))).not.toContain("server-only");
     expect((await t.admin.get("/ext/svc/me/templates/server-only")).status).toBe(404);
     expect((await alice.get("/ext/svc/admin/templates")).status).toBe(403);
@@ -185,7 +190,7 @@ describe("manifest validation", () => {
   it("keeps keys the schema does not name, and the validate endpoint warns about them", async () => {
     const custom = manifest({ x_vendor: { a: 1 }, bank: { retain_mission: "m", future_flag: true } });
     const created = await alice.post("/ext/svc/me/templates", hand("extras", { manifest: custom }));
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     expect(created.body.manifest).toEqual(custom);
     const checked = await alice.post("/ext/svc/manifests/validate", { manifest: custom });
     expect(checked.status).toBe(200);
@@ -208,7 +213,7 @@ describe("installing from a marketplace", () => {
 
   it("installs from an inline catalog with the entry's metadata, manifest and revision", async () => {
     const res = await alice.post("/ext/svc/me/templates/support-bot/install", { source_name: "inline" });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       id: "support-bot",
       name: "Template support-bot",
@@ -235,13 +240,13 @@ describe("installing from a marketplace", () => {
 
   it("installs from a catalog with manifest_file entries", async () => {
     const res = await alice.post("/ext/svc/me/templates/filed/install", { source_name: "files" });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body.manifest.directives).toEqual([{ name: "From file", content: "yes" }]);
   });
 
   it("installs one template twice under alias ids", async () => {
     const res = await alice.post("/ext/svc/me/templates/support-bot/install", { source_name: "inline", alias_id: "support-2" });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body.id).toBe("support-2");
     const browse = await alice.get("/ext/svc/me/template-sources/inline/catalog");
     expect(browse.status).toBe(200);
@@ -268,17 +273,17 @@ describe("installing from a marketplace", () => {
 
   it("makes no catalog request for a second install within the TTL", async () => {
     market.clearRequests();
-    expect((await alice.post("/ext/svc/me/templates/sales-bot/install", { source_name: "inline" })).status).toBe(201);
+    expect((await alice.post("/ext/svc/me/templates/sales-bot/install", { source_name: "inline" })).status).toBe(200);
     expect(market.requests).toEqual([]);
   });
 
   it("installs from a server source under /me when no personal source has the name", async () => {
     await t.admin.post("/ext/svc/admin/template-sources", { url: `${market.url}/inline`, alias: "company" });
     const res = await bob.post("/ext/svc/me/templates/support-bot/install", { source_name: "company" });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ source_name: "company", source_scope: "server", source_owner: null });
     const server = await t.admin.post("/ext/svc/admin/templates/support-bot/install", { source_name: "company" });
-    expect(server.status).toBe(201);
+    expect(server.status).toBe(200);
     expect(server.body).toMatchObject({ scope: "server", owner: null, source_scope: "server" });
     expect((await t.admin.get("/ext/svc/admin/template-sources/company/catalog")).status).toBe(200);
   });
@@ -486,7 +491,7 @@ describe("marketplace faults", () => {
     t.app.config.marketplace.allowedHosts.push(`localhost:${other.port}`);
     await carol.post("/ext/svc/me/template-sources", { url: `${market.url}/hop`, alias: "hop", auth_token: "carol-secret" });
     const res = await carol.post("/ext/svc/me/templates/moved/install", { source_name: "hop" });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(market.requests.find((r) => r.path === "/hop/templates.json")?.headers.authorization).toBe("Bearer carol-secret");
     expect(other.requests).toHaveLength(1);
     expect(other.requests[0]!.headers.authorization).toBeUndefined();
@@ -495,7 +500,7 @@ describe("marketplace faults", () => {
 });
 
 describe("concurrent installs", () => {
-  it("50 parallel installs of one id: one 201, 49 409, no 5xx", async () => {
+  it("50 parallel installs of one id: one 200, 49 409, no 5xx", async () => {
     market.setFile("/race/templates.json", catalog(catalogEntry("racer")));
     const dave = await t.user("dave");
     await dave.post("/ext/svc/me/template-sources", { url: `${market.url}/race`, alias: "race" });
@@ -503,7 +508,7 @@ describe("concurrent installs", () => {
       Array.from({ length: 50 }, () => dave.post("/ext/svc/me/templates/racer/install", { source_name: "race" })),
     );
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     expect(ids(await dave.get("/ext/svc/me/templates"))).toEqual(["racer"]);
   });

@@ -7,6 +7,7 @@ import { printJson, printLines, printTable } from "../output";
 
 interface AddOptions {
   alias?: string;
+  description?: string;
   authToken?: string;
   authTokenStdin?: boolean;
   scope: Scope;
@@ -49,6 +50,7 @@ export function registerSourceCommands(program: Command): void {
     .description("register a marketplace; its name is derived from the URL unless --alias is given")
     .argument("<url>", "the marketplace, such as https://github.com/acme/bank-templates")
     .option("--alias <name>", "name the source this instead of the name derived from the URL")
+    .option("--description <text>", "a note kept with the source (up to 1,000 characters)")
     .option(
       "--auth-token <token>",
       "credential the server sends to the marketplace (visible in your shell history; prefer --auth-token-stdin)",
@@ -59,7 +61,7 @@ export function registerSourceCommands(program: Command): void {
       action(async (context, url: string, options: AddOptions) => {
         if (options.authToken && options.authTokenStdin) throw usageError("Give --auth-token or --auth-token-stdin, not both");
         const authToken = options.authTokenStdin ? await readStdinLine() : options.authToken;
-        const body = { url, alias: options.alias ?? null, auth_token: authToken || null };
+        const body = { url, alias: options.alias ?? null, auth_token: authToken || null, description: options.description ?? null };
         const api = await context.connect();
         const source = await api.call(api.client.POST(scoped(options.scope, "/ext/svc/me/template-sources"), { body }));
         if (context.json) return printJson(source);

@@ -1,18 +1,18 @@
 "use client";
-import { PasswordInput, TextInput } from "@mantine/core";
+import { PasswordInput, Textarea, TextInput } from "@mantine/core";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { useCreateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/identity/scope";
 
-const FIELDS = ["url", "alias", "auth_token"] as const;
+const FIELDS = ["url", "alias", "description", "auth_token"] as const;
 
-/** Registers a source: its URL, an optional alias (else the name comes from the URL) and token. */
+/** Registers a source: its URL, an optional alias (else the name comes from the URL), description and token. */
 export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; opened: boolean; onClose: () => void }) {
   const create = useCreateSource(scope);
   const form = useFormSubmit(FIELDS);
-  const fields = useFormValues({ url: "", alias: "", token: "" });
+  const fields = useFormValues({ url: "", alias: "", description: "", token: "" });
 
   const close = () => {
     fields.reset();
@@ -20,10 +20,14 @@ export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; o
   };
 
   const submit = async () => {
-    const { url, alias, token } = fields.values;
-    const created = await form.submit(() =>
-      create.mutateAsync({ body: { url: url.trim(), alias: alias.trim() || undefined, auth_token: token || undefined } }),
-    );
+    const { url, alias, description, token } = fields.values;
+    const body = {
+      url: url.trim(),
+      alias: alias.trim() || undefined,
+      description: description.trim() || undefined,
+      auth_token: token || undefined,
+    };
+    const created = await form.submit(() => create.mutateAsync({ body }));
     if (created) close();
   };
 
@@ -53,6 +57,15 @@ export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; o
         placeholder="acme"
         {...fields.text("alias")}
         error={form.fieldError("alias")}
+      />
+      <Textarea
+        label="Description"
+        description="Optional. A note on what this source holds, shown with it."
+        autosize
+        minRows={2}
+        maxLength={1000}
+        {...fields.text("description")}
+        error={form.fieldError("description")}
       />
       <PasswordInput
         label="Access token"

@@ -37,6 +37,11 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
             <Text fw={600} size="sm">
               {source.name}
             </Text>
+            {source.description && (
+              <Text size="xs" c="dimmed" maw={300} style={{ wordBreak: "break-word" }} data-testid="source-description">
+                {source.description}
+              </Text>
+            )}
           </Table.Th>
           <Table.Td>
             <Anchor href={source.url} target="_blank" rel="noreferrer noopener" size="sm" style={{ wordBreak: "break-all" }}>

@@ -13,10 +13,20 @@ const HEADER = `/**
 `;
 
 /**
- * The text of client/schema.d.ts for an OpenAPI document. One function for the npm script that
- * writes the file and for the test that holds the committed file to the served document.
+ * The types openapi-typescript generates for an OpenAPI document, after a header that says
+ * where they come from. One function for every generated schema.d.ts and the tests holding
+ * the committed files to their documents.
  */
-export async function generateClientSchema(document: unknown): Promise<string> {
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { silent: true });
-  return HEADER + astToString(ast);
+export async function openApiTypes(
+  document: unknown,
+  header: string,
+  options: Omit<NonNullable<Parameters<typeof openapiTS>[1]>, "silent"> = {},
+): Promise<string> {
+  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { ...options, silent: true });
+  return header + astToString(ast);
+}
+
+/** The text of client/schema.d.ts for our OpenAPI document. */
+export function generateClientSchema(document: unknown): Promise<string> {
+  return openApiTypes(document, HEADER);
 }

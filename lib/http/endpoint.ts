@@ -45,7 +45,7 @@ export interface Endpoint<
   body?: B;
   /** Absent: the endpoint answers 204 with no body. */
   response?: R;
-  /** Success status when the handler does not choose one. */
+  /** The status of every success (CONTRACT §4 and §15 say which). */
   status: number;
   /** Error statuses worth documenting beyond the ones every endpoint may give. */
   errors?: number[];

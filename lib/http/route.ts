@@ -35,16 +35,8 @@ export interface HandlerInput<E extends Endpoint> {
   body: EndpointBody<E>;
 }
 
-/** Lets a handler pick its success status (POST /banks: 201 created, 200 updated). */
-export class WithStatus<T> {
-  constructor(
-    readonly status: number,
-    readonly body: T,
-  ) {}
-}
-
-/** An answer, one with its own status, or one already encoded (JsonText: sent as it is). */
-type HandlerResult<E extends Endpoint> = EndpointResult<E> | WithStatus<EndpointResult<E>> | JsonText<EndpointResult<E>>;
+/** An answer, or one already encoded (JsonText: sent as it is). */
+type HandlerResult<E extends Endpoint> = EndpointResult<E> | JsonText<EndpointResult<E>>;
 
 /** Next passes route params as a promise; catch-all segments arrive as arrays. */
 interface RouteContext {
@@ -94,10 +86,10 @@ export function handle<E extends Endpoint>(
 
       const input = { ctx: { app, principal, request, requestId }, params, query, body };
       // A write records its audit entry in its own transaction (lib/audit/record.ts).
-      const result = await runAudited(endpoint, { db: app.db, principal, requestId, params, query, body }, () =>
+      const payload = await runAudited(endpoint, { db: app.db, principal, requestId, params, query, body }, () =>
         handler(input as HandlerInput<E>),
       );
-      const [status, payload] = result instanceof WithStatus ? [result.status, result.body] : [endpoint.status, result];
+      const { status } = endpoint;
       if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
       // Presenters build exactly the wire shape from rows that were validated before they were
       // stored, so answers are encoded as they are: no per-response zod parse (which also

@@ -12,7 +12,7 @@ export const Source = z
     scope: z.enum(["personal", "server"]),
     owner: z.string().nullable().meta({ description: "user_id of a personal source's owner; null for server sources." }),
     has_auth: z.boolean().meta({ description: "Whether an auth token is stored. The token is never returned." }),
-    description: z.string().nullable(),
+    description: z.string().nullable().meta({ description: "As given when the source was registered; null when none was." }),
     created_at: timestamp,
     updated_at: timestamp,
     catalog_fetched_at: timestamp.nullable().meta({
@@ -41,6 +41,11 @@ export const CreateSourceRequest = z
       .refine((u) => parseHttpUrl(u) !== null, "must be an absolute http or https URL"),
     alias: sourceName.optional().meta({ description: "Source name to use instead of the one derived from the URL." }),
     auth_token: z.string().min(1).max(8192).optional().meta({ description: "Credential sent to the source's host." }),
+    description: z
+      .string()
+      .max(1000)
+      .optional()
+      .meta({ description: "Free text kept with the source and returned as given; the catalog's own description never replaces it." }),
   })
   .meta({ id: "CreateSourceRequest", example: { url: "https://github.com/acme/bank-templates", alias: "acme" } });
 

@@ -74,6 +74,7 @@ export async function createSource(db: Database, secretKey: Buffer, scope: Owner
           name,
           url: input.url,
           authTokenEncrypted: input.auth_token ? encryptSecret(secretKey, input.auth_token) : null,
+          description: input.description ?? null,
         })
         .returning();
       // The name may come from the URL: only here is it known.

@@ -75,18 +75,22 @@ export const CreateTemplateRequest = z
     example: { id: "support-bot", name: "Support bot", manifest: exampleManifest, category: "support", tags: ["starter"] },
   });
 
+// CONTRACT §15: hindclaw's clients send every field they leave unset as null. A null name,
+// integrations, tags or manifest therefore leaves that field as it is (patchTemplate skips it);
+// a null description or category clears it.
 export const PatchTemplateRequest = z
   .strictObject({
-    name: templateName.optional(),
+    name: templateName.nullish(),
     description: description.nullable().optional(),
     category: label.nullable().optional(),
-    integrations: labels.optional(),
-    tags: labels.optional(),
-    manifest: BankTemplateManifest.optional(),
+    integrations: labels.nullish(),
+    tags: labels.nullish(),
+    manifest: BankTemplateManifest.nullish(),
   })
   .meta({
     id: "PatchTemplateRequest",
-    description: "Every field optional; `{}` changes nothing. `null` clears description or category.",
+    description:
+      "Every field optional; `{}` changes nothing. `null` clears description or category, and leaves name, integrations, tags or manifest as they are.",
     example: { description: "Answers support questions.", category: null },
   });
 

@@ -257,12 +257,13 @@ export async function patchTemplate(
   actor: string,
 ) {
   const changes: Partial<typeof templates.$inferInsert> = {};
-  if (patch.name !== undefined) changes.name = patch.name;
+  // null clears description and category, and means "unchanged" for the other fields (CONTRACT §15).
+  if (patch.name != null) changes.name = patch.name;
   if (patch.description !== undefined) changes.description = patch.description;
   if (patch.category !== undefined) changes.category = patch.category;
-  if (patch.integrations !== undefined) changes.integrations = patch.integrations;
-  if (patch.tags !== undefined) changes.tags = patch.tags;
-  if (patch.manifest !== undefined) changes.manifest = patch.manifest;
+  if (patch.integrations != null) changes.integrations = patch.integrations;
+  if (patch.tags != null) changes.tags = patch.tags;
+  if (patch.manifest != null) changes.manifest = patch.manifest;
   if (Object.keys(changes).length === 0) {
     // Nothing to write, but the request succeeded as a write: it is audited all the same.
     const unchanged = await getTemplate(db, scope, id);

@@ -11,6 +11,8 @@ export async function misuse(client: BankTemplatesClient) {
   await client.GET("/ext/svc/me/template-sources/{name}/catalog", { params: { path: { name: "acme" }, query: { refresh: 1 } } });
   // @ts-expect-error bank_id is required
   await client.POST("/ext/svc/banks", { body: { template: "t" } });
-  // @ts-expect-error a PATCH gives null no "absent" meaning: name cannot be null there (CONTRACT §7)
-  await client.PATCH("/ext/svc/me/templates/{template_id}", { params: { path: { template_id: "x" } }, body: { name: null } });
+  // @ts-expect-error null stands for "absent" only where a field may be absent: a required bank_id cannot be null
+  await client.POST("/ext/svc/banks", { body: { bank_id: null, template: "t" } });
+  // @ts-expect-error a PATCH may send null for name (it leaves the name as it is, CONTRACT §15), never another type
+  await client.PATCH("/ext/svc/me/templates/{template_id}", { params: { path: { template_id: "x" } }, body: { name: 5 } });
 }

@@ -107,7 +107,6 @@ export async function seedWorld(t: TestApp): Promise<FuzzWorld> {
     await check("server template", admin.post("/ext/svc/admin/templates", { id: "fuzz-gamma", name: "Gamma", manifest: manifest() }));
     await check("install", member.post("/ext/svc/me/templates/support-bot/install", { source_name: "good", source_scope: "personal" }));
     await check("install", admin.post("/ext/svc/admin/templates/support-bot/install", { source_name: "good", source_scope: "server" }));
-    // POST /banks answers 201 for a new bank and 200 for an existing one.
     await check("bank", member.post("/ext/svc/banks", { bank_id: "fuzz-bank-1", template: "personal/fuzz-alpha" }));
     await check("bank", member.post("/ext/svc/banks", { bank_id: "fuzz-bank-2", template: "server/fuzz-gamma", name: "Two" }));
     await check("bank", admin.post("/ext/svc/banks", { bank_id: "admin-bank", template: "server/fuzz-alpha" }));

@@ -2,13 +2,10 @@
 
 import { createBankFromTemplate, listBanks } from "@/lib/banks/banks";
 import { bankEndpoints } from "@/lib/banks/endpoints";
-import { handle, route, WithStatus } from "@/lib/http/route";
+import { handle, route } from "@/lib/http/route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: handle(bankEndpoints.list, ({ ctx }) => listBanks(ctx.app, ctx.principal)),
-  POST: handle(bankEndpoints.create, async ({ ctx, body, query }) => {
-    const result = await createBankFromTemplate(ctx.app, ctx.principal, body, query.dry_run);
-    // 201 only when this call created the bank; an update or a dry run is 200.
-    return new WithStatus(result.bank_created ? 201 : 200, result);
-  }),
+  // 200 whether or not the bank was created (CONTRACT §15): `bank_created` says which.
+  POST: handle(bankEndpoints.create, ({ ctx, body, query }) => createBankFromTemplate(ctx.app, ctx.principal, body, query.dry_run)),
 });
