@@ -2169,6 +2169,19 @@ export interface components {
             actor: string;
             import_result: components["schemas"]["ImportResult"];
         };
+        /** @description A bank as a manifest that, imported into a new bank, reproduces it. Its lists may exceed a manifest's 1,000 entries when several templates were applied to the bank. */
+        BankExport: {
+            /**
+             * @description Manifest schema version; must be "1".
+             * @constant
+             */
+            version: "1";
+            bank: components["schemas"]["BankTemplateConfig"];
+            mental_models: components["schemas"]["BankTemplateMentalModel"][];
+            directives: components["schemas"]["BankTemplateDirective"][];
+        } & {
+            [key: string]: unknown;
+        };
         AuditLog: {
             entries: components["schemas"]["AuditEntry"][];
             /** @description Continues after the last entry; null on the last page. */
@@ -8094,7 +8107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BankTemplateManifest"];
+                    "application/json": components["schemas"]["BankExport"];
                 };
             };
             /** @description Missing, unknown, revoked or inactive credentials */

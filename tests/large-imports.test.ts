@@ -32,7 +32,7 @@ describe("a manifest at the limits (1,000 mental models and 1,000 directives)", 
 
   it("is stored as a template and validates", async () => {
     const created = await erin.post("/ext/svc/me/templates", { id: "large", name: "Large", manifest: full });
-    expect(created.status, created.text).toBe(201);
+    expect(created.status, created.text).toBe(200);
     expect(created.body.manifest).toEqual(full);
     const validated = await erin.post("/ext/svc/manifests/validate", { manifest: full });
     expect(validated.body).toEqual({ valid: true, errors: [], warnings: [] });
@@ -45,7 +45,7 @@ describe("a manifest at the limits (1,000 mental models and 1,000 directives)", 
 
   it("imports into a new bank, which then holds every entry in order", async () => {
     const res = await createBank(erin, { bank_id: "large-bank", template: "personal/large" });
-    expect(res.status, res.text.slice(0, 500)).toBe(201);
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
     expect(res.body.bank_created).toBe(true);
     expect(res.body.import_result).toMatchObject({
       config_applied: true,
@@ -79,7 +79,7 @@ describe("a manifest at the limits (1,000 mental models and 1,000 directives)", 
 
   it("re-imports changed entries, which replace the stored ones in place", async () => {
     const changed = largeManifest(LIMIT, LIMIT, " Changed.");
-    expect((await erin.post("/ext/svc/me/templates", { id: "large-changed", name: "Changed", manifest: changed })).status).toBe(201);
+    expect((await erin.post("/ext/svc/me/templates", { id: "large-changed", name: "Changed", manifest: changed })).status).toBe(200);
     const res = await createBank(erin, { bank_id: "large-bank", template: "personal/large-changed" });
     expect(res.status, res.text.slice(0, 500)).toBe(200);
     expect(res.body.changes.mental_models).toHaveLength(LIMIT);
@@ -89,11 +89,29 @@ describe("a manifest at the limits (1,000 mental models and 1,000 directives)", 
     expect(bank.body.directives).toEqual(changed.directives);
   });
 
+  it("exports a bank holding more than one manifest may carry, which must be split to be saved as a template", async () => {
+    const more = largeManifest(600, 600);
+    const renamed = {
+      ...more,
+      mental_models: more.mental_models.map((m) => ({ ...m, id: `more-${m.id}` })),
+      directives: more.directives.map((d) => ({ ...d, name: `More ${d.name}` })),
+    };
+    expect((await erin.post("/ext/svc/me/templates", { id: "large-more", name: "More", manifest: renamed })).status).toBe(200);
+    expect((await createBank(erin, { bank_id: "large-bank", template: "personal/large-more" })).status).toBe(200);
+    const exported = await erin.get("/ext/svc/banks/large-bank/export");
+    expect(exported.status, exported.text.slice(0, 500)).toBe(200);
+    expect(exported.body.mental_models).toHaveLength(LIMIT + 600);
+    expect(exported.body.directives).toHaveLength(LIMIT + 600);
+    const saved = await erin.post("/ext/svc/me/templates", { id: "large-export", name: "Export", manifest: exported.body });
+    expect(saved.status).toBe(422);
+    expect(saved.body.errors.map((e: { path: string }) => e.path)).toEqual(["manifest.mental_models", "manifest.directives"]);
+  });
+
   it("installs from a catalog", async () => {
     market.setFile("/large/templates.json", catalog(catalogEntry("large-market", { manifest: full })));
     expect((await erin.post("/ext/svc/me/template-sources", { url: `${market.url}/large`, alias: "large" })).status).toBe(201);
     const installed = await erin.post("/ext/svc/me/templates/large-market/install", { source_name: "large" });
-    expect(installed.status, installed.text.slice(0, 500)).toBe(201);
+    expect(installed.status, installed.text.slice(0, 500)).toBe(200);
     expect(installed.body.manifest).toEqual(full);
   });
 });

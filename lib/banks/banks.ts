@@ -5,7 +5,7 @@ import { bankPolicies } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { AppContext } from "@/lib/server/app";
-import { type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/templates/manifest";
+import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/templates/manifest";
 import { bankStore } from "./bank-store";
 import { importHistory } from "./history";
 import type { BankDetail, BankHistory, CreateBankRequest } from "./schemas";
@@ -80,13 +80,13 @@ function exportableConfig(config: Record<string, unknown>): Record<string, unkno
   return rest;
 }
 
-export async function exportBank(app: AppContext, principal: Principal, bankId: string): Promise<BankTemplateManifest> {
+export async function exportBank(app: AppContext, principal: Principal, bankId: string): Promise<BankExport> {
   const bank = await bankStore(app).read(principal, bankId);
   if (!bank) throw invisible(bankId);
   return {
     version: MANIFEST_VERSION,
     bank: exportableConfig(bank.config),
-    mental_models: bank.mental_models as BankTemplateManifest["mental_models"],
-    directives: bank.directives as BankTemplateManifest["directives"],
+    mental_models: bank.mental_models as BankExport["mental_models"],
+    directives: bank.directives as BankExport["directives"],
   };
 }

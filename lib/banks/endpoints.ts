@@ -1,5 +1,5 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { BankTemplateManifest } from "@/lib/templates/manifest";
+import { BankExport } from "@/lib/templates/manifest";
 import { BankDetail, BankHistory, BankList, bankParams, CreateBankQuery, CreateBankRequest, CreateBankResult } from "./schemas";
 
 const tag = "Banks";
@@ -58,7 +58,7 @@ export const bankEndpoints = {
     status: 200,
     summary: "The bank as a template manifest that, imported into a new bank, reproduces its config, mental models and directives",
     params: bankParams,
-    response: BankTemplateManifest,
+    response: BankExport,
     errors: [404, 502, 504],
   }),
   remove: defineEndpoint({

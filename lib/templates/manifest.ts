@@ -352,6 +352,24 @@ export const BankTemplateManifest = z
 
 export type BankTemplateManifest = z.output<typeof BankTemplateManifest>;
 
+/**
+ * A bank's export: a manifest with all four keys. A bank may hold more entries than one manifest may carry
+ * (several templates applied to it), and its export still lists them all; such an export must be split to
+ * be saved as templates (the template write answers 422 at the list).
+ */
+export const BankExport = BankTemplateManifest.extend({
+  bank: BankTemplateConfig,
+  mental_models: z.array(BankTemplateMentalModel),
+  directives: z.array(BankTemplateDirective),
+}).meta({
+  id: "BankExport",
+  description:
+    "A bank as a manifest that, imported into a new bank, reproduces it. Its lists may exceed a manifest's 1,000 entries " +
+    "when several templates were applied to the bank.",
+});
+
+export type BankExport = z.output<typeof BankExport>;
+
 // ---------------------------------------------------------------------------------------------------------
 // Checking
 
