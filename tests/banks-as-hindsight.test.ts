@@ -164,6 +164,25 @@ describe("remote store (strict fake Hindsight)", () => {
     expect(hindsight.banks.get("named")!.name).toBe("Sales team");
   });
 
+  it("a rename Hindsight fails is a 502 with nothing recorded; the same request again finishes it", async () => {
+    hindsight.failOperation("update_bank");
+    try {
+      const failed = await apply(t.admin, "rename-fails", "server/base", { name: "Team" });
+      expect(failed.status).toBe(502);
+      expect(failed.body.detail).toContain("PATCH");
+    } finally {
+      hindsight.failOperation(null);
+    }
+    // Hindsight holds the template (its import succeeded), but nothing says it was applied.
+    expect(hindsight.banks.get("rename-fails")!.name).toBe("rename-fails");
+    expect((await t.admin.get("/ext/svc/banks/rename-fails/history")).body.entries).toEqual([]);
+    const again = await apply(t.admin, "rename-fails", "server/base", { name: "Team" });
+    expect(again.status).toBe(200);
+    expect(again.body.changes).toEqual({ config: [], mental_models: [], directives: [] });
+    expect(hindsight.banks.get("rename-fails")!.name).toBe("Team");
+    expect((await t.admin.get("/ext/svc/banks/rename-fails/history")).body.entries).toHaveLength(1);
+  });
+
   it("sent Hindsight only what its document allows", () => {
     expect(hindsight.violations).toEqual([]);
   });

@@ -55,6 +55,8 @@ export interface FakeHindsight {
   banks: Map<string, FakeBank>;
   /** "fail" answers 500 to everything; "slow" waits `slowMs` (default 1000) before answering. */
   setMode(mode: FakeMode, slowMs?: number): void;
+  /** Answers 500 to this one operation of the document (by operationId) until set to null. */
+  failOperation(operationId: string | null): void;
   /** Seeds a bank, as if imported earlier with an empty manifest. */
   addBank(bankId: string, name?: string): FakeBank;
   close(): Promise<void>;
@@ -86,11 +88,13 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
   const timers = new Set<NodeJS.Timeout>();
   let mode: FakeMode = "ok";
   let slowMs = 1000;
+  let failingOperation: string | null = null;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const received = await receive(req);
     requests.push(received.request);
-    const answer = route(received, { apiKey: options.apiKey, banks, violations, failing: mode === "fail" });
+    const failing = (operationId: string) => mode === "fail" || operationId === failingOperation;
+    const answer = route(received, { apiKey: options.apiKey, banks, violations, failing });
     if (mode === "slow") await sleep(slowMs, timers);
     if (!res.destroyed) send(res, answer);
   };
@@ -112,6 +116,11 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
     setMode(next, ms) {
       mode = next;
       if (ms !== undefined) slowMs = ms;
+    },
+    failOperation(operationId) {
+      if (operationId !== null && !OPERATIONS.some((o) => o.id === operationId))
+        throw new Error(`no operation ${operationId} in the document`);
+      failingOperation = operationId;
     },
     addBank(bankId, name) {
       const bank = newBank(name ?? bankId);
@@ -337,7 +346,7 @@ interface Context {
   apiKey: string | undefined;
   banks: Map<string, FakeBank>;
   violations: string[];
-  failing: boolean;
+  failing: (operationId: string) => boolean;
 }
 
 interface Call {
@@ -389,7 +398,7 @@ function route(received: Received, ctx: Context): Answer {
     for (const e of errors) ctx.violations.push(`${label}: ${e.loc.join(".")}: ${e.msg}`);
     return checkedAnswer(operation, { status: 422, body: { detail: errors } });
   }
-  if (ctx.failing) return checkedAnswer(null, { status: 500, body: { detail: "Internal Server Error" } });
+  if (ctx.failing(operation.id)) return checkedAnswer(null, { status: 500, body: { detail: "Internal Server Error" } });
   const answer = HANDLERS[operation.id]!({ operation, params: { path: matched.path, query }, body: req.body, banks: ctx.banks });
   return checkedAnswer(operation, answer);
 }
