@@ -53,6 +53,14 @@ async function adHocServer(listener: RequestListener) {
   return { url, close };
 }
 
+/** What Hindsight fills into a mental model it imports (its document's defaults), spelled out as the issue lists them. */
+const MODEL_DEFAULTS = {
+  tags: [],
+  max_tokens: 2048,
+  trigger: { mode: "full", refresh_after_consolidation: false, exclude_mental_models: false, keep_trace: false },
+};
+const DIRECTIVE_DEFAULTS = { priority: 0, is_active: true, tags: [] };
+
 const snapshot = (fake: FakeHindsight) =>
   JSON.stringify([...fake.banks].map(([id, b]) => [id, b.name, b.config, [...b.mentalModels], [...b.directives]]));
 
@@ -115,19 +123,22 @@ describe("Hindsight client against the fake", () => {
     expect(result.operation_ids).toHaveLength(2);
     const bank = fake.banks.get("support-bot")!;
     expect([...bank.mentalModels.keys()]).toEqual(["open-questions", "team", "risks"]);
-    expect(bank.mentalModels.get("team")).toEqual(followUp.mental_models[0]);
-    expect(bank.directives.get("Cite sources")).toEqual(followUp.directives[0]);
+    // Stored as Hindsight stores an import: its defaults filled in.
+    expect(bank.mentalModels.get("team")).toEqual({ ...MODEL_DEFAULTS, ...followUp.mental_models[0] });
+    expect(bank.directives.get("Cite sources")).toEqual({ ...DIRECTIVE_DEFAULTS, ...followUp.directives[0] });
     expect(bank.config).toEqual(manifest.bank);
   });
 
-  it("a dry run computes the same answer, is flagged and changes nothing", async () => {
+  it("a dry run validates only, as Hindsight's: every entry created, config applied when a bank section is there, nothing changed", async () => {
     const before = snapshot(fake);
-    const result = await client().importManifest("support-bot", { ...followUp, bank: { enable_observations: false } }, true);
-    expect(result).toMatchObject({
+    const result = await client().importManifest("support-bot", { ...followUp, bank: { enable_observations: null } }, true);
+    expect(result).toEqual({
+      bank_id: "support-bot",
       config_applied: true,
-      mental_models_created: [],
-      mental_models_updated: ["team", "risks"],
-      directives_updated: ["Cite sources", "Be brief"],
+      mental_models_created: ["team", "risks"],
+      mental_models_updated: [],
+      directives_created: ["Cite sources", "Be brief"],
+      directives_updated: [],
       operation_ids: [],
       dry_run: true,
     });
@@ -201,13 +212,13 @@ describe("Hindsight client against the fake", () => {
       // The overrides, not the resolved config (which also holds the server's defaults).
       config: manifest.bank,
       mentalModels: [
-        { ...manifest.mental_models[0], tags: [] },
-        { ...followUp.mental_models[0], tags: [] },
-        { ...followUp.mental_models[1], tags: [] },
+        { ...MODEL_DEFAULTS, ...manifest.mental_models[0] },
+        { ...MODEL_DEFAULTS, ...followUp.mental_models[0] },
+        { ...MODEL_DEFAULTS, ...followUp.mental_models[1] },
       ],
       directives: [
-        { ...followUp.directives[0], is_active: true, tags: [] },
-        { ...followUp.directives[1], priority: 0, is_active: true, tags: [] },
+        { ...DIRECTIVE_DEFAULTS, ...followUp.directives[0] },
+        { ...DIRECTIVE_DEFAULTS, ...followUp.directives[1] },
       ],
     });
     const sent = fake.requests.slice(from).map((r) => ({ path: r.path, query: r.query }));
@@ -309,10 +320,11 @@ describe("Hindsight client: failures", () => {
     const fake = await startFakeHindsight();
     try {
       const client = hindsightClient({ url: fake.url, apiKey: null, timeoutMs: 5000 });
-      const error = await failure(client.importManifest("b", { version: "2", mental_models: [{ id: "x" }] }, false));
+      const error = await failure(client.importManifest("b", { version: 1, mental_models: [{ id: "x", name: "X" }] }, false));
       expect(error.status).toBe(502);
       expect(error.detail).toContain("422");
-      expect(error.detail).toContain('body.version: must be "1"');
+      // FastAPI's wording, checked against the document's BankTemplateManifest.
+      expect(error.detail).toContain("body.version: Input should be a valid string; body.mental_models.0.source_query: Field required");
       expect(fake.banks.size).toBe(0);
       // The fake noticed: that is what `violations` is for.
       expect(fake.violations.length).toBeGreaterThan(0);
@@ -321,7 +333,7 @@ describe("Hindsight client: failures", () => {
     }
   });
 
-  it("the fake checks the bank reads against the reference too", async () => {
+  it("the fake refuses what its document does not allow, as FastAPI would", async () => {
     const fake = await startFakeHindsight();
     try {
       fake.addBank("b");
@@ -338,15 +350,37 @@ describe("Hindsight client: failures", () => {
       expect(tooMany.status).toBe(422);
       expect(tooMany.body.detail.map((e: { loc: string[] }) => e.loc.join("."))).toEqual(["query.detail", "query.limit"]);
       expect((await get("/v1/default/banks/b/directives?active_only=maybe")).status).toBe(422);
-      expect((await get("/v1/default/banks/b/config?verbose=1")).status).toBe(200);
-      expect((await fetch(`${fake.url}/v1/default/banks/b/config`, { method: "PUT" })).status).toBe(404);
+      // FastAPI ignores a query parameter it does not know; the strict fake refuses it.
+      expect((await get("/v1/default/banks/b/config?verbose=1")).status).toBe(422);
+      expect((await fetch(`${fake.url}/v1/default/banks/b/config`, { method: "PUT" })).status).toBe(405);
+      expect((await get("/v1/default/banks/b/nothing")).status).toBe(404);
+      const rename = (body: string, type = "application/json") =>
+        fetch(`${fake.url}/v1/default/banks/b`, { method: "PATCH", headers: { Accept: "application/json", "Content-Type": type }, body });
+      expect((await rename('{"name": 5}')).status).toBe(422);
+      expect((await rename("{")).status).toBe(422);
+      expect((await rename('{"name": "B"}', "text/plain")).status).toBe(422);
+      expect(fake.banks.get("b")!.name).toBe("b");
       expect(fake.violations).toEqual([
         "GET /v1/default/banks/b/mental-models: query.detail: Input should be 'metadata', 'content' or 'full'",
         "GET /v1/default/banks/b/mental-models: query.limit: Input should be less than or equal to 1000",
         "GET /v1/default/banks/b/directives: query.active_only: Input should be a valid boolean, unable to interpret input",
-        "GET /v1/default/banks/b/config: unknown query parameter verbose",
-        "PUT /v1/default/banks/b/config: not an endpoint of the reference the fake serves",
+        "GET /v1/default/banks/b/config: query.verbose: Not a query parameter of this operation",
+        "PUT /v1/default/banks/b/config: a method the document does not give this path",
+        "GET /v1/default/banks/b/nothing: not a path of the document",
+        "PATCH /v1/default/banks/b: body.name: Input should be a valid string",
+        "PATCH /v1/default/banks/b: body.0: JSON decode error",
+        "PATCH /v1/default/banks/b: body: Input should be a valid dictionary or object to extract fields from",
       ]);
+      const renamed = await rename('{"name": "Team B", "mission": null}');
+      expect(renamed.status).toBe(200);
+      expect(await renamed.json()).toEqual({
+        bank_id: "b",
+        name: "Team B",
+        disposition: { skepticism: 3, literalism: 3, empathy: 3 },
+        mission: "",
+        background: null,
+      });
+      expect(fake.violations).toHaveLength(9);
     } finally {
       await fake.close();
     }

@@ -5,7 +5,7 @@ type Entry = Record<string, unknown>;
 
 /** What an import of `manifest` does to a bank whose mental models and directives are known. */
 export interface ImportPlan {
-  /** Config fields the manifest sets; empty when it has no `bank` section. */
+  /** Config fields the manifest sets (a null value sets nothing); empty when it has no `bank` section. */
   config: Entry;
   mentalModels: Array<Entry & { id: string }>;
   directives: Array<Entry & { name: string }>;
@@ -13,16 +13,17 @@ export interface ImportPlan {
 }
 
 /**
- * Hindsight's import semantics (CONTRACT §8): config applied when the `bank` section sets a
- * field; mental models matched by id and directives by name, created or updated; sections
- * the manifest omits are left alone. Pure, so dry runs and real imports answer alike.
+ * Hindsight's import semantics (CONTRACT §8, §15): config applied when the `bank` section sets a
+ * field, a field whose value is null setting nothing (Hindsight ignores it, so a `bank` section of
+ * nulls alone applies no config); mental models matched by id and directives by name, created or
+ * updated; sections the manifest omits are left alone. Pure, so dry runs and real imports answer alike.
  */
 export function planImport(
   manifest: BankTemplateManifest,
   existing: { mentalModelIds: Set<string>; directiveNames: Set<string> },
 ): ImportPlan {
   const sections = manifestSections(manifest);
-  const config = sections.bank ?? {};
+  const config = Object.fromEntries(Object.entries(sections.bank ?? {}).filter(([, value]) => value !== null));
   const mentalModels = (sections.mentalModels ?? []) as ImportPlan["mentalModels"];
   const directives = (sections.directives ?? []) as ImportPlan["directives"];
   const split = <T>(items: T[], key: (item: T) => string, known: Set<string>) => ({

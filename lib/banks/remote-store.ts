@@ -5,10 +5,11 @@ import { forbidden } from "@/lib/http/errors";
 import type { Principal } from "@/lib/identity/principal";
 import type { BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { EMPTY_BANK, importChanges } from "./changes";
+import { hindsightShape } from "./hindsight-entries";
 import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
-import { type HindsightClient, type HindsightConfig, hindsightClient, hindsightShape } from "./remote";
-import type { BankSummary } from "./schemas";
+import { type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
+import type { BankSummary, ImportResult } from "./schemas";
 
 /*
  * The remote store (CONTRACT §8, §3): banks live in a Hindsight server, which records no owners, so no
@@ -36,9 +37,19 @@ export function remoteBankStore(db: Database, config: HindsightConfig): BankStor
 }
 
 /**
- * Reads the bank's current config, mental models and directives, then lets Hindsight import the manifest
- * and reports its answer, with the changes computed from that read (as far as Hindsight tells: another
- * writer between our read and its import goes unseen). A real import is recorded once Hindsight accepted it.
+ * Reads the bank's current config, mental models and directives, then lets Hindsight import the manifest,
+ * with the changes computed from that read as Hindsight holds entries (its defaults filled in), so
+ * re-applying the template a bank holds lists none (as far as Hindsight tells: another writer between
+ * our read and its import goes unseen).
+ *
+ * A dry run is still sent, so Hindsight's validation answers (a 422 is a 502 as for a real import), but
+ * its lists are validation-only (every entry "created", config "applied" whenever a bank section is
+ * there): the answer is the plan's lists, which are what the real import reports (CONTRACT §15).
+ *
+ * A given name goes to Hindsight after the import (PATCH /v1/default/banks/{bank_id}), never on a dry
+ * run: a failed import then leaves no bank renamed, or created empty by the rename, behind. The import is
+ * recorded once both were accepted; when the rename fails the answer is 502 with nothing recorded, and
+ * sending the same request again finishes it (the template then changes nothing, the name is set).
  */
 async function importIntoHindsight(
   db: Database,
@@ -46,34 +57,36 @@ async function importIntoHindsight(
   principal: Principal,
   request: ImportRequest,
 ): Promise<ImportOutcome> {
-  const current = await client.getBank(request.bankId);
+  const { bankId, dryRun } = request;
+  const current = await client.getBank(bankId);
   if (current && principal.role !== "admin") {
-    throw forbidden(
-      `Bank ${request.bankId} already exists in Hindsight, which records no owners; only an admin may apply templates to it.`,
-    );
+    throw forbidden(`Bank ${bankId} already exists in Hindsight, which records no owners; only an admin may apply templates to it.`);
   }
-  const result = await client.importManifest(request.bankId, request.template.manifest, request.dryRun);
   const before = current ?? EMPTY_BANK;
   const plan = planImport(request.template.manifest, {
     mentalModelIds: new Set(before.mentalModels.map((m) => String(m.id))),
     directiveNames: new Set(before.directives.map((d) => String(d.name))),
   });
   const changes = importChanges(plan, before, hindsightShape);
-  if (!request.dryRun) {
-    // After Hindsight accepted the import: its history entry and the audit entry commit together.
-    await db.transaction(async (tx) => {
-      await recordImport(tx, {
-        bankId: request.bankId,
-        template: request.template.ref,
-        sourceRevision: request.template.revision,
-        actor: principal.id,
-        result,
-        at: new Date(),
-      });
-      await recordAudit(tx);
-    });
+  const answer = await client.importManifest(bankId, request.template.manifest, dryRun);
+  if (dryRun) {
+    const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: true };
+    return { bankCreated: false, result, changes };
   }
-  return { bankCreated: !current && !request.dryRun, result, changes };
+  if (request.name !== undefined && request.name !== current?.name) await client.renameBank(bankId, request.name);
+  // After Hindsight accepted the import: its history entry and the audit entry commit together.
+  await db.transaction(async (tx) => {
+    await recordImport(tx, {
+      bankId,
+      template: request.template.ref,
+      sourceRevision: request.template.revision,
+      actor: principal.id,
+      result: answer,
+      at: new Date(),
+    });
+    await recordAudit(tx);
+  });
+  return { bankCreated: !current, result: answer, changes };
 }
 
 async function listHindsightBanks(client: HindsightClient, principal: Principal): Promise<z.input<typeof BankSummary>[]> {

@@ -5,6 +5,7 @@ import { type ApiError, badGateway } from "@/lib/http/errors";
 import { errorMap, formatPath } from "@/lib/http/validation";
 import { parseUpstreamJson } from "@/lib/json/hygiene";
 import { displayUrl, readCapped, upstreamFailure } from "@/lib/net/outbound";
+import { reportedDirective, reportedMentalModel } from "./hindsight-entries";
 import type { ImportResult } from "./schemas";
 
 /*
@@ -42,6 +43,8 @@ export interface HindsightClient {
   importManifest(bankId: string, manifest: Record<string, unknown>, dryRun: boolean): Promise<ImportResult>;
   /** DELETE /v1/default/banks/{bank_id}; false when Hindsight has no such bank (404). */
   deleteBank(bankId: string): Promise<boolean>;
+  /** PATCH /v1/default/banks/{bank_id} with `{name}` (CreateBankRequest): the bank's display name. */
+  renameBank(bankId: string, name: string): Promise<void>;
 }
 
 export interface HindsightConfig {
@@ -88,6 +91,7 @@ const paging = { total: z.int().min(0), limit: z.int().min(0), offset: z.int().m
 
 const BankListResponse = z.looseObject({ banks: z.array(BankListItem), ...paging });
 const DeleteResponse = z.looseObject({ success: z.boolean(), message: z.string().nullish() });
+const BankProfileResponse = z.looseObject({ bank_id: z.string(), name: z.string(), disposition: Disposition, mission: z.string() });
 
 const objectOf = z.record(z.string(), z.unknown());
 
@@ -171,8 +175,8 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
       created_at: item.created_at ?? null,
       updated_at: item.updated_at ?? null,
       config: bankConfig.overrides,
-      mentalModels: mentalModels.map(asManifestMentalModel),
-      directives: directives.map(asManifestDirective),
+      mentalModels: mentalModels.map(reportedMentalModel),
+      directives: directives.map(reportedDirective),
     };
   }
 
@@ -230,6 +234,11 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
         throw error;
       }
     },
+
+    async renameBank(bankId, name) {
+      const path = `${LIST_PATH}/${encodeURIComponent(bankId)}`;
+      await send({ method: "PATCH", path, body: { name } }, BankProfileResponse);
+    },
   };
 }
 
@@ -253,51 +262,11 @@ async function* pages<T>(
   throw badGateway(`${where} kept answering ${what} with more pages past ${MAX_PAGES} pages.`);
 }
 
-/** The fields of a manifest's mental model, as Hindsight reports them; nulls (unset) left out. */
-function asManifestMentalModel(model: Omit<z.output<typeof MentalModelResponse>, "bank_id">): Record<string, unknown> {
-  const entry: Record<string, unknown> = { id: model.id, name: model.name };
-  if (model.source_query != null) entry.source_query = model.source_query;
-  entry.tags = model.tags;
-  if (model.max_tokens != null) entry.max_tokens = model.max_tokens;
-  if (model.trigger != null) entry.trigger = model.trigger;
-  return entry;
-}
-
-/** The fields of a manifest's directive, as Hindsight reports them. */
-function asManifestDirective(
-  directive: Pick<z.output<typeof DirectiveResponse>, "name" | "content" | "priority" | "is_active" | "tags">,
-): Record<string, unknown> {
-  const { name, content, priority, is_active, tags } = directive;
-  return { name, content, priority, is_active, tags };
-}
-
-/*
- * A (valid) manifest entry as Hindsight will report it once imported: its defaults filled in by the
- * answer schemas above, and only the fields Hindsight reports. So an import's changes compare like with like.
- */
-const ImportedMentalModel = MentalModelResponse.omit({ bank_id: true });
-const ImportedDirective = DirectiveResponse.omit({ id: true, bank_id: true });
-
-export const hindsightShape = {
-  mentalModel: (entry: Record<string, unknown>) => reported(ImportedMentalModel, entry, asManifestMentalModel),
-  directive: (entry: Record<string, unknown>) => reported(ImportedDirective, entry, asManifestDirective),
-};
-
-/** An entry our manifest check let through but Hindsight's answer shape would not (it cannot be imported anyway) is compared as it is. */
-function reported<S extends z.ZodType>(
-  schema: S,
-  entry: Record<string, unknown>,
-  present: (parsed: z.output<S>) => Record<string, unknown>,
-) {
-  const parsed = schema.safeParse(entry);
-  return parsed.success ? present(parsed.data) : entry;
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // One exchange: request, status, body, shape — all inside the deadline.
 
 interface Call {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   query?: Record<string, string>;
   body?: unknown;

@@ -1,26 +1,33 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import { checkManifest } from "@/lib/templates/manifest";
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import hindsightDocument from "../fixtures/hindsight-banks-openapi.json";
 import { listenOnLoopback } from "./loopback";
 
 /*
- * A fake Hindsight server for the calls of the remote bank store (the reference's list_banks,
- * import_bank_template, get_bank_config, list_mental_models, list_directives and get_bank_profile). It keeps
- * banks in memory, behaves like the real import, serves the reads from what the imports stored, and checks
- * every request against the reference: a mismatch is recorded in `violations` and, where FastAPI would refuse
- * it, answered 422 with an HTTPValidationError. A per-bank read of a bank it does not hold answers 404 (as
- * the reference documents for get_bank_profile); that is not a violation. Tests assert that `violations`
- * stays empty for well-formed calls.
+ * A strict fake Hindsight, built from its OpenAPI document (tests/fixtures/hindsight-banks-openapi.json,
+ * the facts `npm run schema:vendor` keeps). Every operation of the document is served from banks kept in
+ * memory. A request the document does not allow is refused as FastAPI would and recorded in `violations`:
+ * an unknown path 404, a method the path does not have 405, a query parameter it does not list, a
+ * parameter or body its schema refuses 422 with an HTTPValidationError (ajv checks them against the
+ * document's schemas). Imports behave as Hindsight's: the defaults of the document's schemas filled in
+ * (ajv `useDefaults`), null config fields ignored, keys the schemas do not name dropped; a dry run
+ * validates only, calls every entry "created" and the config applied when a bank section is there, and
+ * stores nothing. Every answer is checked against the document's response schema before it is sent (a
+ * mismatch is a crash, recorded in `violations`), so the fake cannot drift from the document. A per-bank
+ * call on a bank it does not hold answers 404 as Hindsight does; that is not a violation. Tests assert
+ * that `violations` stays empty for well-formed calls.
  */
 
 interface FakeBank {
   /** Defaults to the bank id, as the real import names a bank it creates. */
   name?: string;
+  background?: string | null;
   /** Per-bank config overrides, merged field by field by each import. */
   config: Record<string, unknown>;
-  /** Mental models by id, each the manifest entry last applied. */
+  /** Mental models by id, each the manifest entry last applied with Hindsight's defaults filled in. */
   mentalModels: Map<string, Record<string, unknown>>;
-  /** Directives by name, each the manifest entry last applied. */
+  /** Directives by name, likewise. */
   directives: Map<string, Record<string, unknown>>;
   createdAt?: string;
   updatedAt?: string;
@@ -30,6 +37,7 @@ interface FakeRequest {
   method: string;
   /** The path without query, as sent (still percent-encoded). */
   path: string;
+  /** Each query key with its last value (FastAPI's reading of a scalar parameter). */
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
   /** Parsed JSON; the raw text when it is not JSON; undefined when empty. */
@@ -47,6 +55,8 @@ export interface FakeHindsight {
   banks: Map<string, FakeBank>;
   /** "fail" answers 500 to everything; "slow" waits `slowMs` (default 1000) before answering. */
   setMode(mode: FakeMode, slowMs?: number): void;
+  /** Answers 500 to this one operation of the document (by operationId) until set to null. */
+  failOperation(operationId: string | null): void;
   /** Seeds a bank, as if imported earlier with an empty manifest. */
   addBank(bankId: string, name?: string): FakeBank;
   close(): Promise<void>;
@@ -69,10 +79,7 @@ interface Answer {
   body: unknown;
 }
 
-const LIST_PATH = "/v1/default/banks";
-/** `/v1/default/banks/{bank_id}/{operation}`; the id may be empty, which matches nothing. */
-const BANK_PATH = /^\/v1\/default\/banks\/([^/]*)\/([^/]+)$/;
-const BANK_ONLY_PATH = /^\/v1\/default\/banks\/([^/]+)$/;
+type Entry = Record<string, unknown>;
 
 export async function startFakeHindsight(options: FakeHindsightOptions = {}): Promise<FakeHindsight> {
   const requests: FakeRequest[] = [];
@@ -81,12 +88,13 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
   const timers = new Set<NodeJS.Timeout>();
   let mode: FakeMode = "ok";
   let slowMs = 1000;
+  let failingOperation: string | null = null;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const { recorded, repeated } = await record(req);
-    requests.push(recorded);
-    for (const key of repeated) violations.push(`${recorded.method} ${recorded.path}: query parameter ${key} is repeated`);
-    const answer = route(recorded, { apiKey: options.apiKey, banks, violations, failing: mode === "fail" });
+    const received = await receive(req);
+    requests.push(received.request);
+    const failing = (operationId: string) => mode === "fail" || operationId === failingOperation;
+    const answer = route(received, { apiKey: options.apiKey, banks, violations, failing });
     if (mode === "slow") await sleep(slowMs, timers);
     if (!res.destroyed) send(res, answer);
   };
@@ -109,16 +117,13 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
       mode = next;
       if (ms !== undefined) slowMs = ms;
     },
+    failOperation(operationId) {
+      if (operationId !== null && !OPERATIONS.some((o) => o.id === operationId))
+        throw new Error(`no operation ${operationId} in the document`);
+      failingOperation = operationId;
+    },
     addBank(bankId, name) {
-      const now = new Date().toISOString();
-      const bank: FakeBank = {
-        name: name ?? bankId,
-        config: {},
-        mentalModels: new Map(),
-        directives: new Map(),
-        createdAt: now,
-        updatedAt: now,
-      };
+      const bank = newBank(name ?? bankId);
       banks.set(bankId, bank);
       return bank;
     },
@@ -131,35 +136,191 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
   };
 }
 
+function newBank(name: string): FakeBank {
+  const now = new Date().toISOString();
+  return { name, background: null, config: {}, mentalModels: new Map(), directives: new Map(), createdAt: now, updatedAt: now };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The document: its operations, and ajv over its schemas
+
+type SchemaNode = Record<string, unknown>;
+
+interface Parameter {
+  name: string;
+  in: "query" | "path" | "header";
+  required?: boolean;
+  schema: SchemaNode;
+}
+
+interface OperationObject {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: SchemaNode }> };
+  responses: Record<string, { content?: Record<string, { schema: SchemaNode }> }>;
+}
+
+interface Operation {
+  id: string;
+  method: string;
+  pattern: RegExp;
+  /** Path parameter names in the order of the pattern's groups. */
+  pathNames: string[];
+  parameters: Parameter[];
+  body: { required: boolean; validate: ValidateFunction } | null;
+  /** The response schema of each documented status. */
+  responses: Map<number, ValidateFunction>;
+}
+
+const DOCUMENT_ID = "hindsight-banks";
+const paths = hindsightDocument.paths as unknown as Record<string, Record<string, OperationObject>>;
+const schemas = hindsightDocument.components.schemas as unknown as Record<string, SchemaNode>;
+
+/**
+ * Hindsight reads the import body itself, so the document names no request body for it; the body it
+ * parses is a BankTemplateManifest (the schema the document keeps for it and answers from the export).
+ */
+const UNDECLARED_BODIES: Record<string, string> = { import_bank_template: "BankTemplateManifest" };
+
+// strictSchema off: the document has defaults inside anyOf, which ajv cannot apply and would refuse to compile.
+function documentAjv(fillDefaults: boolean) {
+  const ajv = new Ajv2020({ allErrors: !fillDefaults, useDefaults: fillDefaults, strictSchema: false });
+  // The schemas refer to one another as #/components/schemas/…: kept under that path of one schema.
+  ajv.addKeyword("components");
+  ajv.addSchema({ $id: DOCUMENT_ID, components: hindsightDocument.components });
+  return ajv;
+}
+
+const checker = documentAjv(false);
+const filler = documentAjv(true);
+
+const refName = (schema: SchemaNode) => String(schema.$ref).replace("#/components/schemas/", "");
+const checkerOf = (name: string) => checker.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`)!;
+/** Inline schemas (parameters, the empty response of the schema endpoint) hold no $ref in this document; $ref ones are looked up. */
+const compile = (schema: SchemaNode) => (typeof schema.$ref === "string" ? checkerOf(refName(schema)) : checker.compile(schema));
+
+const OPERATIONS: Operation[] = Object.entries(paths).flatMap(([template, methods]) =>
+  Object.entries(methods).map(([method, op]): Operation => {
+    const pathNames = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "([^/]+)")}$`);
+    const declared = op.requestBody?.content["application/json"]?.schema;
+    const bodySchema =
+      declared ?? (UNDECLARED_BODIES[op.operationId] ? { $ref: `#/components/schemas/${UNDECLARED_BODIES[op.operationId]}` } : null);
+    const responses = new Map(
+      Object.entries(op.responses).map(([status, response]) => [
+        Number(status),
+        compile(response.content?.["application/json"]?.schema ?? {}),
+      ]),
+    );
+    return {
+      id: op.operationId,
+      method: method.toUpperCase(),
+      pattern,
+      pathNames,
+      parameters: op.parameters ?? [],
+      body: bodySchema ? { required: op.requestBody?.required ?? true, validate: compile(bodySchema) } : null,
+      responses,
+    };
+  }),
+);
+
+/** What FastAPI answers outside the document (401, 404, 405, 500): `{detail: string}`. */
+const validateErrorDetail = checker.compile({ type: "object", required: ["detail"], properties: { detail: { type: "string" } } });
+
+/** A copy of a manifest entry (or a create request) as Hindsight stores it: defaults filled in, keys its schema does not name dropped. */
+function stored(schemaName: string, entry: Entry): Entry {
+  const copy = structuredClone(entry);
+  filler.getSchema(`${DOCUMENT_ID}#/components/schemas/${schemaName}`)!(copy);
+  const known = Object.keys((schemas[schemaName]!.properties ?? {}) as SchemaNode);
+  return Object.fromEntries(Object.entries(copy).filter(([key]) => known.includes(key)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// FastAPI's validation errors from ajv's
+
+const TYPE_WORDS: Record<string, [string, string]> = {
+  string: ["a valid string", "string_type"],
+  integer: ["a valid integer", "int_type"],
+  number: ["a valid number", "float_type"],
+  boolean: ["a valid boolean", "bool_type"],
+  array: ["a valid list", "list_type"],
+  object: ["a valid dictionary", "dict_type"],
+  null: ["None", "none_required"],
+};
+
+/** `'a', 'b' or 'c'`, as Pydantic lists allowed values. */
+const listed = (values: unknown[]) =>
+  values
+    .map((v) => `'${String(v)}'`)
+    .join(", ")
+    .replace(/, ([^,]*)$/, " or $1");
+
+function asValidationError(error: ErrorObject, loc: Array<string | number>): ValidationError {
+  const at = [
+    ...loc,
+    ...error.instancePath
+      .split("/")
+      .slice(1)
+      .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+  ];
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required":
+      return { loc: [...at, String(params.missingProperty)], msg: "Field required", type: "missing" };
+    case "type": {
+      const [words, type] = TYPE_WORDS[String(params.type)] ?? [String(params.type), "type_error"];
+      return { loc: at, msg: `Input should be ${words}`, type };
+    }
+    case "enum":
+      return { loc: at, msg: `Input should be ${listed(params.allowedValues as unknown[])}`, type: "enum" };
+    case "minimum":
+      return { loc: at, msg: `Input should be greater than or equal to ${String(params.limit)}`, type: "greater_than_equal" };
+    case "maximum":
+      return { loc: at, msg: `Input should be less than or equal to ${String(params.limit)}`, type: "less_than_equal" };
+    default:
+      return { loc: at, msg: error.message ?? "Invalid", type: error.keyword };
+  }
+}
+
+/** ajv's errors as FastAPI lists them: an anyOf's summary and its "must be null" branch add nothing to the other branch's error. */
+function validationErrors(validate: ValidateFunction, value: unknown, loc: Array<string | number>): ValidationError[] {
+  if (validate(value)) return [];
+  const all = validate.errors ?? [];
+  const telling = all.filter((e) => e.keyword !== "anyOf" && !(e.keyword === "type" && (e.params as { type?: string }).type === "null"));
+  return (telling.length > 0 ? telling : all).map((e) => asValidationError(e, loc));
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Plumbing
 
-/** The request as tests see it, and the query keys sent more than once (a client bug worth flagging). */
-async function record(req: IncomingMessage): Promise<{ recorded: FakeRequest; repeated: string[] }> {
+interface Received {
+  request: FakeRequest;
+  /** Every value of each query key, for array parameters. */
+  queryValues: Map<string, string[]>;
+  /** The body text did not parse as JSON. */
+  badJson: boolean;
+}
+
+async function receive(req: IncomingMessage): Promise<Received> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
   const url = new URL(req.url ?? "/", "http://fake-hindsight");
-  const keys = [...url.searchParams.keys()];
-  const repeated = [...new Set(keys.filter((key, i) => keys.indexOf(key) !== i))];
-  const recorded = { method: req.method ?? "GET", path: url.pathname, query: queryOf(url), headers: req.headers, body: parseBody(text) };
-  return { recorded, repeated };
-}
-
-/** Repeated keys keep the last value, as FastAPI does for scalar parameters. */
-function queryOf(url: URL): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) query[key] = value;
-  return query;
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
+  const queryValues = new Map<string, string[]>();
+  for (const [key, value] of url.searchParams) queryValues.set(key, [...(queryValues.get(key) ?? []), value]);
+  const query = Object.fromEntries([...queryValues].map(([key, values]) => [key, values.at(-1)!]));
+  let body: unknown;
+  let badJson = false;
+  if (text !== "") {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+      badJson = true;
+    }
   }
+  return { request: { method: req.method ?? "GET", path: url.pathname, query, headers: req.headers, body }, queryValues, badJson };
 }
 
 function send(res: ServerResponse, answer: Answer): void {
@@ -185,81 +346,72 @@ interface Context {
   apiKey: string | undefined;
   banks: Map<string, FakeBank>;
   violations: string[];
-  failing: boolean;
+  failing: (operationId: string) => boolean;
 }
 
-type Operation =
-  | "list_banks"
-  | "import_bank_template"
-  | "get_bank_config"
-  | "list_mental_models"
-  | "list_directives"
-  | "get_bank_profile"
-  | "delete_bank";
-
-/** The per-bank operations of the reference, by the last path segment. */
-const BANK_OPERATIONS: Record<string, { method: string; operation: Operation }> = {
-  import: { method: "POST", operation: "import_bank_template" },
-  config: { method: "GET", operation: "get_bank_config" },
-  "mental-models": { method: "GET", operation: "list_mental_models" },
-  directives: { method: "GET", operation: "list_directives" },
-  profile: { method: "GET", operation: "get_bank_profile" },
-};
-
-interface Matched {
+interface Call {
   operation: Operation;
-  /** Decoded; null for list_banks. */
-  bankId: string | null;
+  params: { path: Record<string, string>; query: Record<string, unknown> };
+  body: unknown;
+  banks: Map<string, FakeBank>;
 }
 
-function match(req: FakeRequest): Matched | null {
-  if (req.path === LIST_PATH) return req.method === "GET" ? { operation: "list_banks", bankId: null } : null;
-  const bankOnly = BANK_ONLY_PATH.exec(req.path);
-  if (bankOnly) {
-    const bankId = decodeSegment(bankOnly[1]!);
-    return req.method === "DELETE" && bankId ? { operation: "delete_bank", bankId } : null;
-  }
-  const found = BANK_PATH.exec(req.path);
-  const spec = found ? BANK_OPERATIONS[found[2]!] : undefined;
-  const bankId = found ? decodeSegment(found[1]!) : null;
-  if (!spec || !bankId || spec.method !== req.method) return null;
-  return { operation: spec.operation, bankId };
-}
-
-function route(req: FakeRequest, ctx: Context): Answer {
-  const label = `${req.method} ${req.path}`;
-  const matched = match(req);
-  if (!matched) {
-    ctx.violations.push(`${label}: not an endpoint of the reference the fake serves`);
+/** The operation a request names with its decoded path parameters, else FastAPI's 404 or 405. */
+function match(req: FakeRequest): { operation: Operation; path: Record<string, string> } | Answer {
+  const onPath = OPERATIONS.flatMap((operation) => {
+    const found = operation.pattern.exec(req.path);
+    return found ? [{ operation, groups: found.slice(1) }] : [];
+  });
+  if (onPath.length === 0) return { status: 404, body: { detail: "Not Found" } };
+  const hit = onPath.find((candidate) => candidate.operation.method === req.method);
+  if (!hit) return { status: 405, body: { detail: "Method Not Allowed" } };
+  try {
+    const path = Object.fromEntries(hit.operation.pathNames.map((name, i) => [name, decodeURIComponent(hit.groups[i]!)]));
+    return { operation: hit.operation, path };
+  } catch {
+    // Starlette would not route a path it cannot decode.
     return { status: 404, body: { detail: "Not Found" } };
   }
-  checkHeaders(req, label, ctx.violations);
-  if (!authorized(req, ctx.apiKey)) return { status: 401, body: { detail: "Invalid or missing API key" } };
-
-  const errors = CHECKS[matched.operation](req, label, ctx.violations);
-  if (errors.length > 0) {
-    for (const e of errors) ctx.violations.push(`${label}: ${e.loc.join(".")}: ${e.msg}`);
-    return { status: 422, body: { detail: errors } };
-  }
-  if (ctx.failing) return { status: 500, body: { detail: "Internal Server Error" } };
-  if (matched.bankId === null) return listBanks(ctx.banks, req.query);
-  if (matched.operation === "import_bank_template") return importManifest(ctx.banks, matched.bankId, req);
-  const bank = ctx.banks.get(matched.bankId);
-  if (!bank) return { status: 404, body: { detail: `Bank '${matched.bankId}' not found` } };
-  if (matched.operation === "delete_bank") {
-    ctx.banks.delete(matched.bankId);
-    return { status: 200, body: { success: true, message: `Bank '${matched.bankId}' deleted` } };
-  }
-  return READS[matched.operation as keyof typeof READS](matched.bankId, bank, req.query);
 }
 
-/** A malformed percent-escape cannot name a bank; treat it like a path that does not match. */
-function decodeSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
+function route(received: Received, ctx: Context): Answer {
+  const req = received.request;
+  const label = `${req.method} ${req.path}`;
+  const matched = match(req);
+  if ("status" in matched) {
+    ctx.violations.push(
+      `${label}: ${matched.status === 405 ? "a method the document does not give this path" : "not a path of the document"}`,
+    );
+    return checkedAnswer(null, matched);
   }
+  const { operation } = matched;
+  checkHeaders(req, label, ctx.violations);
+  if (ctx.apiKey !== undefined && req.headers.authorization !== `Bearer ${ctx.apiKey}`) {
+    return checkedAnswer(null, { status: 401, body: { detail: "Invalid or missing API key" } });
+  }
+  for (const [key, values] of received.queryValues) {
+    const parameter = operation.parameters.find((p) => p.in === "query" && p.name === key);
+    if (parameter && values.length > 1 && !isArrayParameter(parameter)) ctx.violations.push(`${label}: query parameter ${key} is repeated`);
+  }
+  const { errors, query } = checkRequest(operation, received, matched.path);
+  if (errors.length > 0) {
+    for (const e of errors) ctx.violations.push(`${label}: ${e.loc.join(".")}: ${e.msg}`);
+    return checkedAnswer(operation, { status: 422, body: { detail: errors } });
+  }
+  if (ctx.failing(operation.id)) return checkedAnswer(null, { status: 500, body: { detail: "Internal Server Error" } });
+  const answer = HANDLERS[operation.id]!({ operation, params: { path: matched.path, query }, body: req.body, banks: ctx.banks });
+  return checkedAnswer(operation, answer);
+}
+
+/** The answer, once it validates against the document's schema for its status (FastAPI's `{detail}` for the statuses the document leaves out). */
+function checkedAnswer(operation: Operation | null, answer: Answer): Answer {
+  const validate = operation?.responses.get(answer.status) ?? validateErrorDetail;
+  const errors = validationErrors(validate, answer.body, ["response"]);
+  if (errors.length > 0) {
+    const what = operation ? `${operation.id} ${answer.status}` : String(answer.status);
+    throw new Error(`the fake answered ${what} with a body its document refuses: ${JSON.stringify(errors)}`);
+  }
+  return answer;
 }
 
 /** What our client promises on every call; Hindsight itself would not refuse these, so they are only recorded. */
@@ -269,209 +421,256 @@ function checkHeaders(req: FakeRequest, label: string, violations: string[]): vo
   if (req.method === "GET" && req.body !== undefined) violations.push(`${label}: a GET with a body`);
 }
 
-function authorized(req: FakeRequest, apiKey: string | undefined): boolean {
-  return apiKey === undefined || req.headers.authorization === `Bearer ${apiKey}`;
-}
+const isArrayParameter = (parameter: Parameter) =>
+  parameter.schema.type === "array" || ((parameter.schema.anyOf as SchemaNode[] | undefined) ?? []).some((s) => s.type === "array");
 
-/** Query keys outside the operation's parameters: FastAPI ignores them, so they are only recorded. */
-function checkQueryKeys(req: FakeRequest, allowed: string[], label: string, violations: string[]): void {
-  for (const key of Object.keys(req.query)) {
-    if (!allowed.includes(key)) violations.push(`${label}: unknown query parameter ${key}`);
+/** Pydantic's reading of a query string as the parameter's type; an error when it is not one. */
+function fromQuery(parameter: Parameter, values: string[]): { value: unknown } | { error: ValidationError } {
+  const loc = ["query", parameter.name];
+  if (isArrayParameter(parameter)) return { value: values };
+  const text = values.at(-1)!;
+  if (parameter.schema.type === "integer") {
+    if (!/^\s*[+-]?\d+\s*$/.test(text)) {
+      return { error: { loc, msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" } };
+    }
+    return { value: Number(text) };
   }
-}
-
-type Check = (req: FakeRequest, label: string, violations: string[]) => ValidationError[];
-
-const CHECKS: Record<Operation, Check> = {
-  list_banks: checkListQuery,
-  import_bank_template: checkImportRequest,
-  get_bank_config: checkNoQuery,
-  get_bank_profile: checkNoQuery,
-  list_mental_models: checkMentalModelsQuery,
-  list_directives: checkDirectivesQuery,
-  delete_bank: checkNoQuery,
-};
-
-function checkListQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
-  checkQueryKeys(req, ["q", "limit", "offset"], label, violations);
-  return [intParam(req.query, "limit", 0), intParam(req.query, "offset", 0)].filter((e) => e !== null);
-}
-
-function checkNoQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
-  checkQueryKeys(req, [], label, violations);
-  return [];
-}
-
-function checkMentalModelsQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
-  checkQueryKeys(req, ["tags", "tags_match", "detail", "limit", "offset"], label, violations);
-  if (req.query.tags !== undefined) violations.push(`${label}: the fake does not filter by tags`);
-  return [
-    enumParam(req.query, "tags_match", ["any", "all", "exact"]),
-    enumParam(req.query, "detail", ["metadata", "content", "full"]),
-    intParam(req.query, "limit", 1, 1000),
-    intParam(req.query, "offset", 0),
-  ].filter((e) => e !== null);
-}
-
-function checkDirectivesQuery(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
-  checkQueryKeys(req, ["tags", "tags_match", "active_only", "limit", "offset"], label, violations);
-  if (req.query.tags !== undefined) violations.push(`${label}: the fake does not filter by tags`);
-  return [
-    enumParam(req.query, "tags_match", ["any", "all", "exact"]),
-    boolParam(req.query, "active_only"),
-    intParam(req.query, "limit", 1, 1000),
-    intParam(req.query, "offset", 0),
-  ].filter((e) => e !== null);
-}
-
-function intParam(query: Record<string, string>, key: string, min: number, max?: number): ValidationError | null {
-  const value = query[key];
-  if (value === undefined) return null;
-  if (!/^[+-]?\d+$/.test(value.trim())) {
-    return { loc: ["query", key], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" };
+  if (parameter.schema.type === "boolean") {
+    const lower = text.toLowerCase();
+    if (["1", "on", "t", "true", "y", "yes"].includes(lower)) return { value: true };
+    if (["0", "off", "f", "false", "n", "no"].includes(lower)) return { value: false };
+    return { error: { loc, msg: "Input should be a valid boolean, unable to interpret input", type: "bool_parsing" } };
   }
-  if (Number(value) < min)
-    return { loc: ["query", key], msg: `Input should be greater than or equal to ${min}`, type: "greater_than_equal" };
-  if (max !== undefined && Number(value) > max) {
-    return { loc: ["query", key], msg: `Input should be less than or equal to ${max}`, type: "less_than_equal" };
-  }
-  return null;
+  return { value: text };
 }
 
-function enumParam(query: Record<string, string>, key: string, allowed: string[]): ValidationError | null {
-  const value = query[key];
-  if (value === undefined || allowed.includes(value)) return null;
-  const expected = allowed
-    .map((a) => `'${a}'`)
-    .join(", ")
-    .replace(/, ([^,]*)$/, " or $1");
-  return { loc: ["query", key], msg: `Input should be ${expected}`, type: "enum" };
-}
-
-/** Pydantic's lenient boolean from a string; null when it is not one. */
-function parseBool(value: string): boolean | null {
-  const v = value.toLowerCase();
-  if (["1", "on", "t", "true", "y", "yes"].includes(v)) return true;
-  if (["0", "off", "f", "false", "n", "no"].includes(v)) return false;
-  return null;
-}
-
-function boolParam(query: Record<string, string>, key: string): ValidationError | null {
-  const value = query[key];
-  if (value === undefined || parseBool(value) !== null) return null;
-  return { loc: ["query", key], msg: "Input should be a valid boolean, unable to interpret input", type: "bool_parsing" };
-}
-
-function checkImportRequest(req: FakeRequest, label: string, violations: string[]): ValidationError[] {
-  checkQueryKeys(req, ["dry_run"], label, violations);
+/** Query and path parameters in the document's order, then the body; the query as typed values with the document's defaults. */
+function checkRequest(operation: Operation, received: Received, path: Record<string, string>) {
   const errors: ValidationError[] = [];
-  const dryRun = req.query.dry_run;
-  if (dryRun !== undefined && dryRun !== "true" && dryRun !== "false") {
-    errors.push({ loc: ["query", "dry_run"], msg: "Input should be a valid boolean, unable to interpret input", type: "bool_parsing" });
+  const query: Record<string, unknown> = {};
+  for (const key of received.queryValues.keys()) {
+    if (!operation.parameters.some((p) => p.in === "query" && p.name === key)) {
+      errors.push({ loc: ["query", key], msg: "Not a query parameter of this operation", type: "extra_forbidden" });
+    }
   }
-  return [...errors, ...checkImportBody(req)];
+  for (const parameter of operation.parameters) {
+    if (parameter.in === "header") continue;
+    const loc = [parameter.in, parameter.name];
+    const values = parameter.in === "path" ? [path[parameter.name]!] : received.queryValues.get(parameter.name);
+    if (values === undefined) {
+      if (parameter.required) errors.push({ loc, msg: "Field required", type: "missing" });
+      else if ("default" in parameter.schema) query[parameter.name] = parameter.schema.default;
+      continue;
+    }
+    const read = fromQuery(parameter, values);
+    if ("error" in read) {
+      errors.push(read.error);
+      continue;
+    }
+    const found = validationErrors(compile(parameter.schema), read.value, loc);
+    errors.push(...found);
+    if (found.length === 0 && parameter.in === "query") query[parameter.name] = read.value;
+  }
+  errors.push(...checkBody(operation, received));
+  return { errors, query };
 }
 
-function checkImportBody(req: FakeRequest): ValidationError[] {
-  const type = req.headers["content-type"] ?? "";
-  if (req.body === undefined) return [{ loc: ["body"], msg: "Field required", type: "missing" }];
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
+function checkBody(operation: Operation, received: Received): ValidationError[] {
+  const { body, headers } = received.request;
+  if (!operation.body) return body === undefined ? [] : [{ loc: ["body"], msg: "This operation takes no body", type: "extra_forbidden" }];
+  if (body === undefined) return operation.body.required ? [{ loc: ["body"], msg: "Field required", type: "missing" }] : [];
+  if (!/^application\/json\s*(;|$)/i.test(headers["content-type"] ?? "")) {
     return [{ loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" }];
   }
-  if (typeof req.body === "string") return [{ loc: ["body", 0], msg: "JSON decode error", type: "json_invalid" }];
-  return checkManifest(req.body, "").errors.map((e) => ({ loc: ["body", ...pathParts(e.path)], msg: e.message, type: "value_error" }));
-}
-
-/** `mental_models[1].id` → ["mental_models", 1, "id"]; "(body)" is the root. */
-function pathParts(path: string): Array<string | number> {
-  if (path === "(body)") return [];
-  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]!));
+  if (received.badJson) return [{ loc: ["body", 0], msg: "JSON decode error", type: "json_invalid" }];
+  return validationErrors(operation.body.validate, body, ["body"]);
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Behaviour
 
-function listBanks(banks: Map<string, FakeBank>, query: Record<string, string>): Answer {
-  const q = (query.q ?? "").toLowerCase();
-  const limit = query.limit === undefined ? 100 : Number(query.limit);
-  const offset = query.offset === undefined ? 0 : Number(query.offset);
-  const matching = [...banks.entries()]
-    .filter(([id, bank]) => id.toLowerCase().includes(q) || (bank.name ?? id).toLowerCase().includes(q))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const page = matching.slice(offset, offset + limit).map(([id, bank]) => listItem(id, bank));
-  return { status: 200, body: { banks: page, total: matching.length, limit, offset } };
-}
+type Handler = (call: Call) => Answer;
 
-function listItem(bankId: string, bank: FakeBank) {
-  const trait = (key: string) => (typeof bank.config[key] === "number" ? bank.config[key] : 3);
-  return {
-    bank_id: bankId,
-    name: bank.name ?? bankId,
-    disposition: {
-      skepticism: trait("disposition_skepticism"),
-      literalism: trait("disposition_literalism"),
-      empathy: trait("disposition_empathy"),
-    },
-    mission: typeof bank.config.reflect_mission === "string" ? bank.config.reflect_mission : null,
-    created_at: bank.createdAt ?? null,
-    updated_at: bank.updatedAt ?? null,
-    fact_count: 0,
-    last_document_at: null,
-    last_write_at: null,
+const ok = (body: unknown): Answer => ({ status: 200, body });
+const bankMissing = (bankId: string): Answer => ({ status: 404, body: { detail: `Bank '${bankId}' not found` } });
+
+/** Runs `then` on the path's bank, or answers Hindsight's 404 when it holds none. */
+const onBank =
+  (then: (bankId: string, bank: FakeBank, call: Call) => Answer): Handler =>
+  (call) => {
+    const bankId = call.params.path.bank_id!;
+    const bank = call.banks.get(bankId);
+    return bank ? then(bankId, bank, call) : bankMissing(bankId);
   };
+
+/** The config fields a bank template may set: what an import and the profile writes store as overrides. */
+const CONFIG_FIELDS = Object.keys(schemas.BankTemplateConfig!.properties as SchemaNode);
+
+/** Sets each non-null field; Hindsight ignores nulls. Whether anything was set. */
+function setFields(target: Entry, fields: Entry): boolean {
+  const set = Object.entries(fields).filter(([, value]) => value !== null);
+  for (const [key, value] of set) target[key] = value;
+  return set.length > 0;
 }
 
-type Entry = Record<string, unknown>;
+const touch = (bank: FakeBank) => {
+  bank.updatedAt = new Date().toISOString();
+};
 
-/** Created vs updated keys of a manifest section against what the bank holds; null leaves it alone. */
-function split(entries: Entry[] | null, key: string, existing: Map<string, Entry> | undefined) {
-  const keys = (entries ?? []).map((e) => String(e[key]));
-  return { created: keys.filter((k) => !existing?.has(k)), updated: keys.filter((k) => existing?.has(k) ?? false) };
-}
+const HANDLERS: Record<string, Handler> = {
+  list_banks: ({ params, banks }) => {
+    const q = String(params.query.q ?? "").toLowerCase();
+    const matching = [...banks.entries()]
+      .filter(([id, bank]) => id.toLowerCase().includes(q) || (bank.name ?? id).toLowerCase().includes(q))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, bank]) => listItem(id, bank));
+    const page = pageOf(matching, params.query);
+    return ok({ banks: page.items, ...page.paging });
+  },
+  import_bank_template: ({ params, body, banks }) =>
+    importManifest(banks, params.path.bank_id!, body as Entry, params.query.dry_run === true),
+  export_bank_template: onBank((_bankId, bank) =>
+    ok({
+      version: "1",
+      bank: { ...bank.config },
+      mental_models: [...bank.mentalModels.values()],
+      directives: [...bank.directives.values()],
+    }),
+  ),
+  get_bank_template_schema: () => ok(schemas.BankTemplateManifest),
+  get_bank_config: onBank((bankId, bank) => ok(configResponse(bankId, bank))),
+  update_bank_config: onBank((bankId, bank, { body }) => {
+    for (const [key, value] of Object.entries((body as { updates: Entry }).updates)) {
+      bank.config[key.replace(/^HINDSIGHT_API_/, "").toLowerCase()] = value;
+    }
+    touch(bank);
+    return ok(configResponse(bankId, bank));
+  }),
+  reset_bank_config: onBank((bankId, bank) => {
+    bank.config = {};
+    touch(bank);
+    return ok(configResponse(bankId, bank));
+  }),
+  get_bank_profile: onBank((bankId, bank) => ok(profile(bankId, bank))),
+  update_bank_disposition: onBank((bankId, bank, { body }) => {
+    applyProfile(bank, body as Entry);
+    return ok(profile(bankId, bank));
+  }),
+  update_bank: onBank((bankId, bank, { body }) => {
+    applyProfile(bank, body as Entry);
+    return ok(profile(bankId, bank));
+  }),
+  create_or_update_bank: ({ params, body, banks }) => {
+    const bankId = params.path.bank_id!;
+    const bank = banks.get(bankId) ?? newBank(bankId);
+    banks.set(bankId, bank);
+    applyProfile(bank, body as Entry);
+    return ok(profile(bankId, bank));
+  },
+  delete_bank: ({ params, banks }) => {
+    const bankId = params.path.bank_id!;
+    if (!banks.delete(bankId)) return bankMissing(bankId);
+    return ok({ success: true, message: `Bank '${bankId}' deleted`, deleted_count: null });
+  },
+  list_mental_models: onBank((bankId, bank, { params }) => {
+    const models = [...bank.mentalModels.values()].filter((m) => tagsMatch(m.tags, params.query));
+    const page = pageOf(models, params.query);
+    return ok({ items: page.items.map((m) => mentalModelResponse(bankId, bank, m, String(params.query.detail))), ...page.paging });
+  }),
+  create_mental_model: onBank((_bankId, bank, { body }) => {
+    const request = body as Entry;
+    const id = typeof request.id === "string" ? request.id : randomUUID();
+    bank.mentalModels.set(id, stored("BankTemplateMentalModel", { ...request, id }));
+    touch(bank);
+    return ok({ mental_model_id: id, operation_id: randomUUID() });
+  }),
+  list_directives: onBank((bankId, bank, { params }) => {
+    const directives = [...bank.directives.values()]
+      .filter((d) => d.is_active !== false || params.query.active_only === false)
+      .filter((d) => tagsMatch(d.tags, params.query));
+    const page = pageOf(directives, params.query);
+    return ok({ items: page.items.map((d) => directiveResponse(bankId, bank, d)), ...page.paging });
+  }),
+  create_directive: onBank((bankId, bank, { body }) => {
+    const directive = stored("BankTemplateDirective", body as Entry);
+    bank.directives.set(String(directive.name), directive);
+    touch(bank);
+    return ok(directiveResponse(bankId, bank, directive));
+  }),
+};
 
-function importManifest(banks: Map<string, FakeBank>, bankId: string, req: FakeRequest): Answer {
-  const manifest = req.body as Entry;
-  const dryRun = req.query.dry_run === "true";
+// A newer document with an operation the fake does not serve fails every test that starts it.
+for (const { id } of OPERATIONS) if (!HANDLERS[id]) throw new Error(`fake-hindsight has no handler for ${id} of its document`);
+
+/**
+ * Hindsight's import: a dry run validates only (every entry "created", the config applied when a bank
+ * section is present, nothing stored); a real one creates the bank when missing, sets the non-null config
+ * fields, and creates or replaces entries by id and name with the schema's defaults filled in.
+ */
+function importManifest(banks: Map<string, FakeBank>, bankId: string, manifest: Entry, dryRun: boolean): Answer {
+  const models = (manifest.mental_models ?? []) as Entry[];
+  const directives = (manifest.directives ?? []) as Entry[];
   const config = (manifest.bank ?? null) as Entry | null;
-  const mentalModels = (manifest.mental_models ?? null) as Entry[] | null;
-  const directives = (manifest.directives ?? null) as Entry[] | null;
-  const existing = banks.get(bankId);
-  const models = split(mentalModels, "id", existing?.mentalModels);
-  const dirs = split(directives, "name", existing?.directives);
-  // The real server starts content generation per mental model it writes; a dry run starts nothing.
-  const operationIds = dryRun ? [] : [...models.created, ...models.updated].map(() => randomUUID());
-  if (!dryRun) apply(banks, bankId, existing, { config, mentalModels, directives });
-  const body = {
-    bank_id: bankId,
-    config_applied: config !== null && Object.keys(config).length > 0,
-    mental_models_created: models.created,
-    mental_models_updated: models.updated,
-    directives_created: dirs.created,
-    directives_updated: dirs.updated,
-    operation_ids: operationIds,
-    dry_run: dryRun,
-  };
-  return { status: 200, body };
-}
-
-interface Sections {
-  config: Entry | null;
-  mentalModels: Entry[] | null;
-  directives: Entry[] | null;
-}
-
-function apply(banks: Map<string, FakeBank>, bankId: string, existing: FakeBank | undefined, sections: Sections): void {
-  const now = new Date().toISOString();
-  const bank: FakeBank = existing ?? { name: bankId, config: {}, mentalModels: new Map(), directives: new Map(), createdAt: now };
-  Object.assign(bank.config, sections.config ?? {});
-  for (const model of sections.mentalModels ?? []) bank.mentalModels.set(String(model.id), model);
-  for (const directive of sections.directives ?? []) bank.directives.set(String(directive.name), directive);
-  bank.updatedAt = now;
+  if (dryRun) {
+    return ok({
+      bank_id: bankId,
+      config_applied: config !== null,
+      mental_models_created: models.map((m) => String(m.id)),
+      mental_models_updated: [],
+      directives_created: directives.map((d) => String(d.name)),
+      directives_updated: [],
+      operation_ids: [],
+      dry_run: true,
+    });
+  }
+  const bank = banks.get(bankId) ?? newBank(bankId);
   banks.set(bankId, bank);
+  const known = Object.fromEntries(Object.entries(config ?? {}).filter(([key]) => CONFIG_FIELDS.includes(key)));
+  const configApplied = setFields(bank.config, known);
+  const split = <T>(keys: string[], existing: Map<string, T>) => ({
+    created: keys.filter((k) => !existing.has(k)),
+    updated: keys.filter((k) => existing.has(k)),
+  });
+  const modelKeys = split(
+    models.map((m) => String(m.id)),
+    bank.mentalModels,
+  );
+  const directiveKeys = split(
+    directives.map((d) => String(d.name)),
+    bank.directives,
+  );
+  for (const model of models) bank.mentalModels.set(String(model.id), stored("BankTemplateMentalModel", model));
+  for (const directive of directives) bank.directives.set(String(directive.name), stored("BankTemplateDirective", directive));
+  touch(bank);
+  return ok({
+    bank_id: bankId,
+    config_applied: configApplied,
+    mental_models_created: modelKeys.created,
+    mental_models_updated: modelKeys.updated,
+    directives_created: directiveKeys.created,
+    directives_updated: directiveKeys.updated,
+    // The real server starts content generation per mental model it writes.
+    operation_ids: models.map(() => randomUUID()),
+    dry_run: false,
+  });
+}
+
+/** CreateBankRequest or UpdateDispositionRequest: non-null fields set; deprecated ones mapped as Hindsight maps them. */
+function applyProfile(bank: FakeBank, request: Entry): void {
+  const { name, disposition, mission, background, ...rest } = request;
+  if (typeof name === "string") bank.name = name;
+  if (background !== undefined && background !== null) bank.background = String(background);
+  const traits = (disposition ?? {}) as Entry;
+  setFields(bank.config, {
+    ...Object.fromEntries(Object.entries(traits).map(([trait, value]) => [`disposition_${trait}`, value])),
+    ...(mission !== undefined ? { reflect_mission: mission } : {}),
+    ...Object.fromEntries(Object.entries(rest).filter(([key]) => CONFIG_FIELDS.includes(key))),
+  });
+  touch(bank);
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Reads of one bank, from what the imports stored
+// Answers in the document's shapes
 
 /** What a bank's resolved config holds besides its own overrides (a few of the server defaults). */
 const SERVER_DEFAULTS: Entry = {
@@ -483,39 +682,58 @@ const SERVER_DEFAULTS: Entry = {
   disposition_empathy: 3,
 };
 
-type Read = (bankId: string, bank: FakeBank, query: Record<string, string>) => Answer;
+const configResponse = (bankId: string, bank: FakeBank) => ({
+  bank_id: bankId,
+  config: { ...SERVER_DEFAULTS, ...bank.config },
+  overrides: { ...bank.config },
+});
 
-const READS: Record<"get_bank_config" | "list_mental_models" | "list_directives" | "get_bank_profile", Read> = {
-  get_bank_config: (bankId, bank) => ({
-    status: 200,
-    body: { bank_id: bankId, config: { ...SERVER_DEFAULTS, ...bank.config }, overrides: { ...bank.config } },
-  }),
-  list_mental_models: (bankId, bank, query) => {
-    const detail = query.detail ?? "full";
-    return page(
-      [...bank.mentalModels.values()].map((model) => mentalModelResponse(bankId, bank, model, detail)),
-      query,
-    );
-  },
-  list_directives: (bankId, bank, query) => {
-    const activeOnly = query.active_only === undefined ? true : parseBool(query.active_only)!;
-    const all = [...bank.directives.values()].map((directive) => directiveResponse(bankId, bank, directive));
-    return page(
-      all.filter((d) => d.is_active || !activeOnly),
-      query,
-    );
-  },
-  get_bank_profile: (bankId, bank) => {
-    const { disposition, mission } = listItem(bankId, bank);
-    return { status: 200, body: { bank_id: bankId, name: bank.name ?? bankId, disposition, mission: mission ?? "", background: null } };
-  },
-};
+function disposition(bank: FakeBank) {
+  const trait = (key: string) => (typeof bank.config[key] === "number" ? bank.config[key] : 3);
+  return {
+    skepticism: trait("disposition_skepticism"),
+    literalism: trait("disposition_literalism"),
+    empathy: trait("disposition_empathy"),
+  };
+}
 
-/** One page of items, as MentalModelListResponse and DirectiveListResponse answer. */
-function page(items: unknown[], query: Record<string, string>): Answer {
-  const limit = query.limit === undefined ? 100 : Number(query.limit);
-  const offset = query.offset === undefined ? 0 : Number(query.offset);
-  return { status: 200, body: { items: items.slice(offset, offset + limit), total: items.length, limit, offset } };
+const mission = (bank: FakeBank) => (typeof bank.config.reflect_mission === "string" ? bank.config.reflect_mission : null);
+
+const listItem = (bankId: string, bank: FakeBank) => ({
+  bank_id: bankId,
+  name: bank.name ?? bankId,
+  disposition: disposition(bank),
+  mission: mission(bank),
+  created_at: bank.createdAt ?? null,
+  updated_at: bank.updatedAt ?? null,
+  fact_count: 0,
+  last_document_at: null,
+  last_write_at: null,
+});
+
+const profile = (bankId: string, bank: FakeBank) => ({
+  bank_id: bankId,
+  name: bank.name ?? bankId,
+  disposition: disposition(bank),
+  mission: mission(bank) ?? "",
+  background: bank.background ?? null,
+});
+
+/** One page by the (validated, defaulted) limit and offset, with the paging fields of every list answer. */
+function pageOf<T>(items: T[], query: Record<string, unknown>) {
+  const limit = Number(query.limit);
+  const offset = Number(query.offset);
+  return { items: items.slice(offset, offset + limit), paging: { total: items.length, limit, offset } };
+}
+
+/** The `tags` filter of the list operations: any shares a tag, all holds every one, exact holds just these. */
+function tagsMatch(entryTags: unknown, query: Record<string, unknown>): boolean {
+  const wanted = query.tags as string[] | undefined;
+  if (!wanted || wanted.length === 0) return true;
+  const held = new Set(Array.isArray(entryTags) ? (entryTags as string[]) : []);
+  if (query.tags_match === "all") return wanted.every((t) => held.has(t));
+  if (query.tags_match === "exact") return wanted.length === held.size && wanted.every((t) => held.has(t));
+  return wanted.some((t) => held.has(t));
 }
 
 /** A MentalModelResponse at the requested detail: metadata (names/tags), content (adds the definition), full (adds reflect_response). */
@@ -545,8 +763,8 @@ function directiveResponse(bankId: string, bank: FakeBank, directive: Entry) {
     bank_id: bankId,
     name: String(directive.name),
     content: String(directive.content),
-    priority: typeof directive.priority === "number" ? directive.priority : 0,
-    is_active: directive.is_active !== false,
+    priority: directive.priority ?? 0,
+    is_active: directive.is_active ?? true,
     tags: directive.tags ?? [],
     created_at: bank.createdAt ?? null,
     updated_at: bank.updatedAt ?? null,
