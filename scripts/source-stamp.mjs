@@ -16,8 +16,6 @@ const INPUTS = [
   "next.config.mjs",
   "tsconfig.json",
   "package-lock.json",
-  // Vendored facts the server reads: Hindsight's defaults (lib/banks/hindsight-entries.ts).
-  "tests/fixtures/hindsight-banks-openapi.json",
 ];
 
 /** A hash over the path, size and content of every source file that goes into the build. */

@@ -6,10 +6,11 @@
 // titles, summaries and examples are the upstream's prose and are dropped.
 import { readFile, writeFile } from "node:fs/promises";
 
+// Where each is kept: Hindsight's bank endpoints beside the code that reads their defaults at run time.
 const TARGETS = {
-  "manifest-schema": "bank-template-schema.json",
-  "hindclaw-openapi": "hindclaw-openapi.json",
-  "hindsight-banks-openapi": "hindsight-banks-openapi.json",
+  "manifest-schema": "tests/fixtures/bank-template-schema.json",
+  "hindclaw-openapi": "tests/fixtures/hindclaw-openapi.json",
+  "hindsight-banks-openapi": "lib/banks/hindsight-banks-openapi.json",
 };
 const ANNOTATIONS = new Set(["description", "title", "summary", "example", "examples"]);
 /** Keys whose children are names (of properties, schemas, paths, status codes), never annotations. */
@@ -33,6 +34,6 @@ function strip(node, namesHere = false) {
   );
 }
 
-const target = new URL(`../tests/fixtures/${TARGETS[kind]}`, import.meta.url);
+const target = new URL(`../${TARGETS[kind]}`, import.meta.url);
 await writeFile(target, `${JSON.stringify(strip(JSON.parse(text)), null, 2)}\n`);
 console.log(`wrote ${target.pathname}`);

@@ -1,6 +1,6 @@
 import "server-only";
 import Ajv2020 from "ajv/dist/2020";
-import hindsightDocument from "@/tests/fixtures/hindsight-banks-openapi.json";
+import hindsightDocument from "./hindsight-banks-openapi.json";
 
 /*
  * Manifest entries as Hindsight holds them once imported (CONTRACT §15): its import fills in the

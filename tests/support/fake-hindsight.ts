@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
-import hindsightDocument from "../fixtures/hindsight-banks-openapi.json";
+import hindsightDocument from "@/lib/banks/hindsight-banks-openapi.json";
 import { listenOnLoopback } from "./loopback";
 
 /*
- * A strict fake Hindsight, built from its OpenAPI document (tests/fixtures/hindsight-banks-openapi.json,
+ * A strict fake Hindsight, built from its OpenAPI document (lib/banks/hindsight-banks-openapi.json,
  * the facts `npm run schema:vendor` keeps). Every operation of the document is served from banks kept in
  * memory. A request the document does not allow is refused as FastAPI would and recorded in `violations`:
  * an unknown path 404, a method the path does not have 405, a query parameter it does not list, a
