@@ -7,7 +7,7 @@ import { recordAudit, runAudited } from "@/lib/audit/record";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // CONTRACT §14: every successful write through /ext/svc records exactly one audit entry with
 // its actor, action, target and request id, in the write's own transaction; failed writes

@@ -9,7 +9,7 @@ import { ADMIN_TOKEN, type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry } from "./support/fixtures";
 import { type ServedApp, serveApp } from "./support/http-app";
 import { listenOnLoopback } from "./support/loopback";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // The command line (cli/), run as users run it: the real bin in a child process, against the app
 // served over HTTP, with its own config folder.

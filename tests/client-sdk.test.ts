@@ -10,7 +10,7 @@ import { connect, installFromMarketplace, updateAndApply } from "./client-sample
 import { request, useTestApp } from "./support/app";
 import { catalog, catalogEntry } from "./support/fixtures";
 import { type ServedApp, serveApp } from "./support/http-app";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // Issue 12: programs use the typed client in client/, generated from the served OpenAPI document.
 const t = useTestApp();

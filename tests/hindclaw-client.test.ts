@@ -5,7 +5,7 @@ import { generateHindclawSchema, HINDCLAW_SCHEMA_PATH } from "./hindclaw-client/
 import { ADMIN_TOKEN, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { type ServedApp, serveApp } from "./support/http-app";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // Issue 18 / CONTRACT §15: a client generated from hindclaw's own document, as strict as hindclaw's
 // generated Python and Rust clients (a status its operation does not list is an error, thrown),

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type DocumentedOperation, documentedOperations, hindclawDocument, ourPath } from "./hindclaw-client";
 import { ADMIN_TOKEN, type ApiResponse, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // Issue 18 / CONTRACT §15: hindclaw's generated clients work against us unchanged. Every operation of
 // hindclaw's own document (tests/fixtures/hindclaw-openapi.json) is run here with a valid request: the

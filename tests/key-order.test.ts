@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { banks } from "@/db/schema";
 import { type Client, useTestApp } from "./support/app";
 import { catalog } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // CONTRACT §12: manifests (and the JSON stored beside them) keep their keys in the order they
 // were received, from a request or a catalog, in every answer.

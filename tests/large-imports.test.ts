@@ -4,7 +4,7 @@ import type { Principal } from "@/lib/identity/principal";
 import type { BankTemplateManifest } from "@/lib/templates/manifest";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, largeManifest, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // Issue 18, item 5 (CONTRACT §15): a manifest holds at most 1,000 mental models and 1,000
 // directives, and one at those limits imports on both databases, as one transaction.

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // CONTRACT §13: versions and rollback, update status, bulk checks and updates.
 const t = useTestApp();

@@ -11,7 +11,7 @@ import type { AppContext } from "@/lib/server/app";
 import { checkForUpdate, installTemplate, marketplaceDeps } from "@/lib/templates/upstream";
 import { type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 const t = useTestApp();
 const onPostgres = process.env.TEST_DB === "postgres";

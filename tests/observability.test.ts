@@ -5,7 +5,7 @@ import { proxy } from "@/proxy";
 import { ADMIN_TOKEN, as, type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { loggedLines } from "./support/log-scan";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 // Issue 12: one request log line per API request, Prometheus metrics at /metrics, no credential in any log line.
 const t = useTestApp();

@@ -10,7 +10,7 @@ import { users } from "@/db/schema";
 import { ADMIN_CHANGE_LOCK } from "@/lib/identity/users";
 import { type ApiResponse, as, type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 const ROUNDS = 50;
 const t = useTestApp();

@@ -11,7 +11,7 @@ import { withCatalogStatus } from "@/lib/sources/catalog-status";
 import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 const t = useTestApp();
 const market = useMarketplace(t);

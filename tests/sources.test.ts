@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 const t = useTestApp();
 const market = useMarketplace(t);

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
-import { startMarketplace, useMarketplace } from "./support/marketplace-server";
+import { startMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 const t = useTestApp();
 const market = useMarketplace(t);

@@ -5,7 +5,7 @@ import { marketplaceCache, marketplaceFetchLeases } from "@/db/schema";
 import { cacheKey } from "@/lib/marketplace";
 import { type Client, useTestApp } from "./support/app";
 import { catalogEntry, manifest } from "./support/fixtures";
-import { useMarketplace } from "./support/marketplace-server";
+import { useMarketplace } from "./support/use-marketplace";
 
 const t = useTestApp();
 const market = useMarketplace(t);

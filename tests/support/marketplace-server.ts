@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import { afterAll, beforeAll } from "vitest";
 import { listenOnLoopback } from "./loopback";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -151,25 +150,4 @@ export async function startMarketplace(): Promise<Marketplace> {
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
-}
-
-/**
- * A marketplace for the whole test file, started after `t`'s app (its host allowed there) and
- * closed after the file's tests. Call it beside `useTestApp()`; the answer is the marketplace
- * from the file's first hook on.
- */
-export function useMarketplace(t: { app: { config: { marketplace: { allowedHosts: string[] } } } }): Marketplace {
-  let started: Marketplace | null = null;
-  beforeAll(async () => {
-    started = await startMarketplace();
-    t.app.config.marketplace.allowedHosts.push(started.host);
-  });
-  afterAll(() => started?.close());
-  return new Proxy({} as Marketplace, {
-    get(_, property) {
-      if (!started) throw new Error("the marketplace starts in useMarketplace's beforeAll; read it from a hook or a test");
-      const value = Reflect.get(started, property, started);
-      return typeof value === "function" ? value.bind(started) : value;
-    },
-  });
 }
