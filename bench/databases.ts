@@ -1,23 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { type DatabaseHandle, openPglite, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
+import { freshServerDatabase } from "@/tests/support/database";
 
 /** A new, empty database on the server of `serverUrl` (one where the bench may create databases), dropped again by `drop`. */
-export async function freshServerDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  const name = `bt_bench_${randomBytes(6).toString("hex")}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
+export const freshBenchDatabase = (serverUrl: string) => freshServerDatabase(serverUrl, "bt_bench");
 
 /**
  * Runs `bench` on a fresh in-memory PGlite and, given `serverUrl` (a server where it may create
@@ -33,7 +19,7 @@ export async function onEachDatabase(
   await pglite.close();
 
   if (serverUrl) {
-    const database = await freshServerDatabase(serverUrl);
+    const database = await freshBenchDatabase(serverUrl);
     try {
       const handle = await openPostgres(database.url);
       await runMigrations(handle, database.url);

@@ -11,7 +11,7 @@ import { loadConfig } from "@/lib/server/config";
 import { createSource } from "@/lib/sources/sources";
 import { checkForUpdate, installTemplate } from "@/lib/templates/upstream";
 import { type Marketplace, startMarketplace } from "@/tests/support/marketplace-server";
-import { freshServerDatabase } from "./databases";
+import { freshBenchDatabase } from "./databases";
 
 const TEMPLATES = 100;
 const CATALOG_PATH = "/bench/templates.json";
@@ -66,7 +66,7 @@ async function measure(market: Marketplace, [first, second]: [AppContext, AppCon
 export async function marketplaceReport(): Promise<string[]> {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) return ["marketplace report skipped: BENCH_DATABASE_URL is not set (it needs PostgreSQL for 2 processes)"];
-  const database = await freshServerDatabase(serverUrl);
+  const database = await freshBenchDatabase(serverUrl);
   const market = await startMarketplace();
   const handles: DatabaseHandle[] = [];
   try {

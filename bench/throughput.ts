@@ -17,7 +17,7 @@ import autocannon from "autocannon";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { createApiKey } from "@/lib/identity/api-keys";
-import { freshServerDatabase } from "./databases";
+import { freshBenchDatabase } from "./databases";
 import { seedTemplates } from "./seed";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -48,7 +48,7 @@ async function seed(db: DatabaseHandle["db"], rows: number) {
 }
 
 async function createDatabase(serverUrl: string, rows: number) {
-  const database = await freshServerDatabase(serverUrl);
+  const database = await freshBenchDatabase(serverUrl);
   const handle = await openPostgres(database.url);
   await runMigrations(handle, database.url);
   const token = await seed(handle.db, rows);

@@ -1,10 +1,18 @@
-// npm run client:generate – writes client/schema.d.ts from the OpenAPI document, built from the
-// zod schemas in process: no server, no database.
+// npm run client:generate – writes the generated client types: client/schema.d.ts from our OpenAPI
+// document, built from the zod schemas in process (no server, no database), and
+// tests/hindclaw-client/schema.d.ts from hindclaw's vendored document (the strict client of the tests).
 import { writeFileSync } from "node:fs";
 import { CLIENT_SCHEMA_PATH, generateClientSchema } from "@/lib/api/client-schema";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { generateHindclawSchema, HINDCLAW_SCHEMA_PATH } from "@/tests/hindclaw-client/generate";
 
-void generateClientSchema(buildOpenApiDocument()).then((text) => {
-  writeFileSync(CLIENT_SCHEMA_PATH, text);
-  console.log(`Wrote ${CLIENT_SCHEMA_PATH}`);
-});
+const outputs: Array<[string, Promise<string>]> = [
+  [CLIENT_SCHEMA_PATH, generateClientSchema(buildOpenApiDocument())],
+  [HINDCLAW_SCHEMA_PATH, generateHindclawSchema()],
+];
+void (async () => {
+  for (const [path, text] of outputs) {
+    writeFileSync(path, await text);
+    console.log(`Wrote ${path}`);
+  }
+})();

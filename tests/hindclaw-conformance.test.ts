@@ -1,6 +1,6 @@
-import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
+import { openApiSchemas } from "@/lib/api/openapi-schemas";
 import { type DocumentedOperation, documentedOperations, hindclawDocument, ourPath } from "./hindclaw-client";
 import { ADMIN_TOKEN, type ApiResponse, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
@@ -20,14 +20,9 @@ const market = useMarketplace(t);
 /** The error statuses CONTRACT §4 (with §2's 401/403 and §11's 429) gives any operation. */
 const CONTRACT_ERROR_STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 502, 503, 504];
 
-// OpenAPI 3.1 schemas are JSON Schema 2020-12. The document's components become one schema of $defs,
-// and every `#/components/schemas/X` reference points there.
-const COMPONENTS_ID = "https://hindclaw.invalid/components";
-const withRefsToDefs = (schema: unknown) =>
-  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`));
-const ajv = new Ajv2020({ allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: COMPONENTS_ID, $defs: withRefsToDefs(hindclawDocument.components.schemas) });
+// OpenAPI 3.1 schemas are JSON Schema 2020-12; formats (date-time) are checked too.
+const documentSchemas = openApiSchemas(hindclawDocument, { allErrors: true, strictSchema: true });
+addFormats(documentSchemas.ajv);
 
 interface JsonContent {
   content?: { "application/json"?: { schema?: unknown } };
@@ -35,7 +30,7 @@ interface JsonContent {
 
 /** The problems `value` has against `schema` (one of the document's), or [] when it validates. */
 function violations(schema: unknown, value: unknown): string[] {
-  const validate = ajv.compile(withRefsToDefs(schema));
+  const validate = documentSchemas.compile(schema);
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message}`);
 }
 

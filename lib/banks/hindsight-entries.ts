@@ -1,5 +1,5 @@
 import "server-only";
-import Ajv2020 from "ajv/dist/2020";
+import { openApiSchemas } from "@/lib/api/openapi-schemas";
 import hindsightDocument from "./hindsight-banks-openapi.json";
 
 /*
@@ -13,18 +13,11 @@ import hindsightDocument from "./hindsight-banks-openapi.json";
 
 type Entry = Record<string, unknown>;
 
-const DOCUMENT_ID = "hindsight-banks";
-
 let validators: ReturnType<typeof compileEntrySchemas> | undefined;
 
 function compileEntrySchemas() {
-  // strictSchema off: the document is Hindsight's, and it has defaults ajv cannot apply (inside anyOf), which it may keep.
-  const ajv = new Ajv2020({ useDefaults: true, strictSchema: false });
-  // The document's schemas refer to one another as #/components/schemas/…: keep them under that path.
-  ajv.addKeyword("components");
-  ajv.addSchema({ $id: DOCUMENT_ID, components: hindsightDocument.components });
-  const schema = (name: string) => ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`)!;
-  return { mentalModel: schema("BankTemplateMentalModel"), directive: schema("BankTemplateDirective") };
+  const { named } = openApiSchemas(hindsightDocument, { useDefaults: true });
+  return { mentalModel: named("BankTemplateMentalModel"), directive: named("BankTemplateDirective") };
 }
 
 /** A copy of the entry with Hindsight's defaults filled in; validity is not judged here (our manifest check did). */

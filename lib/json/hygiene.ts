@@ -143,11 +143,27 @@ export function jsonFlaws(
         flaw(item, tooDeep(maxDepth));
         continue;
       }
-      const children: Pending[] = Array.isArray(v)
-        ? v.map((child, index) => ({ value: child, key: index, isObjectKey: false, parent: item, depth: item.depth + 1 }))
-        : Object.entries(v).map(([key, child]) => ({ value: child, key, isObjectKey: true, parent: item, depth: item.depth + 1 }));
-      // Pushed last first, so they are looked at in document order.
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      // Pushed last first, so they are looked at in document order, without interim arrays (every
+      // request body and catalog passes through here), and only what can hold a flaw: a number,
+      // boolean or null under a storable key cannot.
+      const depth = item.depth + 1;
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) {
+          const child: unknown = v[i];
+          if (typeof child === "string" || (typeof child === "object" && child !== null)) {
+            stack.push({ value: child, key: i, isObjectKey: false, parent: item, depth });
+          }
+        }
+      } else {
+        const keys = Object.keys(v);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const key = keys[i]!;
+          const child: unknown = (v as Record<string, unknown>)[key];
+          if (typeof child === "string" || (typeof child === "object" && child !== null) || !isStorableString(key)) {
+            stack.push({ value: child, key, isObjectKey: true, parent: item, depth });
+          }
+        }
+      }
     }
   }
   // A key and its value may both be flaws, one past the limit.

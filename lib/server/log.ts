@@ -71,13 +71,13 @@ const withoutParams = (text: string | undefined) => text?.replace(/\nparams: [^\
 
 /** The error's message and stack with a failed statement's SQL shortened and its parameters dropped. */
 function failedStatementText(error: Error): { message: string; stack: string | undefined } {
-  const { query, params } = error as Error & { query?: unknown; params?: unknown };
-  if (typeof query !== "string" || !Array.isArray(params)) {
-    return { message: withoutParams(error.message)!, stack: withoutParams(error.stack) };
-  }
-  const statement = `Failed query: ${query}\nparams: ${params}`;
-  const kept = `Failed query: ${shorten(query, STATEMENT_CHARS_KEPT)}\nparams: [redacted]`;
-  return { message: error.message.replace(statement, kept), stack: error.stack?.replace(statement, kept) };
+  const { query } = error as Error & { query?: unknown };
+  // A replacer function, so `$` in the SQL ($1, $2…) is never read as a replacement pattern.
+  const shortened = (text: string) =>
+    typeof query === "string" && query.length > STATEMENT_CHARS_KEPT
+      ? text.replace(query, () => shorten(query, STATEMENT_CHARS_KEPT))
+      : text;
+  return { message: withoutParams(shortened(error.message))!, stack: withoutParams(error.stack && shortened(error.stack)) };
 }
 
 /** The messages of the errors this one wraps (the driver's own words are usually the useful part). */

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
+import { openApiSchemas } from "@/lib/api/openapi-schemas";
 import hindsightDocument from "@/lib/banks/hindsight-banks-openapi.json";
 import { listenOnLoopback } from "./loopback";
 
@@ -172,7 +173,6 @@ interface Operation {
   responses: Map<number, ValidateFunction>;
 }
 
-const DOCUMENT_ID = "hindsight-banks";
 const paths = hindsightDocument.paths as unknown as Record<string, Record<string, OperationObject>>;
 const schemas = hindsightDocument.components.schemas as unknown as Record<string, SchemaNode>;
 
@@ -182,22 +182,10 @@ const schemas = hindsightDocument.components.schemas as unknown as Record<string
  */
 const UNDECLARED_BODIES: Record<string, string> = { import_bank_template: "BankTemplateManifest" };
 
-// strictSchema off: the document has defaults inside anyOf, which ajv cannot apply and would refuse to compile.
-function documentAjv(fillDefaults: boolean) {
-  const ajv = new Ajv2020({ allErrors: !fillDefaults, useDefaults: fillDefaults, strictSchema: false });
-  // The schemas refer to one another as #/components/schemas/…: kept under that path of one schema.
-  ajv.addKeyword("components");
-  ajv.addSchema({ $id: DOCUMENT_ID, components: hindsightDocument.components });
-  return ajv;
-}
-
-const checker = documentAjv(false);
-const filler = documentAjv(true);
-
-const refName = (schema: SchemaNode) => String(schema.$ref).replace("#/components/schemas/", "");
-const checkerOf = (name: string) => checker.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`)!;
-/** Inline schemas (parameters, the empty response of the schema endpoint) hold no $ref in this document; $ref ones are looked up. */
-const compile = (schema: SchemaNode) => (typeof schema.$ref === "string" ? checkerOf(refName(schema)) : checker.compile(schema));
+const checker = openApiSchemas(hindsightDocument, { allErrors: true });
+const filler = openApiSchemas(hindsightDocument, { useDefaults: true });
+/** Inline schemas (parameters, the empty response of the schema endpoint) and $ref ones alike. */
+const compile = (schema: SchemaNode) => checker.compile(schema);
 
 const OPERATIONS: Operation[] = Object.entries(paths).flatMap(([template, methods]) =>
   Object.entries(methods).map(([method, op]): Operation => {
@@ -230,7 +218,7 @@ const validateErrorDetail = checker.compile({ type: "object", required: ["detail
 /** A copy of a manifest entry (or a create request) as Hindsight stores it: defaults filled in, keys its schema does not name dropped. */
 function stored(schemaName: string, entry: Entry): Entry {
   const copy = structuredClone(entry);
-  filler.getSchema(`${DOCUMENT_ID}#/components/schemas/${schemaName}`)!(copy);
+  filler.named(schemaName)(copy);
   const known = Object.keys((schemas[schemaName]!.properties ?? {}) as SchemaNode);
   return Object.fromEntries(Object.entries(copy).filter(([key]) => known.includes(key)));
 }
