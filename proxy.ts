@@ -1,11 +1,11 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { hasSessionCookie, isHttpsRequest } from "@/lib/auth/cookies";
-import { badRequest } from "@/lib/http/errors";
-import { hasValidPathEncoding } from "@/lib/http/path-encoding";
+import { badRequest } from "@/lib/contracts/errors";
+import { hasValidPathEncoding } from "@/lib/contracts/path-encoding";
 import { problemResponse } from "@/lib/http/problem-response";
 import { REQUEST_ID_HEADER, requestIdFor } from "@/lib/http/request-id";
 import { newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
-import { logRequest, UNMATCHED_ROUTE } from "@/lib/server/log";
+import { logRequest, UNMATCHED_ROUTE } from "@/lib/platform/log";
 
 // Runs before every request but static assets: gives it a request id (kept from a
 // well-formed X-Request-Id), answers a malformed API path with problem+json before the

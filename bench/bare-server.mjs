@@ -1,6 +1,6 @@
 // The floor for the API's reads: node:http + postgres.js answering GET /ext/svc/me, GET one
 // template and a filtered page of templates with the same SQL and the same key check as the
-// app (lib/identity/principal.ts, lib/templates/templates.ts), and nothing else: no framework,
+// app (lib/services/identity/principal.ts, lib/services/templates/templates.ts), and nothing else: no framework,
 // no validation, no cache. Started by bench/throughput.ts: PORT, DATABASE_URL, CURSOR_KEY (hex).
 import { createHash, createHmac } from "node:crypto";
 import { createServer } from "node:http";

@@ -5,11 +5,11 @@ import { randomBytes } from "node:crypto";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { users } from "@/db/schema";
-import type { Principal } from "@/lib/identity/principal";
-import type { AppContext } from "@/lib/server/app";
-import { loadConfig } from "@/lib/server/config";
-import { createSource } from "@/lib/sources/sources";
-import { checkForUpdate, installTemplate } from "@/lib/templates/upstream";
+import { loadConfig } from "@/lib/platform/config";
+import type { AppContext } from "@/lib/services/context";
+import type { Principal } from "@/lib/services/identity/principal";
+import { createSource } from "@/lib/services/sources/sources";
+import { checkForUpdate, installTemplate } from "@/lib/services/templates/upstream";
 import { type Marketplace, startMarketplace } from "@/tests/support/marketplace-server";
 import { freshBenchDatabase } from "./databases";
 

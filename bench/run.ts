@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "@/db/client";
-import { listTemplates } from "@/lib/templates/templates";
+import { listTemplates } from "@/lib/services/templates/templates";
 import { onEachDatabase } from "./databases";
 import { importBench } from "./imports";
 import { seedTemplates } from "./seed";

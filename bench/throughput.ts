@@ -16,7 +16,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
-import { createApiKey } from "@/lib/identity/api-keys";
+import { createApiKey } from "@/lib/services/identity/api-keys";
 import { freshBenchDatabase } from "./databases";
 import { seedTemplates } from "./seed";
 

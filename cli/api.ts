@@ -1,7 +1,8 @@
 // The CLI's connection to the API: the typed client of client/, and one place that turns every
 // answer into data or a CliFailure with the right exit code.
+
+import { causeChain } from "@/lib/shared/cause-chain";
 import { type BankTemplatesClient, createBankTemplatesClient } from "../client";
-import { causeChain } from "../lib/errors/cause-chain";
 import type { Connection } from "./config";
 import { CliFailure, cliProblem, ExitCode, exitCodeForStatus, problemFromAnswer } from "./errors";
 

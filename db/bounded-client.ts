@@ -1,6 +1,6 @@
 import "server-only";
 import type { Sql } from "postgres";
-import { countWhilePending, metrics } from "@/lib/observability/metrics";
+import { countWhilePending, metrics } from "@/lib/platform/metrics";
 
 /**
  * How long one database operation (a query, or a whole transaction) may wait, queueing for a

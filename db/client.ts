@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Placeholder } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { countWhilePending, metrics } from "@/lib/observability/metrics";
+import { countWhilePending, metrics } from "@/lib/platform/metrics";
 import { boundedClient, DATABASE_WAIT_MS } from "./bounded-client";
 import * as schema from "./schema";
 

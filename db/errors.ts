@@ -1,5 +1,5 @@
 import "server-only";
-import { causeCodes } from "@/lib/errors/cause-chain";
+import { causeCodes } from "@/lib/shared/cause-chain";
 
 /** SQLSTATE of the error or of one it wraps (drizzle wraps driver errors in `cause`). */
 function sqlState(error: unknown): string | null {

@@ -298,7 +298,19 @@ export const auditEntries = pgTable(
     userId: text("user_id").notNull(),
     action: text("action").notNull(),
     target: text("target").notNull(),
+    /** What the entry is about (CONTRACT §17); null on entries written before §17. */
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    /** The resource as the API answered it before and after the write, secrets removed (json: keys in order). */
+    before: json("before"),
+    after: json("after"),
     requestId: text("request_id").notNull(),
   },
-  (t) => [index("audit_entries_principal_idx").on(t.principalId, t.seq), index("audit_entries_target_idx").on(t.target, t.seq)],
+  (t) => [
+    index("audit_entries_principal_idx").on(t.principalId, t.seq),
+    index("audit_entries_target_idx").on(t.target, t.seq),
+    index("audit_entries_action_idx").on(t.action, t.seq),
+    index("audit_entries_target_type_idx").on(t.targetType, t.seq),
+    index("audit_entries_at_idx").on(t.at),
+  ],
 );

@@ -10,7 +10,7 @@ import { readFile, writeFile } from "node:fs/promises";
 const TARGETS = {
   "manifest-schema": "tests/fixtures/bank-template-schema.json",
   "hindclaw-openapi": "tests/fixtures/hindclaw-openapi.json",
-  "hindsight-banks-openapi": "lib/banks/hindsight-banks-openapi.json",
+  "hindsight-banks-openapi": "lib/services/banks/hindsight-banks-openapi.json",
 };
 const ANNOTATIONS = new Set(["description", "title", "summary", "example", "examples"]);
 /** Keys whose children are names (of properties, schemas, paths, status codes), never annotations. */

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { consolePageOf } from "@/components/admin/audit-links";
 import { auditEntries } from "@/db/schema";
-import { listEndpoints } from "@/lib/api/endpoints";
-import { AUDIT_ACTIONS } from "@/lib/audit/actions";
-import { pruneAuditEntries } from "@/lib/audit/retention";
+import { AUDIT_ACTIONS } from "@/lib/contracts/audit/actions";
+import { listEndpoints } from "@/lib/contracts/endpoints";
+import { pruneAuditEntries } from "@/lib/services/audit/retention";
 import { type Client, request, useTestApp } from "./support/app";
 import { manifest } from "./support/fixtures";
 

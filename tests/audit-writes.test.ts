@@ -1,10 +1,11 @@
 import { gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntries } from "@/db/schema";
-import { listEndpoints } from "@/lib/api/endpoints";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { recordAudit, runAudited } from "@/lib/audit/record";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/contracts/endpoint";
+import { listEndpoints } from "@/lib/contracts/endpoints";
+import { buildOpenApiDocument } from "@/lib/contracts/openapi";
+import { auditFor } from "@/lib/services/audit/record";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -371,15 +372,20 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       audit: { action: "test.rollback" },
     });
     const principal = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
-    const write = runAudited(
-      endpoint,
-      { db: t.app.db, principal, requestId: "r", params: undefined, query: undefined, body: undefined },
-      () =>
-        t.app.db.transaction(async (tx) => {
-          await recordAudit(tx);
-          throw new Error("rolled back after the audit insert");
-        }),
-    );
+    const journal = auditFor(endpoint, principal, "r", { params: undefined, query: undefined, body: undefined })!;
+    const ctx: ServiceContext = {
+      app: t.app,
+      db: t.app.db,
+      actor: principal,
+      requestId: "r",
+      signal: new AbortController().signal,
+      audit: journal.using(t.app.db),
+    };
+    const write = withTransaction(ctx, async (tx) => {
+      await tx.audit.record({ action: "test.rollback", target: { type: "template", id: "x" }, before: null, after: { id: "x" } });
+      expect(journal.recorded).toBe(true);
+      throw new Error("rolled back after the audit insert");
+    });
     await expect(write).rejects.toThrow("rolled back after the audit insert");
     expect(await entriesAfter(before)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { causeChain, causeCodes } from "@/lib/errors/cause-chain";
+import { causeChain, causeCodes } from "@/lib/shared/cause-chain";
 
 describe("causeChain", () => {
   it("walks an error and what it wraps, outermost first", () => {

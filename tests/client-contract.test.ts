@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { listEndpoints } from "@/lib/api/endpoints";
 import { endpointUrl } from "@/lib/client/api";
 import { endpoints } from "@/lib/client/endpoints";
 import { ApiProblem } from "@/lib/client/problem";
+import { listEndpoints } from "@/lib/contracts/endpoints";
 import { request, useTestApp } from "./support/app";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -86,10 +86,12 @@ describe("the console's typed client", () => {
   });
 
   it("finds every area's endpoint contracts, and the list gathering them, client-safe (zod and schemas only)", () => {
-    const contracts = readdirSync(path.join(ROOT, "lib"))
-      .map((area) => `lib/${area}/endpoints.ts`)
+    const contracts = ["", ...readdirSync(path.join(ROOT, "lib/contracts"))]
+      .map((area) => path.posix.join("lib/contracts", area, "endpoints.ts"))
       .filter((file) => statSync(path.join(ROOT, file), { throwIfNoEntry: false }));
-    expect(contracts).toEqual(expect.arrayContaining(["lib/api/endpoints.ts", "lib/banks/endpoints.ts", "lib/policy/endpoints.ts"]));
+    expect(contracts).toEqual(
+      expect.arrayContaining(["lib/contracts/endpoints.ts", "lib/contracts/banks/endpoints.ts", "lib/contracts/policy/endpoints.ts"]),
+    );
     for (const file of contracts) expect(describeLeaks(path.join(ROOT, file)), file).toEqual([]);
   });
 

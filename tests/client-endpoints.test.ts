@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { endpoints as contracts, listEndpoints } from "@/lib/api/endpoints";
 import { endpoints as routes } from "@/lib/client/endpoints";
 import { POLICY_VERSION as clientPolicyVersion } from "@/lib/client/policy-version";
-import { POLICY_VERSION } from "@/lib/policy/schemas";
+import { endpoints as contracts, listEndpoints } from "@/lib/contracts/endpoints";
+import { POLICY_VERSION } from "@/lib/contracts/policy/schemas";
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -43,8 +43,8 @@ describe("the console's endpoint table (lib/client/endpoints.ts)", () => {
 
   it("uses the server's policy version, from its zod-free module", () => {
     expect(clientPolicyVersion).toBe(POLICY_VERSION);
-    expect(valueImports(readFileSync(path.join(ROOT, "lib/client/policy-version.ts"), "utf8"))).toEqual(["@/lib/policy/version"]);
-    expect(valueImports(readFileSync(path.join(ROOT, "lib/policy/version.ts"), "utf8"))).toEqual([]);
+    expect(valueImports(readFileSync(path.join(ROOT, "lib/client/policy-version.ts"), "utf8"))).toEqual(["@/lib/contracts/policy/version"]);
+    expect(valueImports(readFileSync(path.join(ROOT, "lib/contracts/policy/version.ts"), "utf8"))).toEqual([]);
   });
 
   // The browser never validates answers again, and no client module needs the contracts'

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
-import { bootstrapIdentity } from "@/lib/identity/bootstrap";
-import { type AppContext, setApp } from "@/lib/server/app";
-import { loadConfig } from "@/lib/server/config";
+import { loadConfig } from "@/lib/platform/config";
+import { setApp } from "@/lib/server/app";
+import type { AppContext } from "@/lib/services/context";
+import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
 import { ADMIN_TOKEN, as, request } from "./support/app";
 import { freshDatabase } from "./support/database";
 import { startTcpProxy } from "./support/tcp-proxy";

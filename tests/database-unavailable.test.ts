@@ -15,7 +15,7 @@ describe("isDatabaseUnavailable", () => {
 
   it("leaves our own bugs and the server's refusals as they are", () => {
     const ours = new TypeError("Cannot read properties of undefined (reading 'length')");
-    ours.stack = `${ours.message}\n    at presentSource (file:///app/lib/sources/sources.ts:20:5)`;
+    ours.stack = `${ours.message}\n    at presentSource (file:///app/lib/services/sources/sources.ts:20:5)`;
     expect(isDatabaseUnavailable(wrapped(ours))).toBe(false);
     expect(isDatabaseUnavailable(wrapped(Object.assign(new Error("duplicate key"), { code: "23505" })))).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES } from "@/lib/server/config";
+import { CONFIG_VARIABLES } from "@/lib/platform/config";
 
 // .env.example must name every variable the app reads, so operators see them all.
 const root = path.resolve(import.meta.dirname, "..");

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
 import { jobLeases } from "@/db/schema";
-import { claimJob, type ExclusiveJob, finishJob, renewJob, tryRunJob } from "@/lib/jobs/exclusive-job";
+import { claimJob, type ExclusiveJob, finishJob, renewJob, tryRunJob } from "@/lib/services/jobs/exclusive-job";
 import { useTestApp } from "./support/app";
 
 const t = useTestApp();

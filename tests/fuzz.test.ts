@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { buildOpenApiDocument } from "@/lib/contracts/openapi";
 import { formatSummary, groupViolations, runCampaign } from "./fuzz/campaign";
 import { contractViolations } from "./fuzz/checks";
 import { type Caller, dispatch, type FuzzRequest, type FuzzResponse } from "./fuzz/dispatch";

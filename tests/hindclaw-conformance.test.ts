@@ -1,6 +1,6 @@
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openApiSchemas } from "@/lib/api/openapi-schemas";
+import { openApiSchemas } from "@/lib/shared/openapi-schemas";
 import { type DocumentedOperation, documentedOperations, hindclawDocument, ourPath } from "./hindclaw-client";
 import { ADMIN_TOKEN, type ApiResponse, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";

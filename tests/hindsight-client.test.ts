@@ -1,8 +1,8 @@
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { hindsightClient } from "@/lib/banks/remote";
-import { ApiError } from "@/lib/http/errors";
+import { hindsightClient } from "@/lib/services/banks/remote";
+import { failure } from "./support/domain-failure";
 import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 
 const API_KEY = `hs-test-key-${"k".repeat(24)}`;
@@ -28,17 +28,6 @@ const followUp = {
     { name: "Be brief", content: "Answer in one paragraph." },
   ],
 };
-
-/** The ApiError a call fails with. */
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** A tiny server for answers the fake never gives. */
 async function adHocServer(listener: RequestListener) {

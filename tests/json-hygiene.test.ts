@@ -1,9 +1,9 @@
 // CONTRACT §10 and §15: the one check of characters and depth that requests and upstream answers share.
 import { createServer, type RequestListener } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hindsightClient } from "@/lib/banks/remote";
-import { ApiError } from "@/lib/http/errors";
-import { cutJsonBelow, jsonFlaws, jsonTextNestsDeeperThan, MAX_JSON_DEPTH, parseUpstreamJson } from "@/lib/json/hygiene";
+import { DomainError, nestedProblem } from "@/lib/contracts/errors";
+import { cutJsonBelow, jsonFlaws, jsonTextNestsDeeperThan, MAX_JSON_DEPTH, parseUpstreamJson } from "@/lib/contracts/json-hygiene";
+import { hindsightClient } from "@/lib/services/banks/remote";
 import { type Client, useTestApp } from "./support/app";
 import { manifest } from "./support/fixtures";
 import { listenOnLoopback } from "./support/loopback";
@@ -106,9 +106,9 @@ describe("Hindsight's answers", () => {
         await call().catch((error: unknown) => {
           failure = error;
         });
-        expect(failure).toBeInstanceOf(ApiError);
-        expect((failure as ApiError).status).toBe(502);
-        expect((failure as ApiError).detail).toMatch(reason);
+        expect(failure).toBeInstanceOf(DomainError);
+        expect(nestedProblem(failure as DomainError).status).toBe(502);
+        expect((failure as DomainError).detail).toMatch(reason);
       }
     } finally {
       await server.close();

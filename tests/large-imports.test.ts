@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { embeddedBankStore } from "@/lib/banks/store";
-import type { Principal } from "@/lib/identity/principal";
-import type { BankTemplateManifest } from "@/lib/templates/manifest";
+import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
+import { embeddedBankStore } from "@/lib/services/banks/store";
+import type { Principal } from "@/lib/services/identity/principal";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, largeManifest, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { refreshAllUpdateStatuses } from "@/lib/templates/scheduled-check";
+import { refreshAllUpdateStatuses } from "@/lib/services/templates/scheduled-check";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -242,7 +242,7 @@ describe("templates any principal may use", () => {
 describe.runIf(process.env.TEST_DB === "postgres")("the scheduled update check with two processes on PostgreSQL", () => {
   it("runs one check at a time: a catalog change reaches latest_revision with one request per source", async () => {
     const { openPostgres } = await import("@/db/client");
-    const { runUpdateCheckIfDue } = await import("@/lib/templates/scheduled-check");
+    const { runUpdateCheckIfDue } = await import("@/lib/services/templates/scheduled-check");
     const second = await openPostgres(t.databaseUrl!);
     try {
       const other = { ...t.app, db: second.db, database: second };

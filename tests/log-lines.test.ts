@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { errorToResponse } from "@/lib/http/problem";
-import { logError, logger } from "@/lib/server/log";
+import { logError, logger } from "@/lib/platform/log";
 import { freshDatabase } from "./support/database";
 import { loggedLines } from "./support/log-scan";
 

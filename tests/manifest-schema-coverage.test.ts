@@ -1,9 +1,9 @@
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
-import { checkManifest } from "@/lib/templates/manifest";
+import { checkManifest } from "@/lib/contracts/templates/manifest";
 import referenceSchema from "./fixtures/bank-template-schema.json";
 
-// Issue 12: our manifest validator (lib/templates/manifest.ts, zod, written by hand) must cover
+// Issue 12: our manifest validator (lib/contracts/templates/manifest.ts, zod, written by hand) must cover
 // every keyword of Hindsight's bank-template schema (tests/fixtures/bank-template-schema.json,
 // its validation keywords as scripts/vendor-reference.mjs keeps them). The walk below
 // visits every node of the reference schema and, for each keyword it finds, makes manifests

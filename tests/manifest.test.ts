@@ -10,7 +10,7 @@ import {
   MapField,
   MentalModelTrigger,
   manifestSections,
-} from "@/lib/templates/manifest";
+} from "@/lib/contracts/templates/manifest";
 
 const UNKNOWN = "is not a field of the bank-template schema; it is kept as is";
 

@@ -4,11 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as browseRoute } from "@/app/ext/svc/me/template-sources/[name]/catalog/route";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { marketplaceCache, marketplaceFetchLeases } from "@/db/schema";
-import { ApiError } from "@/lib/http/errors";
-import type { Principal } from "@/lib/identity/principal";
-import { cacheKey, catalogLocation, loadCatalog, loadCatalogTemplate, MANIFEST_CONCURRENCY, MAX_CATALOG_ENTRIES } from "@/lib/marketplace";
-import type { AppContext } from "@/lib/server/app";
-import { checkForUpdate, installTemplate, marketplaceDeps } from "@/lib/templates/upstream";
+import { DomainError } from "@/lib/contracts/errors";
+import type { AppContext } from "@/lib/services/context";
+import type { Principal } from "@/lib/services/identity/principal";
+import {
+  cacheKey,
+  catalogLocation,
+  loadCatalog,
+  loadCatalogTemplate,
+  MANIFEST_CONCURRENCY,
+  MAX_CATALOG_ENTRIES,
+} from "@/lib/services/marketplace";
+import { checkForUpdate, installTemplate, marketplaceDeps } from "@/lib/services/templates/upstream";
 import { type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -319,10 +326,10 @@ describe("browse resilience", () => {
   });
 });
 
-it("rejects with an ApiError when the caller is already gone", async () => {
+it("rejects with an DomainError when the caller is already gone", async () => {
   const gone = AbortSignal.abort();
   const error = await loadCatalog(marketplaceDeps(t.app), { url: `${market.url}/many`, authToken: null }, "cached", { signal: gone }).catch(
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
+  expect(error).toBeInstanceOf(DomainError);
 });

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { marketplaceCache } from "@/db/schema";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/contracts/errors";
 import {
   addressRefusal,
   catalogLocation,
@@ -12,8 +12,9 @@ import {
   type MarketplaceDeps,
   pruneMarketplaceCache,
   templateRevision,
-} from "@/lib/marketplace";
+} from "@/lib/services/marketplace";
 import { freshDatabase } from "./support/database";
+import { failure } from "./support/domain-failure";
 import { type Marketplace, startMarketplace } from "./support/marketplace-server";
 
 const MiB = 1024 * 1024;
@@ -71,17 +72,6 @@ function deps(config: Partial<Limits> = {}, resolveHost?: MarketplaceDeps["resol
 
 const source = (url: string, authToken: string | null = null) => ({ url, authToken });
 
-/** The ApiError a promise rejects with; fails the test when it resolves or throws something else. */
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
-
 const cacheRows = () => database.db.select().from(marketplaceCache);
 
 describe("catalogLocation", () => {
@@ -111,7 +101,7 @@ describe("catalogLocation", () => {
   });
 
   it("refuses a URL that is not http(s)", () => {
-    expect(() => catalogLocation("ftp://example.com/market")).toThrow(ApiError);
+    expect(() => catalogLocation("ftp://example.com/market")).toThrow(DomainError);
   });
 });
 
@@ -367,7 +357,7 @@ describe("credentials", () => {
       res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ got: req.headers.authorization }));
     });
     const error = await failure(loadCatalog(deps(), source(`${market.url}/echo`, TOKEN), "revalidate"));
-    expect(JSON.stringify({ ...error, message: error.message })).not.toContain(TOKEN);
+    expect(JSON.stringify(error)).not.toContain(TOKEN); // the detail is the error's message
   });
 });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { listEndpoints } from "@/lib/api/endpoints";
 import { problemMessages } from "@/lib/client/messages";
 import { ApiProblem, describeError } from "@/lib/client/problem";
-import { ApiError } from "@/lib/http/errors";
-import { errorMap, issuesToFieldErrors, parseOrThrow } from "@/lib/http/validation";
+import { listEndpoints } from "@/lib/contracts/endpoints";
+import { DomainError } from "@/lib/contracts/errors";
+import { errorMap, issuesToFieldErrors, parseOrThrow } from "@/lib/contracts/validation";
 
 // What zod's own English says ("Too small: expected string to have >=1 characters",
 // "Invalid input: expected number, received string"): none of it may reach a reader.
@@ -172,8 +172,8 @@ describe("errorMap", () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(ApiError);
-    const problem = thrown as ApiError;
+    expect(thrown).toBeInstanceOf(DomainError);
+    const problem = thrown as DomainError;
     expect(problem.detail).toBe("The request body is invalid: name must not be empty (and 1 more problem).");
     expect(problem.errors).toEqual([
       { path: "name", message: "must not be empty" },

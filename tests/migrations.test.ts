@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
+import { loadConfig } from "@/lib/platform/config";
 import { startApp } from "@/lib/server/app";
-import { loadConfig } from "@/lib/server/config";
 
 describe.runIf(process.env.TEST_DB === "postgres")("start-up on one PostgreSQL database", () => {
   it("lets several processes migrate and bootstrap at once, and migrating again changes nothing", async () => {

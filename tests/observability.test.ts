@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { logger } from "@/lib/server/log";
+import { logger } from "@/lib/platform/log";
 import { proxy } from "@/proxy";
 import { ADMIN_TOKEN, as, type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { banks } from "@/db/schema";
-import { resolvePolicy } from "@/lib/policy/policy";
-import { PolicyDocument } from "@/lib/policy/schemas";
+import { PolicyDocument } from "@/lib/contracts/policy/schemas";
+import { resolvePolicy } from "@/lib/services/policy/policy";
 import { as, type Client, useTestApp } from "./support/app";
 
 const t = useTestApp();

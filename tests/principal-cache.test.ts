@@ -4,17 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { sessionClaims } from "@/lib/auth/session";
-import { endSession } from "@/lib/auth/session-store";
-import { hashApiKey } from "@/lib/identity/api-keys";
-import { bootstrapIdentity } from "@/lib/identity/bootstrap";
-import { principalCacheFor, startPrincipalCache } from "@/lib/identity/principal-cache";
-import { type AppContext, setApp } from "@/lib/server/app";
-import { loadConfig } from "@/lib/server/config";
+import { loadConfig } from "@/lib/platform/config";
+import { setApp } from "@/lib/server/app";
+import type { AppContext } from "@/lib/services/context";
+import { hashApiKey } from "@/lib/services/identity/api-keys";
+import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
+import { principalCacheFor, startPrincipalCache } from "@/lib/services/identity/principal-cache";
+import { endSession } from "@/lib/services/identity/session-store";
 import { ADMIN_TOKEN, request } from "./support/app";
 import { mintSessionCookie } from "./support/console-sessions";
 import { freshDatabase } from "./support/database";
 
-// CONTRACT §2/§11 with the principal cache (lib/identity/principal-cache.ts): a change made
+// CONTRACT §2/§11 with the principal cache (lib/services/identity/principal-cache.ts): a change made
 // through one process holds for the very next request through another. On PostgreSQL two
 // application instances with their own pools and listeners share one database; on PGlite one
 // process invalidates in place.

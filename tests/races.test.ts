@@ -7,7 +7,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "@/db/schema";
-import { ADMIN_CHANGE_LOCK } from "@/lib/identity/users";
+import { ADMIN_CHANGE_LOCK } from "@/lib/services/identity/users";
 import { type ApiResponse, as, type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";

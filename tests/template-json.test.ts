@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { templates, users } from "@/db/schema";
-import { encodeCursor } from "@/lib/api/cursor";
-import type { OwnerScope } from "@/lib/identity/scope";
-import { findTemplate, getTemplateJson, listTemplates, presentTemplate } from "@/lib/templates/templates";
+import type { OwnerScope } from "@/lib/contracts/scope";
+import { encodeCursor } from "@/lib/platform/cursor";
+import { findTemplate, getTemplateJson, listTemplates, presentTemplate } from "@/lib/services/templates/templates";
 import { freshDatabase } from "./support/database";
 
 // The hot reads answer with JSON text written by the database (templateJson in
-// lib/templates/templates.ts). It must be byte for byte what JSON.stringify(presentTemplate(row))
+// lib/services/templates/templates.ts). It must be byte for byte what JSON.stringify(presentTemplate(row))
 // gave: same keys, same order, same escaping, same timestamps, the manifest as stored.
 
 let handle: DatabaseHandle;

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { marketplaceCache, marketplaceFetchLeases } from "@/db/schema";
-import { cacheKey } from "@/lib/marketplace";
+import { cacheKey } from "@/lib/services/marketplace";
 import { type Client, useTestApp } from "./support/app";
 import { catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";

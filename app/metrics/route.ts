@@ -1,7 +1,7 @@
 // GET /metrics – Prometheus text format; behind Authorization: Bearer <METRICS_TOKEN> when that is set
 import { createHash, timingSafeEqual } from "node:crypto";
-import { metrics } from "@/lib/observability/metrics";
-import { loadConfig } from "@/lib/server/config";
+import { loadConfig } from "@/lib/platform/config";
+import { metrics } from "@/lib/platform/metrics";
 
 export const dynamic = "force-dynamic";
 

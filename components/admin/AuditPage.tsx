@@ -11,10 +11,10 @@ import { ResourceTable } from "@/components/console/ResourceTable";
 import { Table } from "@/components/console/Table";
 import { withUrlState } from "@/components/console/url-state";
 import { FormFieldset } from "@/components/forms/FormFieldset";
-import { AUDIT_ACTIONS } from "@/lib/audit/actions";
-import type { AuditEntry } from "@/lib/audit/schemas";
 import { formatTimestamp } from "@/lib/client/format";
 import { type AuditFilters, useAuditLog } from "@/lib/client/hooks/audit";
+import { AUDIT_ACTIONS } from "@/lib/contracts/audit/actions";
+import type { AuditEntry } from "@/lib/contracts/audit/schemas";
 import { consolePageOf } from "./audit-links";
 
 const FILTER_KEYS = ["actor", "action", "target"] as const;

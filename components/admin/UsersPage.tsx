@@ -18,7 +18,7 @@ import { withUrlState } from "@/components/console/url-state";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveUser, useUsers } from "@/lib/client/hooks/identity";
 import { matchesSearch } from "@/lib/client/search";
-import type { User } from "@/lib/identity/schemas";
+import type { User } from "@/lib/contracts/identity/schemas";
 
 const UserFormModal = lazyModal(() => import("./UserFormModal").then((m) => m.UserFormModal));
 

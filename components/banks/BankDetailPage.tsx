@@ -13,7 +13,7 @@ import { templatePath } from "@/components/templates/paths";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBank, useDeleteBank, useFetchBankExport } from "@/lib/client/hooks/banks";
 import { ApiProblem, describeError } from "@/lib/client/problem";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import type { ApplyResult } from "./ApplyTemplateForm";
 import { BankBreadcrumbs } from "./BankBreadcrumbs";
 import { ConfigTable, Directives, MentalModels } from "./BankContents";

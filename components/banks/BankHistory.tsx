@@ -3,9 +3,9 @@ import { Code, Text } from "@mantine/core";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
-import type { ImportResult } from "@/lib/banks/schemas";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
+import type { ImportResult } from "@/lib/contracts/banks/schemas";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

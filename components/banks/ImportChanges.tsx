@@ -3,7 +3,7 @@ import { Badge, Group, List, Stack, Text } from "@mantine/core";
 import { lazy, Suspense, useState } from "react";
 import { LoadingState } from "@/components/console/states";
 import { formatJson } from "@/components/templates/json-text";
-import type { ImportChanges } from "@/lib/banks/schemas";
+import type { ImportChanges } from "@/lib/contracts/banks/schemas";
 
 // The line diff (and the `diff` library under it) loads the first time someone opens an entry.
 const ManifestDiff = lazy(() => import("@/components/templates/ManifestDiff").then((m) => ({ default: m.ManifestDiff })));

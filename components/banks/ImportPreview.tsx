@@ -2,7 +2,7 @@
 import { Badge, Card, CloseButton, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { IconCheck, IconMinus } from "@tabler/icons-react";
 import { useId } from "react";
-import type { ImportChanges, ImportResult } from "@/lib/banks/schemas";
+import type { ImportChanges, ImportResult } from "@/lib/contracts/banks/schemas";
 import { ConfigChanges, EntryChanges } from "./ImportChanges";
 
 function Names({ title, names, empty }: { title: string; names: string[]; empty: string }) {

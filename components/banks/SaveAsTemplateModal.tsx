@@ -6,7 +6,7 @@ import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { useFetchBankExport } from "@/lib/client/hooks/banks";
 import { useCreateTemplate } from "@/lib/client/hooks/templates";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 
 const FIELDS = ["id", "name"] as const;
 

@@ -3,7 +3,7 @@ import { Group, List, Loader, Stack, Text } from "@mantine/core";
 import { EmptyList } from "@/components/console/states";
 import { useCatalogs, useRefreshCatalogs } from "@/lib/client/hooks/catalog";
 import { type SourceData, sourceKey } from "@/lib/client/hooks/sources";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { CatalogBrowser } from "./CatalogBrowser";
 import { CatalogFailure, LastFetched, RefreshButton, templateCount } from "./CatalogStatus";
 import type { SourcedEntry } from "./catalog-search";

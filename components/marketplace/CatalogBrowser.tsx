@@ -24,7 +24,7 @@ import { EmptyList } from "@/components/console/states";
 import { templatePath } from "@/components/templates/paths";
 import { sourceKey } from "@/lib/client/hooks/sources";
 import { searchWords } from "@/lib/client/search";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import {
   type CatalogFilters,
   catalogFilterParams,

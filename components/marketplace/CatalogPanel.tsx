@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { EmptyList, LoadingState } from "@/components/console/states";
 import { useCatalog, useRefreshCatalogs } from "@/lib/client/hooks/catalog";
 import { type SourceData, sourceKey } from "@/lib/client/hooks/sources";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { CatalogBrowser } from "./CatalogBrowser";
 import { CatalogFailure, LastFetched, RefreshButton, templateCount } from "./CatalogStatus";
 

@@ -5,7 +5,7 @@ import { FormError } from "@/components/console/states";
 import { useTemplateFormProblem } from "@/components/templates/form-problem";
 import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
 import { type TemplateData, useInstallTemplate } from "@/lib/client/hooks/templates";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 
 const FIELDS = ["alias_id", "source_name"] as const;
 

@@ -10,7 +10,7 @@ import { withUrlState } from "@/components/console/url-state";
 import { marketplacePath } from "@/components/templates/paths";
 import { ScopeSwitch } from "@/components/templates/ScopeSwitch";
 import { sourceKey, useAvailableSources } from "@/lib/client/hooks/sources";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { catalogFilterParams, catalogFilterUrlKeys } from "./catalog-search";
 
 // Catalogs (filters, cards, install and preview) show once the sources arrived; their code

@@ -4,7 +4,7 @@ import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { useCreateSource } from "@/lib/client/hooks/sources";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 
 const FIELDS = ["url", "alias", "description", "auth_token"] as const;
 

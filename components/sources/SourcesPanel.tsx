@@ -10,8 +10,8 @@ import { EmptyList } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveSource, useSources } from "@/lib/client/hooks/sources";
 import { matchesSearch } from "@/lib/client/search";
-import type { ScopeKind } from "@/lib/identity/scope";
-import type { Source } from "@/lib/sources/schemas";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import type { Source } from "@/lib/contracts/sources/schemas";
 import { SourcesTable } from "./SourcesTable";
 
 const AddSourceModal = lazyModal(() => import("./AddSourceModal").then((m) => m.AddSourceModal));

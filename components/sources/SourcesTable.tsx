@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
-import type { Source } from "@/lib/sources/schemas";
+import type { Source } from "@/lib/contracts/sources/schemas";
 
 type SourceRow = z.output<typeof Source>;
 

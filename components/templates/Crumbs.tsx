@@ -1,7 +1,7 @@
 "use client";
 import { Anchor, Breadcrumbs, Text } from "@mantine/core";
 import Link from "next/link";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { templatePath, templatesPath } from "./paths";
 
 /** Where a template page sits: links up the way, and the page itself last. */

@@ -6,7 +6,7 @@ import { jsonDiagnostics } from "@/components/editor/diagnostics";
 import { JsonEditor, type JsonEditorHandle } from "@/components/editor/JsonEditor";
 import type { ManifestCheck } from "@/lib/client/hooks/manifests";
 import { describeError } from "@/lib/client/problem";
-import type { FieldError } from "@/lib/http/problem-schema";
+import type { FieldError } from "@/lib/contracts/problem-schema";
 import { formatJson, locateJsonPath, pathSegments, syntaxErrorSpan, type TextSpan } from "./json-text";
 
 export interface ManifestEditorProps {

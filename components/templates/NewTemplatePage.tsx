@@ -12,7 +12,7 @@ import { JsonEditor } from "@/components/editor/JsonEditor";
 import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { useCreateTemplate, useTemplates } from "@/lib/client/hooks/templates";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { Crumbs } from "./Crumbs";
 import { blockedSentence, saveBlockers, useTemplateFormProblem } from "./form-problem";
 import { formatJson } from "./json-text";

@@ -2,7 +2,7 @@
 import { Group, SegmentedControl, Text } from "@mantine/core";
 import { useRouter } from "next/navigation";
 import { useId } from "react";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 
 /** For admins: which templates a page works on, the admin's own or the server's. Navigates to `href(scope)`. */
 export function ScopeSwitch({

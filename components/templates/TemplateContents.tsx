@@ -6,7 +6,7 @@ import { useId, useSyncExternalStore } from "react";
 import { SectionCard } from "@/components/console/SectionCard";
 import { EntryBadges } from "@/components/marketplace/EntryBadges";
 import type { TemplateData } from "@/lib/client/hooks/templates";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { formatJson } from "./json-text";
 
 /** A template's description, labels and manifest, read-only: what a member sees of a server template. */

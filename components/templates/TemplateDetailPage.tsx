@@ -27,7 +27,7 @@ import {
   useUsableTemplate,
 } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { Crumbs } from "./Crumbs";
 import { templatesPath, templateUpdatePath, templateVersionsPath } from "./paths";
 import { CopyManifestButton, TemplateContents, TemplateUsage } from "./TemplateContents";

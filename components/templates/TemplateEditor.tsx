@@ -7,7 +7,7 @@ import { FormError } from "@/components/console/states";
 import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { type TemplateData, usePatchTemplate, useTemplates } from "@/lib/client/hooks/templates";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { blockedSentence, saveBlockers, useTemplateFormProblem } from "./form-problem";
 import { formatJson } from "./json-text";
 import { ManifestEditor } from "./ManifestEditor";

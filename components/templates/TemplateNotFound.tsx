@@ -1,7 +1,7 @@
 "use client";
 import { Alert, Anchor, Title } from "@mantine/core";
 import Link from "next/link";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { templatesPath } from "./paths";
 
 /** A template page whose template is not there (a 404): most likely deleted since. */

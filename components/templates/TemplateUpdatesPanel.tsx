@@ -14,7 +14,7 @@ import {
   useUpdateMany,
 } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 
 /** What the panel is doing: nothing, a check (one request), or updates (one per template). */
 type Activity =

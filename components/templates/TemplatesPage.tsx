@@ -11,7 +11,7 @@ import { EmptyList, ErrorState, LoadingState } from "@/components/console/states
 import { withUrlState } from "@/components/console/url-state";
 import { type TemplateData, useRemoveTemplate, useTemplates, useUsableTemplates } from "@/lib/client/hooks/templates";
 import { matchesSearch } from "@/lib/client/search";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { marketplacePath, newTemplatePath, templatesPath } from "./paths";
 import { ScopeSwitch } from "./ScopeSwitch";
 import { TemplatesTable } from "./TemplatesTable";

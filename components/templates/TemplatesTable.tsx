@@ -6,7 +6,7 @@ import { newBankFromTemplateHref } from "@/components/banks/links";
 import { IdleTooltip } from "@/components/console/IdleTooltip";
 import { Table } from "@/components/console/Table";
 import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { templatePath } from "./paths";
 import { UpdateStatus } from "./UpdateStatus";
 

@@ -8,7 +8,7 @@ import { SectionCard } from "@/components/console/SectionCard";
 import { ErrorState, FormError, LoadingState } from "@/components/console/states";
 import { useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { TemplateSubpageCrumbs } from "./Crumbs";
 import { formatJson } from "./json-text";
 import { ManifestDiff } from "./ManifestDiff";

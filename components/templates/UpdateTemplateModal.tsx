@@ -6,7 +6,7 @@ import { useState } from "react";
 import { FormError } from "@/components/console/states";
 import { type TemplateData, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { ApiProblem, describeError } from "@/lib/client/problem";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { templateUpdatePath } from "./paths";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import type { ManifestCheck, ParsedJson } from "@/lib/client/hooks/manifests";
-import type { FieldError } from "@/lib/http/problem-schema";
+import type { FieldError } from "@/lib/contracts/problem-schema";
 
 const isManifestPath = (path: string) => path === "manifest" || path.startsWith("manifest.") || path.startsWith("manifest[");
 

@@ -1,4 +1,4 @@
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 
 // Console URLs of template pages. Detail pages carry the scope in the path, so a template id
 // can be any valid id (even "new") without clashing with the other pages.

@@ -1,8 +1,8 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
-import type { Role } from "@/lib/identity/principal";
 import { getApp } from "@/lib/server/app";
+import type { Role } from "@/lib/services/identity/principal";
 import { isHttpsRequest, readSessionToken } from "./cookies";
 import { principalForSession } from "./session";
 

@@ -1,6 +1,6 @@
 import type { Database } from "@/db/client";
-import { hashPassword, verifyPassword } from "@/lib/identity/passwords";
-import { findUser } from "@/lib/identity/users";
+import { hashPassword, verifyPassword } from "@/lib/services/identity/passwords";
+import { findUser } from "@/lib/services/identity/users";
 
 /** What next-auth keeps of a signed-in user; `id` becomes the session's `sub`. */
 export interface SignedInUser {

@@ -1,13 +1,13 @@
 import "server-only";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { principalForUser } from "@/lib/identity/principal";
-import type { AppContext } from "@/lib/server/app";
+import type { AppContext } from "@/lib/services/context";
+import { principalForUser } from "@/lib/services/identity/principal";
+import { createSession, endSession } from "@/lib/services/identity/session-store";
 import { verifyCredentials } from "./credentials";
 import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
 import { nextAuthSecret } from "./secret";
 import { SESSION_MAX_AGE_SECONDS } from "./session";
-import { createSession, endSession } from "./session-store";
 
 export const CREDENTIALS_PROVIDER_ID = "credentials";
 const SIGN_IN_PATH = "/signin";

@@ -1,9 +1,9 @@
 import "server-only";
 import { decode } from "next-auth/jwt";
-import type { Principal } from "@/lib/identity/principal";
-import type { AppContext } from "@/lib/server/app";
+import type { AppContext } from "@/lib/services/context";
+import type { Principal } from "@/lib/services/identity/principal";
+import { principalForLiveSession, SESSION_MAX_AGE_SECONDS } from "@/lib/services/identity/session-store";
 import { nextAuthSecret } from "./secret";
-import { principalForLiveSession, SESSION_MAX_AGE_SECONDS } from "./session-store";
 
 export { SESSION_MAX_AGE_SECONDS };
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contracts/endpoint";
 import type { ContractOf, EndpointRoute } from "./endpoints";
 import { ApiProblem } from "./problem";
 

@@ -1,11 +1,11 @@
-import type { endpoints as contracts } from "@/lib/api/endpoints";
-import type { Endpoint, HttpMethod } from "@/lib/http/endpoint";
+import type { Endpoint, HttpMethod } from "@/lib/contracts/endpoint";
+import type { endpoints as contracts } from "@/lib/contracts/endpoints";
 
 // The endpoints the console calls, as the browser needs them: method and path only. The
 // contracts' zod schemas stay on the server — the API validates what it receives and what it
 // answers, so the browser re-parsing every answer only shipped zod and every schema to every
 // page. TypeScript still sees each contract's params, query, body and response through
-// `EndpointRoute<E>`, taken from lib/api/endpoints.ts by a type-only import.
+// `EndpointRoute<E>`, taken from lib/contracts/endpoints.ts by a type-only import.
 // tests/client-endpoints.test.ts fails when this table and the server's contracts part.
 
 declare const contractType: unique symbol;
@@ -33,7 +33,7 @@ function route(method: HttpMethod, path: string): EndpointRoute<never> {
   return { method, path };
 }
 
-/** Every endpoint the server serves, grouped as in lib/api/endpoints.ts. */
+/** Every endpoint the server serves, grouped as in lib/contracts/endpoints.ts. */
 export const endpoints: ClientEndpoints = {
   identity: {
     me: route("GET", "/ext/svc/me"),

@@ -5,7 +5,7 @@ import { ApiProblem, describeError } from "./problem";
  * field the problem names, and a sentence for the rest. Pages and forms use this instead of
  * reading `detail` and `errors[]` themselves, so the same failure reads the same everywhere.
  *
- * The API already words its field messages for people (lib/http/validation.ts: "must not be
+ * The API already words its field messages for people (lib/contracts/validation.ts: "must not be
  * empty", "must be at most 200 characters"); here they are placed, and the failures whose
  * `detail` is written for API callers get a sentence that says what to do in the console.
  */

@@ -1,5 +1,5 @@
-import type { FieldError, Problem } from "@/lib/http/problem-schema";
-import { PROBLEM_TYPE_PREFIX } from "@/lib/http/problem-type-prefix";
+import type { FieldError, Problem } from "@/lib/contracts/problem-schema";
+import { PROBLEM_TYPE_PREFIX } from "@/lib/contracts/problem-type-prefix";
 
 /** An error answer of /ext/svc (application/problem+json), or a failure to reach it. */
 export class ApiProblem extends Error {

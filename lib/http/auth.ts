@@ -1,11 +1,11 @@
 import { isHttpsRequest, parseCookieHeader, readSessionToken } from "@/lib/auth/cookies";
 import { principalForSession } from "@/lib/auth/session";
-import { type Principal, principalForApiKey } from "@/lib/identity/principal";
-import { apiKeyAddressBlockedFor, countFailedApiKey } from "@/lib/ratelimit/api-keys";
-import { clientAddress } from "@/lib/ratelimit/client-address";
-import type { AppContext } from "@/lib/server/app";
-import type { Access } from "./endpoint";
-import { forbidden, tooManyRequests, unauthorized } from "./errors";
+import type { Access } from "@/lib/contracts/endpoint";
+import { forbidden, tooManyRequests, unauthorized } from "@/lib/contracts/errors";
+import { clientAddress } from "@/lib/platform/client-address";
+import type { AppContext } from "@/lib/services/context";
+import { type Principal, principalForApiKey } from "@/lib/services/identity/principal";
+import { apiKeyAddressBlockedFor, countFailedApiKey } from "@/lib/services/ratelimit/api-keys";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 /** Sent by the console's client on every request (see lib/client/api.ts). */
@@ -16,7 +16,7 @@ const CONSOLE_HEADER_VALUE = "bank-templates-console";
  * The caller behind `Authorization: Bearer <key>`, or, without that header, behind the
  * console's session cookie (same-origin requests only); 401 (with WWW-Authenticate) otherwise.
  * An address with more than 1,000 failed keys in the current minute gets 429 instead
- * (lib/ratelimit/api-keys.ts: a usable key costs no extra query, only failures are counted).
+ * (lib/services/ratelimit/api-keys.ts: a usable key costs no extra query, only failures are counted).
  */
 export async function authenticate(request: Request, app: AppContext): Promise<Principal> {
   const header = request.headers.get("authorization");

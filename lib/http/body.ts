@@ -1,6 +1,6 @@
-import { readCapped } from "@/lib/net/outbound";
-import { badRequest, payloadTooLarge, unsupportedMediaType } from "./errors";
-import { assertJsonDepth, assertStorable } from "./hygiene";
+import { badRequest, payloadTooLarge, unsupportedMediaType } from "@/lib/contracts/errors";
+import { assertJsonDepth, assertStorable } from "@/lib/contracts/hygiene";
+import { readCapped } from "@/lib/platform/outbound";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

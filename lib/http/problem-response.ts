@@ -1,5 +1,6 @@
-import type { ApiError } from "./errors";
-import type { Problem } from "./problem-schema";
+import { type DomainError, nestedProblem } from "@/lib/contracts/errors";
+import type { Problem } from "@/lib/contracts/problem-schema";
+import { PROBLEM_STATUS } from "@/lib/contracts/problem-types";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 // Apart from lib/http/problem.ts (which logs and walks causes) so that the proxy, which answers
@@ -12,10 +13,20 @@ export function apiHeaders(requestId: string): Record<string, string> {
   return { "cache-control": "no-store", "x-content-type-options": "nosniff", [REQUEST_ID_HEADER]: requestId };
 }
 
-export function problemResponse(error: ApiError, requestId: string): Response {
-  const body: Problem = { ...error.toProblem(), request_id: requestId };
+/** The HTTP headers a failure of this kind adds to its answer. */
+function problemHeaders(error: DomainError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (error.code === "unauthorized") headers["WWW-Authenticate"] = 'Bearer realm="ext-svc"';
+  if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
+  if (error.allow) headers.Allow = error.allow.join(", ");
+  return headers;
+}
+
+/** The one mapping of a domain error to an HTTP answer: its code's status, problem+json. */
+export function problemResponse(error: DomainError, requestId: string): Response {
+  const body: Problem = { ...nestedProblem(error), request_id: requestId };
   return new Response(JSON.stringify(body), {
-    status: error.status,
-    headers: { "content-type": PROBLEM_CONTENT_TYPE, ...apiHeaders(requestId), ...error.headers },
+    status: PROBLEM_STATUS[error.code],
+    headers: { "content-type": PROBLEM_CONTENT_TYPE, ...apiHeaders(requestId), ...problemHeaders(error) },
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
-import { causeCodes } from "@/lib/errors/cause-chain";
-import { logError } from "@/lib/server/log";
-import { ApiError, serviceUnavailable } from "./errors";
+import { DomainError, internalError, serviceUnavailable } from "@/lib/contracts/errors";
+import { logError } from "@/lib/platform/log";
+import { causeCodes } from "@/lib/shared/cause-chain";
 import { problemResponse } from "./problem-response";
 
 // Connection-level failures of postgres.js and Node sockets, SQLSTATE classes 08/57P, the
@@ -36,10 +36,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** The one place any thrown value becomes a response. */
 export function errorToResponse(error: unknown, where: { method: string; path: string; requestId: string }): Response {
-  if (error instanceof ApiError) return problemResponse(error, where.requestId);
+  if (error instanceof DomainError) return problemResponse(error, where.requestId);
   if (isDatabaseUnavailable(error)) {
     return problemResponse(serviceUnavailable("The database is not reachable right now; try again shortly."), where.requestId);
   }
   logError("unhandled error", error, where);
-  return problemResponse(new ApiError(500, "Internal Server Error", "An unexpected error occurred on the server."), where.requestId);
+  return problemResponse(internalError(), where.requestId);
 }

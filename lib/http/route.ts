@@ -1,31 +1,32 @@
 import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
-import { runAudited } from "@/lib/audit/record";
-import type { Principal } from "@/lib/identity/principal";
-import { observeRequest, type RequestObservation } from "@/lib/observability/request-log";
-import type { AppContext } from "@/lib/server/app";
+import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointResult, HttpMethod } from "@/lib/contracts/endpoint";
+import { methodNotAllowed, notFound } from "@/lib/contracts/errors";
+import { assertPathEncoding, assertStorable } from "@/lib/contracts/hygiene";
+import { dropNullOptionals, parseOrThrow } from "@/lib/contracts/validation";
+import { observeRequest, type RequestObservation } from "@/lib/http/request-log";
+import { UNMATCHED_ROUTE } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
-import { UNMATCHED_ROUTE } from "@/lib/server/log";
+import { auditFor, settleJournal, silentAudit, withJournal } from "@/lib/services/audit/record";
+import type { ServiceContext } from "@/lib/services/context";
+import type { Principal } from "@/lib/services/identity/principal";
+import { JsonText } from "@/lib/shared/json-text";
+import { inSenderKeyOrder } from "@/lib/shared/key-order";
 import { authenticate, authorize } from "./auth";
 import { readJsonObject } from "./body";
-import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointResult, HttpMethod } from "./endpoint";
-import { methodNotAllowed, notFound } from "./errors";
-import { assertPathEncoding, assertStorable } from "./hygiene";
-import { JsonText } from "./json-text";
-import { inSenderKeyOrder } from "./key-order";
 import { errorToResponse } from "./problem";
 import { apiHeaders } from "./problem-response";
 import { requestIdFor } from "./request-id";
-import { dropNullOptionals, parseOrThrow } from "./validation";
 
-/** What a handler receives: the app, the caller and the validated input. */
-export interface RequestContext {
-  app: AppContext;
+/**
+ * What a handler receives: the service context (app, database, the caller as actor, request id,
+ * abort signal, audit journal), which it passes to the services as it is, and the request.
+ */
+export interface RequestContext extends ServiceContext {
+  /** The caller; the same as `actor`. */
   principal: Principal;
   request: Request;
-  /** X-Request-Id of this request (kept from the caller when well formed). */
-  requestId: string;
 }
 
 export interface HandlerInput<E extends Endpoint> {
@@ -84,11 +85,12 @@ export function handle<E extends Endpoint>(
       const query = endpoint.query ? parseOrThrow(endpoint.query, rawQuery, "query") : undefined;
       const body = endpoint.body ? await parseBody(endpoint.body, request) : undefined;
 
-      const input = { ctx: { app, principal, request, requestId }, params, query, body };
-      // A write records its audit entry in its own transaction (lib/audit/record.ts).
-      const payload = await runAudited(endpoint, { db: app.db, principal, requestId, params, query, body }, () =>
-        handler(input as HandlerInput<E>),
-      );
+      // A write records its one audit entry in its own transaction (lib/services/audit/record.ts).
+      const journal = endpoint.access === "public" ? null : auditFor(endpoint, principal, requestId, { params, query, body });
+      const audit = journal ? journal.using(app.db) : silentAudit;
+      const ctx: RequestContext = { app, db: app.db, actor: principal, principal, requestId, signal: request.signal, audit, request };
+      const payload = await withJournal(journal, () => handler({ ctx, params, query, body } as HandlerInput<E>));
+      await settleJournal(journal, app.db);
       const { status } = endpoint;
       if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
       // Presenters build exactly the wire shape from rows that were validated before they were

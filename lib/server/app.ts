@@ -1,25 +1,13 @@
 import "server-only";
-import { type Database, type DatabaseHandle, openPglite, openPostgres } from "@/db/client";
+import { openPglite, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
-import { startAuditRetention } from "@/lib/audit/retention";
-import { resolveSecretKey } from "@/lib/crypto/secret-key";
-import { bootstrapIdentity } from "@/lib/identity/bootstrap";
-import { startPrincipalCache } from "@/lib/identity/principal-cache";
-import { startScheduledUpdateChecks } from "@/lib/templates/scheduled-check";
-import { type Config, loadConfig } from "./config";
-
-/** Everything a request needs beyond itself. Built once per process, or by a test. */
-export interface AppContext {
-  config: Config;
-  db: Database;
-  database: DatabaseHandle;
-  secretKey: Buffer;
-  /**
-   * Resolves a host name to its IP addresses for outgoing marketplace requests.
-   * Unset: the system resolver. Tests map made-up names to chosen addresses.
-   */
-  resolveHost?: (hostname: string) => Promise<string[]>;
-}
+import { type Config, loadConfig } from "@/lib/platform/config";
+import { resolveSecretKey } from "@/lib/platform/secret-key";
+import { startAuditRetention } from "@/lib/services/audit/retention";
+import type { AppContext } from "@/lib/services/context";
+import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
+import { startPrincipalCache } from "@/lib/services/identity/principal-cache";
+import { startScheduledUpdateChecks } from "@/lib/services/templates/scheduled-check";
 
 // Route bundles and instrumentation are separate module graphs in one process: share via globalThis.
 const SLOT = Symbol.for("bank-template-console.app");

@@ -1,7 +1,7 @@
 import "server-only";
+import { ConfigError } from "@/lib/platform/config";
+import { logError } from "@/lib/platform/log";
 import { getApp } from "./app";
-import { ConfigError } from "./config";
-import { logError } from "./log";
 
 /** Starts the app before the first request; a configuration error stops the process with its message. */
 export async function startServer(): Promise<void> {

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
-import { bootstrapIdentity } from "@/lib/identity/bootstrap";
-import { type AppContext, setApp } from "@/lib/server/app";
-import { loadConfig } from "@/lib/server/config";
+import { loadConfig } from "@/lib/platform/config";
+import { setApp } from "@/lib/server/app";
+import type { AppContext } from "@/lib/services/context";
+import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
 import { freshDatabase } from "./database";
 import { resolveRoute } from "./router";
 import { ADMIN_TOKEN } from "./tokens";

@@ -4,8 +4,8 @@ import { SESSION_COOKIE } from "@/lib/auth/cookies";
 import { authOptions } from "@/lib/auth/options";
 import { nextAuthSecret } from "@/lib/auth/secret";
 import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
-import { createSession } from "@/lib/auth/session-store";
-import type { AppContext } from "@/lib/server/app";
+import type { AppContext } from "@/lib/services/context";
+import { createSession } from "@/lib/services/identity/session-store";
 
 type SessionApp = Pick<AppContext, "db" | "secretKey">;
 

@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
-import { openApiSchemas } from "@/lib/api/openapi-schemas";
-import hindsightDocument from "@/lib/banks/hindsight-banks-openapi.json";
+import hindsightDocument from "@/lib/services/banks/hindsight-banks-openapi.json";
+import { openApiSchemas } from "@/lib/shared/openapi-schemas";
 import { listenOnLoopback } from "./loopback";
 
 /*
- * A strict fake Hindsight, built from its OpenAPI document (lib/banks/hindsight-banks-openapi.json,
+ * A strict fake Hindsight, built from its OpenAPI document (lib/services/banks/hindsight-banks-openapi.json,
  * the facts `npm run schema:vendor` keeps). Every operation of the document is served from banks kept in
  * memory. A request the document does not allow is refused as FastAPI would and recorded in `violations`:
  * an unknown path 404, a method the path does not have 405, a query parameter it does not list, a

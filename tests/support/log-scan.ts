@@ -1,5 +1,5 @@
 import { afterAll, expect } from "vitest";
-import { logger } from "@/lib/server/log";
+import { logger } from "@/lib/platform/log";
 import { linesWithCredentials } from "./credentials";
 import { ADMIN_TOKEN } from "./tokens";
 

@@ -91,7 +91,7 @@ export interface PasswordSignIn extends NextAuthResponse {
  * does: GET /api/auth/csrf for a token and its cookie, then POST the credentials form with
  * both to /api/auth/callback/credentials, asking for a JSON answer. `address` is the client
  * address as the server passes it to route handlers (X-Forwarded-For, see
- * lib/ratelimit/client-address.ts).
+ * lib/platform/client-address.ts).
  */
 export async function signInWithPassword(username: string, password: string, address: string): Promise<PasswordSignIn> {
   const headers = { "x-forwarded-for": address };

@@ -1,4 +1,4 @@
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 
 /** The template scope a URL names: `server` (admins only) or `personal`; anything else is none. */
 export function scopeFrom(value: unknown): ScopeKind | null {

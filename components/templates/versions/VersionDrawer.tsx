@@ -5,7 +5,7 @@ import { ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import { useTemplateVersion, type VersionSummaryData } from "@/lib/client/hooks/versions";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { formatJson } from "../json-text";
 import { showValue } from "../MetadataDiff";
 import { ActionBadge } from "./ActionBadge";

@@ -8,7 +8,7 @@ import { EmptyList, ErrorState, LoadingState } from "@/components/console/states
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
 import { useRollbackTemplate, useTemplateVersions, type VersionSummaryData } from "@/lib/client/hooks/versions";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { TemplateSubpageCrumbs } from "../Crumbs";
 import { TemplateNotFound } from "../TemplateNotFound";
 import { ACTION_LABELS } from "./ActionBadge";

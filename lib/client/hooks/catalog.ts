@@ -1,7 +1,7 @@
 import { type QueryClient, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { ScopeKind } from "@/lib/identity/scope";
-import type { SourceCatalog } from "@/lib/sources/schemas";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import type { SourceCatalog } from "@/lib/contracts/sources/schemas";
 import { api } from "../api";
 import { endpoints } from "../endpoints";
 import type { ApiProblem } from "../problem";

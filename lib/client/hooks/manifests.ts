@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import type { FieldError } from "@/lib/http/problem-schema";
+import type { FieldError } from "@/lib/contracts/problem-schema";
 import { api } from "../api";
 import { endpoints } from "../endpoints";
 import type { ApiProblem } from "../problem";

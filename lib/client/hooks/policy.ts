@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { PolicyContext } from "@/lib/policy/schemas";
+import type { PolicyContext } from "@/lib/contracts/policy/schemas";
 import { api, type CallResult } from "../api";
 import { endpoints } from "../endpoints";
 import { ApiProblem } from "../problem";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { ScopeKind } from "@/lib/identity/scope";
-import type { Source } from "@/lib/sources/schemas";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import type { Source } from "@/lib/contracts/sources/schemas";
 import { endpoints } from "../endpoints";
 import { useEndpointMutation, useEndpointQuery } from "../query";
 

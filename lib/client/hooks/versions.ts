@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { ScopeKind } from "@/lib/identity/scope";
-import type { TemplateVersionSummary } from "@/lib/templates/schemas";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import type { TemplateVersionSummary } from "@/lib/contracts/templates/schemas";
 import { api } from "../api";
 import { endpoints } from "../endpoints";
 import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../query";

@@ -4,15 +4,16 @@ import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { isHttpsRequest } from "@/lib/auth/cookies";
 import { authOptions, CREDENTIALS_PROVIDER_ID } from "@/lib/auth/options";
-import { tooManyRequests } from "@/lib/http/errors";
+import { tooManyRequests } from "@/lib/contracts/errors";
 import { errorToResponse } from "@/lib/http/problem";
 import { problemResponse } from "@/lib/http/problem-response";
 import { requestIdFor } from "@/lib/http/request-id";
-import { clientAddress } from "@/lib/ratelimit/client-address";
-import { tooManySignInsMessage } from "@/lib/ratelimit/messages";
-import { admitSignInAttempt, settleSignInAttempt } from "@/lib/ratelimit/sign-in";
-import { type AppContext, getApp } from "@/lib/server/app";
-import { logError } from "@/lib/server/log";
+import { clientAddress } from "@/lib/platform/client-address";
+import { logError } from "@/lib/platform/log";
+import { getApp } from "@/lib/server/app";
+import type { AppContext } from "@/lib/services/context";
+import { tooManySignInsMessage } from "@/lib/services/ratelimit/messages";
+import { admitSignInAttempt, settleSignInAttempt } from "@/lib/services/ratelimit/sign-in";
 
 interface NextAuthContext {
   params: Promise<{ nextauth: string[] }>;

@@ -1,8 +1,8 @@
 // GET, POST /ext/svc/banks – list banks, and create or update a bank from a template
 
-import { createBankFromTemplate, listBanks } from "@/lib/banks/banks";
-import { bankEndpoints } from "@/lib/banks/endpoints";
+import { bankEndpoints } from "@/lib/contracts/banks/endpoints";
 import { handle, route } from "@/lib/http/route";
+import { createBankFromTemplate, listBanks } from "@/lib/services/banks/banks";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: handle(bankEndpoints.list, ({ ctx }) => listBanks(ctx.app, ctx.principal)),

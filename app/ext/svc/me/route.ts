@@ -1,7 +1,7 @@
 // GET /ext/svc/me – who the caller is
 
+import { identityEndpoints } from "@/lib/contracts/identity/endpoints";
 import { handle, route } from "@/lib/http/route";
-import { identityEndpoints } from "@/lib/identity/endpoints";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: handle(identityEndpoints.me, async ({ ctx: { principal } }) => ({

@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import type { ReactElement } from "react";
 import { ForbiddenPage } from "@/components/console/ForbiddenPage";
 import { currentConsoleUser } from "@/lib/auth/console-user";
-import type { ScopeKind } from "@/lib/identity/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { scopeFrom } from "../../scope";
 
 export type TemplatePageParams = { params: Promise<{ scope: string; id: string }> };

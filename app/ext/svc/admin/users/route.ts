@@ -1,8 +1,8 @@
 // GET, POST /ext/svc/admin/users – list and create users (admin)
 
+import { identityEndpoints } from "@/lib/contracts/identity/endpoints";
 import { handle, route } from "@/lib/http/route";
-import { identityEndpoints } from "@/lib/identity/endpoints";
-import { createUser, listUsers } from "@/lib/identity/users";
+import { createUser, listUsers } from "@/lib/services/identity/users";
 
 const endpoints = identityEndpoints.users;
 

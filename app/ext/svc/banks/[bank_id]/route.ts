@@ -1,8 +1,8 @@
 // GET, DELETE /ext/svc/banks/{bank_id} – one bank with its config, mental models, directives and provenance; delete it
 
-import { deleteBank, getBank } from "@/lib/banks/banks";
-import { bankEndpoints } from "@/lib/banks/endpoints";
+import { bankEndpoints } from "@/lib/contracts/banks/endpoints";
 import { handle, route } from "@/lib/http/route";
+import { deleteBank, getBank } from "@/lib/services/banks/banks";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: handle(bankEndpoints.get, ({ ctx, params }) => getBank(ctx.app, ctx.principal, params.bank_id)),

@@ -1,5 +1,5 @@
 // GET, POST /ext/svc/me/api-keys – the calling user's API keys (users only)
-import { identityEndpoints } from "@/lib/identity/endpoints";
-import { apiKeyCollectionRoute, keyOwners } from "@/lib/identity/routes";
+import { identityEndpoints } from "@/lib/contracts/identity/endpoints";
+import { apiKeyCollectionRoute, keyOwners } from "@/lib/http/routes/identity";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiKeyCollectionRoute(identityEndpoints.myApiKeys, keyOwners.self);

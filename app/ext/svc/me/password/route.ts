@@ -1,9 +1,9 @@
 // POST /ext/svc/me/password – change the caller's password
 
+import { identityEndpoints } from "@/lib/contracts/identity/endpoints";
 import { handle, route } from "@/lib/http/route";
-import { identityEndpoints } from "@/lib/identity/endpoints";
-import { changeOwnPassword } from "@/lib/identity/password-change";
-import { clientAddress } from "@/lib/ratelimit/client-address";
+import { clientAddress } from "@/lib/platform/client-address";
+import { changeOwnPassword } from "@/lib/services/identity/password-change";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   POST: handle(identityEndpoints.changePassword, async ({ ctx, body }) => {

@@ -1,8 +1,8 @@
 // GET, POST /ext/svc/me/service-accounts – the calling user's service accounts
 
+import { identityEndpoints } from "@/lib/contracts/identity/endpoints";
 import { handle, route } from "@/lib/http/route";
-import { identityEndpoints } from "@/lib/identity/endpoints";
-import { createServiceAccount, listServiceAccounts } from "@/lib/identity/service-accounts";
+import { createServiceAccount, listServiceAccounts } from "@/lib/services/identity/service-accounts";
 
 const endpoints = identityEndpoints.serviceAccounts;
 

@@ -1,4 +1,4 @@
 // POST /ext/svc/admin/templates/check-updates – check every installed server template for updates
-import { templateCheckUpdatesRoute } from "@/lib/templates/lifecycle-routes";
+import { templateCheckUpdatesRoute } from "@/lib/http/routes/template-lifecycle";
 
 export const { GET, POST, PUT, PATCH, DELETE } = templateCheckUpdatesRoute("server");

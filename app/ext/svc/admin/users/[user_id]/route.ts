@@ -1,8 +1,8 @@
 // GET, PATCH, DELETE /ext/svc/admin/users/{user_id} – read, change or delete a user (admin)
 
+import { identityEndpoints } from "@/lib/contracts/identity/endpoints";
 import { handle, route } from "@/lib/http/route";
-import { identityEndpoints } from "@/lib/identity/endpoints";
-import { deleteUser, getUser, updateUser } from "@/lib/identity/users";
+import { deleteUser, getUser, updateUser } from "@/lib/services/identity/users";
 
 const endpoints = identityEndpoints.users;
 

@@ -1,7 +1,8 @@
 // GET /ext/svc/banks/{bank_id}/export – the bank as a template manifest
-import { exportBank } from "@/lib/banks/banks";
-import { bankEndpoints } from "@/lib/banks/endpoints";
+
+import { bankEndpoints } from "@/lib/contracts/banks/endpoints";
 import { handle, route } from "@/lib/http/route";
+import { exportBank } from "@/lib/services/banks/banks";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: handle(bankEndpoints.export, ({ ctx, params }) => exportBank(ctx.app, ctx.principal, params.bank_id)),

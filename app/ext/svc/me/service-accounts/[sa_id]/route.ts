@@ -1,8 +1,8 @@
 // DELETE /ext/svc/me/service-accounts/{sa_id} – delete one of the caller's service accounts
 
+import { identityEndpoints } from "@/lib/contracts/identity/endpoints";
 import { handle, route } from "@/lib/http/route";
-import { identityEndpoints } from "@/lib/identity/endpoints";
-import { deleteServiceAccount } from "@/lib/identity/service-accounts";
+import { deleteServiceAccount } from "@/lib/services/identity/service-accounts";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   DELETE: handle(identityEndpoints.serviceAccounts.remove, ({ ctx, params }) =>

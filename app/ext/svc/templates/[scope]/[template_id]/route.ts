@@ -1,4 +1,4 @@
 // GET /ext/svc/templates/{scope}/{template_id} – one template the caller may use (personal/{id} or server/{id})
-import { usableTemplateRoute } from "@/lib/templates/lifecycle-routes";
+import { usableTemplateRoute } from "@/lib/http/routes/template-lifecycle";
 
 export const { GET, POST, PUT, PATCH, DELETE } = usableTemplateRoute();

@@ -1,4 +1,4 @@
 // GET /ext/svc/admin/template-sources/{name}/catalog – browse a source's catalog before installing
-import { sourceCatalogRoute } from "@/lib/sources/routes";
+import { sourceCatalogRoute } from "@/lib/http/routes/sources";
 
 export const { GET, POST, PUT, PATCH, DELETE } = sourceCatalogRoute("server");

@@ -1,4 +1,4 @@
 // GET /ext/svc/admin/templates/{template_id}/check-update – does the source have a newer revision
-import { templateCheckUpdateRoute } from "@/lib/templates/routes";
+import { templateCheckUpdateRoute } from "@/lib/http/routes/templates";
 
 export const { GET, POST, PUT, PATCH, DELETE } = templateCheckUpdateRoute("server");

@@ -1,4 +1,4 @@
 // POST /ext/svc/admin/templates/{template_id}/rollback – restore a version of a server template
-import { templateRollbackRoute } from "@/lib/templates/lifecycle-routes";
+import { templateRollbackRoute } from "@/lib/http/routes/template-lifecycle";
 
 export const { GET, POST, PUT, PATCH, DELETE } = templateRollbackRoute("server");

@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { BANK_ID_PATTERN } from "@/lib/contracts/banks/ids";
+import { queryFlag, timestamp } from "@/lib/contracts/fields";
+
+const bankId = z.string().regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
+
+export const CreateBankRequest = z
+  .strictObject({
+    bank_id: bankId,
+    template: z.string().min(1).meta({
+      description: "`personal/{id}`, `server/{id}`, or a bare `{id}` (the caller's personal template, else the server's).",
+      example: "server/support-bot",
+    }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
+  })
+  .meta({ id: "CreateBankRequest", example: { bank_id: "support:eu", template: "server/support-bot", name: "Support (EU)" } });
+
+export const CreateBankQuery = z.strictObject({
+  dry_run: queryFlag("Compute what the import would do without writing anything."),
+});
+
+export const ImportResult = z
+  .object({
+    bank_id: z.string(),
+    config_applied: z.boolean(),
+    mental_models_created: z.array(z.string()).meta({ description: "Ids of mental models created." }),
+    mental_models_updated: z.array(z.string()).meta({ description: "Ids of mental models replaced." }),
+    directives_created: z.array(z.string()).meta({ description: "Names of directives created." }),
+    directives_updated: z.array(z.string()).meta({ description: "Names of directives replaced." }),
+    operation_ids: z
+      .array(z.string())
+      .meta({ description: "Asynchronous operations started by the bank store (none for the embedded store)." }),
+    dry_run: z.boolean(),
+  })
+  .meta({ id: "ImportResult" });
+export type ImportResult = z.output<typeof ImportResult>;
+
+const changedEntry = z.record(z.string(), z.unknown());
+
+/** What a mental model change and a directive change share; `what` names the kind of entry. */
+const entryChangeFields = (what: string) => ({
+  change: z
+    .enum(["create", "update"])
+    .meta({ description: `\`create\` for a ${what} the bank lacked, \`update\` for one whose content changes.` }),
+  before: changedEntry.nullable().meta({ description: `The ${what} as the bank held it; null for a creation.` }),
+  after: changedEntry.meta({ description: `The ${what} as the import leaves it.` }),
+});
+
+export const ImportChanges = z
+  .object({
+    config: z
+      .array(
+        z
+          .object({
+            field: z
+              .string()
+              .meta({ description: "Config field the import sets to a different value.", example: "disposition_literalism" }),
+            before: z.unknown().meta({ description: "The bank's value before the import; null when the bank had none." }),
+            after: z.unknown().meta({ description: "The value the import sets." }),
+          })
+          .meta({ id: "ConfigChange" }),
+      )
+      .meta({ description: "Config fields whose value changes; fields set to the value they had are not listed." }),
+    mental_models: z
+      .array(z.object({ id: z.string(), ...entryChangeFields("mental model") }).meta({ id: "MentalModelChange" }))
+      .meta({ description: "Mental models created or changed, in manifest order; those left identical are not listed." }),
+    directives: z
+      .array(z.object({ name: z.string(), ...entryChangeFields("directive") }).meta({ id: "DirectiveChange" }))
+      .meta({ description: "Directives created or changed, in manifest order; those left identical are not listed." }),
+  })
+  .meta({
+    id: "ImportChanges",
+    description:
+      "What the import changes, each with its value before and after, computed from the bank as read before the import; a dry run answers what the real import would. With the remote store, entries as Hindsight reports them.",
+  });
+export type ImportChanges = z.output<typeof ImportChanges>;
+
+export const CreateBankResult = z
+  .object({ bank_id: z.string(), template: z.string(), bank_created: z.boolean(), import_result: ImportResult, changes: ImportChanges })
+  .meta({ id: "CreateBankResult" });
+
+export const BankImport = z
+  .object({
+    template: z.string().meta({ description: "Normalised ref of the template applied: `personal/{id}` or `server/{id}`." }),
+    source_revision: z.string().nullable().meta({ description: "The template's revision when applied; null for a hand-made template." }),
+    applied_at: timestamp,
+    actor: z.string().meta({ description: "The principal id (user or service account) whose request applied it." }),
+    import_result: ImportResult,
+  })
+  .meta({ id: "BankImport" });
+
+export const BankHistory = z
+  .object({ entries: z.array(BankImport).meta({ description: "One entry per real import (never dry runs), newest first." }) })
+  .meta({ id: "BankHistory" });
+
+const LastApplied = z
+  .object({
+    template: z.string().meta({ description: "Normalised ref: `personal/{id}` or `server/{id}`." }),
+    source_revision: z.string().nullable(),
+    applied_at: timestamp,
+  })
+  .nullable()
+  .meta({ id: "LastApplied" });
+
+/** Always set by the embedded store; null only for a Hindsight bank (remote store) whose server reports no such time. */
+const remoteTimestamp = timestamp.nullable().meta({
+  description: "Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank.",
+});
+
+export const BankSummary = z
+  .object({
+    bank_id: z.string(),
+    name: z.string(),
+    owner: z.string().nullable(),
+    created_at: remoteTimestamp,
+    updated_at: remoteTimestamp,
+    last_applied: LastApplied,
+  })
+  .meta({ id: "BankSummary" });
+
+export const BankList = z.object({ banks: z.array(BankSummary) }).meta({ id: "BankList" });
+
+export const BankDetail = BankSummary.extend({
+  config: z.record(z.string(), z.unknown()).meta({ description: "Config overrides, merged field by field by each import." }),
+  mental_models: z.array(z.record(z.string(), z.unknown())).meta({ description: "Mental models as applied, in the order first added." }),
+  directives: z.array(z.record(z.string(), z.unknown())).meta({ description: "Directives as applied, in the order first added." }),
+  has_policy: z.boolean().meta({ description: "Whether a policy document exists for this bank id." }),
+}).meta({ id: "BankDetail" });
+
+export const bankParams = z.object({ bank_id: bankId });

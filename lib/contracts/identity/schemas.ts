@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { principalId, role, timestamp } from "@/lib/contracts/fields";
+
+export const Me = z
+  .object({
+    user_id: z.string(),
+    principal_type: z.enum(["user", "service_account"]),
+    principal_id: z.string(),
+    role,
+    display_name: z.string(),
+  })
+  .meta({ id: "Me" });
+
+export const ApiKey = z
+  .object({
+    id: z.string(),
+    prefix: z.string().meta({ description: "The first characters of the token, to recognise it." }),
+    description: z.string().nullable(),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable(),
+  })
+  .meta({ id: "ApiKey" });
+
+export const CreatedApiKey = ApiKey.extend({
+  token: z.string().meta({ description: "The key itself. Shown once; only its hash is stored." }),
+}).meta({ id: "CreatedApiKey" });
+
+export const CreateApiKeyRequest = z
+  .strictObject({ description: z.string().max(200).nullish() })
+  .meta({ id: "CreateApiKeyRequest", example: { description: "CI deploy job" } });
+
+export const ServiceAccount = z
+  .object({
+    id: z.string(),
+    owner_user_id: z.string(),
+    display_name: z.string(),
+    role,
+    is_active: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "ServiceAccount" });
+
+export const CreateServiceAccountRequest = z
+  .strictObject({ id: principalId, display_name: z.string().min(1).max(200).optional(), role: role.optional() })
+  .meta({ id: "CreateServiceAccountRequest", example: { id: "deploy-bot", display_name: "Deploy bot", role: "member" } });
+
+export const User = z
+  .object({
+    id: z.string(),
+    display_name: z.string(),
+    email: z.string().nullable(),
+    role,
+    is_active: z.boolean(),
+    has_password: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "User" });
+
+const password = z.string().min(8, "must be at least 8 characters").max(1024);
+const email = z.email().max(320);
+
+export const CreateUserRequest = z
+  .strictObject({
+    id: principalId,
+    display_name: z.string().min(1).max(200).optional(),
+    email: email.nullish(),
+    role: role.optional(),
+    password: password.optional(),
+  })
+  .meta({ id: "CreateUserRequest", example: { id: "alice", display_name: "Alice", email: "alice@example.com", role: "member" } });
+
+export const UpdateUserRequest = z
+  .strictObject({
+    display_name: z.string().min(1).max(200).optional(),
+    email: email.nullable().optional(),
+    role: role.optional(),
+    is_active: z.boolean().optional(),
+    password: password.nullable().optional(),
+  })
+  .meta({ id: "UpdateUserRequest", example: { role: "admin", is_active: true } });
+
+export const ChangePasswordRequest = z
+  .strictObject({
+    // Bounded like every stored password, so verifying it costs what a sign-in costs.
+    current_password: z.string().max(1024),
+    new_password: z.string().min(12, "must be at least 12 characters").max(512, "must be at most 512 characters"),
+  })
+  .meta({ id: "ChangePasswordRequest", example: { current_password: "old secret words", new_password: "a longer new passphrase" } });
+
+export const userIdParams = z.object({ user_id: z.string() });
+export const keyIdParams = z.object({ key_id: z.string() });
+export const serviceAccountParams = z.object({ sa_id: z.string() });

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { type CreateDocumentOptions, createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import type { Endpoint } from "@/lib/contracts/endpoint";
+import { ProblemSchema } from "@/lib/contracts/problem-schema";
+import { nullMeansAbsent } from "@/lib/contracts/validation";
+import { listEndpoints } from "./endpoints";
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow",
+  401: "Missing, unknown, revoked or inactive credentials",
+  403: "Authenticated but not allowed",
+  404: "No such resource (or not the caller's)",
+  405: "The path does not have this method",
+  409: "Conflict with the current state",
+  413: "Body larger than 1 MiB",
+  415: "Body is not JSON",
+  422: "Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field",
+  429: "Too many failed attempts; retry after `Retry-After` seconds",
+  502: "An upstream server answered badly",
+  503: "The database is unreachable",
+  504: "An upstream server did not answer in time",
+};
+
+function problem(status: number) {
+  return { description: ERROR_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: ProblemSchema } } };
+}
+
+function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
+  const statuses = new Set<number>(endpoint.errors ?? []);
+  if (endpoint.access !== "public") for (const s of [401, 429, 503]) statuses.add(s);
+  if (endpoint.access === "admin" || endpoint.access === "user") statuses.add(403);
+  if (endpoint.body) for (const s of [400, 413, 415, 422]) statuses.add(s);
+  if (endpoint.params || endpoint.query) statuses.add(422);
+
+  const success = endpoint.response
+    ? { description: "Success", content: { "application/json": { schema: endpoint.response } } }
+    : { description: "Done; no body" };
+  return {
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    operationId: `${endpoint.method.toLowerCase()}${endpoint.path
+      .replace(/^\/ext\/svc/, "")
+      .replace(/[{}]/g, "")
+      .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    security: endpoint.access === "public" ? [] : [{ bearer: [] }],
+    // The action a successful call records in the audit log (CONTRACT §14).
+    ...(endpoint.audit ? { "x-audit-action": endpoint.audit.action } : {}),
+    requestParams: {
+      ...(endpoint.params && Object.keys(endpoint.params.shape).length ? { path: endpoint.params } : {}),
+      ...(endpoint.query ? { query: endpoint.query } : {}),
+    },
+    requestBody: endpoint.body
+      ? { required: true, content: { "application/json": { schema: endpoint.body, example: bodyExample(endpoint.body) } } }
+      : undefined,
+    responses: {
+      [String(endpoint.status)]: success,
+      ...Object.fromEntries([...statuses].sort().map((s) => [String(s), problem(s)])),
+    },
+  };
+}
+
+/** The example a request body's schema carries (`.meta({ example })`), shown as the body's example too. */
+function bodyExample(schema: z.ZodType): unknown {
+  return z.globalRegistry.get(schema)?.example;
+}
+
+/**
+ * CONTRACT §10: a POST or PUT body may send `null` for an optional field (it counts as absent,
+ * lib/contracts/validation.ts). The zod schemas refuse null and the handlers drop it before
+ * validating, so the document alone widens those fields to `anyOf: [field, null]`, and a
+ * generated client lets programs send the null they would send anyway.
+ */
+function nullableOptionalBodyFields(endpoints: Endpoint[]): CreateDocumentOptions["override"] {
+  const bodies = new Set<unknown>();
+  for (const e of endpoints) if ((e.method === "POST" || e.method === "PUT") && e.body instanceof z.ZodObject) bodies.add(e.body);
+  return ({ zodSchema, jsonSchema, io }) => {
+    if (io !== "input" || !bodies.has(zodSchema) || !(zodSchema instanceof z.ZodObject)) return;
+    const shape = zodSchema.shape as Record<string, z.ZodType>;
+    const properties = (jsonSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    for (const [key, field] of Object.entries(shape)) {
+      const property = properties[key];
+      if (!property || !nullMeansAbsent(field)) continue;
+      // The description stays on the field, as zod renders `.nullable()`.
+      const { description, ...schema } = property;
+      properties[key] = { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: "null" }] };
+    }
+  };
+}
+
+/** The OpenAPI 3.1 document of every endpoint, built from the same zod schemas the handlers use. */
+export function buildOpenApiDocument() {
+  const endpoints = listEndpoints();
+  const paths: ZodOpenApiPathsObject = {};
+  for (const endpoint of endpoints) {
+    paths[endpoint.path] ??= {};
+    (paths[endpoint.path] as Record<string, ZodOpenApiOperationObject>)[endpoint.method.toLowerCase()] = operation(endpoint);
+  }
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Bank template and bank policy extension API",
+        version: "1.0.0",
+        description: "Template sources, templates, bank policies and bank creation for agent-memory banks.",
+      },
+      servers: [{ url: "/" }],
+      components: {
+        securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key from /ext/svc/me/api-keys" } },
+      },
+      paths,
+    },
+    { override: nullableOptionalBodyFields(endpoints) },
+  );
+}

@@ -1,0 +1,58 @@
+import { defineEndpoint } from "@/lib/contracts/endpoint";
+import { BankPolicy, bankPolicyParams, PutPolicyRequest, ResolvedPolicy, ResolveQuery } from "./schemas";
+
+const path = "/ext/svc/banks/{bank_id}/policy";
+const tag = "Bank policy";
+// Endpoint level admits any principal; each handler then requires an admin or the bank's owner (CONTRACT §3).
+const access = "principal";
+const who = "admin, or the owner of an existing bank";
+
+export const policyEndpoints = {
+  get: defineEndpoint({
+    method: "GET",
+    path,
+    tag,
+    access,
+    status: 200,
+    params: bankPolicyParams,
+    response: BankPolicy,
+    errors: [403, 404],
+    summary: `Read a bank's policy document (${who})`,
+  }),
+  put: defineEndpoint({
+    method: "PUT",
+    path,
+    tag,
+    access,
+    status: 200,
+    params: bankPolicyParams,
+    body: PutPolicyRequest,
+    response: BankPolicy,
+    errors: [403],
+    audit: { action: "bank.policy.put" },
+    summary: `Create or replace a bank's policy document; an admin may set one before the bank exists (${who})`,
+  }),
+  remove: defineEndpoint({
+    method: "DELETE",
+    path,
+    tag,
+    access,
+    status: 204,
+    params: bankPolicyParams,
+    errors: [403, 404],
+    audit: { action: "bank.policy.delete" },
+    summary: `Delete a bank's policy document (${who})`,
+  }),
+  resolve: defineEndpoint({
+    method: "GET",
+    path: `${path}/resolve`,
+    tag,
+    access,
+    status: 200,
+    params: bankPolicyParams,
+    query: ResolveQuery,
+    response: ResolvedPolicy,
+    errors: [403, 404],
+    summary: `Resolve the strategy and public access that apply for a provider, channel and topic (${who})`,
+  }),
+};

@@ -1,0 +1,14 @@
+/**
+ * Whose rows an operation touches: the caller's personal rows, or the server's.
+ * `/me/...` and `/admin/...` paths run the same code with a different scope.
+ */
+export type ScopeKind = "personal" | "server";
+export type OwnerScope = { kind: "personal"; owner: string } | { kind: "server"; owner: null };
+
+/** The scope of `kind` for a caller (a principal, or anyone acting for a user). */
+export function scopeOf(kind: ScopeKind, principal: { userId: string }): OwnerScope {
+  return kind === "personal" ? { kind, owner: principal.userId } : { kind, owner: null };
+}
+
+/** The path prefix of a scope's endpoints. */
+export const scopePrefix = (kind: ScopeKind) => (kind === "personal" ? "/ext/svc/me" : "/ext/svc/admin");

@@ -1,0 +1,228 @@
+import { z } from "zod";
+import { queryFlag, timestamp } from "@/lib/contracts/fields";
+import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
+import { BankTemplateManifest } from "./manifest";
+
+export const TEMPLATE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const templateId = z
+  .string()
+  .regex(TEMPLATE_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_' or '-', starting with a letter or digit");
+
+const label = z.string().trim().min(1, "must not be blank").max(100);
+const labels = z.array(label).max(100);
+const templateName = z
+  .string()
+  .max(200)
+  .refine((s) => s.trim().length > 0, "must not be blank");
+const description = z.string().max(5000);
+const scopeName = z.enum(["personal", "server"]);
+
+export const Template = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    category: z.string().nullable(),
+    integrations: z.array(z.string()),
+    tags: z.array(z.string()),
+    scope: scopeName,
+    owner: z.string().nullable().meta({ description: "user_id of a personal template's owner; null for server templates." }),
+    source_name: z.string().nullable(),
+    source_scope: scopeName.nullable(),
+    source_owner: z.string().nullable(),
+    source_revision: z.string().nullable(),
+    locally_modified: z
+      .boolean()
+      .meta({ description: "True once a template installed from a source is edited; false again after an update." }),
+    latest_revision: z
+      .string()
+      .nullable()
+      .meta({ description: "The source's revision at the last update check; null for hand-made templates." }),
+    update_checked_at: timestamp.nullable().meta({ description: "When the update status was last checked; null for hand-made templates." }),
+    installed_at: timestamp,
+    updated_at: timestamp,
+    manifest: BankTemplateManifest,
+  })
+  .meta({ id: "Template" });
+
+export const TemplateList = z
+  .object({
+    templates: z.array(Template),
+    next_cursor: z.string().nullable().optional().meta({ description: "Present when `limit` was given; null on the last page." }),
+  })
+  .meta({ id: "TemplateList" });
+
+/** A small valid manifest, the example of every request body that carries one. */
+const exampleManifest = {
+  version: "1",
+  bank: { retain_mission: "Keep decisions and their reasons." },
+  mental_models: [{ id: "decisions", name: "Decisions", source_query: "What was decided?" }],
+  directives: [{ name: "Be brief", content: "Answer in three sentences or fewer." }],
+};
+
+export const CreateTemplateRequest = z
+  .strictObject({
+    id: templateId,
+    name: templateName,
+    manifest: BankTemplateManifest,
+    description: description.nullish(),
+    category: label.nullish(),
+    integrations: labels.optional(),
+    tags: labels.optional(),
+  })
+  .meta({
+    id: "CreateTemplateRequest",
+    example: { id: "support-bot", name: "Support bot", manifest: exampleManifest, category: "support", tags: ["starter"] },
+  });
+
+// CONTRACT §15: hindclaw's clients send every field they leave unset as null. A null name,
+// integrations, tags or manifest therefore leaves that field as it is (patchTemplate skips it);
+// a null description or category clears it.
+export const PatchTemplateRequest = z
+  .strictObject({
+    name: templateName.nullish(),
+    description: description.nullable().optional(),
+    category: label.nullable().optional(),
+    integrations: labels.nullish(),
+    tags: labels.nullish(),
+    manifest: BankTemplateManifest.nullish(),
+  })
+  .meta({
+    id: "PatchTemplateRequest",
+    description:
+      "Every field optional; `{}` changes nothing. `null` clears description or category, and leaves name, integrations, tags or manifest as they are.",
+    example: { description: "Answers support questions.", category: null },
+  });
+
+export const InstallTemplateRequest = z
+  .strictObject({
+    source_name: z.string().min(1),
+    alias_id: templateId.optional().meta({ description: "Id to install under; default: the template's id in the source." }),
+    source_scope: scopeName
+      .optional()
+      .meta({ description: "Which source of that name; default: the caller's personal one, else the server's." }),
+  })
+  .meta({ id: "InstallTemplateRequest", example: { source_name: "acme", source_scope: "server" } });
+
+export const UpdateResult = z
+  .object({ updated: z.boolean(), previous_revision: z.string(), new_revision: z.string(), template: Template })
+  .meta({ id: "UpdateResult" });
+
+export const CheckUpdateResult = z
+  .object({
+    has_update: z.boolean(),
+    current_revision: z.string().nullable(),
+    latest_revision: z.string().nullable(),
+    source_name: z.string().nullable(),
+    source_scope: scopeName.nullable(),
+  })
+  .meta({ id: "CheckUpdateResult" });
+
+export const ListTemplatesQuery = z.strictObject({
+  category: z.string().optional(),
+  tag: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().optional(),
+});
+
+export const UpdateQuery = z.strictObject({
+  force: queryFlag("Overwrite local edits, and rewrite even when the revision is unchanged."),
+});
+
+export const templateParams = z.object({ template_id: templateId });
+
+export const ValidateManifestRequest = z
+  .strictObject({ manifest: z.unknown().refine((m) => m !== undefined, "is required") })
+  .meta({ id: "ValidateManifestRequest", example: { manifest: exampleManifest } });
+
+export const ManifestValidation = z
+  .object({
+    valid: z.boolean(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })),
+    warnings: z.array(z.object({ path: z.string(), message: z.string() })),
+  })
+  .meta({ id: "ManifestValidation" });
+
+const TemplateMetadata = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  integrations: z.array(z.string()),
+  tags: z.array(z.string()),
+  manifest: z.record(z.string(), z.unknown()),
+});
+
+export const UpdatePreview = z
+  .object({
+    has_update: z.boolean(),
+    current_revision: z.string(),
+    latest_revision: z.string(),
+    locally_modified: z.boolean(),
+    current: Template,
+    latest: TemplateMetadata.meta({ description: "What an update would write, as the source holds it now." }),
+  })
+  .meta({ id: "UpdatePreview" });
+
+// Template lifecycle (CONTRACT §13): versions, rollback, bulk checks and updates.
+
+const versionAction = z.enum(["create", "install", "patch", "update", "rollback"]);
+
+export const TemplateVersionSummary = z
+  .object({
+    version: z.number().int().min(1),
+    action: versionAction,
+    created_at: timestamp,
+    actor: z.string().meta({ description: "The principal id (user or service account) whose request wrote it." }),
+    source_revision: z.string().nullable(),
+    locally_modified: z.boolean(),
+  })
+  .meta({ id: "TemplateVersionSummary" });
+
+export const TemplateVersionList = z
+  .object({ versions: z.array(TemplateVersionSummary).meta({ description: "Newest first; the newest 50 are kept." }) })
+  .meta({ id: "TemplateVersionList" });
+
+export const TemplateVersion = TemplateVersionSummary.extend({
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  integrations: z.array(z.string()),
+  tags: z.array(z.string()),
+  manifest: BankTemplateManifest,
+}).meta({ id: "TemplateVersion" });
+
+export const templateVersionParams = templateParams.extend({
+  version: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+
+export const RollbackRequest = z
+  .strictObject({ version: z.number().int().min(1).max(2_147_483_647) })
+  .meta({ id: "RollbackRequest", example: { version: 2 } });
+
+export const CheckUpdatesResult = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        has_update: z.boolean(),
+        current_revision: z.string().nullable(),
+        latest_revision: z.string().nullable(),
+        problem: NestedProblemSchema.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "CheckUpdatesResult" });
+
+export const UpdateAllResult = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        updated: z.boolean(),
+        previous_revision: z.string().nullable(),
+        new_revision: z.string().nullable(),
+        problem: NestedProblemSchema.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "UpdateAllResult" });

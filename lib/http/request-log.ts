@@ -1,0 +1,30 @@
+import "server-only";
+import { logRequest } from "@/lib/platform/log";
+import { metrics } from "@/lib/platform/metrics";
+import type { Principal } from "@/lib/services/identity/principal";
+
+/** One API request being answered; `finish` writes its log line and metrics once the response is known. */
+export interface RequestObservation {
+  /** Set by the pipeline once the caller is authenticated. */
+  principal?: Principal;
+  finish(response: Response): Response;
+}
+
+/**
+ * Starts observing a request to `route`, the endpoint's path template (never the raw path:
+ * ids in it would make every template its own metric series and put user data in logs).
+ * One log line (lib/platform/log.ts) and the request metrics per request.
+ */
+export function observeRequest(method: string, route: string, requestId: string): RequestObservation {
+  const started = performance.now();
+  const observation: RequestObservation = {
+    finish(response) {
+      const status = response.status;
+      const seconds = logRequest({ requestId, method, route, status, started, principal: observation.principal });
+      metrics.httpRequests.inc({ route, method, status: String(status) });
+      metrics.httpRequestDuration.observe({ route, method }, seconds);
+      return response;
+    },
+  };
+  return observation;
+}

@@ -1,0 +1,35 @@
+import { type ScopeKind, scopeOf } from "@/lib/contracts/scope";
+import { sourceEndpointsByScope } from "@/lib/contracts/sources/endpoints";
+import { handle, route } from "@/lib/http/route";
+import { createSource, deleteSource, listSources } from "@/lib/services/sources/sources";
+import { browseCatalog } from "@/lib/services/templates/source-catalog";
+
+// One implementation serves /me/template-sources and /admin/template-sources.
+
+export function sourceCollectionRoute(kind: ScopeKind) {
+  const endpoints = sourceEndpointsByScope[kind];
+  return route({
+    GET: handle(endpoints.list, ({ ctx }) => listSources(ctx.app.db, scopeOf(kind, ctx.principal))),
+    POST: handle(endpoints.create, ({ ctx, body }) => createSource(ctx.app.db, ctx.app.secretKey, scopeOf(kind, ctx.principal), body)),
+  });
+}
+
+export function sourceItemRoute(kind: ScopeKind) {
+  const endpoints = sourceEndpointsByScope[kind];
+  return route({
+    DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteSource(ctx.app.db, scopeOf(kind, ctx.principal), params.name)),
+  });
+}
+
+export function sourceCatalogRoute(kind: ScopeKind) {
+  const endpoints = sourceEndpointsByScope[kind];
+  return route({
+    GET: handle(endpoints.catalog, ({ ctx, params, query }) =>
+      browseCatalog(ctx.app, kind, ctx.principal, params.name, {
+        sourceScope: query.source_scope,
+        refresh: query.refresh,
+        signal: ctx.request.signal,
+      }),
+    ),
+  });
+}

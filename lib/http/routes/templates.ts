@@ -1,0 +1,64 @@
+import { type ScopeKind, scopeOf } from "@/lib/contracts/scope";
+import { templateEndpointsByScope } from "@/lib/contracts/templates/endpoints";
+import { handle, route } from "@/lib/http/route";
+import { createTemplate, deleteTemplate, getTemplateJson, listTemplates, patchTemplate } from "@/lib/services/templates/templates";
+import { checkForUpdate, installTemplate, previewUpdate, updateTemplate } from "@/lib/services/templates/upstream";
+
+// One implementation serves /me/templates and /admin/templates; `kind` picks whose rows.
+
+export function templateCollectionRoute(kind: ScopeKind) {
+  const e = templateEndpointsByScope[kind];
+  return route({
+    GET: handle(e.list, ({ ctx, query }) => listTemplates(ctx.app.db, ctx.app.secretKey, scopeOf(kind, ctx.principal), query)),
+    POST: handle(e.create, ({ ctx, body }) => createTemplate(ctx.app.db, scopeOf(kind, ctx.principal), body, ctx.principal.id)),
+  });
+}
+
+export function templateItemRoute(kind: ScopeKind) {
+  const e = templateEndpointsByScope[kind];
+  return route({
+    GET: handle(e.get, ({ ctx, params }) => getTemplateJson(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
+    PATCH: handle(e.patch, ({ ctx, params, body }) =>
+      patchTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id, body, ctx.principal.id),
+    ),
+    DELETE: handle(e.remove, ({ ctx, params }) => deleteTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
+  });
+}
+
+export function templateInstallRoute(kind: ScopeKind) {
+  const e = templateEndpointsByScope[kind];
+  return route({
+    POST: handle(e.install, ({ ctx, params, body }) =>
+      installTemplate(ctx.app, kind, ctx.principal, scopeOf(kind, ctx.principal), params.template_id, body, { signal: ctx.request.signal }),
+    ),
+  });
+}
+
+export function templateUpdateRoute(kind: ScopeKind) {
+  const e = templateEndpointsByScope[kind];
+  return route({
+    POST: handle(e.update, ({ ctx, params, query }) =>
+      updateTemplate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, query.force, ctx.principal.id, {
+        signal: ctx.request.signal,
+      }),
+    ),
+  });
+}
+
+export function templateCheckUpdateRoute(kind: ScopeKind) {
+  const e = templateEndpointsByScope[kind];
+  return route({
+    GET: handle(e.checkUpdate, ({ ctx, params }) =>
+      checkForUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal }),
+    ),
+  });
+}
+
+export function templateUpdatePreviewRoute(kind: ScopeKind) {
+  const e = templateEndpointsByScope[kind];
+  return route({
+    GET: handle(e.previewUpdate, ({ ctx, params }) =>
+      previewUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal }),
+    ),
+  });
+}

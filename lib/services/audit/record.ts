@@ -1,0 +1,156 @@
+import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import type { Database } from "@/db/client";
+import { auditEntries } from "@/db/schema";
+import type { Endpoint } from "@/lib/contracts/endpoint";
+import { logError } from "@/lib/platform/log";
+import type { Audit, AuditRecord, Principal } from "@/lib/services/context";
+import { withoutSecrets } from "./redact";
+
+const PLACEHOLDER = /\{([a-z_]+)\}/g;
+
+/**
+ * The path an entry names (`target`): the endpoint's audit target (or its own path) with its
+ * `{name}`s filled. The last one names the resource written, so it is the recorded target's id
+ * (for an install under `alias_id`, the installed id); the others come from the path parameters.
+ */
+function targetPath(template: string, params: Record<string, unknown>, targetId: string | null): string {
+  const names = [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+  const last = names.at(-1);
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
+    const value = name === last && targetId !== null ? targetId : params[name];
+    return typeof value === "string" ? encodeURIComponent(value) : whole;
+  });
+}
+
+/**
+ * The audit journal of one write request (CONTRACT §14, §17): the endpoint declares the action,
+ * the service records the entry inside its write's transaction (`ctx.audit.record`), so the
+ * entry commits or rolls back with the write; a request records exactly one (its id is fixed,
+ * so recording it again is a no-op).
+ */
+export class AuditJournal {
+  readonly id = randomUUID();
+  recorded = false;
+
+  constructor(
+    private readonly endpoint: Endpoint,
+    private readonly action: string,
+    private readonly actor: Principal,
+    private readonly requestId: string,
+    private readonly params: Record<string, unknown>,
+    private readonly body: Record<string, unknown>,
+  ) {}
+
+  private get targetTemplate(): string {
+    const spec = this.endpoint.audit;
+    return (spec ? spec.target : undefined) ?? this.endpoint.path;
+  }
+
+  /** The entry without target or before/after (services not yet given a ServiceContext). */
+  async recordUntargeted(db: Database, reported: Record<string, string>): Promise<void> {
+    const target = this.targetTemplate.replace(PLACEHOLDER, (whole, name: string) => {
+      for (const source of [this.params, this.body, reported]) {
+        const value = source[name];
+        if (typeof value === "string") return encodeURIComponent(value);
+      }
+      return whole;
+    });
+    if (/\{[a-z_]+\}/.test(target)) throw new Error(`The audit target ${target} of ${this.action} was not filled in.`);
+    await db
+      .insert(auditEntries)
+      .values({
+        id: this.id,
+        principalType: this.actor.type,
+        principalId: this.actor.id,
+        userId: this.actor.userId,
+        action: this.action,
+        target,
+        requestId: this.requestId,
+      })
+      .onConflictDoNothing({ target: auditEntries.id });
+    this.recorded = true;
+  }
+
+  using(db: Database): Audit {
+    return { record: (entry) => this.write(db, entry), using: (other) => this.using(other) };
+  }
+
+  private async write(db: Database, entry: AuditRecord): Promise<void> {
+    if (entry.action !== this.action) {
+      throw new Error(`${this.endpoint.method} ${this.endpoint.path} declares ${this.action} but recorded ${entry.action}.`);
+    }
+    const target = targetPath(this.targetTemplate, this.params, entry.target.id);
+    if (/\{[a-z_]+\}/.test(target)) throw new Error(`The audit target ${target} of ${entry.action} was not filled in.`);
+    await db
+      .insert(auditEntries)
+      .values({
+        id: this.id,
+        principalType: this.actor.type,
+        principalId: this.actor.id,
+        userId: this.actor.userId,
+        action: entry.action,
+        target,
+        targetType: entry.target.type,
+        targetId: entry.target.id,
+        before: withoutSecrets(entry.target.type, entry.before),
+        after: withoutSecrets(entry.target.type, entry.after),
+        requestId: this.requestId,
+      })
+      .onConflictDoNothing({ target: auditEntries.id });
+    this.recorded = true;
+  }
+}
+
+/** The audit of a call that writes nothing worth an entry (a read, a dry run, a scheduled check): records nothing. */
+export const silentAudit: Audit = {
+  record: async () => {},
+  using: () => silentAudit,
+};
+
+/** The journal for a request to `endpoint`, or silentAudit when the request writes nothing. */
+export function auditFor(
+  endpoint: Endpoint,
+  actor: Principal,
+  requestId: string,
+  input: { params: unknown; query: unknown; body: unknown },
+): AuditJournal | null {
+  const spec = endpoint.audit;
+  if (!spec) return null;
+  const query = (input.query ?? {}) as Record<string, unknown>;
+  if (spec.unlessQuery && query[spec.unlessQuery] === true) return null;
+  const asRecord = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
+  return new AuditJournal(endpoint, spec.action, actor, requestId, asRecord(input.params), asRecord(input.body));
+}
+
+// The journal of the current request, for code not yet given a ServiceContext (recordAudit).
+const currentJournal = new AsyncLocalStorage<AuditJournal>();
+
+/** Runs `handler` with `journal` as the current request's (for recordAudit). */
+export const withJournal = <T>(journal: AuditJournal | null, handler: () => Promise<T>): Promise<T> =>
+  journal ? currentJournal.run(journal, handler) : handler();
+
+/**
+ * Records the current request's entry without a target or before/after: what services that do
+ * not yet take a ServiceContext call inside their write's transaction. Outside a write request
+ * it does nothing.
+ */
+export async function recordAudit(db: Database, reported: Record<string, string> = {}): Promise<void> {
+  const journal = currentJournal.getStore();
+  if (!journal) return;
+  await journal.recordUntargeted(db, reported);
+}
+
+/**
+ * After a write request's handler succeeded: a write that recorded no entry is a bug of ours.
+ * Outside production it fails loudly (every test of a write checks it); in production the entry
+ * is written afterwards, so none is lost, and the bug is logged.
+ */
+export async function settleJournal(journal: AuditJournal | null, db: Database): Promise<void> {
+  if (!journal || journal.recorded) return;
+  const bug = new Error(`A write succeeded without recording its audit entry (request ${journal.id}).`);
+  if (process.env.NODE_ENV !== "production") throw bug;
+  logError("audit entry recorded after the write", bug, {});
+  await journal.recordUntargeted(db, {});
+}

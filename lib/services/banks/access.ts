@@ -1,0 +1,30 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { banks } from "@/db/schema";
+import { forbidden } from "@/lib/contracts/errors";
+import type { Principal } from "@/lib/services/identity/principal";
+
+/**
+ * The owner of a bank in the embedded store; undefined when no such bank exists. With
+ * `hold` (inside a transaction) the bank row is share-locked until the transaction ends,
+ * so it cannot be deleted or change hands before a write that depends on it commits.
+ */
+async function bankOwner(db: Database, bankId: string, hold = false): Promise<string | null | undefined> {
+  const query = db.select({ owner: banks.owner }).from(banks).where(eq(banks.id, bankId));
+  const [row] = hold ? await query.for("share") : await query;
+  return row ? row.owner : undefined;
+}
+
+/**
+ * CONTRACT §3 for the policy paths: admins may manage any bank id (a policy may precede
+ * its bank); others only a bank that exists and that they own. Banks share one id space,
+ * so a refusal is 403 whether or not the bank exists. `hold` as for bankOwner.
+ */
+export async function assertMayManageBank(db: Database, principal: Principal, bankId: string, hold = false): Promise<void> {
+  if (principal.role === "admin") return;
+  const owner = await bankOwner(db, bankId, hold);
+  if (owner === undefined || owner !== principal.userId) {
+    throw forbidden(`You may not manage bank ${bankId}: only its owner or an admin may.`);
+  }
+}

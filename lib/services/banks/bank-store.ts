@@ -1,0 +1,40 @@
+import type { z } from "zod";
+import type { BankDetail, BankSummary, ImportChanges, ImportResult } from "@/lib/contracts/banks/schemas";
+import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
+import type { Principal } from "@/lib/services/identity/principal";
+
+/** A template applied to a bank (CONTRACT §8): the resolved template and what the caller asked for. */
+export interface ImportRequest {
+  bankId: string;
+  name?: string;
+  template: { ref: string; revision: string | null; manifest: BankTemplateManifest };
+  dryRun: boolean;
+}
+
+export interface ImportOutcome {
+  bankCreated: boolean;
+  result: ImportResult;
+  changes: ImportChanges;
+}
+
+/** A bank as its store knows it; `has_policy` is added from our database whichever store holds it. */
+export type StoredBankDetail = Omit<z.input<typeof BankDetail>, "has_policy">;
+
+/**
+ * Where banks live: our database (the embedded store) or a Hindsight server (the remote store,
+ * CONTRACT §8). Every bank operation goes through one, so the two differ in one place each.
+ * "Visible" is the rule of GET /banks/{bank_id}: a bank the caller may not see is answered as
+ * missing.
+ */
+export interface BankStore {
+  /** Applies a template (creating the bank when missing), or on a dry run computes what it would do; records a real import in the bank's history. */
+  importTemplate(principal: Principal, request: ImportRequest): Promise<ImportOutcome>;
+  /** The banks the caller may see, by id. */
+  list(principal: Principal): Promise<z.input<typeof BankSummary>[]>;
+  /** One bank with its contents, or null when the caller may not see it. */
+  read(principal: Principal, bankId: string): Promise<StoredBankDetail | null>;
+  /** Whether `read` would find the bank, without reading its contents. */
+  isVisible(principal: Principal, bankId: string): Promise<boolean>;
+  /** Deletes the bank with its contents and history; false when the caller may not see it. */
+  remove(principal: Principal, bankId: string): Promise<boolean>;
+}

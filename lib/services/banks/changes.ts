@@ -1,0 +1,67 @@
+import "server-only";
+import { isDeepStrictEqual } from "node:util";
+import type { ImportChanges } from "@/lib/contracts/banks/schemas";
+import type { ImportPlan } from "./import-plan";
+
+type Entry = Record<string, unknown>;
+
+/** What a bank holds before an import: its config overrides and its entries as the store reports them. */
+export interface BankContents {
+  config: Entry;
+  mentalModels: Entry[];
+  directives: Entry[];
+}
+
+export const EMPTY_BANK: BankContents = { config: {}, mentalModels: [], directives: [] };
+
+/**
+ * How a store reports a manifest entry once it holds it. The embedded store keeps entries as
+ * applied (the identity); Hindsight fills in its defaults, so comparing its reports with the
+ * raw manifest entry would call every entry changed. Applied to both sides of a comparison.
+ */
+export interface StoredShape {
+  mentalModel: (entry: Entry) => Entry;
+  directive: (entry: Entry) => Entry;
+}
+
+const AS_APPLIED: StoredShape = { mentalModel: (entry) => entry, directive: (entry) => entry };
+
+/**
+ * The field-by-field and entry-by-entry changes an import plan makes to a bank (CONTRACT §14):
+ * config fields whose value differs (an absent field counts as null; the plan holds no nulls, §15), entries created, and
+ * entries whose content differs (deep equality, key order ignored). Computed from the bank as
+ * read before the import, so a dry run and the real import it previews answer alike.
+ */
+export function importChanges(plan: ImportPlan, before: BankContents, shape: StoredShape = AS_APPLIED): ImportChanges {
+  const config = Object.entries(plan.config).flatMap(([field, after]) => {
+    const previous = Object.hasOwn(before.config, field) ? before.config[field] : null;
+    return isDeepStrictEqual(previous, after) ? [] : [{ field, before: previous, after }];
+  });
+  return {
+    config,
+    mental_models: entryChanges(plan.mentalModels, before.mentalModels, "id", shape.mentalModel).map(({ key, ...c }) => ({
+      id: key,
+      ...c,
+    })),
+    directives: entryChanges(plan.directives, before.directives, "name", shape.directive).map(({ key, ...c }) => ({ name: key, ...c })),
+  };
+}
+
+interface EntryChange {
+  key: string;
+  change: "create" | "update";
+  before: Entry | null;
+  after: Entry;
+}
+
+function entryChanges(planned: Entry[], existing: Entry[], key: "id" | "name", stored: (entry: Entry) => Entry): EntryChange[] {
+  const byKey = new Map(existing.map((entry) => [String(entry[key]), entry]));
+  return planned.flatMap((entry): EntryChange[] => {
+    const after = stored(entry);
+    const existingEntry = byKey.get(String(entry[key]));
+    if (existingEntry === undefined) return [{ key: String(entry[key]), change: "create", before: null, after }];
+    // Both sides in the store's shape: what it reported may omit what its defaults make equal.
+    const previous = stored(existingEntry);
+    return isDeepStrictEqual(previous, after) ? [] : [{ key: String(entry[key]), change: "update", before: previous, after }];
+  });
+}

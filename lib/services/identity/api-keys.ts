@@ -1,0 +1,102 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { isForeignKeyViolation } from "@/db/errors";
+import { apiKeys } from "@/db/schema";
+import { notFound } from "@/lib/contracts/errors";
+import { iso, isoOrNull } from "@/lib/contracts/fields";
+import { recordAudit } from "@/lib/services/audit/record";
+import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
+
+// The fixed prefix keeps keys recognisable in logs and scanners, and never `eyJ` (a JWT).
+const TOKEN_PREFIX = "hbk_";
+const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.length + 8;
+
+/** Whose key: a user (`serviceAccountId` null) or one of that user's service accounts. */
+export interface KeyOwner {
+  userId: string;
+  serviceAccountId: string | null;
+}
+
+// Keys carry 256 random bits, so one fast hash suffices; a slow password hash would add nothing.
+export function hashApiKey(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+export function looksLikeApiKey(token: string): boolean {
+  return token.length >= 16 && token.length <= 512;
+}
+
+function generateApiKey(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+const ownerFilter = (owner: KeyOwner) =>
+  and(
+    eq(apiKeys.userId, owner.userId),
+    owner.serviceAccountId === null ? isNull(apiKeys.serviceAccountId) : eq(apiKeys.serviceAccountId, owner.serviceAccountId),
+  );
+
+const publicColumns = {
+  id: apiKeys.id,
+  prefix: apiKeys.prefix,
+  description: apiKeys.description,
+  created_at: apiKeys.createdAt,
+  last_used_at: apiKeys.lastUsedAt,
+};
+
+type KeyRow = { id: string; prefix: string; description: string | null; created_at: Date; last_used_at: Date | null };
+const present = (row: KeyRow) => ({ ...row, created_at: iso(row.created_at), last_used_at: isoOrNull(row.last_used_at) });
+
+export async function listApiKeys(db: Database, owner: KeyOwner) {
+  const rows = await db.select(publicColumns).from(apiKeys).where(ownerFilter(owner)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  return rows.map(present);
+}
+
+/** 404 naming the owner a key was created for, when that owner is gone. */
+const ownerGone = (owner: KeyOwner) =>
+  notFound(owner.serviceAccountId === null ? `No user ${owner.userId} exists.` : `You have no service account ${owner.serviceAccountId}.`);
+
+/**
+ * Creates a key; the token is in the answer and nowhere else, ever. An owner deleted since
+ * the caller looked it up fails the foreign key: 404, as if it had been missing all along.
+ */
+export async function createApiKey(db: Database, owner: KeyOwner, description: string | null, token = generateApiKey()) {
+  try {
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(apiKeys)
+        .values({
+          id: `key_${randomBytes(9).toString("base64url")}`,
+          userId: owner.userId,
+          serviceAccountId: owner.serviceAccountId,
+          tokenHash: hashApiKey(token),
+          prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
+          description,
+        })
+        .returning(publicColumns);
+      // The entry names the key by its id; the token is never in it.
+      await recordAudit(tx, { key_id: inserted!.id });
+      return inserted!;
+    });
+    return { ...present(row), token };
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw ownerGone(owner);
+    throw error;
+  }
+}
+
+/** Revokes a key; it stops working in every process before this returns. */
+export async function deleteApiKey(db: Database, owner: KeyOwner, keyId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(apiKeys)
+      .where(and(ownerFilter(owner), eq(apiKeys.id, keyId)))
+      .returning({ id: apiKeys.id });
+    if (deleted.length === 0) throw notFound(`No API key ${keyId} exists here.`);
+    await invalidatePrincipals(tx);
+    await recordAudit(tx);
+  });
+  await principalChangesSettled(db);
+}

@@ -1,0 +1,94 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { consoleSessions, users } from "@/db/schema";
+import type { Principal } from "@/lib/services/identity/principal";
+import { invalidatePrincipals, principalCacheFor, principalChangesSettled } from "@/lib/services/identity/principal-cache";
+
+/** How long a console sign-in lasts: a working day, not next-auth's default month. Absolute, never extended. */
+export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+/**
+ * Starts a console session for a user who just signed in: a row whose random id (256 bits)
+ * the session token carries as `sid`. The row, not the token, decides whether the session
+ * lives, so deleting it ends the session on the next request. The user's expired rows go
+ * at the same time, so the table does not grow with every sign-in.
+ */
+export async function createSession(db: Database, userId: string): Promise<{ id: string; expiresAt: Date }> {
+  const id = randomBytes(32).toString("base64url");
+  // The database's clock, the one validation compares against, for every process alike.
+  const [row] = await db
+    .insert(consoleSessions)
+    .values({ id, userId, expiresAt: sql`now() + make_interval(secs => ${SESSION_MAX_AGE_SECONDS})` })
+    .returning({ id: consoleSessions.id, expiresAt: consoleSessions.expiresAt });
+  await db.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), lte(consoleSessions.expiresAt, sql`now()`)));
+  return row!;
+}
+
+/** Ends one console session (sign-out), in every process before it returns. Ending one that is already gone is no error. */
+export async function endSession(db: Database, sessionId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(consoleSessions).where(eq(consoleSessions.id, sessionId));
+    await invalidatePrincipals(tx);
+  });
+  await principalChangesSettled(db);
+}
+
+/**
+ * Ends the console sessions of a user (deactivation, password change, sign-out everywhere),
+ * except `except`, the session that asked for the change. Run it inside the caller's
+ * transaction and call principalChangesSettled after the commit: then it takes effect on
+ * the next request in every process.
+ */
+export async function endUserSessions(tx: Database, userId: string, options: { except?: string | null } = {}): Promise<void> {
+  const whose = eq(consoleSessions.userId, userId);
+  await tx.delete(consoleSessions).where(options.except ? and(whose, ne(consoleSessions.id, options.except)) : whose);
+  await invalidatePrincipals(tx);
+}
+
+/** A live session as the principal cache keeps it. */
+interface SessionLookup {
+  principal: Principal;
+  userId: string;
+  /** The row's expiry (ms since the epoch): a cached session still ends on time. */
+  expiresAt: number;
+}
+
+/**
+ * The principal of a live session, in one statement: the row exists, belongs to `userId`
+ * (the token's subject), has not expired, and its user is active. Rows are deleted with
+ * their user, so a session can never serve a later user created with the same id. Served
+ * from the process's principal cache while the session is cached and unexpired.
+ */
+export async function principalForLiveSession(db: Database, sessionId: string, userId: string): Promise<Principal | null> {
+  const cache = principalCacheFor(db);
+  const cacheKey = `session:${sessionId}`;
+  const cached = cache?.get<SessionLookup>(cacheKey);
+  if (cached && cached.userId === userId && cached.expiresAt > Date.now()) return cached.principal;
+  const readAt = cache?.beginRead() ?? 0;
+  const [row] = await db
+    .select({ id: users.id, role: users.role, displayName: users.displayName, expiresAt: consoleSessions.expiresAt })
+    .from(consoleSessions)
+    .innerJoin(users, eq(users.id, consoleSessions.userId))
+    .where(
+      and(
+        eq(consoleSessions.id, sessionId),
+        eq(consoleSessions.userId, userId),
+        gt(consoleSessions.expiresAt, sql`now()`),
+        eq(users.isActive, true),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  const principal: Principal = Object.freeze({
+    type: "user",
+    id: row.id,
+    userId: row.id,
+    role: row.role,
+    displayName: row.displayName,
+    sessionId,
+  });
+  cache?.store(cacheKey, { principal, userId, expiresAt: row.expiresAt.getTime() } satisfies SessionLookup, readAt);
+  return principal;
+}

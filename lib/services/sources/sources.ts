@@ -1,0 +1,130 @@
+import "server-only";
+import { and, asc, eq, isNull, or } from "drizzle-orm";
+import type { z } from "zod";
+import type { Database } from "@/db/client";
+import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
+import { templateSources } from "@/db/schema";
+import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
+import { iso, isoOrNull } from "@/lib/contracts/fields";
+import type { OwnerScope } from "@/lib/contracts/scope";
+import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "@/lib/contracts/sources/names";
+import type { CreateSourceRequest, Source } from "@/lib/contracts/sources/schemas";
+import { decryptSecret, encryptSecret } from "@/lib/platform/secret-box";
+import { recordAudit } from "@/lib/services/audit/record";
+
+export type SourceRow = typeof templateSources.$inferSelect;
+
+export function presentSource(row: SourceRow): z.input<typeof Source> {
+  return {
+    name: row.name,
+    url: row.url,
+    scope: row.scope,
+    owner: row.owner,
+    has_auth: row.authTokenEncrypted !== null,
+    description: row.description,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    catalog_fetched_at: isoOrNull(row.catalogFetchedAt),
+    catalog_error: row.catalogError,
+  };
+}
+
+const inScope = (scope: OwnerScope) =>
+  and(eq(templateSources.scope, scope.kind), scope.owner === null ? isNull(templateSources.owner) : eq(templateSources.owner, scope.owner));
+
+const scopeWords = (scope: OwnerScope) => (scope.kind === "personal" ? "personal source" : "server source");
+
+export async function listSources(db: Database, scope: OwnerScope) {
+  const rows = await db.select().from(templateSources).where(inScope(scope)).orderBy(asc(templateSources.name));
+  return rows.map(presentSource);
+}
+
+/** Every source the caller can install from: their personal sources and the server's, by name then scope. */
+export async function listAvailableSources(db: Database, ownerUserId: string) {
+  const rows = await db
+    .select()
+    .from(templateSources)
+    .where(or(inScope({ kind: "personal", owner: ownerUserId }), inScope({ kind: "server", owner: null })))
+    .orderBy(asc(templateSources.name), asc(templateSources.scope));
+  return rows.map(presentSource);
+}
+
+/** Resolves the name: the alias, else derived from the URL (422 at `url` when it cannot be). */
+function sourceNameFor(input: z.output<typeof CreateSourceRequest>): string {
+  if (input.alias) return input.alias;
+  const derived = deriveSourceName(parseHttpUrl(input.url)!);
+  if (derived === null) {
+    throw invalidField("url", "has no path segment to derive a source name from; give an alias");
+  }
+  if (!SOURCE_NAME_PATTERN.test(derived)) {
+    throw invalidField("url", `gives the source name '${derived}', which ${SOURCE_NAME_RULE}; give an alias`);
+  }
+  return derived;
+}
+
+export async function createSource(db: Database, secretKey: Buffer, scope: OwnerScope, input: z.output<typeof CreateSourceRequest>) {
+  const name = sourceNameFor(input);
+  try {
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(templateSources)
+        .values({
+          scope: scope.kind,
+          owner: scope.owner,
+          name,
+          url: input.url,
+          authTokenEncrypted: input.auth_token ? encryptSecret(secretKey, input.auth_token) : null,
+          description: input.description ?? null,
+        })
+        .returning();
+      // The name may come from the URL: only here is it known.
+      await recordAudit(tx, { name });
+      return inserted!;
+    });
+    return presentSource(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      // Point at the field the name came from, so a form can show the conflict there.
+      const field = input.alias ? "alias" : "url";
+      throw conflict(
+        `A ${scopeWords(scope)} named ${name} already exists.`,
+        [{ path: field, message: `gives the name ${name}, which is taken; choose another alias` }],
+        "id-taken",
+      );
+    }
+    // A personal source's owner (the caller) was deleted while the request ran.
+    if (isForeignKeyViolation(error)) throw notFound(`No user ${scope.owner} exists.`);
+    throw error;
+  }
+}
+
+export async function deleteSource(db: Database, scope: OwnerScope, name: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(templateSources)
+      .where(and(inScope(scope), eq(templateSources.name, name)))
+      .returning({ id: templateSources.id });
+    if (deleted.length === 0) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
+    await recordAudit(tx);
+  });
+}
+
+/**
+ * Holds a source (by its row id) until the transaction ends, so it cannot be deleted before
+ * what is written from it commits. False when it is gone already.
+ */
+export async function holdSource(tx: Database, sourceId: string): Promise<boolean> {
+  const [row] = await tx.select({ id: templateSources.id }).from(templateSources).where(eq(templateSources.id, sourceId)).for("share");
+  return row !== undefined;
+}
+
+/** A source with its decrypted token, for talking to its marketplace; null when absent. */
+export async function findSourceWithToken(db: Database, secretKey: Buffer, scope: OwnerScope, name: string) {
+  const [row] = await db
+    .select()
+    .from(templateSources)
+    .where(and(inScope(scope), eq(templateSources.name, name)))
+    .limit(1);
+  if (!row) return null;
+  return { row, authToken: row.authTokenEncrypted ? decryptSecret(secretKey, row.authTokenEncrypted) : null };
+}

@@ -1,0 +1,64 @@
+import { nestedProblem } from "@/lib/contracts/errors";
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { templates } from "@/db/schema";
+import { type ScopeKind, scopeOf } from "@/lib/contracts/scope";
+import type { AppContext } from "@/lib/services/context";
+import type { Principal } from "@/lib/services/identity/principal";
+import { type CatalogListing, loadCatalog, withProblem } from "@/lib/services/marketplace";
+import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
+import { findUsableSource } from "@/lib/services/sources/lookup";
+import { presentSource } from "@/lib/services/sources/sources";
+import { templatesIn } from "@/lib/services/templates/templates";
+import { invalidManifestError, marketplaceDeps } from "@/lib/services/templates/upstream";
+
+export interface BrowseOptions {
+  sourceScope?: ScopeKind;
+  /** Revalidate the catalog with the marketplace instead of using a fresh cached copy. */
+  refresh?: boolean;
+  /** The request's signal: when the client goes away, fetching stops. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A source's catalog, to see templates before installing them (CONTRACT §5), in the
+ * marketplace's own order, each marked with the ids it is already installed under. An entry
+ * that install would refuse (manifest unavailable or not a valid bank template) is listed
+ * with its `problem` and no revision (CONTRACT §12).
+ */
+export async function browseCatalog(app: AppContext, kind: ScopeKind, principal: Principal, name: string, options: BrowseOptions = {}) {
+  const source = await findUsableSource(app, kind, principal, name, options.sourceScope);
+  const { result: catalog, source: recorded } = await withCatalogStatus(app, source.row, { signal: options.signal }, (operation) =>
+    loadCatalog(
+      marketplaceDeps(app),
+      { url: source.row.url, authToken: source.authToken },
+      options.refresh ? "revalidate" : "cached",
+      operation,
+    ),
+  );
+  const installed = await app.db
+    .select({ id: templates.id, sourceTemplateId: templates.sourceTemplateId })
+    .from(templates)
+    .where(
+      and(templatesIn(scopeOf(kind, principal)), eq(templates.sourceName, source.row.name), eq(templates.sourceScope, source.row.scope)),
+    );
+  const installedAs = new Map<string, string[]>();
+  for (const row of installed) {
+    if (row.sourceTemplateId === null) continue;
+    installedAs.set(row.sourceTemplateId, [...(installedAs.get(row.sourceTemplateId) ?? []), row.id]);
+  }
+  return {
+    source: presentSource(recorded),
+    templates: catalog.templates.map((listing) => ({
+      ...installable(source.row.name, listing),
+      installed_as: (installedAs.get(listing.id) ?? []).sort(),
+    })),
+  };
+}
+
+/** The listing as install would see it: a resolved entry whose manifest is invalid gets that problem. */
+function installable(sourceName: string, listing: CatalogListing): CatalogListing {
+  if (listing.problem) return listing;
+  const invalid = invalidManifestError(sourceName, listing);
+  return invalid ? withProblem(listing, nestedProblem(invalid)) : listing;
+}

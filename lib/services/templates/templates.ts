@@ -1,0 +1,303 @@
+import "server-only";
+import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { z } from "zod";
+import { type Database, rawStatement } from "@/db/client";
+import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
+import { templates } from "@/db/schema";
+import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
+import { iso, isoOrNull } from "@/lib/contracts/fields";
+import type { OwnerScope } from "@/lib/contracts/scope";
+import type {
+  CreateTemplateRequest,
+  ListTemplatesQuery,
+  PatchTemplateRequest,
+  Template,
+  TemplateList,
+} from "@/lib/contracts/templates/schemas";
+import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
+import { recordAudit } from "@/lib/services/audit/record";
+import { JsonText } from "@/lib/shared/json-text";
+import { recordVersion } from "./version-log";
+
+export type TemplateRow = typeof templates.$inferSelect;
+export type TemplateWire = z.input<typeof Template>;
+export type TemplateListWire = z.input<typeof TemplateList>;
+
+export function presentTemplate(row: TemplateRow): TemplateWire {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    integrations: row.integrations,
+    tags: row.tags,
+    scope: row.scope,
+    owner: row.owner,
+    source_name: row.sourceName,
+    source_scope: row.sourceScope,
+    source_owner: row.sourceOwner,
+    source_revision: row.sourceRevision,
+    locally_modified: row.locallyModified,
+    latest_revision: row.latestRevision,
+    update_checked_at: isoOrNull(row.updateCheckedAt),
+    installed_at: iso(row.installedAt),
+    updated_at: iso(row.updatedAt),
+    manifest: row.manifest as TemplateWire["manifest"],
+  };
+}
+
+/*
+ * presentTemplate's answer, written by PostgreSQL as JSON text: the hot reads (GET one template,
+ * a page of the list) send it as it is (JsonText), so no row is mapped, no Date parsed and
+ * formatted, no manifest parsed and encoded again. It is byte for byte
+ * JSON.stringify(presentTemplate(row)) (tests/template-json.test.ts): the same keys in the same
+ * order and no spaces; to_json escapes strings as JSON.stringify does and writes text arrays as
+ * arrays of strings; timestamps (stored to the millisecond) are written as Date.toISOString()
+ * writes them; the manifest, a `json` column, is spliced in as the text it was stored as, so its
+ * keys keep their order.
+ */
+const jsonString = (column: AnyPgColumn) => sql`to_json(${column})::text`;
+const jsonStringOrNull = (column: AnyPgColumn) => sql`coalesce(to_json(${column})::text, 'null')`;
+const jsonIsoTime = (column: AnyPgColumn) => sql`'"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
+const jsonIsoTimeOrNull = (column: AnyPgColumn) => sql`coalesce(${jsonIsoTime(column)}, 'null')`;
+const templateJson = sql<string>`(${sql.join(
+  [
+    sql`'{"id":' || ${jsonString(templates.id)}`,
+    sql`',"name":' || ${jsonString(templates.name)}`,
+    sql`',"description":' || ${jsonStringOrNull(templates.description)}`,
+    sql`',"category":' || ${jsonStringOrNull(templates.category)}`,
+    sql`',"integrations":' || ${jsonString(templates.integrations)}`,
+    sql`',"tags":' || ${jsonString(templates.tags)}`,
+    sql`',"scope":' || ${jsonString(templates.scope)}`,
+    sql`',"owner":' || ${jsonStringOrNull(templates.owner)}`,
+    sql`',"source_name":' || ${jsonStringOrNull(templates.sourceName)}`,
+    sql`',"source_scope":' || ${jsonStringOrNull(templates.sourceScope)}`,
+    sql`',"source_owner":' || ${jsonStringOrNull(templates.sourceOwner)}`,
+    sql`',"source_revision":' || ${jsonStringOrNull(templates.sourceRevision)}`,
+    sql`',"locally_modified":' || case when ${templates.locallyModified} then 'true' else 'false' end`,
+    sql`',"latest_revision":' || ${jsonStringOrNull(templates.latestRevision)}`,
+    sql`',"update_checked_at":' || ${jsonIsoTimeOrNull(templates.updateCheckedAt)}`,
+    sql`',"installed_at":' || ${jsonIsoTime(templates.installedAt)}`,
+    sql`',"updated_at":' || ${jsonIsoTime(templates.updatedAt)}`,
+    sql`',"manifest":' || ${templates.manifest}::text || '}'`,
+  ],
+  sql` || `,
+)})`;
+
+/** Rows of one scope: the caller's personal templates, or the server's. */
+export const templatesIn = (scope: OwnerScope) =>
+  and(eq(templates.scope, scope.kind), scope.owner === null ? isNull(templates.owner) : eq(templates.owner, scope.owner));
+
+const describeScope = (scope: OwnerScope) => (scope.kind === "personal" ? "You have no template" : "There is no server template");
+
+/** The 404 of a missing template — also of another user's, which must look exactly like a missing one. */
+export const missingTemplate = (scope: OwnerScope, id: string) => notFound(`${describeScope(scope)} with id ${id}.`);
+
+/*
+ * The hot reads (GET one template, a page of the list) are prepared once per database and
+ * filter combination: building a query with drizzle on every request cost more CPU than
+ * PostgreSQL spent answering it. Placeholders carry the values; the SQL is what it was.
+ */
+const preparedByDatabase = new WeakMap<Database, Map<string, unknown>>();
+function prepared<T>(db: Database, key: string, build: () => T): T {
+  let byKey = preparedByDatabase.get(db);
+  if (!byKey) {
+    byKey = new Map();
+    preparedByDatabase.set(db, byKey);
+  }
+  let query = byKey.get(key) as T | undefined;
+  if (!query) {
+    query = build();
+    byKey.set(key, query);
+  }
+  return query;
+}
+
+/** `templatesIn` with placeholders `kind` and (unless server scope) `owner`. */
+const inScopePlaceholders = (ownerIsNull: boolean) =>
+  and(eq(templates.scope, sql.placeholder("kind")), ownerIsNull ? isNull(templates.owner) : eq(templates.owner, sql.placeholder("owner")));
+
+export async function findTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow | null> {
+  const ownerIsNull = scope.owner === null;
+  const query = prepared(db, `find:${ownerIsNull}`, () =>
+    db
+      .select()
+      .from(templates)
+      .where(and(inScopePlaceholders(ownerIsNull), eq(templates.id, sql.placeholder("id"))))
+      .limit(1)
+      .prepare(`find_template_${ownerIsNull ? "server" : "personal"}`),
+  );
+  const [row] = await query.execute({ kind: scope.kind, owner: scope.owner, id });
+  return row ?? null;
+}
+
+/** The row, or 404 — also for another user's row, which must look exactly like a missing one. */
+export async function requireTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow> {
+  const row = await findTemplate(db, scope, id);
+  if (!row) throw missingTemplate(scope, id);
+  return row;
+}
+
+export const getTemplate = async (db: Database, scope: OwnerScope, id: string) => presentTemplate(await requireTemplate(db, scope, id));
+
+/** getTemplate's answer as JSON text written by the database: the hot read of GET one template. */
+export async function getTemplateJson(db: Database, scope: OwnerScope, id: string): Promise<JsonText<TemplateWire>> {
+  const ownerIsNull = scope.owner === null;
+  const statement = prepared(db, `find-json:${ownerIsNull}`, () =>
+    rawStatement<[json: string]>(
+      db,
+      db
+        .select({ json: templateJson })
+        .from(templates)
+        .where(and(inScopePlaceholders(ownerIsNull), eq(templates.id, sql.placeholder("id"))))
+        .limit(1),
+    ),
+  );
+  const [row] = await statement({ kind: scope.kind, owner: scope.owner, id });
+  if (!row) throw missingTemplate(scope, id);
+  return new JsonText(row[0]);
+}
+
+/**
+ * Lists by id with the category/tag filters; with `limit`, one keyset page and a signed
+ * `next_cursor`. The templates are JSON text the database wrote (templateJson), joined here.
+ */
+export async function listTemplates(
+  db: Database,
+  cursorKey: Buffer,
+  scope: OwnerScope,
+  query: z.output<typeof ListTemplatesQuery>,
+): Promise<JsonText<TemplateListWire>> {
+  if (query.cursor !== undefined && query.limit === undefined) throw invalidField("cursor", "needs limit");
+  // The cursor is bound to the list it pages: same scope and filters.
+  const context = JSON.stringify([scope.kind, scope.owner, query.category ?? null, query.tag ?? null]);
+  const after = query.cursor !== undefined ? decodeCursor(cursorKey, query.cursor, context) : undefined;
+  const ownerIsNull = scope.owner === null;
+  const has = {
+    category: query.category !== undefined,
+    tag: query.tag !== undefined,
+    after: after !== undefined,
+    limit: query.limit !== undefined,
+  };
+  const statement = prepared(db, `list-json:${ownerIsNull}:${has.category}:${has.tag}:${has.after}:${has.limit}`, () => {
+    const filters: SQL[] = [inScopePlaceholders(ownerIsNull)!];
+    if (has.category) filters.push(eq(templates.category, sql.placeholder("category")));
+    if (has.tag) filters.push(sql`${templates.tags} @> array[${sql.placeholder("tag")}]::text[]`);
+    if (has.after) filters.push(gt(templates.id, sql.placeholder("after")));
+    const base = db
+      .select({ id: templates.id, json: templateJson })
+      .from(templates)
+      .where(and(...filters))
+      .orderBy(asc(templates.id));
+    return rawStatement<[id: string, json: string]>(db, has.limit ? base.limit(sql.placeholder("limit")) : base);
+  });
+  const values = { kind: scope.kind, owner: scope.owner, category: query.category, tag: query.tag, after };
+  if (query.limit === undefined) return new JsonText(`{"templates":[${joinJson(await statement(values))}]}`);
+  const rows = await statement({ ...values, limit: query.limit + 1 });
+  const more = rows.length > query.limit;
+  if (more) rows.length = query.limit;
+  const nextCursor = more ? JSON.stringify(encodeCursor(cursorKey, rows[rows.length - 1]![0], context)) : "null";
+  return new JsonText(`{"templates":[${joinJson(rows)}],"next_cursor":${nextCursor}}`);
+}
+
+/** The rows' JSON texts (second column) as the elements of one array. */
+function joinJson(rows: Array<[id: string, json: string]>): string {
+  let out = "";
+  for (let i = 0; i < rows.length; i++) out += i === 0 ? rows[i]![1] : `,${rows[i]![1]}`;
+  return out;
+}
+
+/**
+ * Inserts a row; a taken (id, scope, owner) is 409, also when a concurrent insert wins the
+ * race. `idField` names the request field that chose the id, so a form can show it there.
+ */
+export async function insertTemplate(db: Database, values: typeof templates.$inferInsert, idField: string): Promise<TemplateRow> {
+  try {
+    const [row] = await db.insert(templates).values(values).returning();
+    return row!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw idTaken(values.id, idField);
+    // A personal template's owner (the caller) was deleted while the request ran.
+    if (isForeignKeyViolation(error)) throw notFound(`No user ${values.owner} exists.`);
+    throw error;
+  }
+}
+
+export const idTaken = (id: string, field: string) =>
+  conflict(`A template with id ${id} already exists here.`, [{ path: field, message: `${id} is taken; choose another id` }], "id-taken");
+
+export async function createTemplate(db: Database, scope: OwnerScope, input: z.output<typeof CreateTemplateRequest>, actor: string) {
+  const row = await db.transaction(async (tx) => {
+    const inserted = await insertTemplate(
+      tx,
+      {
+        id: input.id,
+        scope: scope.kind,
+        owner: scope.owner,
+        name: input.name,
+        description: input.description ?? null,
+        category: input.category ?? null,
+        integrations: input.integrations ?? [],
+        tags: input.tags ?? [],
+        manifest: input.manifest,
+      },
+      "id",
+    );
+    await recordVersion(tx, inserted, "create", actor);
+    await recordAudit(tx);
+    return inserted;
+  });
+  return presentTemplate(row);
+}
+
+/**
+ * Applies the given fields in one conditional statement; `{}` changes nothing, not even
+ * updated_at. A template deleted meanwhile answers 404, as a missing one does.
+ */
+export async function patchTemplate(
+  db: Database,
+  scope: OwnerScope,
+  id: string,
+  patch: z.output<typeof PatchTemplateRequest>,
+  actor: string,
+) {
+  const changes: Partial<typeof templates.$inferInsert> = {};
+  // null clears description and category, and means "unchanged" for the other fields (CONTRACT §15).
+  if (patch.name != null) changes.name = patch.name;
+  if (patch.description !== undefined) changes.description = patch.description;
+  if (patch.category !== undefined) changes.category = patch.category;
+  if (patch.integrations != null) changes.integrations = patch.integrations;
+  if (patch.tags != null) changes.tags = patch.tags;
+  if (patch.manifest != null) changes.manifest = patch.manifest;
+  if (Object.keys(changes).length === 0) {
+    // Nothing to write, but the request succeeded as a write: it is audited all the same.
+    const unchanged = await getTemplate(db, scope, id);
+    await recordAudit(db);
+    return unchanged;
+  }
+  const row = await db.transaction(async (tx) => {
+    const [written] = await tx
+      .update(templates)
+      // Only a template installed from a source can have local edits.
+      .set({ ...changes, locallyModified: sql`${templates.sourceName} is not null`, updatedAt: new Date() })
+      .where(and(templatesIn(scope), eq(templates.id, id)))
+      .returning();
+    if (!written) throw missingTemplate(scope, id);
+    await recordVersion(tx, written, "patch", actor);
+    await recordAudit(tx);
+    return written;
+  });
+  return presentTemplate(row);
+}
+
+export async function deleteTemplate(db: Database, scope: OwnerScope, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(templates)
+      .where(and(templatesIn(scope), eq(templates.id, id)))
+      .returning({ rowId: templates.rowId });
+    if (deleted.length === 0) throw missingTemplate(scope, id);
+    await recordAudit(tx);
+  });
+}

@@ -1,0 +1,48 @@
+import "server-only";
+import { and, eq, lte, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { type templates, templateVersions } from "@/db/schema";
+
+/**
+ * Template versions (CONTRACT §13): every write of a template's content records the content
+ * as written, numbered from 1 per template, newest 50 kept. Recorded in the write's own
+ * transaction, after the write: the write locked the template row, so concurrent writes of
+ * one template number their versions one after another.
+ */
+export type VersionAction = (typeof templateVersions.$inferSelect)["action"];
+
+/** How many versions of a template are kept. */
+const KEPT_VERSIONS = 50;
+
+/** Records the row as it now is; `tx` must be the transaction that wrote it. */
+export async function recordVersion(
+  tx: Database,
+  row: typeof templates.$inferSelect,
+  action: VersionAction,
+  actor: string,
+): Promise<number> {
+  const [recorded] = await tx
+    .insert(templateVersions)
+    .values({
+      templateRowId: row.rowId,
+      version: sql`(select coalesce(max(${templateVersions.version}), 0) + 1 from ${templateVersions} where ${templateVersions.templateRowId} = ${row.rowId})`,
+      action,
+      actor,
+      name: row.name,
+      description: row.description,
+      category: row.category,
+      integrations: row.integrations,
+      tags: row.tags,
+      manifest: row.manifest,
+      sourceRevision: row.sourceRevision,
+      locallyModified: row.locallyModified,
+    })
+    .returning({ version: templateVersions.version });
+  const version = recorded!.version;
+  if (version > KEPT_VERSIONS) {
+    await tx
+      .delete(templateVersions)
+      .where(and(eq(templateVersions.templateRowId, row.rowId), lte(templateVersions.version, version - KEPT_VERSIONS)));
+  }
+  return version;
+}

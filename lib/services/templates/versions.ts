@@ -1,0 +1,111 @@
+import "server-only";
+import { and, desc, eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { templates, templateVersions } from "@/db/schema";
+import { notFound } from "@/lib/contracts/errors";
+import { iso } from "@/lib/contracts/fields";
+import type { OwnerScope } from "@/lib/contracts/scope";
+import { recordAudit } from "@/lib/services/audit/record";
+import { missingTemplate, presentTemplate, type TemplateWire, templatesIn } from "./templates";
+import { recordVersion } from "./version-log";
+
+type VersionRow = typeof templateVersions.$inferSelect;
+
+function presentVersionSummary(row: VersionRow) {
+  return {
+    version: row.version,
+    action: row.action,
+    created_at: iso(row.createdAt),
+    actor: row.actor,
+    source_revision: row.sourceRevision,
+    locally_modified: row.locallyModified,
+  };
+}
+
+function presentVersion(row: VersionRow) {
+  return {
+    ...presentVersionSummary(row),
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    integrations: row.integrations,
+    tags: row.tags,
+    manifest: row.manifest as TemplateWire["manifest"],
+  };
+}
+
+async function templateRowId(db: Database, scope: OwnerScope, id: string): Promise<string> {
+  const [row] = await db
+    .select({ rowId: templates.rowId })
+    .from(templates)
+    .where(and(templatesIn(scope), eq(templates.id, id)))
+    .limit(1);
+  if (!row) throw missingTemplate(scope, id);
+  return row.rowId;
+}
+
+/** GET T/{id}/versions: newest first. */
+export async function listVersions(db: Database, scope: OwnerScope, id: string) {
+  const rowId = await templateRowId(db, scope, id);
+  const rows = await db
+    .select()
+    .from(templateVersions)
+    .where(eq(templateVersions.templateRowId, rowId))
+    .orderBy(desc(templateVersions.version));
+  return { versions: rows.map(presentVersionSummary) };
+}
+
+const missingVersion = (id: string, version: number) => notFound(`Template ${id} has no version ${version}.`);
+
+/** GET T/{id}/versions/{version}: the content as that version wrote it. */
+export async function getVersion(db: Database, scope: OwnerScope, id: string, version: number) {
+  const rowId = await templateRowId(db, scope, id);
+  const [row] = await db
+    .select()
+    .from(templateVersions)
+    .where(and(eq(templateVersions.templateRowId, rowId), eq(templateVersions.version, version)))
+    .limit(1);
+  if (!row) throw missingVersion(id, version);
+  return presentVersion(row);
+}
+
+/**
+ * POST T/{id}/rollback: restores a version's content, `source_revision` and
+ * `locally_modified`, and records a `rollback` version, in one transaction that locks the
+ * template row first (a concurrent delete answers 404, a concurrent write waits its turn).
+ */
+export async function rollbackTemplate(db: Database, scope: OwnerScope, id: string, version: number, actor: string) {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(templates)
+      .where(and(templatesIn(scope), eq(templates.id, id)))
+      .for("update")
+      .limit(1);
+    if (!current) throw missingTemplate(scope, id);
+    const [target] = await tx
+      .select()
+      .from(templateVersions)
+      .where(and(eq(templateVersions.templateRowId, current.rowId), eq(templateVersions.version, version)))
+      .limit(1);
+    if (!target) throw missingVersion(id, version);
+    const [restored] = await tx
+      .update(templates)
+      .set({
+        name: target.name,
+        description: target.description,
+        category: target.category,
+        integrations: target.integrations,
+        tags: target.tags,
+        manifest: target.manifest,
+        sourceRevision: target.sourceRevision,
+        locallyModified: target.locallyModified,
+        updatedAt: new Date(),
+      })
+      .where(eq(templates.rowId, current.rowId))
+      .returning();
+    await recordVersion(tx, restored!, "rollback", actor);
+    await recordAudit(tx);
+    return presentTemplate(restored!);
+  });
+}
