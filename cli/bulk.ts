@@ -1,5 +1,6 @@
 // Commands over many templates (install several, update --all): a few requests at a time, one
 // progress step per item, and one result per item whatever happened to the others.
+import { mapWithConcurrency } from "../lib/shared/concurrency";
 import { CliFailure, ExitCode, exitCodeForStatus, type ProblemReport } from "./errors";
 import { printJson, printLines, printProblem, problemStatus, startProgress } from "./output";
 
@@ -32,31 +33,28 @@ export async function runBulk<T>(
   options: BulkOptions,
   work: (id: string) => Promise<ItemDone<T>>,
 ): Promise<ItemResult<T>[]> {
-  const results: ItemResult<T>[] = new Array(ids.length);
   const progress = startProgress(ids.length, options.label);
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const index = next++;
-      const id = ids[index]!;
-      try {
-        const done = await work(id);
-        results[index] = { id, outcome: done.outcome, result: done.result, problem: null };
-        progress.done(done.message);
-      } catch (error) {
-        // Only the API's or the network's refusal of this item; a bug in the CLI stops the run.
-        if (!(error instanceof CliFailure)) throw error;
-        results[index] = { id, outcome: "failed", result: null, problem: error.problem };
-        progress.done(`failed ${id} (${problemStatus(error.problem)})`);
-      }
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, ids.length) }, worker));
+    return await mapWithConcurrency(
+      ids,
+      options.concurrency,
+      async (id): Promise<ItemResult<T>> => {
+        try {
+          const done = await work(id);
+          progress.done(done.message);
+          return { id, outcome: done.outcome, result: done.result, problem: null };
+        } catch (error) {
+          // Only the API's or the network's refusal of this item; a bug in the CLI stops the run.
+          if (!(error instanceof CliFailure)) throw error;
+          progress.done(`failed ${id} (${problemStatus(error.problem)})`);
+          return { id, outcome: "failed", result: null, problem: error.problem };
+        }
+      },
+      { stopOnError: true },
+    );
   } finally {
     progress.stop();
   }
-  return results;
 }
 
 /**

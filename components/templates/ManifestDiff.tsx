@@ -19,7 +19,7 @@ interface Props {
  */
 export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) {
   const narrow = useMediaQuery("(max-width: 48em)");
-  const [view, setView] = useState<"inline" | "split" | null>(null);
+  const [view, setView] = useState<Mode | null>(null);
   const [showAll, setShowAll] = useState(false);
   const lines = useMemo(() => lineDiff(before, after), [before, after]);
   const added = lines.filter((l) => l.kind === "added").length;
@@ -54,7 +54,7 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
             size="xs"
             aria-label="Diff layout"
             value={mode}
-            onChange={(v) => setView(v as "inline" | "split")}
+            onChange={(v) => setView(v as Mode)}
             data={[
               { value: "inline", label: "Inline" },
               { value: "split", label: "Side by side" },
@@ -66,11 +66,11 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
         {/* The browser's own scrolling: Mantine's ScrollArea brings floating-ui into the page's first load. */}
         <Box mah={640} style={{ overflow: "auto" }}>
           <table className={classes.table} aria-labelledby={captionId}>
-            {mode === "inline" ? (
-              <Inline shown={shown} beforeLabel={beforeLabel} afterLabel={afterLabel} />
-            ) : (
-              <Split shown={shown} beforeLabel={beforeLabel} afterLabel={afterLabel} />
-            )}
+            {/* Keyed by layout: switching it mounts the other table afresh. */}
+            <Fragment key={mode}>
+              <Head mode={mode} beforeLabel={beforeLabel} afterLabel={afterLabel} />
+              <Body mode={mode} shown={shown} />
+            </Fragment>
           </table>
         </Box>
       </Paper>
@@ -78,6 +78,7 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
   );
 }
 
+type Mode = "inline" | "split";
 type Shown = ReturnType<typeof foldUnchanged>;
 
 /** A line's key: its number in the text it belongs to (old numbers are unique among same and removed lines, new among added). */
@@ -115,9 +116,10 @@ function SideCells({ line, split = false }: { line: SideBySideRow["left"] | Side
   );
 }
 
-function Inline({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel: string; afterLabel: string }) {
-  return (
-    <>
+/** The column heads: inline, a line number in each text, the change and the text; side by side, each text's label over its two columns. */
+function Head({ mode, beforeLabel, afterLabel }: { mode: Mode; beforeLabel: string; afterLabel: string }) {
+  if (mode === "inline") {
+    return (
       <thead>
         <tr>
           <th scope="col">
@@ -134,66 +136,58 @@ function Inline({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel:
           </th>
         </tr>
       </thead>
-      <tbody>
-        {shown.map((part) =>
-          part.kind === "gap" ? (
-            <Gap key={`gap ${part.start}`} count={part.count} span={4} />
-          ) : (
-            <Fragment key={lineKey(part.lines[0]!)}>
-              {part.lines.map((line: DiffLine) => (
-                <tr key={lineKey(line)} className={line.kind === "same" ? undefined : classes[line.kind]} data-change={line.kind}>
-                  <td className={classes.number}>{line.kind !== "added" ? line.oldNo : ""}</td>
-                  <td className={classes.number}>{line.kind !== "removed" ? line.newNo : ""}</td>
-                  <td className={classes.marker} aria-hidden>
-                    {MARK[line.kind]}
-                  </td>
-                  <td className={classes.text}>
-                    <VisuallyHidden>{SAID[line.kind]}</VisuallyHidden>
-                    {line.text}
-                  </td>
-                </tr>
-              ))}
-            </Fragment>
-          ),
-        )}
-      </tbody>
-    </>
+    );
+  }
+  return (
+    <thead>
+      <tr>
+        <th scope="col" colSpan={2} style={{ textAlign: "left", padding: "4px 8px" }}>
+          <Text size="xs" fw={600}>
+            {beforeLabel}
+          </Text>
+        </th>
+        <th scope="col" colSpan={2} className={classes.split} style={{ textAlign: "left", padding: "4px 8px" }}>
+          <Text size="xs" fw={600}>
+            {afterLabel}
+          </Text>
+        </th>
+      </tr>
+    </thead>
   );
 }
 
-function Split({ shown, beforeLabel, afterLabel }: { shown: Shown; beforeLabel: string; afterLabel: string }) {
+/** The shown stretches, a gap row for each folded one; inline a row a line, side by side a row a pair of lines. */
+function Body({ mode, shown }: { mode: Mode; shown: Shown }) {
   return (
-    <>
-      <thead>
-        <tr>
-          <th scope="col" colSpan={2} style={{ textAlign: "left", padding: "4px 8px" }}>
-            <Text size="xs" fw={600}>
-              {beforeLabel}
-            </Text>
-          </th>
-          <th scope="col" colSpan={2} className={classes.split} style={{ textAlign: "left", padding: "4px 8px" }}>
-            <Text size="xs" fw={600}>
-              {afterLabel}
-            </Text>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {shown.map((part) =>
-          part.kind === "gap" ? (
-            <Gap key={`gap ${part.start}`} count={part.count} span={4} />
-          ) : (
-            <Fragment key={lineKey(part.lines[0]!)}>
-              {sideBySide(part.lines).map((row) => (
-                <tr key={rowKey(row)}>
-                  <SideCells line={row.left} />
-                  <SideCells line={row.right} split />
-                </tr>
-              ))}
-            </Fragment>
-          ),
-        )}
-      </tbody>
-    </>
+    <tbody>
+      {shown.map((part) =>
+        part.kind === "gap" ? (
+          <Gap key={`gap ${part.start}`} count={part.count} span={4} />
+        ) : (
+          <Fragment key={lineKey(part.lines[0]!)}>
+            {mode === "inline"
+              ? part.lines.map((line: DiffLine) => (
+                  <tr key={lineKey(line)} className={line.kind === "same" ? undefined : classes[line.kind]} data-change={line.kind}>
+                    <td className={classes.number}>{line.kind !== "added" ? line.oldNo : ""}</td>
+                    <td className={classes.number}>{line.kind !== "removed" ? line.newNo : ""}</td>
+                    <td className={classes.marker} aria-hidden>
+                      {MARK[line.kind]}
+                    </td>
+                    <td className={classes.text}>
+                      <VisuallyHidden>{SAID[line.kind]}</VisuallyHidden>
+                      {line.text}
+                    </td>
+                  </tr>
+                ))
+              : sideBySide(part.lines).map((row) => (
+                  <tr key={rowKey(row)}>
+                    <SideCells line={row.left} />
+                    <SideCells line={row.right} split />
+                  </tr>
+                ))}
+          </Fragment>
+        ),
+      )}
+    </tbody>
   );
 }

@@ -1,5 +1,6 @@
+import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
 import type { FieldError } from "@/lib/contracts/problem-schema";
 import { api } from "../api";
 import { endpoints } from "../endpoints";
@@ -18,16 +19,6 @@ function parseJsonText(text: string): ParsedJson {
   }
 }
 
-/** `value`, once it has stayed the same for `delayMs`. */
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
-}
-
 export type ManifestCheck =
   | { state: "empty" }
   | { state: "syntax"; message: string }
@@ -42,7 +33,8 @@ export type ManifestCheck =
  */
 export function useManifestValidation(text: string, delayMs = 400) {
   const parsed = useMemo(() => parseJsonText(text), [text]);
-  const settledText = useDebounced(text, delayMs);
+  // The first render's text counts as settled: a loaded manifest is checked at once.
+  const [settledText] = useDebouncedValue(text, delayMs);
   const settled = useMemo(() => parseJsonText(settledText), [settledText]);
   const endpoint = endpoints.manifests.validate;
   const query = useQuery({

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { Template } from "@/lib/contracts/templates/schemas";
+import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { api, type CallResult } from "../api";
 import { endpoints } from "../endpoints";
 import { ApiProblem, describeError } from "../problem";
@@ -165,20 +166,15 @@ export function useUpdateMany(scope: ScopeKind) {
   const queryClient = useQueryClient();
   const endpoint = endpoints.templates[scope].update;
   return async (ids: string[], force: boolean, onOutcome: (outcome: UpdateOutcome) => void, concurrency = 2) => {
-    let next = 0;
-    const worker = async () => {
-      while (next < ids.length) {
-        const id = ids[next++]!;
-        try {
-          const result = await api.call(endpoint, { params: { template_id: id }, query: { force: force ? "true" : "false" } });
-          onOutcome({ id, outcome: "updated", revision: result.new_revision });
-        } catch (error) {
-          const skipped = error instanceof ApiProblem && error.problemType === "local-edits";
-          onOutcome({ id, outcome: skipped ? "skipped" : "failed", detail: describeError(error) });
-        }
+    await mapWithConcurrency(ids, concurrency, async (id) => {
+      try {
+        const result = await api.call(endpoint, { params: { template_id: id }, query: { force: force ? "true" : "false" } });
+        onOutcome({ id, outcome: "updated", revision: result.new_revision });
+      } catch (error) {
+        const skipped = error instanceof ApiProblem && error.problemType === "local-edits";
+        onOutcome({ id, outcome: skipped ? "skipped" : "failed", detail: describeError(error) });
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+    });
     await Promise.all(templateReaders(scope).map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })));
   };
 }

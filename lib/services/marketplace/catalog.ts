@@ -17,6 +17,7 @@ import { errorMap, issuesToFieldErrors } from "@/lib/contracts/validation";
 import type { ResolveHost } from "@/lib/platform/address";
 import type { Config } from "@/lib/platform/config";
 import { type OperationOptions, throwIfGone } from "@/lib/platform/operation";
+import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { type CachedDocument, type CacheRow, cacheKey, type FetchMode, fetchThroughCache, readEntries } from "./cache";
 import { catalogLocation, displayUrl } from "./location";
 import { templateRevision } from "./revision";
@@ -323,35 +324,6 @@ function resolved(entry: CatalogEntry, manifest: Manifest): CatalogTemplate {
 export const MANIFEST_CONCURRENCY = 8;
 
 /**
- * Like Promise.all over `items`, with at most `limit` calls running; starts no new call once
- * one failed or `signal` fired.
- */
-async function mapLimited<T, R>(
-  items: T[],
-  limit: number,
-  signal: AbortSignal | undefined,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        throwIfGone(signal);
-        results[index] = await fn(items[index]!, index);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-/**
  * Fetches a source's catalog and resolves every entry, manifest files included. Only a catalog
  * that cannot be fetched or parsed fails the load; an entry whose manifest cannot be had is
  * listed with its problem (CONTRACT §12).
@@ -374,16 +346,23 @@ export async function loadCatalog(
   // From here on a failure is one entry's (or the client's), not the catalog's.
   session.catalogLoaded(fetchedAt);
   await session.prefetch(urls.filter((url) => url !== null));
-  const templates = await mapLimited(document.templates, MANIFEST_CONCURRENCY, session.signal, async (entry, index) => {
-    const unusableEntry = unusable.get(index);
-    if (unusableEntry) return unresolved(entry, nestedProblem(unusableEntry));
-    try {
-      return { ...resolved(entry, await loadManifest(session, entry, urls[index]!)), problem: null };
-    } catch (error) {
-      if (!(error instanceof DomainError) || session.signal?.aborted) throw error;
-      return unresolved(entry, nestedProblem(error));
-    }
-  });
+  // An entry's own failure is caught below; what still throws (the client gone, a bug) stops new fetches.
+  const templates = await mapWithConcurrency(
+    document.templates,
+    MANIFEST_CONCURRENCY,
+    async (entry, index) => {
+      throwIfGone(session.signal);
+      const unusableEntry = unusable.get(index);
+      if (unusableEntry) return unresolved(entry, nestedProblem(unusableEntry));
+      try {
+        return { ...resolved(entry, await loadManifest(session, entry, urls[index]!)), problem: null };
+      } catch (error) {
+        if (!(error instanceof DomainError) || session.signal?.aborted) throw error;
+        return unresolved(entry, nestedProblem(error));
+      }
+    },
+    { stopOnError: true },
+  );
   return {
     catalogUrl: session.catalogUrl,
     name: document.name ?? null,
