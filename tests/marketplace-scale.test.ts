@@ -111,7 +111,7 @@ describe("single flight in one process", () => {
     const second = loadCatalogTemplate(marketplaceDeps(t.app), source, "held", "cached");
     await eventually(() => market.count("/held/templates.json") === 1, 5000, "the catalog request");
     leaving.abort();
-    await expect(first).rejects.toMatchObject({ status: 499 });
+    await expect(first).rejects.toMatchObject({ code: "client-gone" });
     release();
     expect((await second)?.id).toBe("held");
     expect(market.count("/held/templates.json")).toBe(1);
@@ -326,7 +326,7 @@ describe("browse resilience", () => {
   });
 });
 
-it("rejects with an DomainError when the caller is already gone", async () => {
+it("rejects with a DomainError when the caller is already gone", async () => {
   const gone = AbortSignal.abort();
   const error = await loadCatalog(marketplaceDeps(t.app), { url: `${market.url}/many`, authToken: null }, "cached", { signal: gone }).catch(
     (e: unknown) => e,
