@@ -296,8 +296,8 @@ describe("the status write", () => {
     await isLocked;
     const settled: string[] = [];
     const operations = [failing(), failing()].map((operation, i) =>
-      operation.catch((error: { status: number }) => {
-        settled.push(`${i}: ${error.status}`);
+      operation.catch((error: { code: string }) => {
+        settled.push(`${i}: ${error.code}`);
       }),
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -305,7 +305,7 @@ describe("the status write", () => {
     release();
     await holder;
     await Promise.all(operations);
-    expect(settled.sort()).toEqual(["0: 502", "1: 502"]);
+    expect(settled.sort()).toEqual(["0: bad-gateway", "1: bad-gateway"]);
     expect(await listed("same")).toMatchObject({ catalog_fetched_at: null, catalog_error: "The marketplace is down." });
   });
 
