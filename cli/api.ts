@@ -4,7 +4,7 @@
 import { causeChain } from "@/lib/shared/cause-chain";
 import { type BankTemplatesClient, createBankTemplatesClient } from "../client";
 import type { Connection } from "./config";
-import { CliFailure, cliProblem, ExitCode, exitCodeForStatus, problemFromAnswer } from "./errors";
+import { CliFailure, cliProblem, ExitCode, exitCodeFor, problemFromAnswer } from "./errors";
 
 /** A server that accepted the connection but never answers must not hang a script forever. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -24,7 +24,7 @@ export class Api {
   }
 
   /**
-   * The answer's data, or a CliFailure: the API's problem (exit 1, 3 or 4 by status), or the
+   * The answer's data, or a CliFailure: the API's problem (exit 1, 3 or 4 by its type), or the
    * network's failure (exit 3). Messages name the server, never the key.
    */
   async call<T>(pending: Promise<Answer<T>>): Promise<T> {
@@ -36,7 +36,7 @@ export class Api {
     }
     if (!answer.response.ok) {
       const problem = problemFromAnswer(answer.response.status, answer.error);
-      throw new CliFailure(problem, exitCodeForStatus(answer.response.status));
+      throw new CliFailure(problem, exitCodeFor(problem, answer.response.status));
     }
     return answer.data as T;
   }

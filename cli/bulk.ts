@@ -1,7 +1,7 @@
 // Commands over many templates (install several, update --all): a few requests at a time, one
 // progress step per item, and one result per item whatever happened to the others.
 import { mapWithConcurrency } from "../lib/shared/concurrency";
-import { CliFailure, ExitCode, exitCodeForStatus, type ProblemReport } from "./errors";
+import { CliFailure, ExitCode, exitCodeFor, type ProblemReport } from "./errors";
 import { printJson, printLines, printProblem, problemStatus, startProgress } from "./output";
 
 interface ItemResult<T> {
@@ -65,7 +65,7 @@ export function bulkExitCode(results: { problem: ProblemReport | null }[]): Exit
   const failures = results.filter((item) => item.problem);
   if (failures.length === 0) return ExitCode.ok;
   if (failures.length < results.length) return ExitCode.partial;
-  return exitCodeForStatus(failures[0]!.problem!.status);
+  return exitCodeFor(failures[0]!.problem!);
 }
 
 /** Every failure in full on stderr, then on stdout the results as JSON with --json, else a count per outcome. */

@@ -1,6 +1,8 @@
 // Exit codes and failures of the CLI. Every failure, from the API or from the CLI itself, is
 // carried as a problem-details object so that `--json` prints one shape whatever went wrong.
 import { STATUS_CODES } from "node:http";
+import { PROBLEM_TYPE_PREFIX } from "@/lib/contracts/problem-type-prefix";
+import { PROBLEM_STATUS, type ProblemType } from "@/lib/contracts/problem-types";
 import type { Schemas } from "../client";
 
 /** The exit codes scripts can rely on; cli/README.md documents them. */
@@ -45,7 +47,27 @@ export class CliFailure extends Error {
   }
 }
 
-export function exitCodeForStatus(status: number | undefined): ExitCode {
+/** The API's name for what went wrong (`local-edits`), when the problem is one of the API's. */
+function apiProblemType(problem: ProblemReport): ProblemType | undefined {
+  const name = problem.type?.startsWith(PROBLEM_TYPE_PREFIX) ? problem.type.slice(PROBLEM_TYPE_PREFIX.length) : undefined;
+  return name !== undefined && Object.hasOwn(PROBLEM_STATUS, name) ? (name as ProblemType) : undefined;
+}
+
+const AUTH_PROBLEMS: ReadonlySet<ProblemType> = new Set(["unauthorized", "forbidden", "cross-site-session"]);
+
+/**
+ * The exit code of a failure: by the API's problem type, as the server's DomainError names it
+ * (the key refused or not allowed: 4; the server's or an upstream's failure: 3; any other
+ * refusal: 1). An answer that is not the API's (a proxy's error page) goes by `status`.
+ */
+export function exitCodeFor(problem: ProblemReport, status = problem.status): ExitCode {
+  const type = apiProblemType(problem);
+  if (type === undefined) return exitCodeForStatus(status);
+  if (AUTH_PROBLEMS.has(type)) return ExitCode.auth;
+  return PROBLEM_STATUS[type] < 500 ? ExitCode.refused : ExitCode.unreachable;
+}
+
+function exitCodeForStatus(status: number | undefined): ExitCode {
   if (status === 401 || status === 403) return ExitCode.auth;
   if (status !== undefined && status >= 400 && status < 500) return ExitCode.refused;
   return ExitCode.unreachable;

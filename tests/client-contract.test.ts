@@ -50,15 +50,15 @@ function resolveLocal(from: string, specifier: string): string | null {
   return null;
 }
 
-/** Every module a file pulls in at run time, following local imports; `chain` tells how. */
-function importGraph(entry: string) {
+/** Every module a file pulls in at run time, following local imports, that matches `unwanted`; `chain` tells how. */
+function importGraph(entry: string, unwanted: RegExp[] = SERVER_ONLY) {
   const seen = new Map<string, string[]>();
   const externals: { specifier: string; chain: string[] }[] = [];
   const visit = (file: string, chain: string[]) => {
     if (seen.has(file)) return;
     seen.set(file, chain);
     for (const specifier of valueImports(readFileSync(file, "utf8"))) {
-      if (SERVER_ONLY.some((p) => p.test(specifier))) externals.push({ specifier, chain: [...chain, path.relative(ROOT, file)] });
+      if (unwanted.some((p) => p.test(specifier))) externals.push({ specifier, chain: [...chain, path.relative(ROOT, file)] });
       const local = resolveLocal(file, specifier);
       if (local && !/\.(css)$/.test(local)) visit(local, [...chain, path.relative(ROOT, file)]);
     }
@@ -76,23 +76,31 @@ function clientComponents(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const describeLeaks = (entry: string) => importGraph(entry).map((l) => `${l.chain.join(" → ")} → ${l.specifier}`);
+const describeLeaks = (entry: string, unwanted?: RegExp[]) =>
+  importGraph(entry, unwanted).map((l) => `${l.chain.join(" → ")} → ${l.specifier}`);
 
 describe("the console's typed client", () => {
   it("keeps server-only modules out of every client component's imports", () => {
     const entries = clientComponents(path.join(ROOT, "components"));
     expect(entries.length).toBeGreaterThan(10);
-    expect(entries.flatMap(describeLeaks)).toEqual([]);
+    expect(entries.flatMap((entry) => describeLeaks(entry))).toEqual([]);
   });
 
   it("finds every area's endpoint contracts, and the list gathering them, client-safe (zod and schemas only)", () => {
-    const contracts = ["", ...readdirSync(path.join(ROOT, "lib/contracts"))]
+    const areas = readdirSync(path.join(ROOT, "lib/contracts"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    const contracts = ["", ...areas.map((entry) => entry.name)]
       .map((area) => path.posix.join("lib/contracts", area, "endpoints.ts"))
       .filter((file) => statSync(path.join(ROOT, file), { throwIfNoEntry: false }));
     expect(contracts).toEqual(
       expect.arrayContaining(["lib/contracts/endpoints.ts", "lib/contracts/banks/endpoints.ts", "lib/contracts/policy/endpoints.ts"]),
     );
     for (const file of contracts) expect(describeLeaks(path.join(ROOT, file)), file).toEqual([]);
+  });
+
+  it("takes the endpoint table from the contracts' routes, which pull in no zod and no schema", () => {
+    const zodOrSchemas = [/^zod(\/|$)/, /\/(schemas|endpoints|lifecycle-endpoints|manifest)$/];
+    expect(describeLeaks(path.join(ROOT, "lib/client/endpoints.ts"), zodOrSchemas)).toEqual([]);
+    expect(valueImports(readFileSync(path.join(ROOT, "lib/client/endpoints.ts"), "utf8"))).toEqual(["@/lib/contracts/routes"]);
   });
 
   it("fills path parameters (encoded) and drops empty query values", () => {

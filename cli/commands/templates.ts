@@ -4,7 +4,7 @@ import type { Schemas } from "../../client";
 import type { Api } from "../api";
 import { bulkExitCode, reportBulk, runBulk } from "../bulk";
 import { action, positiveInteger, type Scope, scoped, scopeOption, sourceScopeOption } from "../context";
-import { CliFailure, ExitCode, exitCodeForStatus, type ProblemReport, usageError } from "../errors";
+import { CliFailure, ExitCode, exitCodeFor, type ProblemReport, usageError } from "../errors";
 import { isObject, readJsonFile } from "../input";
 import { printJson, printLines, printTable, problemHeadline, warn } from "../output";
 
@@ -133,7 +133,7 @@ export function registerTemplateCommands(program: Command): void {
       const results = await runBulk(ids, { label: "installing", concurrency: options.concurrency }, async (id) => {
         const known = settled.get(id);
         if (known === "installed") return { outcome: "skipped", result: null, message: `skipped ${id} (already installed)` };
-        if (known) throw new CliFailure(known, exitCodeForStatus(known.status));
+        if (known) throw new CliFailure(known, exitCodeFor(known));
         const template = await install(api, id, source, options);
         return { outcome: "installed", result: template, message: `installed ${id}${template.id === id ? "" : ` as ${template.id}`}` };
       });

@@ -1,3 +1,4 @@
+import type { ProblemType } from "@/lib/contracts/problem-types";
 import { ApiProblem, describeError } from "./problem";
 
 /**
@@ -37,7 +38,7 @@ export interface ProblemMessageOptions<F extends string> {
    * creation is the template) or by problem type (`wrong-password` → `current_password`).
    */
   statusFields?: Partial<Record<number, F>>;
-  typeFields?: Partial<Record<string, F>>;
+  typeFields?: Partial<Record<ProblemType, F>>;
 }
 
 /**
@@ -65,7 +66,7 @@ export function problemMessages<F extends string>(
   for (const [field, messages] of Object.entries(byField) as [F, string[]][]) out[field] = messages.join("; ");
 
   if (error.errors.length === 0) {
-    const field = typeFields[error.problemType ?? ""] ?? statusFields[error.status];
+    const field = (error.problemType === null ? undefined : typeFields[error.problemType]) ?? statusFields[error.status];
     if (field !== undefined) return { fields: { [field]: describeError(error) } as Partial<Record<F, string>>, form: null };
   }
   if (error.errors.length > 0 && unplaced.length === 0) return { fields: out, form: null };

@@ -1,5 +1,6 @@
 import type { FieldError, Problem } from "@/lib/contracts/problem-schema";
 import { PROBLEM_TYPE_PREFIX } from "@/lib/contracts/problem-type-prefix";
+import type { ProblemType } from "@/lib/contracts/problem-types";
 
 /** An error answer of /ext/svc (application/problem+json), or a failure to reach it. */
 export class ApiProblem extends Error {
@@ -9,9 +10,11 @@ export class ApiProblem extends Error {
   readonly errors: FieldError[];
   /**
    * The failure's name, from the body's `type` (`urn:bank-templates:problem:local-edits` →
-   * `local-edits`); null when it has none. (Not `cause`: that is Error's wrapped error.)
+   * `local-edits`); null when it has none. One of the names the server's DomainError uses
+   * (lib/contracts/problem-types.ts), taken on the API's word as its answers are. (Not `cause`:
+   * that is Error's wrapped error.)
    */
-  readonly problemType: string | null;
+  readonly problemType: ProblemType | null;
 
   constructor(status: number, title: string, detail: string, errors: FieldError[] = [], type?: string) {
     super(detail);
@@ -20,7 +23,7 @@ export class ApiProblem extends Error {
     this.title = title;
     this.detail = detail;
     this.errors = errors;
-    this.problemType = type?.startsWith(PROBLEM_TYPE_PREFIX) ? type.slice(PROBLEM_TYPE_PREFIX.length) : null;
+    this.problemType = type?.startsWith(PROBLEM_TYPE_PREFIX) ? (type.slice(PROBLEM_TYPE_PREFIX.length) as ProblemType) : null;
   }
 
   /** The messages for one field, for showing at that field of a form. */
@@ -55,7 +58,7 @@ export class ApiProblem extends Error {
  * Sentences by problem `type`, for the failures whose API wording assumes an API caller (a
  * `force=true` query, a `Retry-After` header) or where the console knows the next step.
  */
-const SENTENCES: Partial<Record<string, (problem: ApiProblem) => string>> = {
+const SENTENCES: Partial<Record<ProblemType, (problem: ApiProblem) => string>> = {
   "id-taken": (p) => `${p.detail} Choose another.`,
   "local-edits": () =>
     "This template was edited here since it was installed, and updating it from its source would replace those edits. Update it from its own page, where you can choose to overwrite them.",
@@ -77,7 +80,10 @@ const SENTENCES: Partial<Record<string, (problem: ApiProblem) => string>> = {
  * API's detail, or for the types above the console's own. lib/client/messages.ts places field errors.
  */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiProblem) return SENTENCES[error.problemType ?? ""]?.(error) ?? error.detail;
+  if (error instanceof ApiProblem) {
+    const sentence = error.problemType === null ? undefined : SENTENCES[error.problemType];
+    return sentence?.(error) ?? error.detail;
+  }
   if (error instanceof Error && error.message) return error.message;
   return "Something went wrong.";
 }

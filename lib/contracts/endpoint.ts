@@ -56,6 +56,16 @@ export interface Endpoint<
   audit?: AuditSpec | false;
 }
 
+/**
+ * Where an endpoint is: its method and path, all the console's browser code needs of it. Each
+ * area states its routes once, zod-free, in lib/contracts/<area>/routes.ts; its contracts
+ * spread them, and the console imports them (gathered in lib/contracts/routes.ts) without
+ * pulling in a schema.
+ */
+export type Route = Readonly<Pick<Endpoint, "method" | "path">>;
+
+export const route = (method: HttpMethod, path: string): Route => ({ method, path });
+
 export function defineEndpoint<
   P extends AnyObject | undefined = undefined,
   Q extends AnyObject | undefined = undefined,

@@ -1,13 +1,13 @@
 import { defineEndpoint } from "@/lib/contracts/endpoint";
 import { BankExport } from "@/lib/contracts/templates/manifest";
+import { bankRoutes } from "./routes";
 import { BankDetail, BankHistory, BankList, bankParams, CreateBankQuery, CreateBankRequest, CreateBankResult } from "./schemas";
 
 const tag = "Banks";
 
 export const bankEndpoints = {
   create: defineEndpoint({
-    method: "POST",
-    path: "/ext/svc/banks",
+    ...bankRoutes.create,
     tag,
     access: "principal",
     status: 200,
@@ -16,11 +16,10 @@ export const bankEndpoints = {
     body: CreateBankRequest,
     response: CreateBankResult,
     errors: [403, 404, 502, 504],
-    audit: { action: "bank.import", target: "/ext/svc/banks/{bank_id}", unlessQuery: "dry_run" },
+    audit: { action: "bank.import", target: bankRoutes.get.path, unlessQuery: "dry_run" },
   }),
   list: defineEndpoint({
-    method: "GET",
-    path: "/ext/svc/banks",
+    ...bankRoutes.list,
     tag,
     access: "principal",
     status: 200,
@@ -29,8 +28,7 @@ export const bankEndpoints = {
     errors: [502, 504],
   }),
   get: defineEndpoint({
-    method: "GET",
-    path: "/ext/svc/banks/{bank_id}",
+    ...bankRoutes.get,
     tag,
     access: "principal",
     status: 200,
@@ -40,8 +38,7 @@ export const bankEndpoints = {
     errors: [404, 502, 504],
   }),
   history: defineEndpoint({
-    method: "GET",
-    path: "/ext/svc/banks/{bank_id}/history",
+    ...bankRoutes.history,
     tag,
     access: "principal",
     status: 200,
@@ -51,8 +48,7 @@ export const bankEndpoints = {
     errors: [404, 502, 504],
   }),
   export: defineEndpoint({
-    method: "GET",
-    path: "/ext/svc/banks/{bank_id}/export",
+    ...bankRoutes.export,
     tag,
     access: "principal",
     status: 200,
@@ -62,8 +58,7 @@ export const bankEndpoints = {
     errors: [404, 502, 504],
   }),
   remove: defineEndpoint({
-    method: "DELETE",
-    path: "/ext/svc/banks/{bank_id}",
+    ...bankRoutes.remove,
     tag,
     access: "principal",
     status: 204,

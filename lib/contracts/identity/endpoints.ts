@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Access, defineEndpoint } from "@/lib/contracts/endpoint";
+import { identityRoutes } from "./routes";
 import {
   ApiKey,
   ChangePasswordRequest,
@@ -17,17 +18,21 @@ import {
 } from "./schemas";
 
 /**
- * List, create and revoke API keys under `base` (a user's own, a service account's, or any
+ * List, create and revoke API keys at `routes` (a user's own, a service account's, or any
  * user's for admins). `params` is absent for a path without parameters: Next hands such
- * routes no params object at all, which an empty params schema would refuse.
+ * route handlers no params object at all, which an empty params schema would refuse.
  */
-function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(base: string, access: Access, params: P, whose: string) {
+function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(
+  routes: (typeof identityRoutes)["myApiKeys"],
+  access: Access,
+  params: P,
+  whose: string,
+) {
   const tag = "API keys";
   const itemParams = params ? params.extend(keyIdParams.shape) : keyIdParams;
   return {
     list: defineEndpoint({
-      method: "GET",
-      path: base,
+      ...routes.list,
       tag,
       access,
       status: 200,
@@ -36,8 +41,7 @@ function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(base:
       response: z.array(ApiKey),
     }),
     create: defineEndpoint({
-      method: "POST",
-      path: base,
+      ...routes.create,
       tag,
       access,
       status: 201,
@@ -46,11 +50,10 @@ function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(base:
       body: CreateApiKeyRequest,
       response: CreatedApiKey,
       errors: [404],
-      audit: { action: "api_key.create", target: `${base}/{key_id}` },
+      audit: { action: "api_key.create", target: routes.revoke.path },
     }),
     revoke: defineEndpoint({
-      method: "DELETE",
-      path: `${base}/{key_id}`,
+      ...routes.revoke,
       tag,
       access,
       status: 204,
@@ -64,8 +67,7 @@ function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(base:
 
 export const identityEndpoints = {
   me: defineEndpoint({
-    method: "GET",
-    path: "/ext/svc/me",
+    ...identityRoutes.me,
     tag: "Identity",
     access: "principal",
     status: 200,
@@ -73,8 +75,7 @@ export const identityEndpoints = {
     response: Me,
   }),
   changePassword: defineEndpoint({
-    method: "POST",
-    path: "/ext/svc/me/password",
+    ...identityRoutes.changePassword,
     tag: "Identity",
     access: "user",
     status: 204,
@@ -83,11 +84,10 @@ export const identityEndpoints = {
     errors: [409],
     audit: { action: "user.password.change" },
   }),
-  myApiKeys: apiKeyEndpoints("/ext/svc/me/api-keys", "user", undefined, "the caller's"),
+  myApiKeys: apiKeyEndpoints(identityRoutes.myApiKeys, "user", undefined, "the caller's"),
   serviceAccounts: {
     list: defineEndpoint({
-      method: "GET",
-      path: "/ext/svc/me/service-accounts",
+      ...identityRoutes.serviceAccounts.list,
       tag: "Service accounts",
       access: "user",
       status: 200,
@@ -95,8 +95,7 @@ export const identityEndpoints = {
       response: z.array(ServiceAccount),
     }),
     create: defineEndpoint({
-      method: "POST",
-      path: "/ext/svc/me/service-accounts",
+      ...identityRoutes.serviceAccounts.create,
       tag: "Service accounts",
       access: "user",
       status: 201,
@@ -104,11 +103,10 @@ export const identityEndpoints = {
       body: CreateServiceAccountRequest,
       response: ServiceAccount,
       errors: [404, 409],
-      audit: { action: "service_account.create", target: "/ext/svc/me/service-accounts/{id}" },
+      audit: { action: "service_account.create", target: `${identityRoutes.serviceAccounts.list.path}/{id}` },
     }),
     remove: defineEndpoint({
-      method: "DELETE",
-      path: "/ext/svc/me/service-accounts/{sa_id}",
+      ...identityRoutes.serviceAccounts.remove,
       tag: "Service accounts",
       access: "user",
       status: 204,
@@ -118,16 +116,10 @@ export const identityEndpoints = {
       audit: { action: "service_account.delete" },
     }),
   },
-  serviceAccountApiKeys: apiKeyEndpoints(
-    "/ext/svc/me/service-accounts/{sa_id}/api-keys",
-    "user",
-    serviceAccountParams,
-    "a service account's",
-  ),
+  serviceAccountApiKeys: apiKeyEndpoints(identityRoutes.serviceAccountApiKeys, "user", serviceAccountParams, "a service account's"),
   users: {
     list: defineEndpoint({
-      method: "GET",
-      path: "/ext/svc/admin/users",
+      ...identityRoutes.users.list,
       tag: "Users",
       access: "admin",
       status: 200,
@@ -135,8 +127,7 @@ export const identityEndpoints = {
       response: z.array(User),
     }),
     create: defineEndpoint({
-      method: "POST",
-      path: "/ext/svc/admin/users",
+      ...identityRoutes.users.create,
       tag: "Users",
       access: "admin",
       status: 201,
@@ -144,11 +135,10 @@ export const identityEndpoints = {
       body: CreateUserRequest,
       response: User,
       errors: [409],
-      audit: { action: "user.create", target: "/ext/svc/admin/users/{id}" },
+      audit: { action: "user.create", target: `${identityRoutes.users.list.path}/{id}` },
     }),
     get: defineEndpoint({
-      method: "GET",
-      path: "/ext/svc/admin/users/{user_id}",
+      ...identityRoutes.users.get,
       tag: "Users",
       access: "admin",
       status: 200,
@@ -158,8 +148,7 @@ export const identityEndpoints = {
       errors: [404],
     }),
     update: defineEndpoint({
-      method: "PATCH",
-      path: "/ext/svc/admin/users/{user_id}",
+      ...identityRoutes.users.update,
       tag: "Users",
       access: "admin",
       status: 200,
@@ -171,8 +160,7 @@ export const identityEndpoints = {
       audit: { action: "user.update" },
     }),
     remove: defineEndpoint({
-      method: "DELETE",
-      path: "/ext/svc/admin/users/{user_id}",
+      ...identityRoutes.users.remove,
       tag: "Users",
       access: "admin",
       status: 204,
@@ -182,5 +170,5 @@ export const identityEndpoints = {
       audit: { action: "user.delete" },
     }),
   },
-  userApiKeys: apiKeyEndpoints("/ext/svc/admin/users/{user_id}/api-keys", "admin", userIdParams, "a user's"),
+  userApiKeys: apiKeyEndpoints(identityRoutes.userApiKeys, "admin", userIdParams, "a user's"),
 };

@@ -1,7 +1,7 @@
 import { defineEndpoint } from "@/lib/contracts/endpoint";
+import { policyRoutes } from "./routes";
 import { BankPolicy, bankPolicyParams, PutPolicyRequest, ResolvedPolicy, ResolveQuery } from "./schemas";
 
-const path = "/ext/svc/banks/{bank_id}/policy";
 const tag = "Bank policy";
 // Endpoint level admits any principal; each handler then requires an admin or the bank's owner (CONTRACT §3).
 const access = "principal";
@@ -9,8 +9,7 @@ const who = "admin, or the owner of an existing bank";
 
 export const policyEndpoints = {
   get: defineEndpoint({
-    method: "GET",
-    path,
+    ...policyRoutes.get,
     tag,
     access,
     status: 200,
@@ -20,8 +19,7 @@ export const policyEndpoints = {
     summary: `Read a bank's policy document (${who})`,
   }),
   put: defineEndpoint({
-    method: "PUT",
-    path,
+    ...policyRoutes.put,
     tag,
     access,
     status: 200,
@@ -33,8 +31,7 @@ export const policyEndpoints = {
     summary: `Create or replace a bank's policy document; an admin may set one before the bank exists (${who})`,
   }),
   remove: defineEndpoint({
-    method: "DELETE",
-    path,
+    ...policyRoutes.remove,
     tag,
     access,
     status: 204,
@@ -44,8 +41,7 @@ export const policyEndpoints = {
     summary: `Delete a bank's policy document (${who})`,
   }),
   resolve: defineEndpoint({
-    method: "GET",
-    path: `${path}/resolve`,
+    ...policyRoutes.resolve,
     tag,
     access,
     status: 200,

@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/contracts/endpoint";
-import { type ScopeKind, scopePrefix } from "@/lib/contracts/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import { availableSourceRoutes, sourceRoutesByScope } from "./routes";
 import { CatalogQuery, CreateSourceRequest, Source, SourceCatalog, sourceNameParams } from "./schemas";
 
-/** The template-source endpoints of one scope; `/me` and `/admin` differ only in path and access. */
+/** The template-source endpoints of one scope; `/me` and `/admin` differ only in route and access. */
 function sourceEndpoints(kind: ScopeKind) {
-  const base = `${scopePrefix(kind)}/template-sources`;
+  const routes = sourceRoutesByScope[kind];
   const access = kind === "personal" ? "principal" : "admin";
   const which = kind === "personal" ? "the caller's personal" : "server";
   const tag = "Template sources";
   return {
     list: defineEndpoint({
-      method: "GET",
-      path: base,
+      ...routes.list,
       tag,
       access,
       status: 200,
@@ -20,8 +20,7 @@ function sourceEndpoints(kind: ScopeKind) {
       response: z.array(Source),
     }),
     create: defineEndpoint({
-      method: "POST",
-      path: base,
+      ...routes.create,
       tag,
       access,
       status: 201,
@@ -29,11 +28,10 @@ function sourceEndpoints(kind: ScopeKind) {
       body: CreateSourceRequest,
       response: Source,
       errors: [409, 422],
-      audit: { action: "template_source.create", target: `${base}/{name}` },
+      audit: { action: "template_source.create", target: routes.remove.path },
     }),
     remove: defineEndpoint({
-      method: "DELETE",
-      path: `${base}/{name}`,
+      ...routes.remove,
       tag,
       access,
       status: 204,
@@ -43,8 +41,7 @@ function sourceEndpoints(kind: ScopeKind) {
       audit: { action: "template_source.delete" },
     }),
     catalog: defineEndpoint({
-      method: "GET",
-      path: `${base}/{name}/catalog`,
+      ...routes.catalog,
       tag,
       access,
       status: 200,
@@ -62,8 +59,7 @@ function sourceEndpoints(kind: ScopeKind) {
 
 export const availableSourceEndpoints = {
   list: defineEndpoint({
-    method: "GET",
-    path: "/ext/svc/template-sources",
+    ...availableSourceRoutes.list,
     tag: "Template sources",
     access: "principal",
     status: 200,

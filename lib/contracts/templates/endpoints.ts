@@ -1,5 +1,6 @@
 import { defineEndpoint } from "@/lib/contracts/endpoint";
-import { type ScopeKind, scopePrefix } from "@/lib/contracts/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import { manifestRoutes, templateRoutesByScope } from "./routes";
 import {
   CheckUpdateResult,
   CreateTemplateRequest,
@@ -16,18 +17,16 @@ import {
   ValidateManifestRequest,
 } from "./schemas";
 
-/** The template endpoints of one scope; `/me/templates` and `/admin/templates` differ only in path and access. */
+/** The template endpoints of one scope; `/me/templates` and `/admin/templates` differ only in route and access. */
 function templateEndpoints(kind: ScopeKind) {
-  const base = `${scopePrefix(kind)}/templates`;
-  const item = `${base}/{template_id}`;
+  const routes = templateRoutesByScope[kind];
   const access = kind === "personal" ? "principal" : "admin";
   const whose = kind === "personal" ? "the caller's" : "a server";
   const tag = kind === "personal" ? "Templates (personal)" : "Templates (server)";
   const marketplaceErrors = [404, 409, 502, 504];
   return {
     list: defineEndpoint({
-      method: "GET",
-      path: base,
+      ...routes.list,
       tag,
       access,
       status: 200,
@@ -36,20 +35,18 @@ function templateEndpoints(kind: ScopeKind) {
       summary: `List ${kind} templates by id, filtered by category and tag; paged with limit and cursor`,
     }),
     create: defineEndpoint({
-      method: "POST",
-      path: base,
+      ...routes.create,
       tag,
       access,
       status: 200,
       body: CreateTemplateRequest,
       response: Template,
       errors: [409],
-      audit: { action: "template.create", target: `${base}/{id}` },
+      audit: { action: "template.create", target: `${routes.list.path}/{id}` },
       summary: `Create ${whose} template from an inline manifest`,
     }),
     get: defineEndpoint({
-      method: "GET",
-      path: item,
+      ...routes.get,
       tag,
       access,
       status: 200,
@@ -59,8 +56,7 @@ function templateEndpoints(kind: ScopeKind) {
       summary: `Read ${whose} template`,
     }),
     patch: defineEndpoint({
-      method: "PATCH",
-      path: item,
+      ...routes.patch,
       tag,
       access,
       status: 200,
@@ -72,8 +68,7 @@ function templateEndpoints(kind: ScopeKind) {
       audit: { action: "template.patch" },
     }),
     remove: defineEndpoint({
-      method: "DELETE",
-      path: item,
+      ...routes.remove,
       tag,
       access,
       status: 204,
@@ -83,8 +78,7 @@ function templateEndpoints(kind: ScopeKind) {
       summary: `Delete ${whose} template`,
     }),
     install: defineEndpoint({
-      method: "POST",
-      path: `${item}/install`,
+      ...routes.install,
       tag,
       access,
       status: 200,
@@ -92,12 +86,11 @@ function templateEndpoints(kind: ScopeKind) {
       body: InstallTemplateRequest,
       response: Template,
       errors: marketplaceErrors,
-      audit: { action: "template.install", target: item },
+      audit: { action: "template.install", target: routes.get.path },
       summary: `Install template {template_id} of a source as ${whose} template`,
     }),
     update: defineEndpoint({
-      method: "POST",
-      path: `${item}/update`,
+      ...routes.update,
       tag,
       access,
       status: 200,
@@ -105,12 +98,11 @@ function templateEndpoints(kind: ScopeKind) {
       query: UpdateQuery,
       response: UpdateResult,
       errors: [400, ...marketplaceErrors],
-      audit: { action: "template.update", target: item },
+      audit: { action: "template.update", target: routes.get.path },
       summary: `Update ${whose} template from its source`,
     }),
     checkUpdate: defineEndpoint({
-      method: "GET",
-      path: `${item}/check-update`,
+      ...routes.checkUpdate,
       tag,
       access,
       status: 200,
@@ -120,8 +112,7 @@ function templateEndpoints(kind: ScopeKind) {
       summary: `Check whether ${whose} template's source has a newer revision`,
     }),
     previewUpdate: defineEndpoint({
-      method: "GET",
-      path: `${item}/update-preview`,
+      ...routes.previewUpdate,
       tag,
       access,
       status: 200,
@@ -140,8 +131,7 @@ export const templateEndpointsByScope = {
 
 export const manifestEndpoints = {
   validate: defineEndpoint({
-    method: "POST",
-    path: "/ext/svc/manifests/validate",
+    ...manifestRoutes.validate,
     tag: "Manifests",
     access: "principal",
     status: 200,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/contracts/endpoint";
-import { type ScopeKind, scopePrefix } from "@/lib/contracts/scope";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import { lifecycleRoutesByScope, templateRoutesByScope, usableTemplateRoutes } from "./routes";
 import {
   CheckUpdatesResult,
   ListTemplatesQuery,
@@ -18,15 +19,14 @@ import {
 
 /** Versions, rollback and the bulk operations of one scope's templates (CONTRACT §13). */
 function lifecycleEndpoints(kind: ScopeKind) {
-  const base = `${scopePrefix(kind)}/templates`;
-  const item = `${base}/{template_id}`;
+  const routes = lifecycleRoutesByScope[kind];
+  const templates = templateRoutesByScope[kind];
   const access = kind === "personal" ? "principal" : "admin";
   const whose = kind === "personal" ? "the caller's" : "a server";
   const tag = kind === "personal" ? "Templates (personal)" : "Templates (server)";
   return {
     versions: defineEndpoint({
-      method: "GET",
-      path: `${item}/versions`,
+      ...routes.versions,
       tag,
       access,
       status: 200,
@@ -36,8 +36,7 @@ function lifecycleEndpoints(kind: ScopeKind) {
       summary: `List the versions of ${whose} template, newest first`,
     }),
     version: defineEndpoint({
-      method: "GET",
-      path: `${item}/versions/{version}`,
+      ...routes.version,
       tag,
       access,
       status: 200,
@@ -47,8 +46,7 @@ function lifecycleEndpoints(kind: ScopeKind) {
       summary: `Read one version of ${whose} template, with its content`,
     }),
     rollback: defineEndpoint({
-      method: "POST",
-      path: `${item}/rollback`,
+      ...routes.rollback,
       tag,
       access,
       status: 200,
@@ -56,28 +54,26 @@ function lifecycleEndpoints(kind: ScopeKind) {
       body: RollbackRequest,
       response: Template,
       errors: [404],
-      audit: { action: "template.rollback", target: item },
+      audit: { action: "template.rollback", target: templates.get.path },
       summary: `Restore a version of ${whose} template (its content, source revision and local-edit mark); records a rollback version`,
     }),
     checkUpdates: defineEndpoint({
-      method: "POST",
-      path: `${base}/check-updates`,
+      ...routes.checkUpdates,
       tag,
       access,
       status: 200,
       response: CheckUpdatesResult,
-      audit: { action: "template.check_updates", target: base },
+      audit: { action: "template.check_updates", target: templates.list.path },
       summary: `Check every installed ${kind} template for updates; one template's failure is its own problem`,
     }),
     updateAll: defineEndpoint({
-      method: "POST",
-      path: `${base}/update-all`,
+      ...routes.updateAll,
       tag,
       access,
       status: 200,
       query: UpdateQuery,
       response: UpdateAllResult,
-      audit: { action: "template.update_all", target: base },
+      audit: { action: "template.update_all", target: templates.list.path },
       summary: `Update every installed ${kind} template; local edits are skipped with a 409 problem unless force=true`,
     }),
   };
@@ -91,8 +87,7 @@ export const lifecycleEndpointsByScope = {
 /** Read access for every principal (CONTRACT §13): their personal templates and every server template. */
 export const usableTemplateEndpoints = {
   list: defineEndpoint({
-    method: "GET",
-    path: "/ext/svc/templates",
+    ...usableTemplateRoutes.list,
     tag: "Templates (usable)",
     access: "principal",
     status: 200,
@@ -101,8 +96,7 @@ export const usableTemplateEndpoints = {
     summary: "List the templates the caller may use: its personal ones and every server template, personal first, then by id",
   }),
   get: defineEndpoint({
-    method: "GET",
-    path: "/ext/svc/templates/{scope}/{template_id}",
+    ...usableTemplateRoutes.get,
     tag: "Templates (usable)",
     access: "principal",
     status: 200,

@@ -1,0 +1,14 @@
+import { route } from "@/lib/contracts/endpoint";
+
+// Where the bank endpoints are (./endpoints.ts spreads these).
+
+const bank = "/ext/svc/banks/{bank_id}";
+
+export const bankRoutes = {
+  create: route("POST", "/ext/svc/banks"),
+  list: route("GET", "/ext/svc/banks"),
+  get: route("GET", bank),
+  history: route("GET", `${bank}/history`),
+  export: route("GET", `${bank}/export`),
+  remove: route("DELETE", bank),
+};

@@ -1,0 +1,35 @@
+import { route } from "@/lib/contracts/endpoint";
+
+// Where the identity endpoints are (./endpoints.ts spreads these).
+
+/** List, create and revoke API keys under `base`. */
+function apiKeyRoutes(base: string) {
+  return {
+    list: route("GET", base),
+    create: route("POST", base),
+    revoke: route("DELETE", `${base}/{key_id}`),
+  };
+}
+
+const serviceAccounts = "/ext/svc/me/service-accounts";
+const users = "/ext/svc/admin/users";
+
+export const identityRoutes = {
+  me: route("GET", "/ext/svc/me"),
+  changePassword: route("POST", "/ext/svc/me/password"),
+  myApiKeys: apiKeyRoutes("/ext/svc/me/api-keys"),
+  serviceAccounts: {
+    list: route("GET", serviceAccounts),
+    create: route("POST", serviceAccounts),
+    remove: route("DELETE", `${serviceAccounts}/{sa_id}`),
+  },
+  serviceAccountApiKeys: apiKeyRoutes(`${serviceAccounts}/{sa_id}/api-keys`),
+  users: {
+    list: route("GET", users),
+    create: route("POST", users),
+    get: route("GET", `${users}/{user_id}`),
+    update: route("PATCH", `${users}/{user_id}`),
+    remove: route("DELETE", `${users}/{user_id}`),
+  },
+  userApiKeys: apiKeyRoutes(`${users}/{user_id}/api-keys`),
+};
