@@ -71,7 +71,12 @@ describe("the service layer", () => {
         const [first, ...rest] = signature.getParameters();
         const firstType = first && checker.typeToString(checker.getTypeOfSymbolAtLocation(first, declaration));
         if (!first || !/^(ServiceContext|RequestContext)$/.test(firstType ?? "") || rest.length > 1) {
-          wrong.push(`${name}(${signature.getParameters().map((s) => s.name).join(", ")}) first: ${firstType}`);
+          wrong.push(
+            `${name}(${signature
+              .getParameters()
+              .map((s) => s.name)
+              .join(", ")}) first: ${firstType}`,
+          );
         }
       }
     }

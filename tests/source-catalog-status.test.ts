@@ -314,7 +314,9 @@ describe("the status write", () => {
     await addSource("left");
     const [row] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "left"));
     const { clientGone } = await import("@/lib/services/marketplace");
-    await expect(withCatalogStatus(t.app, row!, {}, async () => Promise.reject(clientGone()))).rejects.toMatchObject({ code: "client-gone" });
+    await expect(withCatalogStatus(t.app, row!, {}, async () => Promise.reject(clientGone()))).rejects.toMatchObject({
+      code: "client-gone",
+    });
     expect(await listed("left")).toMatchObject({ catalog_fetched_at: null, catalog_error: null });
   });
 });
