@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { consolePageOf } from "@/components/admin/audit-links";
 import { auditEntries } from "@/db/schema";
-import { AUDIT_ACTIONS } from "@/lib/contracts/audit/actions";
+import { AUDIT_ACTIONS, SESSION_ACTIONS } from "@/lib/contracts/audit/actions";
 import { listEndpoints } from "@/lib/contracts/endpoints";
 import { pruneAuditEntries } from "@/lib/services/audit/retention";
 import { type Client, request, useTestApp } from "./support/app";
@@ -121,9 +121,13 @@ describe("retention", () => {
 });
 
 describe("the console's audit page", () => {
-  it("offers exactly the actions the write endpoints declare", () => {
+  it("offers exactly the actions the write endpoints declare, and the console sessions' recorded outside them", () => {
     const declared = new Set(listEndpoints().flatMap((e) => (e.audit ? [e.audit.action] : [])));
-    expect([...AUDIT_ACTIONS].sort()).toEqual([...declared].sort());
+    const sessions: readonly string[] = SESSION_ACTIONS;
+    expect(AUDIT_ACTIONS.filter((action) => !sessions.includes(action)).sort()).toEqual([...declared].sort());
+    expect([...SESSION_ACTIONS].sort()).toEqual(["session.sign-in", "session.sign-out"]);
+    for (const action of SESSION_ACTIONS) expect(AUDIT_ACTIONS).toContain(action);
+    for (const action of SESSION_ACTIONS) expect(declared.has(action), action).toBe(false);
   });
 
   it("links targets to the resources' console pages; others' personal resources are not the viewer's to open", () => {

@@ -146,5 +146,6 @@ export const endpoints: ClientEndpoints = {
   },
   audit: {
     list: route("GET", "/ext/svc/admin/audit"),
+    export: route("GET", "/ext/svc/admin/audit/export"),
   },
 };

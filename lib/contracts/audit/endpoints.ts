@@ -1,5 +1,5 @@
 import { defineEndpoint } from "@/lib/contracts/endpoint";
-import { AuditLog, AuditQuery } from "./schemas";
+import { AuditEntry, AuditExportQuery, AuditLog, AuditQuery } from "./schemas";
 
 export const auditEndpoints = {
   list: defineEndpoint({
@@ -10,6 +10,18 @@ export const auditEndpoints = {
     status: 200,
     query: AuditQuery,
     response: AuditLog,
-    summary: "The audit log of writes, newest first, filtered by actor, action and target; paged with limit and cursor",
+    summary: "The audit log of writes, newest first, filtered by actor, action, target, target type and time; paged with limit and cursor",
+  }),
+  export: defineEndpoint({
+    method: "GET",
+    path: "/ext/svc/admin/audit/export",
+    tag: "Audit",
+    access: "admin",
+    status: 200,
+    query: AuditExportQuery,
+    response: AuditEntry,
+    stream: "ndjson",
+    summary:
+      "Every audit entry the list's filters select, newest first, as application/x-ndjson: one entry per line, the same JSON as the list's entries",
   }),
 };
