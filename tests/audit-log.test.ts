@@ -242,6 +242,7 @@ describe("§17: target type, target id, before and after", () => {
       ["?from=yesterday", "from"],
       ["?to=2026-13-01T00:00:00Z", "to"],
       ["?from=2026-11-01", "from"],
+      ["?to=0000-01-01T00:00:00Z", "to"],
     ] as const) {
       const res = await t.admin.get(`${AUDIT}${query}`);
       expect(res.status, query).toBe(422);

@@ -40,8 +40,11 @@ export const AuditLog = z
   })
   .meta({ id: "AuditLog" });
 
-/** An instant with its offset (`2026-11-22T10:15:30Z`, `2026-11-22T11:15:30.5+01:00`). */
-const instant = z.iso.datetime({ offset: true });
+/**
+ * An instant with its offset (`2026-11-22T10:15:30Z`, `2026-11-22T11:15:30.5+01:00`), from
+ * year 0001 (ISO 8601's year 0000 is no year of the database's calendar).
+ */
+const instant = z.iso.datetime({ offset: true }).refine((value) => !value.startsWith("0000"), "Use a year from 0001.");
 
 /** The selection both the list and the export answer. */
 const auditFilters = {
