@@ -8213,9 +8213,9 @@ export interface operations {
                 target?: string;
                 /** @description Only entries about this kind of resource. */
                 target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
-                /** @description Only entries at or after this time (ISO 8601; inclusive). */
+                /** @description Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive). */
                 from?: string;
-                /** @description Only entries before this time (ISO 8601; exclusive). */
+                /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
                 to?: string;
             };
             header?: never;
@@ -8291,9 +8291,9 @@ export interface operations {
                 target?: string;
                 /** @description Only entries about this kind of resource. */
                 target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
-                /** @description Only entries at or after this time (ISO 8601; inclusive). */
+                /** @description Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive). */
                 from?: string;
-                /** @description Only entries before this time (ISO 8601; exclusive). */
+                /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
                 to?: string;
             };
             header?: never;

@@ -232,6 +232,8 @@ describe("§17: target type, target id, before and after", () => {
     expect(await ids(`&to=${t1.toISOString()}`)).toEqual(["a"]);
     expect(await ids(`&from=${t0.toISOString()}&to=${t2.toISOString()}`)).toEqual(["b", "a"]);
     expect(await ids(`&from=${encodeURIComponent(plusTwo(t1))}`)).toEqual(["c", "b"]);
+    const minus1559 = new Date(t1.getTime() - (15 * 60 + 59) * 60_000).toISOString().replace("Z", "-15:59");
+    expect(await ids(`&from=${encodeURIComponent(minus1559)}`)).toEqual(["c", "b"]);
     expect(await ids(`&from=${t2.toISOString()}&to=${t0.toISOString()}`)).toEqual([]);
     expect(await ids(`&target_type=policy&from=${t0.toISOString()}&action=bank.policy.put`)).toEqual(["b"]);
   });
@@ -243,6 +245,8 @@ describe("§17: target type, target id, before and after", () => {
       ["?to=2026-13-01T00:00:00Z", "to"],
       ["?from=2026-11-01", "from"],
       ["?to=0000-01-01T00:00:00Z", "to"],
+      [`?from=${encodeURIComponent("2026-11-01T00:00:00+16:00")}`, "from"],
+      [`?to=${encodeURIComponent("2026-11-01T00:00:00-21:30")}`, "to"],
     ] as const) {
       const res = await t.admin.get(`${AUDIT}${query}`);
       expect(res.status, query).toBe(422);

@@ -41,10 +41,14 @@ export const AuditLog = z
   .meta({ id: "AuditLog" });
 
 /**
- * An instant with its offset (`2026-11-22T10:15:30Z`, `2026-11-22T11:15:30.5+01:00`), from
- * year 0001 (ISO 8601's year 0000 is no year of the database's calendar).
+ * An instant with its offset (`2026-11-22T10:15:30Z`, `2026-11-22T11:15:30.5+01:00`), as the
+ * database reads it: from year 0001 (ISO 8601's year 0000 is not in its calendar) and with an
+ * offset within ±15:59 (real ones lie within -12:00 and +14:00).
  */
-const instant = z.iso.datetime({ offset: true }).refine((value) => !value.startsWith("0000"), "Use a year from 0001.");
+const instant = z.iso
+  .datetime({ offset: true })
+  .refine((value) => !value.startsWith("0000"), "Use a year from 0001.")
+  .refine((value) => Number(/[+-](\d\d):\d\d$/.exec(value)?.[1] ?? 0) < 16, "Use an offset from -15:59 to +15:59.");
 
 /** The selection both the list and the export answer. */
 const auditFilters = {
@@ -55,8 +59,10 @@ const auditFilters = {
     .optional()
     .meta({ description: "Only writes to this path or below it: `/ext/svc/admin/users/alice` also finds her API keys." }),
   target_type: AuditTargetType.optional().meta({ description: "Only entries about this kind of resource." }),
-  from: instant.optional().meta({ description: "Only entries at or after this time (ISO 8601; inclusive)." }),
-  to: instant.optional().meta({ description: "Only entries before this time (ISO 8601; exclusive)." }),
+  from: instant
+    .optional()
+    .meta({ description: "Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive)." }),
+  to: instant.optional().meta({ description: "Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive)." }),
 };
 
 export const AuditQuery = z.strictObject({
