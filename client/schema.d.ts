@@ -880,8 +880,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit log of writes, newest first, filtered by actor, action and target; paged with limit and cursor */
+        /** The audit log of writes, newest first, filtered by actor, action, target, target type and time; paged with limit and cursor */
         get: operations["getAdminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every audit entry the list's filters select, newest first, as application/x-ndjson: one entry per line, the same JSON as the list's entries */
+        get: operations["getAdminAuditExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2212,6 +2229,14 @@ export interface components {
              * @example /ext/svc/me/templates/support
              */
             target: string;
+            /** @description What kind of resource the entry is about; null on older entries. */
+            target_type: ("source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session") | null;
+            /** @description The resource's id as the API names it (for an install: the installed id); null on older entries. */
+            target_id: string | null;
+            /** @description The resource as the API answered it before the write, every secret removed; null for a creation's before and a deletion's after, and on entries older than these fields. */
+            before: unknown;
+            /** @description The resource as the API answered it after the write, every secret removed; null for a creation's before and a deletion's after, and on entries older than these fields. */
+            after: unknown;
             /** @description X-Request-Id of the write request. */
             request_id: string;
         };
@@ -8186,6 +8211,12 @@ export interface operations {
                 action?: string;
                 /** @description Only writes to this path or below it: `/ext/svc/admin/users/alice` also finds her API keys. */
                 target?: string;
+                /** @description Only entries about this kind of resource. */
+                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
+                /** @description Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive). */
+                from?: string;
+                /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -8200,6 +8231,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditLog"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminAuditExport: {
+        parameters: {
+            query?: {
+                /** @description Only writes by this principal id (a user's or a service account's). */
+                actor?: string;
+                /** @description Only this action, `template.delete`. */
+                action?: string;
+                /** @description Only writes to this path or below it: `/ext/svc/admin/users/alice` also finds her API keys. */
+                target?: string;
+                /** @description Only entries about this kind of resource. */
+                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
+                /** @description Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive). */
+                from?: string;
+                /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one JSON value per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["AuditEntry"];
                 };
             };
             /** @description Missing, unknown, revoked or inactive credentials */

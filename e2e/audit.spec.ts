@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { ADMIN_HEADERS as admin, apiCall as api, auditRowsAfter, createFreshUser, deleteIfPresent } from "./support/api";
 import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_PASSWORD } from "./support/env";
@@ -53,7 +54,9 @@ test("the admin finds on the audit page who deleted which template", async ({ pa
   await expect(rows.nth(0)).toContainText("otto");
   await expect(rows.nth(0)).toContainText("/ext/svc/me/templates/otto-notes");
   await expect(rows.nth(1)).toContainText("ada");
-  const link = rows.nth(1).getByRole("link", { name: "/ext/svc/admin/templates/audit-handbook" });
+  // The target reads as its type and id ("Template audit-handbook"), linked, over its path.
+  await expect(rows.nth(1)).toContainText(HANDBOOK_TARGET);
+  const link = rows.nth(1).getByRole("link", { name: /audit-handbook/ });
   await expect(link).toHaveAttribute("href", "/templates/server/audit-handbook");
   // Another user's personal template is not the admin's to open: no link.
   await expect(rows.nth(0).getByRole("link")).toHaveCount(0);
@@ -68,4 +71,59 @@ test("the admin finds on the audit page who deleted which template", async ({ pa
   await expect(rows).toHaveCount(expectedRows.handbook);
   await expect(rows.nth(0)).toContainText("template.delete");
   await expect(rows.nth(1)).toContainText("template.create");
+});
+
+test("the admin compares an entry's before and after, filters by time and exports the selection", async ({ page, request }) => {
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await page.goto("/admin/audit?action=template.delete");
+  await expect(pageHeading(page, "Audit log")).toBeVisible();
+  const table = page.getByTestId("audit-table");
+  const rows = table.locator("tbody tr");
+  await expect(rows).toHaveCount(expectedRows.deletes);
+
+  // Otto's delete: the template before, nothing after; the diff opens under its row and closes again.
+  const show = rows.nth(0).getByRole("button", { name: /^Show the changes of template\.delete/ });
+  await expect(show).toHaveAttribute("aria-expanded", "false");
+  await show.click();
+  const changes = page.getByTestId("audit-changes");
+  await expect(changes).toBeVisible();
+  await expect(changes.getByTestId("manifest-diff")).toContainText("after (none: deleted)");
+  await expect(changes).toContainText("otto-notes");
+  await screenshot(page, "admin-audit-changes");
+  await rows
+    .nth(0)
+    .getByRole("button", { name: /^Hide the changes/ })
+    .click();
+  await expect(changes).toHaveCount(0);
+
+  // Dates: nothing happened after tomorrow; everything so far happened before it.
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await page.getByLabel("From", { exact: true }).fill(local);
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await expect(page).toHaveURL(/[?&]from=/);
+  await expect(page.getByText("No entries")).toBeVisible();
+  await page.getByLabel("From", { exact: true }).fill("");
+  await page.getByLabel("To", { exact: true }).fill(local);
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await expect(page).toHaveURL(/[?&]to=/);
+  await expect(rows).toHaveCount(expectedRows.deletes);
+
+  // Export: the NDJSON of the current filters, every entry, the same as the API's export.
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export", exact: true }).click();
+  const file = await downloading;
+  expect(file.suggestedFilename()).toBe("audit-log.ndjson");
+  const exported = readFileSync((await file.path())!, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { action: string; target: string; actor: { principal_id: string } });
+  const byApi = await request.get("/ext/svc/admin/audit/export?action=template.delete", { headers: admin });
+  expect(byApi.headers()["content-type"]).toBe("application/x-ndjson");
+  expect(exported).toHaveLength((await byApi.text()).split("\n").filter(Boolean).length);
+  expect(exported.every((entry) => entry.action === "template.delete")).toBe(true);
+  expect(exported.slice(0, 2).map((entry) => [entry.actor.principal_id, entry.target])).toEqual([
+    [OTTO.id, "/ext/svc/me/templates/otto-notes"],
+    ["ada", HANDBOOK_TARGET],
+  ]);
 });

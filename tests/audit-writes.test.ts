@@ -52,6 +52,10 @@ const lastSeq = async () =>
   (await t.app.db.select({ seq: sql<number>`coalesce(max(${auditEntries.seq}), 0)::int` }).from(auditEntries))[0]!.seq;
 const entriesAfter = (seq: number) => t.app.db.select().from(auditEntries).where(gt(auditEntries.seq, seq));
 
+type TargetType = "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
+/** What the write does to the resource: `before` is null for a creation, `after` for a deletion, both present otherwise. */
+type Change = "create" | "change" | "delete";
+
 /** How to make one write succeed: who calls, the concrete path and body, and the resource's path it must be audited at. */
 interface WriteFixture {
   operation: string;
@@ -60,6 +64,8 @@ interface WriteFixture {
   body?: unknown;
   /** The expected target; a function reads what the call answered (a created key's id). */
   target: string | ((answer: { id: string }) => string);
+  /** CONTRACT §17: `target_type`, `target_id` (the id as the API names it; a function reads it after `target` ran) and the change. */
+  about: [TargetType, string | (() => string), Change];
 }
 
 // Ids created by earlier fixtures, for the later ones.
@@ -76,6 +82,7 @@ const FIXTURES: WriteFixture[] = [
     path: "/ext/svc/me/password",
     body: { current_password: MIA_PASSWORD, new_password: MIA_NEW_PASSWORD },
     target: "/ext/svc/me/password",
+    about: ["user", "mia", "change"],
   },
   {
     operation: "POST /ext/svc/me/api-keys",
@@ -86,12 +93,14 @@ const FIXTURES: WriteFixture[] = [
       created.myKey = answer.id;
       return `/ext/svc/me/api-keys/${created.myKey}`;
     },
+    about: ["api_key", () => created.myKey!, "create"],
   },
   {
     operation: "DELETE /ext/svc/me/api-keys/{key_id}",
     caller: "member",
     path: () => `/ext/svc/me/api-keys/${created.myKey}`,
     target: () => `/ext/svc/me/api-keys/${created.myKey}`,
+    about: ["api_key", () => created.myKey!, "delete"],
   },
   {
     operation: "POST /ext/svc/me/service-accounts",
@@ -99,6 +108,7 @@ const FIXTURES: WriteFixture[] = [
     path: "/ext/svc/me/service-accounts",
     body: { id: "tmp-bot" },
     target: "/ext/svc/me/service-accounts/tmp-bot",
+    about: ["service_account", "tmp-bot", "create"],
   },
   {
     operation: "POST /ext/svc/me/service-accounts/{sa_id}/api-keys",
@@ -109,18 +119,21 @@ const FIXTURES: WriteFixture[] = [
       created.botKey = answer.id;
       return `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}`;
     },
+    about: ["api_key", () => created.botKey!, "create"],
   },
   {
     operation: "DELETE /ext/svc/me/service-accounts/{sa_id}/api-keys/{key_id}",
     caller: "member",
     path: () => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}`,
     target: () => `/ext/svc/me/service-accounts/tmp-bot/api-keys/${created.botKey}`,
+    about: ["api_key", () => created.botKey!, "delete"],
   },
   {
     operation: "DELETE /ext/svc/me/service-accounts/{sa_id}",
     caller: "member",
     path: "/ext/svc/me/service-accounts/tmp-bot",
     target: "/ext/svc/me/service-accounts/tmp-bot",
+    about: ["service_account", "tmp-bot", "delete"],
   },
   {
     operation: "POST /ext/svc/admin/users",
@@ -128,6 +141,7 @@ const FIXTURES: WriteFixture[] = [
     path: "/ext/svc/admin/users",
     body: { id: "uma", password: "uma's long initial password" },
     target: "/ext/svc/admin/users/uma",
+    about: ["user", "uma", "create"],
   },
   {
     operation: "PATCH /ext/svc/admin/users/{user_id}",
@@ -135,6 +149,7 @@ const FIXTURES: WriteFixture[] = [
     path: "/ext/svc/admin/users/uma",
     body: { display_name: "Uma", password: "uma's long changed password" },
     target: "/ext/svc/admin/users/uma",
+    about: ["user", "uma", "change"],
   },
   {
     operation: "POST /ext/svc/admin/users/{user_id}/api-keys",
@@ -145,18 +160,21 @@ const FIXTURES: WriteFixture[] = [
       created.umaKey = answer.id;
       return `/ext/svc/admin/users/uma/api-keys/${created.umaKey}`;
     },
+    about: ["api_key", () => created.umaKey!, "create"],
   },
   {
     operation: "DELETE /ext/svc/admin/users/{user_id}/api-keys/{key_id}",
     caller: "admin",
     path: () => `/ext/svc/admin/users/uma/api-keys/${created.umaKey}`,
     target: () => `/ext/svc/admin/users/uma/api-keys/${created.umaKey}`,
+    about: ["api_key", () => created.umaKey!, "delete"],
   },
   {
     operation: "DELETE /ext/svc/admin/users/{user_id}",
     caller: "admin",
     path: "/ext/svc/admin/users/uma",
     target: "/ext/svc/admin/users/uma",
+    about: ["user", "uma", "delete"],
   },
   // Sources
   {
@@ -165,12 +183,14 @@ const FIXTURES: WriteFixture[] = [
     path: "/ext/svc/me/template-sources",
     body: () => ({ url: `${market.url}/audit`, alias: "mine", auth_token: SOURCE_TOKEN }),
     target: "/ext/svc/me/template-sources/mine",
+    about: ["source", "mine", "create"],
   },
   {
     operation: "DELETE /ext/svc/me/template-sources/{name}",
     caller: "bot",
     path: "/ext/svc/me/template-sources/mine",
     target: "/ext/svc/me/template-sources/mine",
+    about: ["source", "mine", "delete"],
   },
   {
     operation: "POST /ext/svc/admin/template-sources",
@@ -178,46 +198,78 @@ const FIXTURES: WriteFixture[] = [
     path: "/ext/svc/admin/template-sources",
     body: () => ({ url: `${market.url}/audit`, alias: "spare", auth_token: SOURCE_TOKEN }),
     target: "/ext/svc/admin/template-sources/spare",
+    about: ["source", "spare", "create"],
   },
   {
     operation: "DELETE /ext/svc/admin/template-sources/{name}",
     caller: "admin",
     path: "/ext/svc/admin/template-sources/spare",
     target: "/ext/svc/admin/template-sources/spare",
+    about: ["source", "spare", "delete"],
   },
-  // Templates of both scopes: the personal ones by a service account
+  // Templates of both scopes: the personal ones by a service account, who installs under an alias_id
+  // (the entry then names the installed id).
   ...(
     [
-      ["bot", T_ME],
-      ["admin", T_ADMIN],
+      ["bot", T_ME, "my-alpha"],
+      ["admin", T_ADMIN, "alpha"],
     ] as const
-  ).flatMap(([caller, base]): WriteFixture[] => [
+  ).flatMap(([caller, base, installed]): WriteFixture[] => [
     {
       operation: `POST ${base}`,
       caller,
       path: base,
       body: { id: "hand", name: "Hand made", manifest: manifest() },
       target: `${base}/hand`,
+      about: ["template", "hand", "create"],
     },
-    { operation: `PATCH ${base}/{template_id}`, caller, path: `${base}/hand`, body: { description: "Edited" }, target: `${base}/hand` },
+    {
+      operation: `PATCH ${base}/{template_id}`,
+      caller,
+      path: `${base}/hand`,
+      body: { description: "Edited" },
+      target: `${base}/hand`,
+      about: ["template", "hand", "change"],
+    },
     {
       operation: `POST ${base}/{template_id}/install`,
       caller,
       path: `${base}/alpha/install`,
-      body: { source_name: "market", source_scope: "server" },
-      target: `${base}/alpha`,
+      body: { source_name: "market", source_scope: "server", ...(installed === "alpha" ? {} : { alias_id: installed }) },
+      target: `${base}/${installed}`,
+      about: ["template", installed, "create"],
     },
-    { operation: `POST ${base}/{template_id}/update`, caller, path: `${base}/alpha/update`, target: `${base}/alpha` },
+    {
+      operation: `POST ${base}/{template_id}/update`,
+      caller,
+      path: `${base}/${installed}/update`,
+      target: `${base}/${installed}`,
+      about: ["template", installed, "change"],
+    },
     {
       operation: `POST ${base}/{template_id}/rollback`,
       caller,
-      path: `${base}/alpha/rollback`,
+      path: `${base}/${installed}/rollback`,
       body: { version: 1 },
-      target: `${base}/alpha`,
+      target: `${base}/${installed}`,
+      about: ["template", installed, "change"],
     },
-    { operation: `POST ${base}/check-updates`, caller, path: `${base}/check-updates`, target: `${base}` },
-    { operation: `POST ${base}/update-all`, caller, path: `${base}/update-all`, target: `${base}` },
-    { operation: `DELETE ${base}/{template_id}`, caller, path: `${base}/hand`, target: `${base}/hand` },
+    // The bulk writes name every template ("*"); before and after list the templates they changed.
+    {
+      operation: `POST ${base}/check-updates`,
+      caller,
+      path: `${base}/check-updates`,
+      target: `${base}`,
+      about: ["template", "*", "change"],
+    },
+    { operation: `POST ${base}/update-all`, caller, path: `${base}/update-all`, target: `${base}`, about: ["template", "*", "change"] },
+    {
+      operation: `DELETE ${base}/{template_id}`,
+      caller,
+      path: `${base}/hand`,
+      target: `${base}/hand`,
+      about: ["template", "hand", "delete"],
+    },
   ]),
   // Banks and policies
   {
@@ -226,6 +278,7 @@ const FIXTURES: WriteFixture[] = [
     path: "/ext/svc/banks",
     body: { bank_id: "mia-bank", template: "server/alpha" },
     target: "/ext/svc/banks/mia-bank",
+    about: ["bank", "mia-bank", "create"],
   },
   {
     operation: "PUT /ext/svc/banks/{bank_id}/policy",
@@ -233,14 +286,22 @@ const FIXTURES: WriteFixture[] = [
     path: "/ext/svc/banks/mia-bank/policy",
     body: { document: { version: "2026-03-24", default_strategy: "balanced" } },
     target: "/ext/svc/banks/mia-bank/policy",
+    about: ["policy", "mia-bank", "create"],
   },
   {
     operation: "DELETE /ext/svc/banks/{bank_id}/policy",
     caller: "member",
     path: "/ext/svc/banks/mia-bank/policy",
     target: "/ext/svc/banks/mia-bank/policy",
+    about: ["policy", "mia-bank", "delete"],
   },
-  { operation: "DELETE /ext/svc/banks/{bank_id}", caller: "member", path: "/ext/svc/banks/mia-bank", target: "/ext/svc/banks/mia-bank" },
+  {
+    operation: "DELETE /ext/svc/banks/{bank_id}",
+    caller: "member",
+    path: "/ext/svc/banks/mia-bank",
+    target: "/ext/svc/banks/mia-bank",
+    about: ["bank", "mia-bank", "delete"],
+  },
 ];
 
 /** POSTs that write nothing, and why: they record no entry. */
@@ -314,9 +375,19 @@ describe("audit entries of the writes in the OpenAPI document", () => {
         principalId: actor.principal_id,
         userId: actor.user_id,
         action: actions.get(fixture.operation),
-        target,
         requestId,
       });
+      // Soft from here: every operation's shortfall is reported, not only the first one's.
+      const entry = entries[0]!;
+      expect.soft(entry.target, `${fixture.operation}: target`).toBe(target);
+      const [type, id, change] = fixture.about;
+      expect.soft(entry.targetType, `${fixture.operation}: target_type`).toBe(type);
+      expect.soft(entry.targetId, `${fixture.operation}: target_id`).toBe(typeof id === "function" ? id() : id);
+      const present = (value: unknown) => typeof value === "object" && value !== null;
+      expect
+        .soft(change === "create" ? entry.before === null : present(entry.before), `${fixture.operation}: before (${change})`)
+        .toBe(true);
+      expect.soft(change === "delete" ? entry.after === null : present(entry.after), `${fixture.operation}: after (${change})`).toBe(true);
     }
   });
 
@@ -396,8 +467,15 @@ describe("audit entries of the writes in the OpenAPI document", () => {
     expect(rows.length).toBeGreaterThan(FIXTURES.length);
     const text = JSON.stringify(rows);
     for (const secret of secrets) expect(text.includes(secret), `an entry holds ${secret.slice(0, 6)}…`).toBe(false);
-    // The API's own answers too.
+    // Every entry's before and after as well.
+    const snapshots = JSON.stringify(rows.map((row) => [row.before, row.after]));
+    for (const secret of secrets) expect(snapshots.includes(secret), `a before/after holds ${secret.slice(0, 6)}…`).toBe(false);
+    // The API's own answers too: the list and the export.
     const answered = (await call("admin", "GET", "/ext/svc/admin/audit?limit=200")).text;
     for (const secret of secrets) expect(answered.includes(secret)).toBe(false);
+    const exported = await call("admin", "GET", "/ext/svc/admin/audit/export");
+    expect(exported.status).toBe(200);
+    expect(exported.text.trim().split("\n")).toHaveLength(rows.length);
+    for (const secret of secrets) expect(exported.text.includes(secret)).toBe(false);
   });
 });

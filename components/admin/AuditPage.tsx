@@ -1,8 +1,8 @@
 "use client";
 import { Anchor, Button, Code, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import Link from "next/link";
-import { parseAsString, useQueryStates } from "nuqs";
-import { type FormEvent, useState } from "react";
+import { parseAsString, parseAsStringLiteral, useQueryStates } from "nuqs";
+import { type FormEvent, Fragment, useState } from "react";
 import type { z } from "zod";
 import { useConsoleUser } from "@/components/console/console-user";
 import { PageHeader } from "@/components/console/PageHeader";
@@ -12,26 +12,47 @@ import { Table } from "@/components/console/Table";
 import { withUrlState } from "@/components/console/url-state";
 import { FormFieldset } from "@/components/forms/FormFieldset";
 import { formatTimestamp } from "@/lib/client/format";
-import { type AuditFilters, useAuditLog } from "@/lib/client/hooks/audit";
-import { AUDIT_ACTIONS } from "@/lib/contracts/audit/actions";
+import { type AuditFilters, auditExportUrl, useAuditLog } from "@/lib/client/hooks/audit";
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from "@/lib/contracts/audit/actions";
 import type { AuditEntry } from "@/lib/contracts/audit/schemas";
-import { consolePageOf } from "./audit-links";
+import { AuditChanges } from "./AuditChanges";
+import { consolePageOf, TARGET_TYPE_LABELS, targetLabel } from "./audit-links";
 
-const FILTER_KEYS = ["actor", "action", "target"] as const;
+const FILTER_KEYS = ["actor", "action", "target_type", "target", "from", "to"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 
 /**
  * What the page shows, all in the URL: the filters and the page (the cursor it starts at). A reload
  * shows the same entries; every Filter and page turn is a history entry, so Back returns to the one before.
+ * `from` and `to` are instants (ISO 8601, UTC); the form shows them in the viewer's local time.
  */
 const auditParams = {
   actor: parseAsString,
   action: parseAsString,
+  target_type: parseAsStringLiteral(AUDIT_TARGET_TYPES),
   target: parseAsString,
+  from: parseAsString,
+  to: parseAsString,
   cursor: parseAsString,
 };
 
 type Entry = z.output<typeof AuditEntry>;
+
+/** An instant as a datetime-local field shows it: the viewer's local time, to the minute. */
+function toLocalInput(iso: string | undefined): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+/** A datetime-local field's value (the viewer's local time) as an instant, or null when empty. */
+function fromLocalInput(value: string): string | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
 
 function Who({ actor }: { actor: Entry["actor"] }) {
   if (actor.principal_type === "user") return <Text size="sm">{actor.principal_id}</Text>;
@@ -45,58 +66,125 @@ function Who({ actor }: { actor: Entry["actor"] }) {
   );
 }
 
+/** The target as people read it, linked to its console page where there is one, over the path it was written at. */
+function Target({ entry, viewerId }: { entry: Entry; viewerId: string }) {
+  const page = consolePageOf(entry.target, entry.actor.user_id, viewerId);
+  const label = targetLabel(entry);
+  return (
+    <>
+      {page ? (
+        <Anchor component={Link} href={page} size="sm">
+          {label}
+        </Anchor>
+      ) : (
+        <Text size="sm">{label}</Text>
+      )}
+      {label !== entry.target && (
+        <Text size="xs" c="dimmed">
+          {entry.target}
+        </Text>
+      )}
+    </>
+  );
+}
+
+const COLUMNS = 6;
+
+function AuditRow({ entry, viewerId }: { entry: Entry; viewerId: string }) {
+  const [open, setOpen] = useState(false);
+  const recorded = entry.before !== null || entry.after !== null;
+  const detailId = `audit-changes-${entry.id}`;
+  return (
+    <Fragment>
+      <Table.Tr>
+        <Table.Th scope="row">
+          <Text size="sm" fw={400}>
+            <time dateTime={entry.at}>{formatTimestamp(entry.at)}</time>
+          </Text>
+        </Table.Th>
+        <Table.Td>
+          <Who actor={entry.actor} />
+        </Table.Td>
+        <Table.Td>
+          <Code>{entry.action}</Code>
+        </Table.Td>
+        <Table.Td style={{ wordBreak: "break-all" }}>
+          <Target entry={entry} viewerId={viewerId} />
+        </Table.Td>
+        <Table.Td>
+          {recorded ? (
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              aria-expanded={open}
+              aria-controls={open ? detailId : undefined}
+              aria-label={`${open ? "Hide" : "Show"} the changes of ${entry.action} at ${formatTimestamp(entry.at)}`}
+              onClick={() => setOpen(!open)}
+            >
+              {open ? "Hide changes" : "Show changes"}
+            </Button>
+          ) : (
+            <Text size="xs" c="dimmed">
+              Not recorded
+            </Text>
+          )}
+        </Table.Td>
+        <Table.Td visibleFrom="md">
+          <Text size="xs" ff="monospace" c="dimmed">
+            {entry.request_id}
+          </Text>
+        </Table.Td>
+      </Table.Tr>
+      {open && (
+        <Table.Tr id={detailId} data-testid="audit-changes">
+          <Table.Td colSpan={COLUMNS}>
+            <AuditChanges before={entry.before} after={entry.after} />
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </Fragment>
+  );
+}
+
 function AuditTable({ entries, viewerId }: { entries: Entry[]; viewerId: string }) {
   return (
     <ResourceTable
-      minWidth={560}
+      minWidth={640}
       striped
       verticalSpacing="sm"
       testId="audit-table"
       caption="Writes, newest first"
-      columns={[{ label: "When" }, { label: "Who" }, { label: "Action" }, { label: "Target" }, { label: "Request id", visibleFrom: "md" }]}
+      columns={[
+        { label: "When" },
+        { label: "Who" },
+        { label: "Action" },
+        { label: "Target" },
+        { label: "Before and after" },
+        { label: "Request id", visibleFrom: "md" },
+      ]}
     >
-      {entries.map((entry) => {
-        const page = consolePageOf(entry.target, entry.actor.user_id, viewerId);
-        return (
-          <Table.Tr key={entry.id}>
-            <Table.Th scope="row">
-              <Text size="sm" fw={400}>
-                <time dateTime={entry.at}>{formatTimestamp(entry.at)}</time>
-              </Text>
-            </Table.Th>
-            <Table.Td>
-              <Who actor={entry.actor} />
-            </Table.Td>
-            <Table.Td>
-              <Code>{entry.action}</Code>
-            </Table.Td>
-            <Table.Td style={{ wordBreak: "break-all" }}>
-              {page ? (
-                <Anchor component={Link} href={page} size="sm">
-                  {entry.target}
-                </Anchor>
-              ) : (
-                <Text size="sm">{entry.target}</Text>
-              )}
-            </Table.Td>
-            <Table.Td visibleFrom="md">
-              <Text size="xs" ff="monospace" c="dimmed">
-                {entry.request_id}
-              </Text>
-            </Table.Td>
-          </Table.Tr>
-        );
-      })}
+      {entries.map((entry) => (
+        <AuditRow key={entry.id} entry={entry} viewerId={viewerId} />
+      ))}
     </ResourceTable>
   );
 }
 
+type Draft = Record<FilterKey, string>;
+
 /** The filter form: edits a draft, applied (to the URL) on Filter. Keyed by the applied filters, so Back resets it. */
-function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (filters: Record<FilterKey, string>) => void }) {
-  const [draft, setDraft] = useState<Record<FilterKey, string>>({
+function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (filters: Draft) => void }) {
+  const [draft, setDraft] = useState<Draft>({
     actor: applied.actor ?? "",
     action: applied.action ?? "",
+    target_type: applied.target_type ?? "",
     target: applied.target ?? "",
+    from: toLocalInput(applied.from),
+    to: toLocalInput(applied.to),
+  });
+  const field = (key: FilterKey) => ({
+    value: draft[key],
+    onChange: (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [key]: e.currentTarget.value }),
   });
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -106,27 +194,31 @@ function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply:
     <form onSubmit={apply} aria-label="Filter the audit log">
       <FormFieldset>
         <Group align="flex-end" mb="md" gap="sm">
-          <TextInput
-            label="Actor"
-            description="User or service account id"
-            value={draft.actor}
-            onChange={(e) => setDraft({ ...draft, actor: e.currentTarget.value })}
-          />
+          <TextInput label="Actor" description="User or service account id" {...field("actor")} />
           <NativeSelect
             label="Action"
             description="What was done"
-            value={draft.action}
-            onChange={(e) => setDraft({ ...draft, action: e.currentTarget.value })}
+            {...field("action")}
             data={[{ value: "", label: "Any action" }, ...AUDIT_ACTIONS.map((action) => ({ value: action, label: action }))]}
+          />
+          <NativeSelect
+            label="Target type"
+            description="What it was done to"
+            {...field("target_type")}
+            data={[
+              { value: "", label: "Any kind" },
+              ...AUDIT_TARGET_TYPES.map((type) => ({ value: type, label: TARGET_TYPE_LABELS[type] })),
+            ]}
           />
           <TextInput
             label="Target"
             description="A path, and everything below it"
             placeholder="/ext/svc/admin/templates/support"
-            value={draft.target}
-            onChange={(e) => setDraft({ ...draft, target: e.currentTarget.value })}
+            {...field("target")}
             style={{ flex: "1 1 260px" }}
           />
+          <TextInput type="datetime-local" label="From" description="Your local time, inclusive" {...field("from")} />
+          <TextInput type="datetime-local" label="To" description="Your local time, exclusive" {...field("to")} />
           <Button type="submit">Filter</Button>
         </Group>
       </FormFieldset>
@@ -134,7 +226,7 @@ function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply:
   );
 }
 
-/** Admin › Audit log: who wrote what and when, filtered by actor, action and target (kept in the URL), newest first. */
+/** Admin › Audit log: who wrote what and when, filtered by actor, action, target and time (kept in the URL), newest first. */
 function AuditPageView() {
   const me = useConsoleUser();
   const [state, setState] = useQueryStates(auditParams, { history: "push" });
@@ -142,16 +234,29 @@ function AuditPageView() {
     FILTER_KEYS.map((key) => [key, state[key] || undefined]).filter(([, value]) => value !== undefined),
   );
   const log = useAuditLog(applied, state.cursor);
-  const apply = (draft: Record<FilterKey, string>) =>
+  const apply = (draft: Draft) =>
     // New filters start again at the newest entry.
-    setState({ actor: draft.actor.trim() || null, action: draft.action || null, target: draft.target.trim() || null, cursor: null });
+    setState({
+      actor: draft.actor.trim() || null,
+      action: draft.action || null,
+      target_type: AUDIT_TARGET_TYPES.find((type) => type === draft.target_type) ?? null,
+      target: draft.target.trim() || null,
+      from: fromLocalInput(draft.from),
+      to: fromLocalInput(draft.to),
+      cursor: null,
+    });
   const next = log.data?.next_cursor ?? null;
 
   return (
     <>
       <PageHeader
         title="Audit log"
-        description="Every successful write through the API and the console: who made it, what it did and to which resource. Kept for 365 days."
+        description="Every successful write through the API and the console, and every console sign-in and sign-out: who made it, what it did, to which resource, and the resource before and after. Kept for 365 days."
+        actions={
+          <Button component="a" href={auditExportUrl(applied)} download="audit-log.ndjson" variant="default">
+            Export
+          </Button>
+        }
       />
       <AuditFilterForm key={JSON.stringify(applied)} applied={applied} onApply={apply} />
       <QueryView

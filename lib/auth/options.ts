@@ -1,8 +1,14 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { consoleSessions } from "@/db/schema";
+import { iso } from "@/lib/contracts/fields";
+import { recordSessionEntry } from "@/lib/services/audit/record";
 import type { AppContext } from "@/lib/services/context";
 import { principalForUser } from "@/lib/services/identity/principal";
+import { principalChangesSettled } from "@/lib/services/identity/principal-cache";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
 import { verifyCredentials } from "./credentials";
 import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
@@ -20,9 +26,13 @@ if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
 /**
  * next-auth's configuration for one request: JWT sessions in http-only SameSite=Lax
  * cookies (`Secure` and `__Secure-` over https), user name and password for local users,
- * and the optional OIDC provider.
+ * and the optional OIDC provider. Sign-ins and sign-outs are audit entries (CONTRACT §17)
+ * with the request's id.
  */
-export function authOptions(app: Pick<AppContext, "db" | "secretKey">, { https }: { https: boolean }): AuthOptions {
+export function authOptions(
+  app: Pick<AppContext, "db" | "secretKey">,
+  { https, requestId = randomUUID() }: { https: boolean; requestId?: string },
+): AuthOptions {
   const oidc = oidcConfigFromEnv();
   return {
     secret: nextAuthSecret(app.secretKey),
@@ -54,7 +64,12 @@ export function authOptions(app: Pick<AppContext, "db" | "secretKey">, { https }
       // re-read per request.
       async jwt({ token, user }) {
         if (user) {
-          const session = await createSession(app.db, user.id);
+          const session = await app.db.transaction(async (tx) => {
+            const started = await createSession(tx, user.id);
+            const snapshot = { id: started.id, user_id: user.id, expires_at: iso(started.expiresAt) };
+            await recordSessionEntry(tx, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
+            return started;
+          });
           return { sub: user.id, name: user.name ?? user.id, sid: session.id };
         }
         return token;
@@ -65,8 +80,18 @@ export function authOptions(app: Pick<AppContext, "db" | "secretKey">, { https }
     },
     events: {
       // next-auth only clears the cookie; deleting the row also ends a copy of the token.
+      // The entry names the session ended; a session already gone (ended elsewhere) ends nothing.
       async signOut({ token }) {
-        if (typeof token?.sid === "string") await endSession(app.db, token.sid);
+        const sid = token?.sid;
+        if (typeof sid !== "string") return;
+        await app.db.transaction(async (tx) => {
+          const [row] = await tx.select().from(consoleSessions).where(eq(consoleSessions.id, sid)).limit(1);
+          await endSession(tx, sid);
+          if (!row) return;
+          const snapshot = { id: row.id, user_id: row.userId, expires_at: iso(row.expiresAt) };
+          await recordSessionEntry(tx, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
+        });
+        await principalChangesSettled(app.db);
       },
     },
   };

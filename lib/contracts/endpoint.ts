@@ -45,6 +45,11 @@ export interface Endpoint<
   body?: B;
   /** Absent: the endpoint answers 204 with no body. */
   response?: R;
+  /**
+   * `ndjson`: the answer is streamed as application/x-ndjson, one `response` per line (an
+   * export of every page); absent: one JSON document.
+   */
+  stream?: "ndjson";
   /** The status of every success (CONTRACT §4 and §15 say which). */
   status: number;
   /** Error statuses worth documenting beyond the ones every endpoint may give. */

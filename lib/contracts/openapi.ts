@@ -32,9 +32,11 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   if (endpoint.body) for (const s of [400, 413, 415, 422]) statuses.add(s);
   if (endpoint.params || endpoint.query) statuses.add(422);
 
-  const success = endpoint.response
-    ? { description: "Success", content: { "application/json": { schema: endpoint.response } } }
-    : { description: "Done; no body" };
+  const success = !endpoint.response
+    ? { description: "Done; no body" }
+    : endpoint.stream === "ndjson"
+      ? { description: "Success: one JSON value per line", content: { "application/x-ndjson": { schema: endpoint.response } } }
+      : { description: "Success", content: { "application/json": { schema: endpoint.response } } };
   return {
     summary: endpoint.summary,
     tags: [endpoint.tag],

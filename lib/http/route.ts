@@ -6,7 +6,7 @@ import { methodNotAllowed, notFound } from "@/lib/contracts/errors";
 import { assertPathEncoding, assertStorable } from "@/lib/contracts/hygiene";
 import { dropNullOptionals, parseOrThrow } from "@/lib/contracts/validation";
 import { observeRequest, type RequestObservation } from "@/lib/http/request-log";
-import { UNMATCHED_ROUTE } from "@/lib/platform/log";
+import { logError, UNMATCHED_ROUTE } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
 import { auditFor, settleJournal, silentAudit, withJournal } from "@/lib/services/audit/record";
 import type { ServiceContext } from "@/lib/services/context";
@@ -36,8 +36,17 @@ export interface HandlerInput<E extends Endpoint> {
   body: EndpointBody<E>;
 }
 
-/** An answer, or one already encoded (JsonText: sent as it is). */
-type HandlerResult<E extends Endpoint> = EndpointResult<E> | JsonText<EndpointResult<E>>;
+/**
+ * The answer of an endpoint with `stream: "ndjson"`: its items, read one at a time and sent as
+ * they come, one JSON line each (application/x-ndjson), so an answer of any length takes
+ * bounded memory. What fails before the first item is answered as problem+json as usual.
+ */
+export class NdjsonStream<T> {
+  constructor(readonly items: AsyncIterable<T>) {}
+}
+
+/** An answer, one already encoded (JsonText: sent as it is), or a stream of lines. */
+type HandlerResult<E extends Endpoint> = EndpointResult<E> | JsonText<EndpointResult<E>> | NdjsonStream<EndpointResult<E>>;
 
 /** Next passes route params as a promise; catch-all segments arrive as arrays. */
 interface RouteContext {
@@ -93,6 +102,7 @@ export function handle<E extends Endpoint>(
       await settleJournal(journal, app.db);
       const { status } = endpoint;
       if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
+      if (payload instanceof NdjsonStream) return await streamLines(endpoint, payload, requestId);
       // Presenters build exactly the wire shape from rows that were validated before they were
       // stored, so answers are encoded as they are: no per-response zod parse (which also
       // reordered manifest keys). Outside production every answer is checked against the schema.
@@ -106,6 +116,38 @@ export function handle<E extends Endpoint>(
     }
   };
   return Object.assign(run, { endpoint });
+}
+
+const NDJSON_HEADERS = { "content-type": "application/x-ndjson" } as const;
+
+/**
+ * Sends a stream's items as lines, reading the next only when the client took the last (the
+ * stream pulls): the first item is read before answering, so an early failure is still a
+ * problem+json; a later one can only cut the answer short (and is logged). A client that goes
+ * away cancels the reading.
+ */
+async function streamLines<T>(endpoint: Endpoint, stream: NdjsonStream<T>, requestId: string): Promise<Response> {
+  const items = stream.items[Symbol.asyncIterator]();
+  let pending: IteratorResult<T> | null = await items.next();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = pending ?? (await items.next());
+        pending = null;
+        if (next.done) return controller.close();
+        if (CHECK_RESPONSES) assertWireShape(endpoint, next.value);
+        controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      } catch (error) {
+        logError("streaming an answer failed", error, { request_id: requestId });
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await items.return?.();
+    },
+  });
+  return new Response(body, { status: endpoint.status, headers: { ...NDJSON_HEADERS, ...apiHeaders(requestId) } });
 }
 
 /**

@@ -32,11 +32,14 @@ export function contractViolations(operation: Operation | undefined, response: F
     if (status === 405 && !headers.get("allow")) problems.push("405 without an Allow header");
   } else if (status >= 200 && status < 300) {
     if (status === 204 && text !== "") problems.push("204 with a body");
-    if (text !== "") {
+    // NDJSON (an export): every line is JSON of its own.
+    const ndjson = (headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-ndjson");
+    for (const part of ndjson ? text.split("\n").filter((line) => line !== "") : text !== "" ? [text] : []) {
       try {
-        JSON.parse(text);
+        JSON.parse(part);
       } catch {
-        problems.push(`${status} body is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
+        problems.push(`${status} body is not ${ndjson ? "NDJSON" : "JSON"}: ${JSON.stringify(part.slice(0, 200))}`);
+        break;
       }
     }
   }

@@ -1,15 +1,22 @@
 import { keepPreviousData } from "@tanstack/react-query";
+import type { AUDIT_TARGET_TYPES } from "@/lib/contracts/audit/actions";
+import { endpointUrl } from "../api";
 import { endpoints } from "../endpoints";
 import { useEndpointQuery } from "../query";
 
-const list = endpoints.audit.list;
+const { list, export: exportAll } = endpoints.audit;
 
-/** The audit page's filters; empty ones are left out of the request. */
+/** The audit page's filters; empty ones are left out of the request. `from` and `to` are ISO 8601 instants. */
 export interface AuditFilters {
   actor?: string;
   action?: string;
   target?: string;
+  target_type?: AuditTargetType;
+  from?: string;
+  to?: string;
 }
+
+type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 const PAGE_SIZE = 50;
 
@@ -24,4 +31,9 @@ export function useAuditLog(filters: AuditFilters, cursor: string | null) {
     { query: { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
     { placeholderData: keepPreviousData },
   );
+}
+
+/** Where the browser downloads every entry of these filters as NDJSON (the session cookie goes along). */
+export function auditExportUrl(filters: AuditFilters): string {
+  return endpointUrl(exportAll, { query: filters });
 }

@@ -1,7 +1,7 @@
-// No imports: the console's audit page takes its action filter from here without the contracts.
+// No imports: the console's audit page takes its filters from here without the contracts.
 
-/** Every action the audit log records, as the write endpoints declare them (tests/audit-log.test.ts keeps the two equal). */
-export const AUDIT_ACTIONS = [
+/** Every action the write endpoints declare (tests/audit-log.test.ts keeps the two equal). */
+const ENDPOINT_ACTIONS = [
   "api_key.create",
   "api_key.revoke",
   "bank.delete",
@@ -25,3 +25,12 @@ export const AUDIT_ACTIONS = [
   "user.password.change",
   "user.update",
 ] as const;
+
+/** The actions recorded outside the endpoints: console sign-in and sign-out (lib/auth, CONTRACT §17). */
+export const SESSION_ACTIONS = ["session.sign-in", "session.sign-out"] as const;
+
+/** Every action the audit log records. */
+export const AUDIT_ACTIONS = [...ENDPOINT_ACTIONS, ...SESSION_ACTIONS] as const;
+
+/** What an entry can be about (CONTRACT §17): `target_type`. */
+export const AUDIT_TARGET_TYPES = ["source", "template", "bank", "policy", "user", "api_key", "service_account", "session"] as const;

@@ -4,4 +4,5 @@ import { route } from "@/lib/contracts/endpoint";
 
 export const auditRoutes = {
   list: route("GET", "/ext/svc/admin/audit"),
+  export: route("GET", "/ext/svc/admin/audit/export"),
 };

@@ -154,3 +154,37 @@ export async function settleJournal(journal: AuditJournal | null, db: Database):
   logError("audit entry recorded after the write", bug, {});
   await journal.recordUntargeted(db, {});
 }
+
+/** A console session as its sign-in and sign-out entries show it: never the token. */
+export interface SessionSnapshot {
+  id: string;
+  user_id: string;
+  expires_at: string;
+}
+
+/**
+ * Records a console sign-in (`after`: the session started) or sign-out (`before`: the session
+ * ended) of a user (CONTRACT §17): actor the user, target the console session. Call it in the
+ * transaction that starts or ends the session row. A failed sign-in is no entry.
+ */
+export async function recordSessionEntry(
+  db: Database,
+  entry: { kind: "sign-in" | "sign-out"; userId: string; requestId: string; session: SessionSnapshot },
+): Promise<void> {
+  const signIn = entry.kind === "sign-in";
+  await db.insert(auditEntries).values({
+    principalType: "user",
+    principalId: entry.userId,
+    userId: entry.userId,
+    action: `session.${entry.kind}`,
+    target: SESSION_TARGET,
+    targetType: "session",
+    targetId: entry.session.id,
+    before: withoutSecrets("session", signIn ? null : entry.session),
+    after: withoutSecrets("session", signIn ? entry.session : null),
+    requestId: entry.requestId,
+  });
+}
+
+/** The `target` path of session entries: next-auth's session endpoint (sessions have no /ext/svc path). */
+const SESSION_TARGET = "/api/auth/session";

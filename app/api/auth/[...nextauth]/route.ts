@@ -22,7 +22,8 @@ interface NextAuthContext {
 // The options are built per request: the secret comes from the started app, and whether
 // cookies are `Secure` depends on how this request arrived.
 async function nextAuth(request: NextRequest, context: NextAuthContext, app: AppContext): Promise<Response> {
-  return NextAuth(request, context, authOptions(app, { https: isHttpsRequest(request.headers, request.url) }));
+  const https = isHttpsRequest(request.headers, request.url);
+  return NextAuth(request, context, authOptions(app, { https, requestId: requestIdFor(request.headers) }));
 }
 
 async function GET(request: NextRequest, context: NextAuthContext): Promise<Response> {

@@ -4,5 +4,5 @@ import { handle, route } from "@/lib/http/route";
 import { listAuditEntries } from "@/lib/services/audit/log";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: handle(auditEndpoints.list, ({ ctx, query }) => listAuditEntries(ctx.app.db, ctx.app.secretKey, query)),
+  GET: handle(auditEndpoints.list, ({ ctx, query }) => listAuditEntries(ctx, query)),
 });
