@@ -6,6 +6,7 @@ import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { users } from "@/db/schema";
 import { loadConfig } from "@/lib/platform/config";
+import { silentAudit } from "@/lib/services/audit/record";
 import type { AppContext } from "@/lib/services/context";
 import type { Principal } from "@/lib/services/identity/principal";
 import { createSource } from "@/lib/services/sources/sources";
@@ -40,7 +41,8 @@ const catalogRequests = (market: Marketplace) => market.requests.filter((r) => r
 
 async function measure(market: Marketplace, [first, second]: [AppContext, AppContext]): Promise<string[]> {
   await first.db.insert(users).values({ id: OWNER.userId, displayName: OWNER.displayName });
-  await createSource(first.db, first.secretKey, SCOPE, { url: `${market.url}/bench`, alias: "bench" });
+  const ctx = { app: first, db: first.db, actor: OWNER, requestId: "bench", signal: new AbortController().signal, audit: silentAudit };
+  await createSource(ctx, { scope: SCOPE, body: { url: `${market.url}/bench`, alias: "bench" } });
   const instance = (i: number) => (i % 2 ? second : first);
 
   market.clearRequests();

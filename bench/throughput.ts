@@ -16,7 +16,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
-import { createApiKey } from "@/lib/services/identity/api-keys";
+import { insertApiKey } from "@/lib/services/identity/api-keys";
 import { freshBenchDatabase } from "./databases";
 import { seedTemplates } from "./seed";
 
@@ -43,7 +43,7 @@ const MANIFEST = JSON.stringify({
 /** `rows` templates: half the heavy owner's (the one the bench reads), the rest spread out. */
 async function seed(db: DatabaseHandle["db"], rows: number) {
   await seedTemplates(db, rows, MANIFEST);
-  const key = await createApiKey(db, { userId: "heavy", serviceAccountId: null }, "bench");
+  const key = await insertApiKey(db, { userId: "heavy", serviceAccountId: null }, "bench");
   return key.token;
 }
 

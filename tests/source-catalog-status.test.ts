@@ -5,7 +5,8 @@ import type { ServerResponse } from "node:http";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { marketplaceCache, templateSources } from "@/db/schema";
-import { badGateway } from "@/lib/contracts/errors";
+import { badGateway, type DomainError } from "@/lib/contracts/errors";
+import { PROBLEM_STATUS } from "@/lib/contracts/problem-types";
 import { cacheKey, catalogLocation } from "@/lib/services/marketplace";
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { refreshAllUpdateStatuses } from "@/lib/services/templates/scheduled-check";
@@ -296,8 +297,8 @@ describe("the status write", () => {
     await isLocked;
     const settled: string[] = [];
     const operations = [failing(), failing()].map((operation, i) =>
-      operation.catch((error: { code: string }) => {
-        settled.push(`${i}: ${error.code}`);
+      operation.catch((error: DomainError) => {
+        settled.push(`${i}: ${PROBLEM_STATUS[error.code]}`);
       }),
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -305,7 +306,7 @@ describe("the status write", () => {
     release();
     await holder;
     await Promise.all(operations);
-    expect(settled.sort()).toEqual(["0: bad-gateway", "1: bad-gateway"]);
+    expect(settled.sort()).toEqual(["0: 502", "1: 502"]);
     expect(await listed("same")).toMatchObject({ catalog_fetched_at: null, catalog_error: "The marketplace is down." });
   });
 
@@ -314,9 +315,8 @@ describe("the status write", () => {
     await addSource("left");
     const [row] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "left"));
     const { clientGone } = await import("@/lib/services/marketplace");
-    await expect(withCatalogStatus(t.app, row!, {}, async () => Promise.reject(clientGone()))).rejects.toMatchObject({
-      code: "client-gone",
-    });
+    const gone = await withCatalogStatus(t.app, row!, {}, async () => Promise.reject(clientGone())).catch((error: DomainError) => error);
+    expect(PROBLEM_STATUS[(gone as DomainError).code]).toBe(499);
     expect(await listed("left")).toMatchObject({ catalog_fetched_at: null, catalog_error: null });
   });
 });

@@ -11,11 +11,11 @@ type OwnerResolver = (ctx: RequestContext, params: Record<string, string>) => Pr
 export const keyOwners = {
   self: async (ctx) => ({ userId: ctx.principal.userId, serviceAccountId: null }),
   serviceAccount: async (ctx, params) => {
-    await assertOwnServiceAccount(ctx.app.db, ctx.principal.userId, params.sa_id!);
+    await assertOwnServiceAccount(ctx, { id: params.sa_id! });
     return { userId: ctx.principal.userId, serviceAccountId: params.sa_id! };
   },
   anyUser: async (ctx, params) => {
-    await getUser(ctx.app.db, params.user_id!);
+    await getUser(ctx, { id: params.user_id! });
     return { userId: params.user_id!, serviceAccountId: null };
   },
 } satisfies Record<string, OwnerResolver>;
@@ -25,9 +25,9 @@ const asRecord = (params: unknown) => (params ?? {}) as Record<string, string>;
 /** The key collection route (GET list, POST create) for one family of key paths. */
 export function apiKeyCollectionRoute(endpoints: KeyEndpoints, ownerOf: OwnerResolver) {
   return route({
-    GET: handle(endpoints.list, async ({ ctx, params }) => listApiKeys(ctx.app.db, await ownerOf(ctx, asRecord(params)))),
+    GET: handle(endpoints.list, async ({ ctx, params }) => listApiKeys(ctx, { owner: await ownerOf(ctx, asRecord(params)) })),
     POST: handle(endpoints.create, async ({ ctx, params, body }) =>
-      createApiKey(ctx.app.db, await ownerOf(ctx, asRecord(params)), body.description ?? null),
+      createApiKey(ctx, { owner: await ownerOf(ctx, asRecord(params)), description: body.description ?? null }),
     ),
   });
 }
@@ -37,7 +37,7 @@ export function apiKeyItemRoute(endpoints: KeyEndpoints, ownerOf: OwnerResolver)
   return route({
     DELETE: handle(endpoints.revoke, async ({ ctx, params }) => {
       const p = asRecord(params);
-      await deleteApiKey(ctx.app.db, await ownerOf(ctx, p), p.key_id!);
+      await deleteApiKey(ctx, { owner: await ownerOf(ctx, p), keyId: p.key_id! });
     }),
   });
 }

@@ -9,15 +9,15 @@ import { browseCatalog } from "@/lib/services/templates/source-catalog";
 export function sourceCollectionRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
-    GET: handle(endpoints.list, ({ ctx }) => listSources(ctx.app.db, scopeOf(kind, ctx.principal))),
-    POST: handle(endpoints.create, ({ ctx, body }) => createSource(ctx.app.db, ctx.app.secretKey, scopeOf(kind, ctx.principal), body)),
+    GET: handle(endpoints.list, ({ ctx }) => listSources(ctx, { scope: scopeOf(kind, ctx.principal) })),
+    POST: handle(endpoints.create, ({ ctx, body }) => createSource(ctx, { scope: scopeOf(kind, ctx.principal), body })),
   });
 }
 
 export function sourceItemRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
-    DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteSource(ctx.app.db, scopeOf(kind, ctx.principal), params.name)),
+    DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteSource(ctx, { scope: scopeOf(kind, ctx.principal), name: params.name })),
   });
 }
 

@@ -6,7 +6,7 @@ import { isForeignKeyViolation } from "@/db/errors";
 import { apiKeys } from "@/db/schema";
 import { notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
-import { recordAudit } from "@/lib/services/audit/record";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 // The fixed prefix keeps keys recognisable in logs and scanners, and never `eyJ` (a JWT).
@@ -49,8 +49,8 @@ const publicColumns = {
 type KeyRow = { id: string; prefix: string; description: string | null; created_at: Date; last_used_at: Date | null };
 const present = (row: KeyRow) => ({ ...row, created_at: iso(row.created_at), last_used_at: isoOrNull(row.last_used_at) });
 
-export async function listApiKeys(db: Database, owner: KeyOwner) {
-  const rows = await db.select(publicColumns).from(apiKeys).where(ownerFilter(owner)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+export async function listApiKeys(ctx: ServiceContext, { owner }: { owner: KeyOwner }) {
+  const rows = await ctx.db.select(publicColumns).from(apiKeys).where(ownerFilter(owner)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
   return rows.map(present);
 }
 
@@ -59,28 +59,37 @@ const ownerGone = (owner: KeyOwner) =>
   notFound(owner.serviceAccountId === null ? `No user ${owner.userId} exists.` : `You have no service account ${owner.serviceAccountId}.`);
 
 /**
- * Creates a key; the token is in the answer and nowhere else, ever. An owner deleted since
- * the caller looked it up fails the foreign key: 404, as if it had been missing all along.
+ * Inserts a key for `owner` (a row-level helper: createApiKey audits it; a benchmark seeds with
+ * it); the token is in the answer and nowhere else, ever.
  */
-export async function createApiKey(db: Database, owner: KeyOwner, description: string | null, token = generateApiKey()) {
+export async function insertApiKey(db: Database, owner: KeyOwner, description: string | null) {
+  const token = generateApiKey();
+  const [inserted] = await db
+    .insert(apiKeys)
+    .values({
+      id: `key_${randomBytes(9).toString("base64url")}`,
+      userId: owner.userId,
+      serviceAccountId: owner.serviceAccountId,
+      tokenHash: hashApiKey(token),
+      prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
+      description,
+    })
+    .returning(publicColumns);
+  return { ...present(inserted!), token };
+}
+
+/**
+ * Creates a key for `owner`; the token is in the answer and nowhere else, ever (the audit
+ * entry loses it to redact.ts). An owner deleted since the caller looked it up fails the
+ * foreign key: 404, as if it had been missing all along.
+ */
+export async function createApiKey(ctx: ServiceContext, { owner, description }: { owner: KeyOwner; description: string | null }) {
   try {
-    const row = await db.transaction(async (tx) => {
-      const [inserted] = await tx
-        .insert(apiKeys)
-        .values({
-          id: `key_${randomBytes(9).toString("base64url")}`,
-          userId: owner.userId,
-          serviceAccountId: owner.serviceAccountId,
-          tokenHash: hashApiKey(token),
-          prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
-          description,
-        })
-        .returning(publicColumns);
-      // The entry names the key by its id; the token is never in it.
-      await recordAudit(tx, { key_id: inserted!.id });
-      return inserted!;
+    return await withTransaction(ctx, async (tx) => {
+      const created = await insertApiKey(tx.db, owner, description);
+      await tx.audit.record({ action: "api_key.create", target: { type: "api_key", id: created.id }, before: null, after: created });
+      return created;
     });
-    return { ...present(row), token };
   } catch (error) {
     if (isForeignKeyViolation(error)) throw ownerGone(owner);
     throw error;
@@ -88,15 +97,15 @@ export async function createApiKey(db: Database, owner: KeyOwner, description: s
 }
 
 /** Revokes a key; it stops working in every process before this returns. */
-export async function deleteApiKey(db: Database, owner: KeyOwner, keyId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const deleted = await tx
+export async function deleteApiKey(ctx: ServiceContext, { owner, keyId }: { owner: KeyOwner; keyId: string }): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const [deleted] = await tx.db
       .delete(apiKeys)
       .where(and(ownerFilter(owner), eq(apiKeys.id, keyId)))
-      .returning({ id: apiKeys.id });
-    if (deleted.length === 0) throw notFound(`No API key ${keyId} exists here.`);
-    await invalidatePrincipals(tx);
-    await recordAudit(tx);
+      .returning(publicColumns);
+    if (!deleted) throw notFound(`No API key ${keyId} exists here.`);
+    await invalidatePrincipals(tx.db);
+    await tx.audit.record({ action: "api_key.revoke", target: { type: "api_key", id: keyId }, before: present(deleted), after: null });
   });
-  await principalChangesSettled(db);
+  await principalChangesSettled(ctx.db);
 }

@@ -1,14 +1,12 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import type { Database } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { serviceAccounts } from "@/db/schema";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso } from "@/lib/contracts/fields";
 import type { CreateServiceAccountRequest, ServiceAccount } from "@/lib/contracts/identity/schemas";
-import { recordAudit } from "@/lib/services/audit/record";
-import type { Principal } from "./principal";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 type ServiceAccountRow = typeof serviceAccounts.$inferSelect;
@@ -27,24 +25,36 @@ function present(row: ServiceAccountRow): z.input<typeof ServiceAccount> {
 
 const owned = (ownerUserId: string, id: string) => and(eq(serviceAccounts.ownerUserId, ownerUserId), eq(serviceAccounts.id, id));
 
-export async function listServiceAccounts(db: Database, ownerUserId: string) {
-  const rows = await db.select().from(serviceAccounts).where(eq(serviceAccounts.ownerUserId, ownerUserId)).orderBy(asc(serviceAccounts.id));
+/** The caller's service accounts (those acting for `ctx.actor.userId`). */
+export async function listServiceAccounts(ctx: ServiceContext) {
+  const rows = await ctx.db
+    .select()
+    .from(serviceAccounts)
+    .where(eq(serviceAccounts.ownerUserId, ctx.actor.userId))
+    .orderBy(asc(serviceAccounts.id));
   return rows.map(present);
 }
 
-export async function createServiceAccount(db: Database, caller: Principal, input: z.output<typeof CreateServiceAccountRequest>) {
+/** A service account acting for the caller. */
+export async function createServiceAccount(ctx: ServiceContext, input: z.output<typeof CreateServiceAccountRequest>) {
+  const caller = ctx.actor;
   const role = input.role ?? "member";
   if (role === "admin" && caller.role !== "admin") throw forbidden("Only an admin may create an admin service account.");
   try {
-    const row = await db.transaction(async (tx) => {
-      const [inserted] = await tx
+    return await withTransaction(ctx, async (tx) => {
+      const [inserted] = await tx.db
         .insert(serviceAccounts)
         .values({ ownerUserId: caller.userId, id: input.id, displayName: input.display_name ?? input.id, role })
         .returning();
-      await recordAudit(tx);
-      return inserted!;
+      const account = present(inserted!);
+      await tx.audit.record({
+        action: "service_account.create",
+        target: { type: "service_account", id: account.id },
+        before: null,
+        after: account,
+      });
+      return account;
     });
-    return present(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw conflict(
@@ -59,19 +69,26 @@ export async function createServiceAccount(db: Database, caller: Principal, inpu
   }
 }
 
+const notYours = (id: string) => notFound(`You have no service account ${id}.`);
+
 /** 404 unless the service account is the caller's own (others' answer as missing ones). */
-export async function assertOwnServiceAccount(db: Database, ownerUserId: string, id: string): Promise<void> {
-  const [row] = await db.select({ id: serviceAccounts.id }).from(serviceAccounts).where(owned(ownerUserId, id)).limit(1);
-  if (!row) throw notFound(`You have no service account ${id}.`);
+export async function assertOwnServiceAccount(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
+  const [row] = await ctx.db.select({ id: serviceAccounts.id }).from(serviceAccounts).where(owned(ctx.actor.userId, id)).limit(1);
+  if (!row) throw notYours(id);
 }
 
-/** Deletes a service account with its keys; they stop working in every process before this returns. */
-export async function deleteServiceAccount(db: Database, ownerUserId: string, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const deleted = await tx.delete(serviceAccounts).where(owned(ownerUserId, id)).returning({ id: serviceAccounts.id });
-    if (deleted.length === 0) throw notFound(`You have no service account ${id}.`);
-    await invalidatePrincipals(tx);
-    await recordAudit(tx);
+/** Deletes one of the caller's service accounts with its keys; they stop working in every process before this returns. */
+export async function deleteServiceAccount(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const [deleted] = await tx.db.delete(serviceAccounts).where(owned(ctx.actor.userId, id)).returning();
+    if (!deleted) throw notYours(id);
+    await invalidatePrincipals(tx.db);
+    await tx.audit.record({
+      action: "service_account.delete",
+      target: { type: "service_account", id },
+      before: present(deleted),
+      after: null,
+    });
   });
-  await principalChangesSettled(db);
+  await principalChangesSettled(ctx.db);
 }

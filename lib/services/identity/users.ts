@@ -7,14 +7,14 @@ import { users } from "@/db/schema";
 import { conflict, notFound } from "@/lib/contracts/errors";
 import { iso } from "@/lib/contracts/fields";
 import type { CreateUserRequest, UpdateUserRequest, User } from "@/lib/contracts/identity/schemas";
-import { recordAudit } from "@/lib/services/audit/record";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { endUserSessions } from "@/lib/services/identity/session-store";
 import { hashPassword } from "./passwords";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 type UserRow = typeof users.$inferSelect;
 
-function presentUser(row: UserRow): z.input<typeof User> {
+export function presentUser(row: UserRow): z.input<typeof User> {
   return {
     id: row.id,
     display_name: row.displayName,
@@ -27,8 +27,8 @@ function presentUser(row: UserRow): z.input<typeof User> {
   };
 }
 
-export async function listUsers(db: Database) {
-  return (await db.select().from(users).orderBy(asc(users.id))).map(presentUser);
+export async function listUsers(ctx: ServiceContext) {
+  return (await ctx.db.select().from(users).orderBy(asc(users.id))).map(presentUser);
 }
 
 const noSuchUser = (id: string) => notFound(`No user ${id} exists.`);
@@ -38,17 +38,17 @@ export async function findUser(db: Database, id: string): Promise<UserRow | null
   return row ?? null;
 }
 
-export async function getUser(db: Database, id: string) {
-  const row = await findUser(db, id);
+export async function getUser(ctx: ServiceContext, { id }: { id: string }) {
+  const row = await findUser(ctx.db, id);
   if (!row) throw noSuchUser(id);
   return presentUser(row);
 }
 
-export async function createUser(db: Database, input: z.output<typeof CreateUserRequest>) {
+export async function createUser(ctx: ServiceContext, input: z.output<typeof CreateUserRequest>) {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
-    const row = await db.transaction(async (tx) => {
-      const [inserted] = await tx
+    return await withTransaction(ctx, async (tx) => {
+      const [inserted] = await tx.db
         .insert(users)
         .values({
           id: input.id,
@@ -58,10 +58,10 @@ export async function createUser(db: Database, input: z.output<typeof CreateUser
           passwordHash,
         })
         .returning();
-      await recordAudit(tx);
-      return inserted!;
+      const user = presentUser(inserted!);
+      await tx.audit.record({ action: "user.create", target: { type: "user", id: user.id }, before: null, after: user });
+      return user;
     });
-    return presentUser(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw conflict(`A user ${input.id} already exists.`, [{ path: "id", message: "is taken by another user" }], "id-taken");
@@ -102,7 +102,7 @@ async function assertAnotherActiveAdmin(tx: Database, id: string, action: string
 /** Whether a PATCH could take an active admin away; only those wait for the admin-change lock. */
 const mayRemoveAdmin = (patch: z.output<typeof UpdateUserRequest>) => patch.role === "member" || patch.is_active === false;
 
-export async function updateUser(db: Database, id: string, patch: z.output<typeof UpdateUserRequest>) {
+export async function updateUser(ctx: ServiceContext, { id, patch }: { id: string; patch: z.output<typeof UpdateUserRequest> }) {
   const changes: Partial<typeof users.$inferInsert> = {};
   if (patch.display_name !== undefined) changes.displayName = patch.display_name;
   if (patch.email !== undefined) changes.email = patch.email;
@@ -113,40 +113,47 @@ export async function updateUser(db: Database, id: string, patch: z.output<typeo
   // A deactivated user, or one whose password an admin set or cleared, signs in again (CONTRACT §11).
   const endsSessions = patch.is_active === false || patch.password !== undefined;
 
-  const updated = await db.transaction(async (tx) => {
-    if (mayRemoveAdmin(patch)) await lockAdminChanges(tx);
-    const current = await lockUser(tx, id);
-    await recordAudit(tx);
-    if (Object.keys(changes).length === 0) return presentUser(current);
+  const updated = await withTransaction(ctx, async (tx) => {
+    if (mayRemoveAdmin(patch)) await lockAdminChanges(tx.db);
+    const current = await lockUser(tx.db, id);
+    const before = presentUser(current);
+    const audited = (after: z.input<typeof User>) =>
+      tx.audit.record({ action: "user.update", target: { type: "user", id }, before, after });
+    if (Object.keys(changes).length === 0) {
+      await audited(before);
+      return before;
+    }
     const demotes = patch.role === "member" && current.role === "admin" && current.isActive;
     const deactivates = patch.is_active === false && current.isActive && current.role === "admin";
-    if (demotes || deactivates) await assertAnotherActiveAdmin(tx, id, demotes ? "demote" : "deactivate");
+    if (demotes || deactivates) await assertAnotherActiveAdmin(tx.db, id, demotes ? "demote" : "deactivate");
 
-    const [row] = await tx
+    const [row] = await tx.db
       .update(users)
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(users.id, id))
       .returning();
     if (!row) throw noSuchUser(id);
     // Role, activity and name are part of the principal that keys and sessions stand for.
-    if (endsSessions) await endUserSessions(tx, id);
-    else await invalidatePrincipals(tx);
-    return presentUser(row);
+    if (endsSessions) await endUserSessions(tx.db, id);
+    else await invalidatePrincipals(tx.db);
+    const after = presentUser(row);
+    await audited(after);
+    return after;
   });
-  await principalChangesSettled(db);
+  await principalChangesSettled(ctx.db);
   return updated;
 }
 
 /** Deleting a user cascades to its keys, service accounts, sources, templates and sessions. */
-export async function deleteUser(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await lockAdminChanges(tx);
-    const current = await lockUser(tx, id);
-    if (current.role === "admin" && current.isActive) await assertAnotherActiveAdmin(tx, id, "delete");
-    const deleted = await tx.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+export async function deleteUser(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    await lockAdminChanges(tx.db);
+    const current = await lockUser(tx.db, id);
+    if (current.role === "admin" && current.isActive) await assertAnotherActiveAdmin(tx.db, id, "delete");
+    const deleted = await tx.db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
     if (deleted.length === 0) throw noSuchUser(id);
-    await invalidatePrincipals(tx);
-    await recordAudit(tx);
+    await invalidatePrincipals(tx.db);
+    await tx.audit.record({ action: "user.delete", target: { type: "user", id }, before: presentUser(current), after: null });
   });
-  await principalChangesSettled(db);
+  await principalChangesSettled(ctx.db);
 }

@@ -1,15 +1,21 @@
 import { notFound } from "@/lib/contracts/errors";
 import type { OwnerScope, ScopeKind } from "@/lib/contracts/scope";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { AppContext, ServiceContext } from "@/lib/services/context";
 import { findSourceWithToken } from "./sources";
 
 /**
  * The source a caller installs or browses from (CONTRACT §7 install). With `sourceScope`
  * that scope's source; otherwise under /me the caller's personal source, then a server
- * source of that name; under /admin a server source. 404 when there is none.
+ * source of that name; under /admin a server source. 404 when there is none. `principal` is the
+ * caller (a Principal, or a ServiceContext's actor): only whose personal sources count is read.
  */
-export async function findUsableSource(app: AppContext, kind: ScopeKind, principal: Principal, name: string, sourceScope?: ScopeKind) {
+export async function findUsableSource(
+  app: AppContext,
+  kind: ScopeKind,
+  principal: Pick<ServiceContext["actor"], "userId">,
+  name: string,
+  sourceScope?: ScopeKind,
+) {
   const personal: OwnerScope = { kind: "personal", owner: principal.userId };
   const server: OwnerScope = { kind: "server", owner: null };
   const candidates = sourceScope ? [sourceScope === "personal" ? personal : server] : kind === "personal" ? [personal, server] : [server];

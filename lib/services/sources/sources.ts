@@ -10,7 +10,7 @@ import type { OwnerScope } from "@/lib/contracts/scope";
 import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "@/lib/contracts/sources/names";
 import type { CreateSourceRequest, Source } from "@/lib/contracts/sources/schemas";
 import { decryptSecret, encryptSecret } from "@/lib/platform/secret-box";
-import { recordAudit } from "@/lib/services/audit/record";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 
 export type SourceRow = typeof templateSources.$inferSelect;
 
@@ -34,17 +34,17 @@ const inScope = (scope: OwnerScope) =>
 
 const scopeWords = (scope: OwnerScope) => (scope.kind === "personal" ? "personal source" : "server source");
 
-export async function listSources(db: Database, scope: OwnerScope) {
-  const rows = await db.select().from(templateSources).where(inScope(scope)).orderBy(asc(templateSources.name));
+export async function listSources(ctx: ServiceContext, { scope }: { scope: OwnerScope }) {
+  const rows = await ctx.db.select().from(templateSources).where(inScope(scope)).orderBy(asc(templateSources.name));
   return rows.map(presentSource);
 }
 
 /** Every source the caller can install from: their personal sources and the server's, by name then scope. */
-export async function listAvailableSources(db: Database, ownerUserId: string) {
-  const rows = await db
+export async function listAvailableSources(ctx: ServiceContext) {
+  const rows = await ctx.db
     .select()
     .from(templateSources)
-    .where(or(inScope({ kind: "personal", owner: ownerUserId }), inScope({ kind: "server", owner: null })))
+    .where(or(inScope({ kind: "personal", owner: ctx.actor.userId }), inScope({ kind: "server", owner: null })))
     .orderBy(asc(templateSources.name), asc(templateSources.scope));
   return rows.map(presentSource);
 }
@@ -62,26 +62,29 @@ function sourceNameFor(input: z.output<typeof CreateSourceRequest>): string {
   return derived;
 }
 
-export async function createSource(db: Database, secretKey: Buffer, scope: OwnerScope, input: z.output<typeof CreateSourceRequest>) {
+export async function createSource(
+  ctx: ServiceContext,
+  { scope, body: input }: { scope: OwnerScope; body: z.output<typeof CreateSourceRequest> },
+) {
   const name = sourceNameFor(input);
   try {
-    const row = await db.transaction(async (tx) => {
-      const [inserted] = await tx
+    return await withTransaction(ctx, async (tx) => {
+      const [inserted] = await tx.db
         .insert(templateSources)
         .values({
           scope: scope.kind,
           owner: scope.owner,
           name,
           url: input.url,
-          authTokenEncrypted: input.auth_token ? encryptSecret(secretKey, input.auth_token) : null,
+          authTokenEncrypted: input.auth_token ? encryptSecret(ctx.app.secretKey, input.auth_token) : null,
           description: input.description ?? null,
         })
         .returning();
+      const source = presentSource(inserted!);
       // The name may come from the URL: only here is it known.
-      await recordAudit(tx, { name });
-      return inserted!;
+      await tx.audit.record({ action: "template_source.create", target: { type: "source", id: name }, before: null, after: source });
+      return source;
     });
-    return presentSource(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
       // Point at the field the name came from, so a form can show the conflict there.
@@ -98,14 +101,19 @@ export async function createSource(db: Database, secretKey: Buffer, scope: Owner
   }
 }
 
-export async function deleteSource(db: Database, scope: OwnerScope, name: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const deleted = await tx
+export async function deleteSource(ctx: ServiceContext, { scope, name }: { scope: OwnerScope; name: string }): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const [deleted] = await tx.db
       .delete(templateSources)
       .where(and(inScope(scope), eq(templateSources.name, name)))
-      .returning({ id: templateSources.id });
-    if (deleted.length === 0) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
-    await recordAudit(tx);
+      .returning();
+    if (!deleted) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
+    await tx.audit.record({
+      action: "template_source.delete",
+      target: { type: "source", id: name },
+      before: presentSource(deleted),
+      after: null,
+    });
   });
 }
 

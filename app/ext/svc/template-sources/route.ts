@@ -5,5 +5,5 @@ import { handle, route } from "@/lib/http/route";
 import { listAvailableSources } from "@/lib/services/sources/sources";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: handle(availableSourceEndpoints.list, ({ ctx }) => listAvailableSources(ctx.app.db, ctx.principal.userId)),
+  GET: handle(availableSourceEndpoints.list, ({ ctx }) => listAvailableSources(ctx)),
 });

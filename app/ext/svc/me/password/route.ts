@@ -7,6 +7,6 @@ import { changeOwnPassword } from "@/lib/services/identity/password-change";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   POST: handle(identityEndpoints.changePassword, async ({ ctx, body }) => {
-    await changeOwnPassword(ctx.app.db, ctx.principal, body, clientAddress(ctx.request.headers, ctx.app.config.trustedProxies));
+    await changeOwnPassword(ctx, { body, clientAddress: clientAddress(ctx.request.headers, ctx.app.config.trustedProxies) });
   }),
 });

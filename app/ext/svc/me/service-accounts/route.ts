@@ -7,6 +7,6 @@ import { createServiceAccount, listServiceAccounts } from "@/lib/services/identi
 const endpoints = identityEndpoints.serviceAccounts;
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: handle(endpoints.list, ({ ctx }) => listServiceAccounts(ctx.app.db, ctx.principal.userId)),
-  POST: handle(endpoints.create, ({ ctx, body }) => createServiceAccount(ctx.app.db, ctx.principal, body)),
+  GET: handle(endpoints.list, ({ ctx }) => listServiceAccounts(ctx)),
+  POST: handle(endpoints.create, ({ ctx, body }) => createServiceAccount(ctx, body)),
 });

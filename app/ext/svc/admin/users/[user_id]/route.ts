@@ -7,7 +7,7 @@ import { deleteUser, getUser, updateUser } from "@/lib/services/identity/users";
 const endpoints = identityEndpoints.users;
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: handle(endpoints.get, ({ ctx, params }) => getUser(ctx.app.db, params.user_id)),
-  PATCH: handle(endpoints.update, ({ ctx, params, body }) => updateUser(ctx.app.db, params.user_id, body)),
-  DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteUser(ctx.app.db, params.user_id)),
+  GET: handle(endpoints.get, ({ ctx, params }) => getUser(ctx, { id: params.user_id })),
+  PATCH: handle(endpoints.update, ({ ctx, params, body }) => updateUser(ctx, { id: params.user_id, patch: body })),
+  DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteUser(ctx, { id: params.user_id })),
 });

@@ -5,7 +5,5 @@ import { handle, route } from "@/lib/http/route";
 import { deleteServiceAccount } from "@/lib/services/identity/service-accounts";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  DELETE: handle(identityEndpoints.serviceAccounts.remove, ({ ctx, params }) =>
-    deleteServiceAccount(ctx.app.db, ctx.principal.userId, params.sa_id),
-  ),
+  DELETE: handle(identityEndpoints.serviceAccounts.remove, ({ ctx, params }) => deleteServiceAccount(ctx, { id: params.sa_id })),
 });
