@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Database } from "@/db/client";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { forbidden } from "@/lib/contracts/errors";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
@@ -34,8 +35,8 @@ export function remoteBankStore(config: HindsightConfig): BankStore {
       if (!(await client.deleteBank(bankId))) return false;
       // Hindsight deleted it: its history and the audit entry go together.
       await withTransaction(ctx, async (tx) => {
-        const before = current && (await presentBankDetail(tx.db, storedHindsightBank(bankId, current)));
         await deleteImportHistory(tx.db, bankId);
+        const before = await auditedBank(tx.db, bankId, current);
         await tx.audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before, after: null });
       });
       return true;
@@ -88,9 +89,12 @@ async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient,
       result: answer,
       at: new Date(),
     });
-    const present = (bank: HindsightBank | null) => bank && presentBankDetail(tx.db, storedHindsightBank(bankId, bank));
-    const [before, after] = [await present(current), await present(imported)];
-    await tx.audit.record({ action: "bank.import", target: { type: "bank", id: bankId }, before, after });
+    await tx.audit.record({
+      action: "bank.import",
+      target: { type: "bank", id: bankId },
+      before: await auditedBank(tx.db, bankId, current),
+      after: await auditedBank(tx.db, bankId, imported),
+    });
   });
   return { bankCreated: !current, result: answer, changes };
 }
@@ -106,6 +110,10 @@ async function readHindsightBank(client: HindsightClient, actor: Actor, bankId: 
   const bank = await client.getBank(bankId);
   return bank && storedHindsightBank(bankId, bank);
 }
+
+/** A bank Hindsight described (null: none) as GET /banks/{bank_id} answers it, for an audit entry. */
+const auditedBank = async (db: Database, bankId: string, bank: HindsightBank | null) =>
+  bank && presentBankDetail(db, storedHindsightBank(bankId, bank));
 
 function storedHindsightBank(bankId: string, bank: HindsightBank): StoredBankDetail {
   return {
