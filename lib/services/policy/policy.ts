@@ -24,9 +24,13 @@ interface PolicyInput {
 
 // ---- storage ---------------------------------------------------------------
 
-/** The policy of a bank as GET answers it; null when it has none. */
-async function findPolicy(db: Database, bankId: string): Promise<BankPolicyResult | null> {
-  const [row] = await db.select({ document: bankPolicies.document }).from(bankPolicies).where(eq(bankPolicies.bankId, bankId)).limit(1);
+/**
+ * The policy of a bank as GET answers it; null when it has none. With `lock` (inside a
+ * transaction) its row stays locked until the transaction ends, so a concurrent write waits.
+ */
+async function findPolicy(db: Database, bankId: string, lock = false): Promise<BankPolicyResult | null> {
+  const query = db.select({ document: bankPolicies.document }).from(bankPolicies).where(eq(bankPolicies.bankId, bankId));
+  const [row] = lock ? await query.for("update") : await query.limit(1);
   // Only validated documents are ever written, so the stored shape is a PolicyDocument.
   return row ? { bank_id: bankId, document: row.document as PolicyDocument } : null;
 }
@@ -46,7 +50,7 @@ export async function putPolicy(
 ): Promise<BankPolicyResult> {
   return withTransaction(ctx, async (tx) => {
     await assertMayManageBank(tx, { bankId, hold: true });
-    const before = await findPolicy(tx.db, bankId);
+    const before = await findPolicy(tx.db, bankId, true);
     const [row] = await tx.db
       .insert(bankPolicies)
       .values({ bankId, document })
