@@ -9,8 +9,9 @@ import { users } from "@/db/schema";
 import { MANIFEST_LIMITS } from "@/lib/contracts/templates/manifest";
 import { CreateTemplateRequest } from "@/lib/contracts/templates/schemas";
 import { loadConfig } from "@/lib/platform/config";
+import { silentAudit } from "@/lib/services/audit/record";
 import { createBankFromTemplate } from "@/lib/services/banks/banks";
-import type { AppContext } from "@/lib/services/context";
+import type { AppContext, ServiceContext } from "@/lib/services/context";
 import type { Principal } from "@/lib/services/identity/principal";
 import { createTemplate } from "@/lib/services/templates/templates";
 import { largeManifest } from "@/tests/support/fixtures";
@@ -39,7 +40,15 @@ async function importCase(name: string, handle: DatabaseHandle): Promise<boolean
   await handle.db.insert(users).values({ id: OWNER.userId, displayName: OWNER.displayName });
   const template = CreateTemplateRequest.parse({ id: "large", name: "Large", manifest: largeManifest(mentalModels, directives) });
   await createTemplate(handle.db, { kind: "personal", owner: OWNER.userId }, template, OWNER.id);
-  const apply = () => createBankFromTemplate(app, OWNER, { bank_id: "large", template: "personal/large" }, false);
+  const ctx: ServiceContext = {
+    app,
+    db: app.db,
+    actor: OWNER,
+    requestId: "bench",
+    signal: new AbortController().signal,
+    audit: silentAudit,
+  };
+  const apply = () => createBankFromTemplate(ctx, { body: { bank_id: "large", template: "personal/large" }, dryRun: false });
   const created = await timeOnce("import into a new bank", apply);
   const reimported = await timeOnce("re-import into the same bank", apply);
   return created && reimported;

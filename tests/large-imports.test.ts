@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
+import { silentAudit } from "@/lib/services/audit/record";
 import { embeddedBankStore } from "@/lib/services/banks/store";
+import type { ServiceContext } from "@/lib/services/context";
 import type { Principal } from "@/lib/services/identity/principal";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, largeManifest, manifest } from "./support/fixtures";
@@ -190,9 +192,17 @@ describe("the embedded store, whatever the list sizes", () => {
   // carry at four per row (16,384 rows): the store batches its statements.
   const ROWS = 16_500;
   const principal: Principal = { type: "user", id: "erin", userId: "erin", role: "member", displayName: "Erin" };
-  const store = () => embeddedBankStore(t.app.db);
+  const ctx = (): ServiceContext => ({
+    app: t.app,
+    db: t.app.db,
+    actor: principal,
+    requestId: "large-imports",
+    signal: new AbortController().signal,
+    audit: silentAudit,
+  });
+  const store = () => embeddedBankStore();
   const importInto = (bankId: string, manifest: BankTemplateManifest) =>
-    store().importTemplate(principal, { bankId, template: { ref: "personal/huge", revision: null, manifest }, dryRun: false });
+    store().importTemplate(ctx(), { bankId, template: { ref: "personal/huge", revision: null, manifest }, dryRun: false });
 
   it(`imports ${ROWS} mental models in one go, and again`, async () => {
     const huge = {
@@ -201,13 +211,13 @@ describe("the embedded store, whatever the list sizes", () => {
     };
     expect((await importInto("huge-models", huge)).result.mental_models_created).toHaveLength(ROWS);
     expect((await importInto("huge-models", huge)).result.mental_models_updated).toHaveLength(ROWS);
-    expect((await store().read(principal, "huge-models"))?.mental_models).toEqual(huge.mental_models);
+    expect((await store().read(ctx(), "huge-models"))?.mental_models).toEqual(huge.mental_models);
   });
 
   it(`imports ${ROWS} directives in one go, and again`, async () => {
     const huge = { version: "1" as const, directives: Array.from({ length: ROWS }, (_, i) => ({ name: `d${i}`, content: "c" })) };
     expect((await importInto("huge-directives", huge)).result.directives_created).toHaveLength(ROWS);
     expect((await importInto("huge-directives", huge)).result.directives_updated).toHaveLength(ROWS);
-    expect((await store().read(principal, "huge-directives"))?.directives).toEqual(huge.directives);
+    expect((await store().read(ctx(), "huge-directives"))?.directives).toEqual(huge.directives);
   });
 });

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { banks } from "@/db/schema";
 import { forbidden } from "@/lib/contracts/errors";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { ServiceContext } from "@/lib/services/context";
 
 /**
  * The owner of a bank in the embedded store; undefined when no such bank exists. With
@@ -19,12 +19,16 @@ async function bankOwner(db: Database, bankId: string, hold = false): Promise<st
 /**
  * CONTRACT §3 for the policy paths: admins may manage any bank id (a policy may precede
  * its bank); others only a bank that exists and that they own. Banks share one id space,
- * so a refusal is 403 whether or not the bank exists. `hold` as for bankOwner.
+ * so a refusal is 403 whether or not the bank exists. `hold` as for bankOwner (with
+ * `ctx.db` a transaction).
  */
-export async function assertMayManageBank(db: Database, principal: Principal, bankId: string, hold = false): Promise<void> {
-  if (principal.role === "admin") return;
-  const owner = await bankOwner(db, bankId, hold);
-  if (owner === undefined || owner !== principal.userId) {
+export async function assertMayManageBank(
+  ctx: ServiceContext,
+  { bankId, hold = false }: { bankId: string; hold?: boolean },
+): Promise<void> {
+  if (ctx.actor.role === "admin") return;
+  const owner = await bankOwner(ctx.db, bankId, hold);
+  if (owner === undefined || owner !== ctx.actor.userId) {
     throw forbidden(`You may not manage bank ${bankId}: only its owner or an admin may.`);
   }
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { BankDetail, BankSummary, ImportChanges, ImportResult } from "@/lib/contracts/banks/schemas";
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { ServiceContext } from "@/lib/services/context";
 
 /** A template applied to a bank (CONTRACT §8): the resolved template and what the caller asked for. */
 export interface ImportRequest {
@@ -23,18 +23,19 @@ export type StoredBankDetail = Omit<z.input<typeof BankDetail>, "has_policy">;
 /**
  * Where banks live: our database (the embedded store) or a Hindsight server (the remote store,
  * CONTRACT §8). Every bank operation goes through one, so the two differ in one place each.
- * "Visible" is the rule of GET /banks/{bank_id}: a bank the caller may not see is answered as
- * missing.
+ * "Visible" is the rule of GET /banks/{bank_id}: a bank the caller (`ctx.actor`) may not see is
+ * answered as missing. A write records its audit entry (`ctx.audit`) with the bank as
+ * GET /banks/{bank_id} answers it before and after.
  */
 export interface BankStore {
   /** Applies a template (creating the bank when missing), or on a dry run computes what it would do; records a real import in the bank's history. */
-  importTemplate(principal: Principal, request: ImportRequest): Promise<ImportOutcome>;
+  importTemplate(ctx: ServiceContext, request: ImportRequest): Promise<ImportOutcome>;
   /** The banks the caller may see, by id. */
-  list(principal: Principal): Promise<z.input<typeof BankSummary>[]>;
+  list(ctx: ServiceContext): Promise<z.input<typeof BankSummary>[]>;
   /** One bank with its contents, or null when the caller may not see it. */
-  read(principal: Principal, bankId: string): Promise<StoredBankDetail | null>;
+  read(ctx: ServiceContext, bankId: string): Promise<StoredBankDetail | null>;
   /** Whether `read` would find the bank, without reading its contents. */
-  isVisible(principal: Principal, bankId: string): Promise<boolean>;
+  isVisible(ctx: ServiceContext, bankId: string): Promise<boolean>;
   /** Deletes the bank with its contents and history; false when the caller may not see it. */
-  remove(principal: Principal, bankId: string): Promise<boolean>;
+  remove(ctx: ServiceContext, bankId: string): Promise<boolean>;
 }

@@ -1,35 +1,36 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { z } from "zod";
-import { bankPolicies } from "@/db/schema";
 import type { BankDetail, BankHistory, CreateBankRequest } from "@/lib/contracts/banks/schemas";
 import { notFound } from "@/lib/contracts/errors";
 import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/contracts/templates/manifest";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { ServiceContext } from "@/lib/services/context";
 import type { BankStore } from "./bank-store";
+import { presentBankDetail } from "./detail";
 import { importHistory } from "./history";
 import { remoteBankStore } from "./remote-store";
 import { embeddedBankStore } from "./store";
+import { resolveTemplateRef } from "./template-ref";
 
 /** The store of this configuration: Hindsight when HINDSIGHT_API_URL is set, else the embedded one. */
-function bankStore(app: AppContext): BankStore {
-  return app.config.hindsight ? remoteBankStore(app.db, app.config.hindsight) : embeddedBankStore(app.db);
+function bankStore(ctx: ServiceContext): BankStore {
+  const { hindsight } = ctx.app.config;
+  return hindsight ? remoteBankStore(hindsight) : embeddedBankStore();
 }
-
-import { resolveTemplateRef } from "./template-ref";
 
 const invisible = (bankId: string) => notFound(`No bank ${bankId} is visible to you.`);
 
-/** Applies a template to a new or existing bank (or computes what it would do, on a dry run). */
+/** The bank a read or delete names. */
+interface BankInput {
+  bankId: string;
+}
+
+/** Applies a template to a new or existing bank (or computes what it would do, on a dry run, which records nothing). */
 export async function createBankFromTemplate(
-  app: AppContext,
-  principal: Principal,
-  input: z.output<typeof CreateBankRequest>,
-  dryRun: boolean,
+  ctx: ServiceContext,
+  { body: input, dryRun }: { body: z.output<typeof CreateBankRequest>; dryRun: boolean },
 ) {
-  const template = await resolveTemplateRef(app.db, principal, input.template);
-  const { bankCreated, result, changes } = await bankStore(app).importTemplate(principal, {
+  const template = await resolveTemplateRef(ctx, { ref: input.template });
+  const { bankCreated, result, changes } = await bankStore(ctx).importTemplate(ctx, {
     bankId: input.bank_id,
     name: input.name,
     template: {
@@ -43,17 +44,15 @@ export async function createBankFromTemplate(
 }
 
 /** Admins see every bank; others the banks they own (none in Hindsight, which records no owners). Sorted by id. */
-export async function listBanks(app: AppContext, principal: Principal) {
-  return { banks: await bankStore(app).list(principal) };
+export async function listBanks(ctx: ServiceContext) {
+  return { banks: await bankStore(ctx).list(ctx) };
 }
 
 /** One bank with config, mental models and directives; 404 unless the caller is admin or owner. */
-export async function getBank(app: AppContext, principal: Principal, bankId: string): Promise<z.input<typeof BankDetail>> {
-  const bank = await bankStore(app).read(principal, bankId);
+export async function getBank(ctx: ServiceContext, { bankId }: BankInput): Promise<z.input<typeof BankDetail>> {
+  const bank = await bankStore(ctx).read(ctx, bankId);
   if (!bank) throw invisible(bankId);
-  // Policies live in our database in both modes.
-  const [policy] = await app.db.select({ bankId: bankPolicies.bankId }).from(bankPolicies).where(eq(bankPolicies.bankId, bankId)).limit(1);
-  return { ...bank, has_policy: policy !== undefined };
+  return presentBankDetail(ctx.db, bank);
 }
 
 /**
@@ -61,14 +60,14 @@ export async function getBank(app: AppContext, principal: Principal, bankId: str
  * is managed on its own, and may even precede a bank). 404 unless the caller is admin or owner,
  * as for reading it; in the remote store, admins only (Hindsight records no owners).
  */
-export async function deleteBank(app: AppContext, principal: Principal, bankId: string): Promise<void> {
-  if (!(await bankStore(app).remove(principal, bankId))) throw invisible(bankId);
+export async function deleteBank(ctx: ServiceContext, { bankId }: BankInput): Promise<void> {
+  if (!(await bankStore(ctx).remove(ctx, bankId))) throw invisible(bankId);
 }
 
 /** The bank's real imports, newest first (CONTRACT §14); visible as the bank is. */
-export async function bankHistory(app: AppContext, principal: Principal, bankId: string): Promise<z.input<typeof BankHistory>> {
-  if (!(await bankStore(app).isVisible(principal, bankId))) throw invisible(bankId);
-  return { entries: await importHistory(app.db, bankId) };
+export async function bankHistory(ctx: ServiceContext, { bankId }: BankInput): Promise<z.input<typeof BankHistory>> {
+  if (!(await bankStore(ctx).isVisible(ctx, bankId))) throw invisible(bankId);
+  return { entries: await importHistory(ctx.db, bankId) };
 }
 
 /**
@@ -88,8 +87,8 @@ function exportableConfig(config: Record<string, unknown>): Record<string, unkno
   return rest;
 }
 
-export async function exportBank(app: AppContext, principal: Principal, bankId: string): Promise<BankExport> {
-  const bank = await bankStore(app).read(principal, bankId);
+export async function exportBank(ctx: ServiceContext, { bankId }: BankInput): Promise<BankExport> {
+  const bank = await bankStore(ctx).read(ctx, bankId);
   if (!bank) throw invisible(bankId);
   return {
     version: MANIFEST_VERSION,

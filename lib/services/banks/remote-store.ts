@@ -2,34 +2,42 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { forbidden } from "@/lib/contracts/errors";
-import { recordAudit } from "@/lib/services/audit/record";
-import type { Principal } from "@/lib/services/identity/principal";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import type { BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { EMPTY_BANK, importChanges } from "./changes";
+import { presentBankDetail } from "./detail";
 import { hindsightShape } from "./hindsight-entries";
 import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
-import { type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
+import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
+
+type Actor = ServiceContext["actor"];
 
 /*
  * The remote store (CONTRACT §8, §3): banks live in a Hindsight server, which records no owners, so no
  * bank is provably a member's own. Admins see every Hindsight bank; members see none (an empty list, 404
  * for any id), and Hindsight is not even asked on their behalf. Any principal may create a bank there;
  * applying a template to one that exists is for admins. The history of imports stays in our database.
+ * A write's audit entry (the bank as GET /banks/{bank_id} answers it, before and after) is recorded
+ * once Hindsight accepted the write: no local transaction can hold a remote one.
  */
-export function remoteBankStore(db: Database, config: HindsightConfig): BankStore {
+export function remoteBankStore(config: HindsightConfig): BankStore {
   const client = hindsightClient(config);
   return {
-    importTemplate: (principal, request) => importIntoHindsight(db, client, principal, request),
-    list: (principal) => listHindsightBanks(client, principal),
-    read: (principal, bankId) => readHindsightBank(client, principal, bankId),
-    isVisible: async (principal, bankId) => principal.role === "admin" && (await client.bankExists(bankId)),
-    remove: async (principal, bankId) => {
-      if (principal.role !== "admin" || !(await client.deleteBank(bankId))) return false;
-      // Hindsight deleted it (no local transaction can hold a remote write): its history and the audit entry go together.
-      await db.transaction(async (tx) => {
-        await deleteImportHistory(tx, bankId);
-        await recordAudit(tx);
+    importTemplate: (ctx, request) => importIntoHindsight(ctx, client, request),
+    list: (ctx) => listHindsightBanks(client, ctx.actor),
+    read: (ctx, bankId) => readHindsightBank(client, ctx.actor, bankId),
+    isVisible: async (ctx, bankId) => ctx.actor.role === "admin" && (await client.bankExists(bankId)),
+    remove: async (ctx, bankId) => {
+      if (ctx.actor.role !== "admin") return false;
+      // The bank before, for the audit entry: one more read of Hindsight per deletion.
+      const current = await client.getBank(bankId);
+      if (!(await client.deleteBank(bankId))) return false;
+      // Hindsight deleted it: its history and the audit entry go together.
+      await withTransaction(ctx, async (tx) => {
+        await deleteImportHistory(tx.db, bankId);
+        const before = await auditedBank(tx.db, bankId, current);
+        await tx.audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before, after: null });
       });
       return true;
     },
@@ -48,18 +56,14 @@ export function remoteBankStore(db: Database, config: HindsightConfig): BankStor
  *
  * A given name goes to Hindsight after the import (PATCH /v1/default/banks/{bank_id}), never on a dry
  * run: a failed import then leaves no bank renamed, or created empty by the rename, behind. The import is
- * recorded once both were accepted; when the rename fails the answer is 502 with nothing recorded, and
- * sending the same request again finishes it (the template then changes nothing, the name is set).
+ * recorded once both were accepted and the bank was read back (for the audit entry's after); when the
+ * rename or that read fails the answer is 502 with nothing recorded, and sending the same request again
+ * finishes it (the template then changes nothing, the name is set).
  */
-async function importIntoHindsight(
-  db: Database,
-  client: HindsightClient,
-  principal: Principal,
-  request: ImportRequest,
-): Promise<ImportOutcome> {
+async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient, request: ImportRequest): Promise<ImportOutcome> {
   const { bankId, dryRun } = request;
   const current = await client.getBank(bankId);
-  if (current && principal.role !== "admin") {
+  if (current && ctx.actor.role !== "admin") {
     throw forbidden(`Bank ${bankId} already exists in Hindsight, which records no owners; only an admin may apply templates to it.`);
   }
   const before = current ?? EMPTY_BANK;
@@ -74,31 +78,44 @@ async function importIntoHindsight(
     return { bankCreated: false, result, changes };
   }
   if (request.name !== undefined && request.name !== current?.name) await client.renameBank(bankId, request.name);
+  const imported = await client.getBank(bankId);
   // After Hindsight accepted the import: its history entry and the audit entry commit together.
-  await db.transaction(async (tx) => {
-    await recordImport(tx, {
+  await withTransaction(ctx, async (tx) => {
+    await recordImport(tx.db, {
       bankId,
       template: request.template.ref,
       sourceRevision: request.template.revision,
-      actor: principal.id,
+      actor: ctx.actor.id,
       result: answer,
       at: new Date(),
     });
-    await recordAudit(tx);
+    await tx.audit.record({
+      action: "bank.import",
+      target: { type: "bank", id: bankId },
+      before: await auditedBank(tx.db, bankId, current),
+      after: await auditedBank(tx.db, bankId, imported),
+    });
   });
   return { bankCreated: !current, result: answer, changes };
 }
 
-async function listHindsightBanks(client: HindsightClient, principal: Principal): Promise<z.input<typeof BankSummary>[]> {
-  if (principal.role !== "admin") return [];
+async function listHindsightBanks(client: HindsightClient, actor: Actor): Promise<z.input<typeof BankSummary>[]> {
+  if (actor.role !== "admin") return [];
   const items = await client.listBanks();
   return items.map(presentHindsightSummary).sort((a, b) => (a.bank_id < b.bank_id ? -1 : a.bank_id > b.bank_id ? 1 : 0));
 }
 
-async function readHindsightBank(client: HindsightClient, principal: Principal, bankId: string): Promise<StoredBankDetail | null> {
-  if (principal.role !== "admin") return null;
+async function readHindsightBank(client: HindsightClient, actor: Actor, bankId: string): Promise<StoredBankDetail | null> {
+  if (actor.role !== "admin") return null;
   const bank = await client.getBank(bankId);
-  if (!bank) return null;
+  return bank && storedHindsightBank(bankId, bank);
+}
+
+/** A bank Hindsight described (null: none) as GET /banks/{bank_id} answers it, for an audit entry. */
+const auditedBank = async (db: Database, bankId: string, bank: HindsightBank | null) =>
+  bank && presentBankDetail(db, storedHindsightBank(bankId, bank));
+
+function storedHindsightBank(bankId: string, bank: HindsightBank): StoredBankDetail {
   return {
     ...presentHindsightSummary({ bank_id: bankId, ...bank }),
     config: bank.config,

@@ -16,7 +16,7 @@ import { reportedDirective, reportedMentalModel } from "./hindsight-entries";
  */
 
 /** A bank as Hindsight describes it: its name and timestamps as sent (either may be null). */
-interface HindsightBank {
+export interface HindsightBank {
   name: string | null;
   created_at: string | null;
   updated_at: string | null;

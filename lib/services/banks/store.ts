@@ -7,59 +7,62 @@ import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
-import { recordAudit } from "@/lib/services/audit/record";
-import type { Principal } from "@/lib/services/identity/principal";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import type { BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { importChanges } from "./changes";
+import { presentBankDetail } from "./detail";
 import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
 
 type BankRow = typeof banks.$inferSelect;
+type Entry = Record<string, unknown>;
+type Actor = ServiceContext["actor"];
 
-const mayChange = (bank: BankRow, principal: Principal) => principal.role === "admin" || bank.owner === principal.userId;
+/** Admins see and change every bank, others their own: the rule of reading, listing, importing and deleting. */
+const mayChange = (bank: BankRow, actor: Actor) => actor.role === "admin" || bank.owner === actor.userId;
 
 /** The embedded store (CONTRACT §8): banks in our database, each owned by the user who created it. */
-export function embeddedBankStore(db: Database): BankStore {
+export function embeddedBankStore(): BankStore {
   return {
-    importTemplate: (principal, request) => importIntoEmbeddedStore({ db }, principal, request),
-    list: (principal) => listEmbeddedBanks(db, principal),
-    read: (principal, bankId) => readEmbeddedBank(db, principal, bankId),
-    isVisible: async (principal, bankId) => {
-      const [bank] = await db.select({ id: banks.id }).from(banks).where(visibleBank(principal, bankId)).limit(1);
+    importTemplate: importIntoEmbeddedStore,
+    list: (ctx) => listEmbeddedBanks(ctx.db, ctx.actor),
+    read: (ctx, bankId) => readEmbeddedBank(ctx.db, ctx.actor, bankId),
+    isVisible: async (ctx, bankId) => {
+      const [bank] = await ctx.db.select({ id: banks.id }).from(banks).where(visibleBank(ctx.actor, bankId)).limit(1);
       return bank !== undefined;
     },
-    remove: (principal, bankId) => deleteEmbeddedBank(db, principal, bankId),
+    remove: deleteEmbeddedBank,
   };
 }
 
-/** Admins see every bank, others their own: the rule of reading, listing and deleting. */
-const visibleBank = (principal: Principal, bankId: string) =>
-  principal.role === "admin" ? eq(banks.id, bankId) : and(eq(banks.id, bankId), eq(banks.owner, principal.userId));
+/** The SQL of mayChange for one bank id. */
+const visibleBank = (actor: Actor, bankId: string) =>
+  actor.role === "admin" ? eq(banks.id, bankId) : and(eq(banks.id, bankId), eq(banks.owner, actor.userId));
 
 /**
  * Applies a template to a bank of the embedded store in one transaction: creates the bank
  * when missing (owned by the caller), merges config overrides field by field, replaces or adds
  * mental models and directives, and records the import in the bank's history. The changes are
  * computed from what the transaction read, so a dry run previews exactly what the import does.
- * A failure anywhere leaves the bank as it was.
+ * A real import records its audit entry in the same transaction: the bank before (null when
+ * the import creates it) and after. A failure anywhere leaves the bank as it was.
  */
-async function importIntoEmbeddedStore(app: { db: Database }, principal: Principal, request: ImportRequest): Promise<ImportOutcome> {
+async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportRequest): Promise<ImportOutcome> {
   const { bankId, dryRun } = request;
-  return withCallerPresent(principal, () =>
-    app.db.transaction(async (tx) => {
+  return withCallerPresent(ctx.actor, () =>
+    withTransaction(ctx, async ({ db: tx, actor, audit }) => {
       const now = new Date();
-      const { bank, bankCreated } = await lockOrCreateBank(tx, principal, request, now);
-      if (bank && !bankCreated && !mayChange(bank, principal)) {
+      const { bank, bankCreated } = await lockOrCreateBank(tx, actor, request, now);
+      if (bank && !bankCreated && !mayChange(bank, actor)) {
         throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may apply templates to it.`);
       }
 
-      const modelColumns = { id: bankMentalModels.id, position: bankMentalModels.position, entry: bankMentalModels.entry };
-      const directiveColumns = { name: bankDirectives.name, position: bankDirectives.position, entry: bankDirectives.entry };
-      const models = bank ? await tx.select(modelColumns).from(bankMentalModels).where(eq(bankMentalModels.bankId, bankId)) : [];
-      const directives = bank ? await tx.select(directiveColumns).from(bankDirectives).where(eq(bankDirectives.bankId, bankId)) : [];
+      // In their order (as the bank answers them): the audit's before is read here too.
+      const models = bank ? await entryRows(tx, bankMentalModels, bankId) : [];
+      const directives = bank ? await entryRows(tx, bankDirectives, bankId) : [];
       const plan = planImport(request.template.manifest, {
-        mentalModelIds: new Set(models.map((m) => m.id)),
-        directiveNames: new Set(directives.map((d) => d.name)),
+        mentalModelIds: new Set(models.map((m) => m.key)),
+        directiveNames: new Set(directives.map((d) => d.key)),
       });
       // A bank created just now by this import is empty: its before is the empty bank either way.
       const changes = importChanges(plan, {
@@ -70,15 +73,21 @@ async function importIntoEmbeddedStore(app: { db: Database }, principal: Princip
       const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
       if (dryRun) return { bankCreated: false, result, changes };
 
+      const before = bankCreated
+        ? null
+        : await presentBankDetail(
+            tx,
+            storedDetail({ bank: bank!, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) }),
+          );
       const appliedAt = await recordImport(tx, {
         bankId,
         template: request.template.ref,
         sourceRevision: request.template.revision,
-        actor: principal.id,
+        actor: actor.id,
         result,
         at: now,
       });
-      await tx
+      const [updated] = await tx
         .update(banks)
         .set({
           config: { ...bank!.config, ...plan.config },
@@ -88,7 +97,8 @@ async function importIntoEmbeddedStore(app: { db: Database }, principal: Princip
           lastAppliedAt: appliedAt,
           updatedAt: now,
         })
-        .where(eq(banks.id, bankId));
+        .where(eq(banks.id, bankId))
+        .returning();
 
       // New entries go after the existing ones; a replaced entry keeps its place (the update sets
       // only `entry`). Ids and names are unique within a valid manifest.
@@ -106,10 +116,28 @@ async function importIntoEmbeddedStore(app: { db: Database }, principal: Princip
           .values(batch.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + offset + i })))
           .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
       }
-      await recordAudit(tx);
+      const after = await presentBankDetail(
+        tx,
+        storedDetail({
+          bank: updated!,
+          mentalModels: appliedEntries(models, plan.mentalModels, "id"),
+          directives: appliedEntries(directives, plan.directives, "name"),
+        }),
+      );
+      await audit.record({ action: "bank.import", target: { type: "bank", id: bankId }, before, after });
       return { bankCreated, result, changes };
     }),
   );
+}
+
+/**
+ * A bank's entries after an import wrote them as above, without reading them back: each existing
+ * one (in its order) replaced by the planned entry of its key, then the new ones in the plan's order.
+ */
+function appliedEntries(existing: Array<{ key: string; entry: Entry }>, planned: Entry[], key: "id" | "name"): Entry[] {
+  const byKey = new Map(planned.map((entry) => [String(entry[key]), entry]));
+  const known = new Set(existing.map((row) => row.key));
+  return [...existing.map((row) => byKey.get(row.key) ?? row.entry), ...planned.filter((entry) => !known.has(String(entry[key])))];
 }
 
 /**
@@ -135,11 +163,11 @@ function nextPosition(entries: ReadonlyArray<{ position: number }>): number {
 }
 
 /** A bank created for a caller whose user was deleted meanwhile fails its owner key: 404 for that user. */
-async function withCallerPresent<T>(principal: Principal, work: () => Promise<T>): Promise<T> {
+async function withCallerPresent<T>(actor: Actor, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isForeignKeyViolation(error)) throw notFound(`No user ${principal.userId} exists.`);
+    if (isForeignKeyViolation(error)) throw notFound(`No user ${actor.userId} exists.`);
     throw error;
   }
 }
@@ -154,14 +182,14 @@ const BANK_LOCK_ATTEMPTS = 5;
  * caller. A bank deleted while we waited for its lock is simply created anew. On a dry run
  * nothing is written and a missing bank stays missing (undefined).
  */
-async function lockOrCreateBank(tx: Database, principal: Principal, request: ImportRequest, now: Date) {
+async function lockOrCreateBank(tx: Database, actor: Actor, request: ImportRequest, now: Date) {
   const { bankId } = request;
   for (let attempt = 0; attempt < BANK_LOCK_ATTEMPTS; attempt++) {
     const [bank] = await tx.select().from(banks).where(eq(banks.id, bankId)).for("update");
     if (bank || request.dryRun) return { bank, bankCreated: false };
     const [created] = await tx
       .insert(banks)
-      .values({ id: bankId, owner: principal.userId, name: request.name ?? bankId, createdAt: now, updatedAt: now })
+      .values({ id: bankId, owner: actor.userId, name: request.name ?? bankId, createdAt: now, updatedAt: now })
       .onConflictDoNothing()
       .returning();
     if (created) return { bank: created, bankCreated: true };
@@ -170,21 +198,33 @@ async function lockOrCreateBank(tx: Database, principal: Principal, request: Imp
   throw conflict(`Bank ${bankId} is being created and deleted concurrently; try again.`);
 }
 
-/** A bank with its mental models and directives in the order they were first added. */
-async function loadBank(db: Database, bankId: string) {
-  const [bank] = await db.select().from(banks).where(eq(banks.id, bankId)).limit(1);
+interface LoadedBank {
+  bank: BankRow;
+  mentalModels: Entry[];
+  directives: Entry[];
+}
+
+/**
+ * A bank with its mental models and directives in the order they were first added. With `lock`
+ * (inside a transaction) the bank row is locked for update until the transaction ends.
+ */
+async function loadBank(db: Database, bankId: string, lock = false): Promise<LoadedBank | null> {
+  const query = db.select().from(banks).where(eq(banks.id, bankId));
+  const [bank] = lock ? await query.for("update") : await query.limit(1);
   if (!bank) return null;
-  const models = await db
-    .select({ entry: bankMentalModels.entry })
-    .from(bankMentalModels)
-    .where(eq(bankMentalModels.bankId, bankId))
-    .orderBy(asc(bankMentalModels.position));
-  const directives = await db
-    .select({ entry: bankDirectives.entry })
-    .from(bankDirectives)
-    .where(eq(bankDirectives.bankId, bankId))
-    .orderBy(asc(bankDirectives.position));
+  const models = await entryRows(db, bankMentalModels, bankId);
+  const directives = await entryRows(db, bankDirectives, bankId);
   return { bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) };
+}
+
+/** A bank's mental models (keyed by id) or directives (by name), in the order they were first added. */
+async function entryRows(db: Database, table: typeof bankMentalModels | typeof bankDirectives, bankId: string) {
+  const key = table === bankMentalModels ? bankMentalModels.id : bankDirectives.name;
+  return db
+    .select({ key, position: table.position, entry: table.entry })
+    .from(table)
+    .where(eq(table.bankId, bankId))
+    .orderBy(asc(table.position));
 }
 
 function presentSummary(bank: BankRow): z.input<typeof BankSummary> {
@@ -200,30 +240,33 @@ function presentSummary(bank: BankRow): z.input<typeof BankSummary> {
   };
 }
 
-async function listEmbeddedBanks(db: Database, principal: Principal) {
+async function listEmbeddedBanks(db: Database, actor: Actor) {
   const query = db.select().from(banks).orderBy(asc(banks.id));
-  const rows = principal.role === "admin" ? await query : await query.where(eq(banks.owner, principal.userId));
+  const rows = actor.role === "admin" ? await query : await query.where(eq(banks.owner, actor.userId));
   return rows.map(presentSummary);
 }
 
-async function readEmbeddedBank(db: Database, principal: Principal, bankId: string): Promise<StoredBankDetail | null> {
-  const loaded = await loadBank(db, bankId);
-  if (!loaded || (principal.role !== "admin" && loaded.bank.owner !== principal.userId)) return null;
-  return {
-    ...presentSummary(loaded.bank),
-    config: loaded.bank.config,
-    mental_models: loaded.mentalModels,
-    directives: loaded.directives,
-  };
+function storedDetail({ bank, mentalModels, directives }: LoadedBank): StoredBankDetail {
+  return { ...presentSummary(bank), config: bank.config, mental_models: mentalModels, directives };
 }
 
-/** Deletes the bank (its entries go by foreign key) and its history, in one transaction. */
-async function deleteEmbeddedBank(db: Database, principal: Principal, bankId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const deleted = await tx.delete(banks).where(visibleBank(principal, bankId)).returning({ id: banks.id });
-    if (deleted.length === 0) return false;
+async function readEmbeddedBank(db: Database, actor: Actor, bankId: string): Promise<StoredBankDetail | null> {
+  const loaded = await loadBank(db, bankId);
+  return loaded && mayChange(loaded.bank, actor) ? storedDetail(loaded) : null;
+}
+
+/**
+ * Deletes the bank (its entries go by foreign key) and its history, in one transaction with its
+ * audit entry (the bank before; after, none).
+ */
+async function deleteEmbeddedBank(ctx: ServiceContext, bankId: string): Promise<boolean> {
+  return withTransaction(ctx, async ({ db: tx, actor, audit }) => {
+    const loaded = await loadBank(tx, bankId, true);
+    if (!loaded || !mayChange(loaded.bank, actor)) return false;
+    const before = await presentBankDetail(tx, storedDetail(loaded));
+    await tx.delete(banks).where(eq(banks.id, bankId));
     await deleteImportHistory(tx, bankId);
-    await recordAudit(tx);
+    await audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before, after: null });
     return true;
   });
 }

@@ -5,6 +5,6 @@ import { handle, route } from "@/lib/http/route";
 import { deleteBank, getBank } from "@/lib/services/banks/banks";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: handle(bankEndpoints.get, ({ ctx, params }) => getBank(ctx.app, ctx.principal, params.bank_id)),
-  DELETE: handle(bankEndpoints.remove, ({ ctx, params }) => deleteBank(ctx.app, ctx.principal, params.bank_id)),
+  GET: handle(bankEndpoints.get, ({ ctx, params }) => getBank(ctx, { bankId: params.bank_id })),
+  DELETE: handle(bankEndpoints.remove, ({ ctx, params }) => deleteBank(ctx, { bankId: params.bank_id })),
 });

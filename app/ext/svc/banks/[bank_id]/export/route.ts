@@ -5,5 +5,5 @@ import { handle, route } from "@/lib/http/route";
 import { exportBank } from "@/lib/services/banks/banks";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: handle(bankEndpoints.export, ({ ctx, params }) => exportBank(ctx.app, ctx.principal, params.bank_id)),
+  GET: handle(bankEndpoints.export, ({ ctx, params }) => exportBank(ctx, { bankId: params.bank_id })),
 });

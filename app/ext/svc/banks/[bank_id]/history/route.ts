@@ -5,5 +5,5 @@ import { handle, route } from "@/lib/http/route";
 import { bankHistory } from "@/lib/services/banks/banks";
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: handle(bankEndpoints.history, ({ ctx, params }) => bankHistory(ctx.app, ctx.principal, params.bank_id)),
+  GET: handle(bankEndpoints.history, ({ ctx, params }) => bankHistory(ctx, { bankId: params.bank_id })),
 });
