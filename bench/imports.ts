@@ -14,6 +14,7 @@ import type { AppContext } from "@/lib/services/context";
 import type { Principal } from "@/lib/services/identity/principal";
 import { createTemplate } from "@/lib/services/templates/templates";
 import { largeManifest } from "@/tests/support/fixtures";
+import { serviceContext } from "@/tests/support/service-context";
 import { onEachDatabase } from "./databases";
 
 const TARGET_MS = 5_000;
@@ -38,7 +39,7 @@ async function importCase(name: string, handle: DatabaseHandle): Promise<boolean
   };
   await handle.db.insert(users).values({ id: OWNER.userId, displayName: OWNER.displayName });
   const template = CreateTemplateRequest.parse({ id: "large", name: "Large", manifest: largeManifest(mentalModels, directives) });
-  await createTemplate(handle.db, { kind: "personal", owner: OWNER.userId }, template, OWNER.id);
+  await createTemplate(serviceContext(app, OWNER), { scope: { kind: "personal", owner: OWNER.userId }, body: template });
   const apply = () => createBankFromTemplate(app, OWNER, { bank_id: "large", template: "personal/large" }, false);
   const created = await timeOnce("import into a new bank", apply);
   const reimported = await timeOnce("re-import into the same bank", apply);

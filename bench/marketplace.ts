@@ -11,6 +11,7 @@ import type { Principal } from "@/lib/services/identity/principal";
 import { createSource } from "@/lib/services/sources/sources";
 import { checkForUpdate, installTemplate } from "@/lib/services/templates/upstream";
 import { type Marketplace, startMarketplace } from "@/tests/support/marketplace-server";
+import { serviceContext } from "@/tests/support/service-context";
 import { freshBenchDatabase } from "./databases";
 
 const TEMPLATES = 100;
@@ -41,14 +42,16 @@ const catalogRequests = (market: Marketplace) => market.requests.filter((r) => r
 async function measure(market: Marketplace, [first, second]: [AppContext, AppContext]): Promise<string[]> {
   await first.db.insert(users).values({ id: OWNER.userId, displayName: OWNER.displayName });
   await createSource(first.db, first.secretKey, SCOPE, { url: `${market.url}/bench`, alias: "bench" });
-  const instance = (i: number) => (i % 2 ? second : first);
+  const instance = (i: number) => serviceContext(i % 2 ? second : first, OWNER);
 
   market.clearRequests();
-  await Promise.all(templateIds.map((id, i) => installTemplate(instance(i), "personal", OWNER, SCOPE, id, { source_name: "bench" })));
+  await Promise.all(
+    templateIds.map((id, i) => installTemplate(instance(i), { kind: "personal", templateId: id, body: { source_name: "bench" } })),
+  );
   const installs = catalogRequests(market).length;
 
   market.clearRequests();
-  await Promise.all(templateIds.map((id, i) => checkForUpdate(instance(i), SCOPE, id)));
+  await Promise.all(templateIds.map((id, i) => checkForUpdate(instance(i), { scope: SCOPE, templateId: id })));
   const conditional = catalogRequests(market).filter((r) => r.headers["if-none-match"] || r.headers["if-modified-since"]).length;
   const unconditional = catalogRequests(market).length - conditional;
 
