@@ -1,89 +1,21 @@
 import "server-only";
 import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import { type Database, rawStatement } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templates } from "@/db/schema";
 import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
-import { iso, isoOrNull } from "@/lib/contracts/fields";
 import type { OwnerScope } from "@/lib/contracts/scope";
-import type {
-  CreateTemplateRequest,
-  ListTemplatesQuery,
-  PatchTemplateRequest,
-  Template,
-  TemplateList,
-} from "@/lib/contracts/templates/schemas";
+import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, TemplateList } from "@/lib/contracts/templates/schemas";
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { JsonText } from "@/lib/shared/json-text";
+import { presentTemplate, type TemplateRow, type TemplateWire, templateJson } from "./template-fields";
 import { recordVersion } from "./version-log";
 
-export type TemplateRow = typeof templates.$inferSelect;
-export type TemplateWire = z.input<typeof Template>;
+export { presentTemplate, type TemplateRow, type TemplateWire };
+
 export type TemplateListWire = z.input<typeof TemplateList>;
-
-export function presentTemplate(row: TemplateRow): TemplateWire {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    category: row.category,
-    integrations: row.integrations,
-    tags: row.tags,
-    scope: row.scope,
-    owner: row.owner,
-    source_name: row.sourceName,
-    source_scope: row.sourceScope,
-    source_owner: row.sourceOwner,
-    source_revision: row.sourceRevision,
-    locally_modified: row.locallyModified,
-    latest_revision: row.latestRevision,
-    update_checked_at: isoOrNull(row.updateCheckedAt),
-    installed_at: iso(row.installedAt),
-    updated_at: iso(row.updatedAt),
-    manifest: row.manifest as TemplateWire["manifest"],
-  };
-}
-
-/*
- * presentTemplate's answer, written by PostgreSQL as JSON text: the hot reads (GET one template,
- * a page of the list) send it as it is (JsonText), so no row is mapped, no Date parsed and
- * formatted, no manifest parsed and encoded again. It is byte for byte
- * JSON.stringify(presentTemplate(row)) (tests/template-json.test.ts): the same keys in the same
- * order and no spaces; to_json escapes strings as JSON.stringify does and writes text arrays as
- * arrays of strings; timestamps (stored to the millisecond) are written as Date.toISOString()
- * writes them; the manifest, a `json` column, is spliced in as the text it was stored as, so its
- * keys keep their order.
- */
-const jsonString = (column: AnyPgColumn) => sql`to_json(${column})::text`;
-const jsonStringOrNull = (column: AnyPgColumn) => sql`coalesce(to_json(${column})::text, 'null')`;
-const jsonIsoTime = (column: AnyPgColumn) => sql`'"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
-const jsonIsoTimeOrNull = (column: AnyPgColumn) => sql`coalesce(${jsonIsoTime(column)}, 'null')`;
-const templateJson = sql<string>`(${sql.join(
-  [
-    sql`'{"id":' || ${jsonString(templates.id)}`,
-    sql`',"name":' || ${jsonString(templates.name)}`,
-    sql`',"description":' || ${jsonStringOrNull(templates.description)}`,
-    sql`',"category":' || ${jsonStringOrNull(templates.category)}`,
-    sql`',"integrations":' || ${jsonString(templates.integrations)}`,
-    sql`',"tags":' || ${jsonString(templates.tags)}`,
-    sql`',"scope":' || ${jsonString(templates.scope)}`,
-    sql`',"owner":' || ${jsonStringOrNull(templates.owner)}`,
-    sql`',"source_name":' || ${jsonStringOrNull(templates.sourceName)}`,
-    sql`',"source_scope":' || ${jsonStringOrNull(templates.sourceScope)}`,
-    sql`',"source_owner":' || ${jsonStringOrNull(templates.sourceOwner)}`,
-    sql`',"source_revision":' || ${jsonStringOrNull(templates.sourceRevision)}`,
-    sql`',"locally_modified":' || case when ${templates.locallyModified} then 'true' else 'false' end`,
-    sql`',"latest_revision":' || ${jsonStringOrNull(templates.latestRevision)}`,
-    sql`',"update_checked_at":' || ${jsonIsoTimeOrNull(templates.updateCheckedAt)}`,
-    sql`',"installed_at":' || ${jsonIsoTime(templates.installedAt)}`,
-    sql`',"updated_at":' || ${jsonIsoTime(templates.updatedAt)}`,
-    sql`',"manifest":' || ${templates.manifest}::text || '}'`,
-  ],
-  sql` || `,
-)})`;
 
 /** Rows of one scope: the caller's personal templates, or the server's. */
 export const templatesIn = (scope: OwnerScope) =>

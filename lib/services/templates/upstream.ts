@@ -18,6 +18,7 @@ import {
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
 import { findSourceWithToken, holdSource } from "@/lib/services/sources/sources";
+import { contentColumns, contentWire } from "./template-fields";
 import {
   findTemplate,
   idTaken,
@@ -57,18 +58,12 @@ const requireValidManifest = (sourceName: string, entry: CatalogTemplate) => {
   if (invalid) throw invalid;
 };
 
-/** What a catalog entry says about its template: the fields an install copies and a revision covers. */
-function entryContent(entry: CatalogTemplate) {
-  const { name, description, category, integrations, tags, manifest } = entry;
-  return { name, description, category, integrations, tags, manifest };
-}
-
 /**
  * The columns an install or update takes from the (validated) catalog entry; the entry is
  * also the latest the source holds, so the update status is current (CONTRACT §13).
  */
 const fromEntry = (entry: CatalogTemplate) => ({
-  ...entryContent(entry),
+  ...contentColumns(entry),
   sourceRevision: entry.revision,
   latestRevision: entry.revision,
   updateCheckedAt: new Date(),
@@ -211,7 +206,7 @@ export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id
     latest_revision: entry.revision,
     locally_modified: row.locallyModified,
     current: presentTemplate(row),
-    latest: entryContent(entry),
+    latest: contentWire(entry),
   };
 }
 

@@ -6,7 +6,8 @@ import { notFound } from "@/lib/contracts/errors";
 import { iso } from "@/lib/contracts/fields";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
-import { lockTemplate, missingTemplate, presentTemplate, type TemplateKey, type TemplateWire, templatesIn } from "./templates";
+import { presentTemplate, presentVersionContent, presentVersionState, versionSnapshot } from "./template-fields";
+import { lockTemplate, missingTemplate, type TemplateKey, templatesIn } from "./templates";
 import { recordVersion } from "./version-log";
 
 type VersionRow = typeof templateVersions.$inferSelect;
@@ -17,22 +18,11 @@ function presentVersionSummary(row: VersionRow) {
     action: row.action,
     created_at: iso(row.createdAt),
     actor: row.actor,
-    source_revision: row.sourceRevision,
-    locally_modified: row.locallyModified,
+    ...presentVersionState(row),
   };
 }
 
-function presentVersion(row: VersionRow) {
-  return {
-    ...presentVersionSummary(row),
-    name: row.name,
-    description: row.description,
-    category: row.category,
-    integrations: row.integrations,
-    tags: row.tags,
-    manifest: row.manifest as TemplateWire["manifest"],
-  };
-}
+const presentVersion = (row: VersionRow) => ({ ...presentVersionSummary(row), ...presentVersionContent(row) });
 
 async function templateRowId(db: Database, scope: OwnerScope, id: string): Promise<string> {
   const [row] = await db
@@ -85,17 +75,7 @@ export async function rollbackTemplate(ctx: ServiceContext, { scope, templateId:
     if (!target) throw missingVersion(id, version);
     const [restored] = await tx
       .update(templates)
-      .set({
-        name: target.name,
-        description: target.description,
-        category: target.category,
-        integrations: target.integrations,
-        tags: target.tags,
-        manifest: target.manifest,
-        sourceRevision: target.sourceRevision,
-        locallyModified: target.locallyModified,
-        updatedAt: new Date(),
-      })
+      .set({ ...versionSnapshot(target), updatedAt: new Date() })
       .where(eq(templates.rowId, current.rowId))
       .returning();
     await recordVersion(tx, restored!, "rollback", actor.id);
