@@ -34,8 +34,10 @@ interface TemplateField {
  * A template's fields, once: in the order the API answers them. The JS presenter
  * (presentTemplate), the JSON the database writes for the hot reads (templateJson), the
  * version snapshot and its presenters, and what an install takes from a catalog entry are all
- * derived from this list. A new field: its column (db/schema.ts and a migration), its key in
- * the Template schema (lib/contracts/templates/schemas.ts), and its line here.
+ * derived from this list, and so are what a create and a patch write of the content. A new
+ * field: its column (db/schema.ts and a migration), its key in the Template schema
+ * (lib/contracts/templates/schemas.ts), and its line here; a content field also in the create
+ * and patch requests, and (being versioned) in template_versions and the TemplateVersion schema.
  */
 const TEMPLATE_FIELDS = [
   { wire: "id", column: "id", kind: "string" },
@@ -98,6 +100,32 @@ export function versionSnapshot(row: Pick<TemplateRow, VersionedColumn>): Pick<t
   const out: Record<string, unknown> = {};
   for (const field of [...CONTENT, ...STATE]) out[field.column] = row[field.column];
   return out as Pick<TemplateRow, VersionedColumn>;
+}
+
+/** A template's content as a request gives it: by wire name, any field absent or null. */
+type ContentInput = { [F in ContentField as F["wire"]]?: TemplateRow[F["column"]] | null };
+
+/** What a created template has for a field its request left out: a nullable field null, a list empty. */
+const EMPTY: Partial<Record<FieldKind, unknown>> = { "string?": null, strings: [] };
+
+/** The content columns of a new template (POST T): what the request gave, EMPTY for the rest. */
+export function createdContent(body: ContentInput & Pick<TemplateRow, "name" | "manifest">): Pick<TemplateRow, ContentField["column"]> {
+  const out: Record<string, unknown> = {};
+  for (const field of CONTENT) out[field.column] = body[field.wire] ?? EMPTY[field.kind];
+  return out as Pick<TemplateRow, ContentField["column"]>;
+}
+
+/**
+ * The content columns a PATCH sets (CONTRACT §15): an absent field is left as it is; null
+ * clears a nullable one (description, category) and leaves any other as it is.
+ */
+export function patchedContent(patch: ContentInput): Partial<Pick<TemplateRow, ContentField["column"]>> {
+  const out: Record<string, unknown> = {};
+  for (const field of CONTENT) {
+    const value = patch[field.wire];
+    if (field.kind === "string?" ? value !== undefined : value != null) out[field.column] = value;
+  }
+  return out as Partial<Pick<TemplateRow, ContentField["column"]>>;
 }
 
 /** A template's content as a catalog entry holds it: by wire name, with the columns' types. */

@@ -10,7 +10,7 @@ import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, T
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { JsonText } from "@/lib/shared/json-text";
-import { presentTemplate, type TemplateRow, type TemplateWire, templateJson } from "./template-fields";
+import { createdContent, patchedContent, presentTemplate, type TemplateRow, type TemplateWire, templateJson } from "./template-fields";
 import { recordVersion } from "./version-log";
 
 export { presentTemplate, type TemplateRow, type TemplateWire };
@@ -178,12 +178,7 @@ export async function createTemplate(
         id: body.id,
         scope: scope.kind,
         owner: scope.owner,
-        name: body.name,
-        description: body.description ?? null,
-        category: body.category ?? null,
-        integrations: body.integrations ?? [],
-        tags: body.tags ?? [],
-        manifest: body.manifest,
+        ...createdContent(body),
       },
       "id",
     );
@@ -214,14 +209,8 @@ export async function patchTemplate(
   ctx: ServiceContext,
   { scope, templateId: id, body: patch }: TemplateKey & { body: z.output<typeof PatchTemplateRequest> },
 ) {
-  const changes: Partial<typeof templates.$inferInsert> = {};
   // null clears description and category, and means "unchanged" for the other fields (CONTRACT §15).
-  if (patch.name != null) changes.name = patch.name;
-  if (patch.description !== undefined) changes.description = patch.description;
-  if (patch.category !== undefined) changes.category = patch.category;
-  if (patch.integrations != null) changes.integrations = patch.integrations;
-  if (patch.tags != null) changes.tags = patch.tags;
-  if (patch.manifest != null) changes.manifest = patch.manifest;
+  const changes = patchedContent(patch);
   if (Object.keys(changes).length === 0) {
     // Nothing to write, but the request succeeded as a write: it is audited all the same.
     const unchanged = await getTemplate(ctx, { scope, templateId: id });
