@@ -1,13 +1,16 @@
 // The floor for the API's reads: node:http + postgres.js answering GET /ext/svc/me, GET one
 // template and a filtered page of templates with the same SQL and the same key check as the
 // app (lib/services/identity/principal.ts, lib/services/templates/templates.ts), and nothing else: no framework,
-// no validation, no cache. Started by bench/throughput.ts: PORT, DATABASE_URL, CURSOR_KEY (hex).
+// no validation, no cache. Started by bench/throughput.ts: PORT, DATABASE_URL, CURSOR_KEY (hex), and
+// TEMPLATE_JSON_SQL: the app's presenter of a template as the SQL expression its hot reads send
+// (templateJson, lib/services/templates/template-fields.ts), so this server has no copy of its own.
 import { createHash, createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import postgres from "postgres";
 
 const sql = postgres(process.env.DATABASE_URL, { max: 10, onnotice: () => {} });
 const cursorKey = Buffer.from(process.env.CURSOR_KEY ?? "00", "hex");
+const templateJson = sql.unsafe(process.env.TEMPLATE_JSON_SQL);
 
 async function principalFor(header) {
   const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "")?.[1];
@@ -26,35 +29,17 @@ async function principalFor(header) {
   return { type: "service_account", id: row.sa_id, userId: row.user_id, role, displayName: row.sa_name };
 }
 
-const present = (row) => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  category: row.category,
-  integrations: row.integrations,
-  tags: row.tags,
-  scope: row.scope,
-  owner: row.owner,
-  source_name: row.source_name,
-  source_scope: row.source_scope,
-  source_owner: row.source_owner,
-  source_revision: row.source_revision,
-  locally_modified: row.locally_modified,
-  installed_at: row.installed_at.toISOString(),
-  updated_at: row.updated_at.toISOString(),
-  manifest: row.manifest,
-});
-
 function encodeCursor(after, context) {
   const payload = Buffer.from(JSON.stringify({ after, context })).toString("base64url");
   const mac = createHmac("sha256", cursorKey).update(`cursor\0${payload}`).digest("base64url").slice(0, 22);
   return `${payload}.${mac}`;
 }
 
-const send = (res, status, body) => {
+const sendText = (res, status, text) => {
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
-  res.end(JSON.stringify(body));
+  res.end(text);
 };
+const send = (res, status, body) => sendText(res, status, JSON.stringify(body));
 
 createServer(async (req, res) => {
   try {
@@ -75,21 +60,20 @@ createServer(async (req, res) => {
       const tag = url.searchParams.get("tag");
       const limit = Number(url.searchParams.get("limit") ?? 50);
       const rows = await sql`
-        select * from templates
+        select id, ${templateJson} as json from templates
         where scope = 'personal' and owner = ${principal.userId} and tags @> ${[tag]}::text[]
         order by id limit ${limit + 1}`;
       const page = rows.slice(0, limit);
       const context = JSON.stringify(["personal", principal.userId, null, tag]);
-      return send(res, 200, {
-        templates: page.map(present),
-        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].id, context) : null,
-      });
+      const next = rows.length > limit ? JSON.stringify(encodeCursor(page[page.length - 1].id, context)) : "null";
+      return sendText(res, 200, `{"templates":[${page.map((row) => row.json).join(",")}],"next_cursor":${next}}`);
     }
     const one = /^\/ext\/svc\/me\/templates\/([^/]+)$/.exec(url.pathname);
     if (one) {
       const [row] = await sql`
-        select * from templates where scope = 'personal' and owner = ${principal.userId} and id = ${decodeURIComponent(one[1])} limit 1`;
-      return row ? send(res, 200, present(row)) : send(res, 404, { status: 404 });
+        select ${templateJson} as json from templates
+        where scope = 'personal' and owner = ${principal.userId} and id = ${decodeURIComponent(one[1])} limit 1`;
+      return row ? sendText(res, 200, row.json) : send(res, 404, { status: 404 });
     }
     send(res, 404, { status: 404 });
   } catch (error) {

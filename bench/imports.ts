@@ -9,12 +9,12 @@ import { users } from "@/db/schema";
 import { MANIFEST_LIMITS } from "@/lib/contracts/templates/manifest";
 import { CreateTemplateRequest } from "@/lib/contracts/templates/schemas";
 import { loadConfig } from "@/lib/platform/config";
-import { silentAudit } from "@/lib/services/audit/record";
 import { createBankFromTemplate } from "@/lib/services/banks/banks";
-import type { AppContext, ServiceContext } from "@/lib/services/context";
+import type { AppContext } from "@/lib/services/context";
 import type { Principal } from "@/lib/services/identity/principal";
 import { createTemplate } from "@/lib/services/templates/templates";
 import { largeManifest } from "@/tests/support/fixtures";
+import { serviceContext } from "@/tests/support/service-context";
 import { onEachDatabase } from "./databases";
 
 const TARGET_MS = 5_000;
@@ -39,15 +39,8 @@ async function importCase(name: string, handle: DatabaseHandle): Promise<boolean
   };
   await handle.db.insert(users).values({ id: OWNER.userId, displayName: OWNER.displayName });
   const template = CreateTemplateRequest.parse({ id: "large", name: "Large", manifest: largeManifest(mentalModels, directives) });
-  await createTemplate(handle.db, { kind: "personal", owner: OWNER.userId }, template, OWNER.id);
-  const ctx: ServiceContext = {
-    app,
-    db: app.db,
-    actor: OWNER,
-    requestId: "bench",
-    signal: new AbortController().signal,
-    audit: silentAudit,
-  };
+  const ctx = serviceContext(app, OWNER);
+  await createTemplate(ctx, { scope: { kind: "personal", owner: OWNER.userId }, body: template });
   const apply = () => createBankFromTemplate(ctx, { body: { bank_id: "large", template: "personal/large" }, dryRun: false });
   const created = await timeOnce("import into a new bank", apply);
   const reimported = await timeOnce("re-import into the same bank", apply);

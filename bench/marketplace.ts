@@ -6,12 +6,12 @@ import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { users } from "@/db/schema";
 import { loadConfig } from "@/lib/platform/config";
-import { silentAudit } from "@/lib/services/audit/record";
 import type { AppContext } from "@/lib/services/context";
 import type { Principal } from "@/lib/services/identity/principal";
 import { createSource } from "@/lib/services/sources/sources";
 import { checkForUpdate, installTemplate } from "@/lib/services/templates/upstream";
 import { type Marketplace, startMarketplace } from "@/tests/support/marketplace-server";
+import { serviceContext } from "@/tests/support/service-context";
 import { freshBenchDatabase } from "./databases";
 
 const TEMPLATES = 100;
@@ -41,16 +41,17 @@ const catalogRequests = (market: Marketplace) => market.requests.filter((r) => r
 
 async function measure(market: Marketplace, [first, second]: [AppContext, AppContext]): Promise<string[]> {
   await first.db.insert(users).values({ id: OWNER.userId, displayName: OWNER.displayName });
-  const ctx = { app: first, db: first.db, actor: OWNER, requestId: "bench", signal: new AbortController().signal, audit: silentAudit };
-  await createSource(ctx, { scope: SCOPE, body: { url: `${market.url}/bench`, alias: "bench" } });
-  const instance = (i: number) => (i % 2 ? second : first);
+  await createSource(serviceContext(first, OWNER), { scope: SCOPE, body: { url: `${market.url}/bench`, alias: "bench" } });
+  const instance = (i: number) => serviceContext(i % 2 ? second : first, OWNER);
 
   market.clearRequests();
-  await Promise.all(templateIds.map((id, i) => installTemplate(instance(i), "personal", OWNER, SCOPE, id, { source_name: "bench" })));
+  await Promise.all(
+    templateIds.map((id, i) => installTemplate(instance(i), { kind: "personal", templateId: id, body: { source_name: "bench" } })),
+  );
   const installs = catalogRequests(market).length;
 
   market.clearRequests();
-  await Promise.all(templateIds.map((id, i) => checkForUpdate(instance(i), SCOPE, id)));
+  await Promise.all(templateIds.map((id, i) => checkForUpdate(instance(i), { scope: SCOPE, templateId: id })));
   const conditional = catalogRequests(market).filter((r) => r.headers["if-none-match"] || r.headers["if-modified-since"]).length;
   const unconditional = catalogRequests(market).length - conditional;
 

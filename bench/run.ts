@@ -9,7 +9,9 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "@/db/client";
+import { loadConfig } from "@/lib/platform/config";
 import { listTemplates } from "@/lib/services/templates/templates";
+import { serviceContext } from "@/tests/support/service-context";
 import { onEachDatabase } from "./databases";
 import { importBench } from "./imports";
 import { seedTemplates } from "./seed";
@@ -41,25 +43,28 @@ async function time(label: string, run: () => Promise<unknown>, iterations = 40)
 async function bench(name: string, handle: DatabaseHandle) {
   console.log(`${name}: seeding ${ROWS} templates…`);
   await seed(handle);
-  const key = randomBytes(32);
+  const app = { config: loadConfig({ DATA_DIR: "/nonexistent" }), db: handle.db, database: handle, secretKey: randomBytes(32) };
+  const ctx = serviceContext(app, { type: "user", id: "heavy", userId: "heavy", role: "admin", displayName: "Bench" });
   const heavy = { kind: "personal", owner: "heavy" } as const;
   const light = { kind: "personal", owner: "user7" } as const;
   const checks = [
-    await time("heavy owner, first page of 50", () => listTemplates(handle.db, key, heavy, { limit: 50 })),
-    await time("heavy owner, category filter, page of 50", () => listTemplates(handle.db, key, heavy, { category: "ops", limit: 50 })),
-    await time("heavy owner, tag filter, page of 50", () => listTemplates(handle.db, key, heavy, { tag: "tag3", limit: 50 })),
+    await time("heavy owner, first page of 50", () => listTemplates(ctx, { scope: heavy, query: { limit: 50 } })),
+    await time("heavy owner, category filter, page of 50", () =>
+      listTemplates(ctx, { scope: heavy, query: { category: "ops", limit: 50 } }),
+    ),
+    await time("heavy owner, tag filter, page of 50", () => listTemplates(ctx, { scope: heavy, query: { tag: "tag3", limit: 50 } })),
     await time("heavy owner, category + tag, page of 50", () =>
-      listTemplates(handle.db, key, heavy, { category: "sales", tag: "tag4", limit: 50 }),
+      listTemplates(ctx, { scope: heavy, query: { category: "sales", tag: "tag4", limit: 50 } }),
     ),
     await (async () => {
       // A cursor issued near the end of the heavy owner's 50k rows.
-      const skip = await listTemplates(handle.db, key, heavy, { limit: ROWS / 2 - 100 });
+      const skip = await listTemplates(ctx, { scope: heavy, query: { limit: ROWS / 2 - 100 } });
       const cursor = skip.value().next_cursor!;
-      return time("heavy owner, deep page (cursor near the end)", () => listTemplates(handle.db, key, heavy, { limit: 50, cursor }));
+      return time("heavy owner, deep page (cursor near the end)", () => listTemplates(ctx, { scope: heavy, query: { limit: 50, cursor } }));
     })(),
-    await time("light owner, whole list", () => listTemplates(handle.db, key, light, {})),
+    await time("light owner, whole list", () => listTemplates(ctx, { scope: light, query: {} })),
     await time("server scope, tag filter, page of 50", () =>
-      listTemplates(handle.db, key, { kind: "server", owner: null }, { tag: "tag0", limit: 50 }),
+      listTemplates(ctx, { scope: { kind: "server", owner: null }, query: { tag: "tag0", limit: 50 } }),
     ),
   ];
   return checks.every(Boolean);

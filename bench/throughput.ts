@@ -14,9 +14,11 @@ import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { insertApiKey } from "@/lib/services/identity/api-keys";
+import { templateJson } from "@/lib/services/templates/template-fields";
 import { freshBenchDatabase } from "./databases";
 import { seedTemplates } from "./seed";
 
@@ -170,7 +172,8 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     const cursorKey = randomBytes(32).toString("hex");
     servers.push(await startApp(build.dir, PORTS.app, large.url, process.env.BENCH_CPU_PROF));
     servers.push(await startApp(build.dir, PORTS.appSmall, small.url));
-    const bareEnv = { DATABASE_URL: large.url, CURSOR_KEY: cursorKey };
+    // The bare server answers templates with the app's own presenter: the JSON its database writes.
+    const bareEnv = { DATABASE_URL: large.url, CURSOR_KEY: cursorKey, TEMPLATE_JSON_SQL: new PgDialect().sqlToQuery(templateJson).sql };
     servers.push(await startProcess("bare", PORTS.bare, [path.join(ROOT, "bench/bare-server.mjs")], ROOT, bareEnv, "/healthz"));
     const app = `http://127.0.0.1:${PORTS.app}`;
     const listPath = "/ext/svc/me/templates?tag=tag3&limit=50";

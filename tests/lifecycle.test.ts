@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { refreshAllUpdateStatuses } from "@/lib/services/templates/scheduled-check";
+import { refreshAllUpdateStatuses, schedulerContext } from "@/lib/services/templates/scheduled-check";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -170,7 +170,7 @@ describe("update status and bulk operations", () => {
       "/bulk-b/templates.json",
       catalog(catalogEntry("b0", { description: "b changed again" }), ...Array.from({ length: 9 }, (_, i) => catalogEntry(`b${i + 1}`))),
     );
-    const result = await refreshAllUpdateStatuses(t.app);
+    const result = await refreshAllUpdateStatuses(schedulerContext(t.app));
     expect(result.failed).toBe(0);
     const b0 = (await dora.get(`${T}/b0`)).body;
     expect(b0.latest_revision).not.toBe(b0.source_revision);

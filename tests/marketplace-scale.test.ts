@@ -18,6 +18,7 @@ import {
 import { checkForUpdate, installTemplate, marketplaceDeps } from "@/lib/services/templates/upstream";
 import { type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
+import { serviceContext } from "./support/service-context";
 import { useMarketplace } from "./support/use-marketplace";
 
 const t = useTestApp();
@@ -176,14 +177,20 @@ describe("single flight across processes (the lease)", () => {
       market.clearRequests();
       const results = await Promise.all(
         names.map((id, i) =>
-          installTemplate(i % 2 ? second : t.app, "personal", alicePrincipal, aliceScope, id, { source_name: "shared" }),
+          installTemplate(serviceContext(i % 2 ? second : t.app, alicePrincipal), {
+            kind: "personal",
+            templateId: id,
+            body: { source_name: "shared" },
+          }),
         ),
       );
       expect(results.map((r) => r.id)).toEqual(names);
       expect(market.count("/shared/templates.json")).toBe(1);
 
       market.clearRequests();
-      const checks = await Promise.all(names.map((id, i) => checkForUpdate(i % 2 ? second : t.app, aliceScope, id)));
+      const checks = await Promise.all(
+        names.map((id, i) => checkForUpdate(serviceContext(i % 2 ? second : t.app, alicePrincipal), { scope: aliceScope, templateId: id })),
+      );
       expect(checks.every((c) => c.has_update === false)).toBe(true);
       expect(market.count("/shared/templates.json")).toBe(1);
       expect(market.requests[0]?.headers["if-none-match"]).toBeTruthy();

@@ -9,7 +9,7 @@ import { badGateway, type DomainError } from "@/lib/contracts/errors";
 import { PROBLEM_STATUS } from "@/lib/contracts/problem-types";
 import { cacheKey, catalogLocation } from "@/lib/services/marketplace";
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
-import { refreshAllUpdateStatuses } from "@/lib/services/templates/scheduled-check";
+import { refreshAllUpdateStatuses, schedulerContext } from "@/lib/services/templates/scheduled-check";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -237,10 +237,10 @@ describe("install, check-update, update preview, update and scheduled checks rec
     expect((await listed("inst")).catalog_error).toBe(problem.detail);
 
     serve("inst", catalogEntry("alpha", { description: "v2" }));
-    await refreshAllUpdateStatuses(t.app);
+    await refreshAllUpdateStatuses(schedulerContext(t.app));
     expect(await listed("inst")).toMatchObject({ catalog_error: null, catalog_fetched_at: await cachedFetchTime("inst") });
     breakCatalog("inst");
-    await refreshAllUpdateStatuses(t.app);
+    await refreshAllUpdateStatuses(schedulerContext(t.app));
     expect((await listed("inst")).catalog_error).toMatch(/500/);
     serve("inst", catalogEntry("alpha", { description: "v2" }));
   });

@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { templates, users } from "@/db/schema";
 import type { OwnerScope } from "@/lib/contracts/scope";
+import { loadConfig } from "@/lib/platform/config";
 import { encodeCursor } from "@/lib/platform/cursor";
+import type { ServiceContext } from "@/lib/services/context";
 import { findTemplate, getTemplateJson, listTemplates, presentTemplate } from "@/lib/services/templates/templates";
 import { freshDatabase } from "./support/database";
+import { serviceContext } from "./support/service-context";
 
 // The hot reads answer with JSON text written by the database (templateJson in
 // lib/services/templates/templates.ts). It must be byte for byte what JSON.stringify(presentTemplate(row))
@@ -13,6 +16,7 @@ import { freshDatabase } from "./support/database";
 
 let handle: DatabaseHandle;
 let close: () => Promise<void>;
+let ctx: ServiceContext;
 const key = randomBytes(32);
 const personal: OwnerScope = { kind: "personal", owner: "ann" };
 const server: OwnerScope = { kind: "server", owner: null };
@@ -33,6 +37,8 @@ beforeAll(async () => {
   const db = await freshDatabase();
   handle = db.handle;
   close = db.close;
+  const app = { config: loadConfig({ DATA_DIR: "/nonexistent" }), db: handle.db, database: handle, secretKey: key };
+  ctx = serviceContext(app, { type: "user", id: "ann", userId: "ann", role: "member", displayName: "Ann" });
   await handle.db.insert(users).values({ id: "ann", displayName: "Ann" });
   const rows: Array<typeof templates.$inferInsert> = [];
   for (let i = 0; i < 12; i++) {
@@ -81,7 +87,7 @@ describe.each([
   it("GET one template: byte for byte JSON.stringify(presentTemplate(row))", async () => {
     const rows = await handle.db.select().from(templates);
     for (const row of rows.filter((r) => r.scope === scope.kind)) {
-      const json = await getTemplateJson(handle.db, scope, row.id);
+      const json = await getTemplateJson(ctx, { scope, templateId: row.id });
       expect(json.text).toBe(JSON.stringify(presentTemplate((await findTemplate(handle.db, scope, row.id))!)));
       expect(Object.keys(json.value().manifest)).toEqual(Object.keys(manifestOf(0)));
     }
@@ -98,12 +104,12 @@ describe.each([
             (filter.category === undefined || r.category === filter.category) && (filter.tag === undefined || r.tags.includes(filter.tag)),
         )
         .map((r) => r.id);
-      expect((await listTemplates(handle.db, key, scope, filter)).text).toBe(await expectedList(scope, ids, undefined, context));
+      expect((await listTemplates(ctx, { scope, query: filter })).text).toBe(await expectedList(scope, ids, undefined, context));
       for (const limit of [1, 3, 50]) {
         let remaining = [...ids].sort();
         let cursor: string | undefined;
         for (;;) {
-          const page = await listTemplates(handle.db, key, scope, { ...filter, limit, cursor });
+          const page = await listTemplates(ctx, { scope, query: { ...filter, limit, cursor } });
           expect(page.text).toBe(await expectedList(scope, remaining, limit, context));
           const next = page.value().next_cursor;
           if (!next) break;

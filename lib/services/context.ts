@@ -22,7 +22,7 @@ export type Role = "admin" | "member";
  * Who does something: the one type for it. A user, or a service account acting for its owner
  * (`userId` is then the owner's id, API.md §5.2), with the role it acts with.
  */
-interface Actor {
+export interface Actor {
   /** `system`: the process itself (scheduled jobs), whose writes are not audited. */
   type: "user" | "service_account" | "system";
   id: string;
@@ -32,6 +32,9 @@ interface Actor {
   /** The console session (console_sessions.id) the actor came with; absent for API keys. */
   sessionId?: string;
 }
+
+/** The actor of the scheduled jobs: the process itself, acting for no user. */
+export const SCHEDULER: Actor = { type: "system", id: "scheduler", userId: "scheduler", role: "admin", displayName: "Scheduled job" };
 
 /** An authenticated caller: a user or a service account. */
 export type Principal = Actor & { type: "user" | "service_account" };

@@ -25,11 +25,7 @@ export function sourceCatalogRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
     GET: handle(endpoints.catalog, ({ ctx, params, query }) =>
-      browseCatalog(ctx.app, kind, ctx.principal, params.name, {
-        sourceScope: query.source_scope,
-        refresh: query.refresh,
-        signal: ctx.request.signal,
-      }),
+      browseCatalog(ctx, { kind, sourceName: params.name, sourceScope: query.source_scope, refresh: query.refresh }),
     ),
   });
 }

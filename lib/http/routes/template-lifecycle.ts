@@ -10,14 +10,18 @@ import { getVersion, listVersions, rollbackTemplate } from "@/lib/services/templ
 export function templateVersionsRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
-    GET: handle(e.versions, ({ ctx, params }) => listVersions(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
+    GET: handle(e.versions, ({ ctx, params }) =>
+      listVersions(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id }),
+    ),
   });
 }
 
 export function templateVersionRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
-    GET: handle(e.version, ({ ctx, params }) => getVersion(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id, params.version)),
+    GET: handle(e.version, ({ ctx, params }) =>
+      getVersion(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, version: params.version }),
+    ),
   });
 }
 
@@ -25,7 +29,7 @@ export function templateRollbackRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
     POST: handle(e.rollback, ({ ctx, params, body }) =>
-      rollbackTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id, body.version, ctx.principal.id),
+      rollbackTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, version: body.version }),
     ),
   });
 }
@@ -33,29 +37,27 @@ export function templateRollbackRoute(kind: ScopeKind) {
 export function templateCheckUpdatesRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
-    POST: handle(e.checkUpdates, ({ ctx }) => checkAllForUpdates(ctx.app, scopeOf(kind, ctx.principal), { signal: ctx.request.signal })),
+    POST: handle(e.checkUpdates, ({ ctx }) => checkAllForUpdates(ctx, { scope: scopeOf(kind, ctx.principal) })),
   });
 }
 
 export function templateUpdateAllRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
-    POST: handle(e.updateAll, ({ ctx, query }) =>
-      updateAllTemplates(ctx.app, scopeOf(kind, ctx.principal), query.force, ctx.principal.id, { signal: ctx.request.signal }),
-    ),
+    POST: handle(e.updateAll, ({ ctx, query }) => updateAllTemplates(ctx, { scope: scopeOf(kind, ctx.principal), force: query.force })),
   });
 }
 
 export function usableTemplatesRoute() {
   return route({
-    GET: handle(usableTemplateEndpoints.list, ({ ctx, query }) => listUsableTemplates(ctx.app.db, ctx.app.secretKey, ctx.principal, query)),
+    GET: handle(usableTemplateEndpoints.list, ({ ctx, query }) => listUsableTemplates(ctx, { query })),
   });
 }
 
 export function usableTemplateRoute() {
   return route({
     GET: handle(usableTemplateEndpoints.get, ({ ctx, params }) =>
-      getUsableTemplate(ctx.app.db, ctx.principal, params.scope, params.template_id),
+      getUsableTemplate(ctx, { kind: params.scope, templateId: params.template_id }),
     ),
   });
 }

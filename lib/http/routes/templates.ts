@@ -9,28 +9,28 @@ import { checkForUpdate, installTemplate, previewUpdate, updateTemplate } from "
 export function templateCollectionRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.list, ({ ctx, query }) => listTemplates(ctx.app.db, ctx.app.secretKey, scopeOf(kind, ctx.principal), query)),
-    POST: handle(e.create, ({ ctx, body }) => createTemplate(ctx.app.db, scopeOf(kind, ctx.principal), body, ctx.principal.id)),
+    GET: handle(e.list, ({ ctx, query }) => listTemplates(ctx, { scope: scopeOf(kind, ctx.principal), query })),
+    POST: handle(e.create, ({ ctx, body }) => createTemplate(ctx, { scope: scopeOf(kind, ctx.principal), body })),
   });
 }
 
 export function templateItemRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.get, ({ ctx, params }) => getTemplateJson(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
+    GET: handle(e.get, ({ ctx, params }) => getTemplateJson(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id })),
     PATCH: handle(e.patch, ({ ctx, params, body }) =>
-      patchTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id, body, ctx.principal.id),
+      patchTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, body }),
     ),
-    DELETE: handle(e.remove, ({ ctx, params }) => deleteTemplate(ctx.app.db, scopeOf(kind, ctx.principal), params.template_id)),
+    DELETE: handle(e.remove, ({ ctx, params }) =>
+      deleteTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id }),
+    ),
   });
 }
 
 export function templateInstallRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    POST: handle(e.install, ({ ctx, params, body }) =>
-      installTemplate(ctx.app, kind, ctx.principal, scopeOf(kind, ctx.principal), params.template_id, body, { signal: ctx.request.signal }),
-    ),
+    POST: handle(e.install, ({ ctx, params, body }) => installTemplate(ctx, { kind, templateId: params.template_id, body })),
   });
 }
 
@@ -38,9 +38,7 @@ export function templateUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     POST: handle(e.update, ({ ctx, params, query }) =>
-      updateTemplate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, query.force, ctx.principal.id, {
-        signal: ctx.request.signal,
-      }),
+      updateTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, force: query.force }),
     ),
   });
 }
@@ -49,7 +47,7 @@ export function templateCheckUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     GET: handle(e.checkUpdate, ({ ctx, params }) =>
-      checkForUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal }),
+      checkForUpdate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id }),
     ),
   });
 }
@@ -58,7 +56,7 @@ export function templateUpdatePreviewRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     GET: handle(e.previewUpdate, ({ ctx, params }) =>
-      previewUpdate(ctx.app, scopeOf(kind, ctx.principal), params.template_id, { signal: ctx.request.signal }),
+      previewUpdate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id }),
     ),
   });
 }

@@ -1,11 +1,27 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { asc, isNotNull } from "drizzle-orm";
 import { templates } from "@/db/schema";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import { logError } from "@/lib/platform/log";
-import type { AppContext } from "@/lib/services/context";
+import { silentAudit } from "@/lib/services/audit/record";
+import { type AppContext, SCHEDULER, type ServiceContext } from "@/lib/services/context";
 import { type ExclusiveJob, scheduleJob, tryRunJob } from "@/lib/services/jobs/exclusive-job";
-import { checkForUpdate } from "./upstream";
+import { checkOne } from "./upstream";
+
+/**
+ * The context a scheduled run works with: the process itself as actor (SCHEDULER), no audit
+ * entry (only status is written), and `signal`, which fires only when the run must stop (its
+ * lease was lost); by default one that never fires.
+ */
+export const schedulerContext = (app: AppContext, signal: AbortSignal = new AbortController().signal): ServiceContext => ({
+  app,
+  db: app.db,
+  actor: SCHEDULER,
+  requestId: randomUUID(),
+  signal,
+  audit: silentAudit,
+});
 
 /**
  * The scheduled update check (CONTRACT §13): every UPDATE_CHECK_INTERVAL_MINUTES the update
@@ -19,8 +35,8 @@ function updateCheckJob(intervalMs: number): ExclusiveJob {
 }
 
 /** One run: checks every installed template; a template's failure is logged and skipped. */
-export async function refreshAllUpdateStatuses(app: AppContext, signal?: AbortSignal): Promise<{ checked: number; failed: number }> {
-  const rows = await app.db
+export async function refreshAllUpdateStatuses(ctx: ServiceContext): Promise<{ checked: number; failed: number }> {
+  const rows = await ctx.db
     .select({ id: templates.id, scope: templates.scope, owner: templates.owner })
     .from(templates)
     .where(isNotNull(templates.sourceName))
@@ -28,9 +44,9 @@ export async function refreshAllUpdateStatuses(app: AppContext, signal?: AbortSi
   const since = Date.now();
   let failed = 0;
   for (const row of rows) {
-    if (signal?.aborted) break;
+    if (ctx.signal.aborted) break;
     try {
-      await checkForUpdate(app, { kind: row.scope, owner: row.owner } as OwnerScope, row.id, { since, signal });
+      await checkOne(ctx, { scope: { kind: row.scope, owner: row.owner } as OwnerScope, templateId: row.id, since });
     } catch {
       failed++; // the template keeps its last status; the next run tries again
     }
@@ -40,14 +56,19 @@ export async function refreshAllUpdateStatuses(app: AppContext, signal?: AbortSi
 
 /** Runs the check once now if it is due and no other process runs it. */
 export const runUpdateCheckIfDue = (app: AppContext, intervalMs: number) =>
-  tryRunJob(app.db, updateCheckJob(intervalMs), async (signal) => void (await refreshAllUpdateStatuses(app, signal)));
+  tryRunJob(app.db, updateCheckJob(intervalMs), async (signal) => void (await refreshAllUpdateStatuses(schedulerContext(app, signal))));
 
 /** Starts this process's timer; the lease keeps runs one at a time across processes. */
 export function startScheduledUpdateChecks(app: AppContext, intervalMinutes: number): () => void {
   const intervalMs = intervalMinutes * 60_000;
-  return scheduleJob(app.db, updateCheckJob(intervalMs), async (signal) => void (await refreshAllUpdateStatuses(app, signal)), {
-    // Poll well inside the interval so a due check starts soon after it is due.
-    pollMs: Math.min(15_000, intervalMs),
-    onError: (error) => logError("scheduled update check failed", error),
-  });
+  return scheduleJob(
+    app.db,
+    updateCheckJob(intervalMs),
+    async (signal) => void (await refreshAllUpdateStatuses(schedulerContext(app, signal))),
+    {
+      // Poll well inside the interval so a due check starts soon after it is due.
+      pollMs: Math.min(15_000, intervalMs),
+      onError: (error) => logError("scheduled update check failed", error),
+    },
+  );
 }

@@ -3,8 +3,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { templates } from "@/db/schema";
 import { type ScopeKind, scopeOf } from "@/lib/contracts/scope";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { Principal, ServiceContext } from "@/lib/services/context";
 import { type CatalogListing, loadCatalog, withProblem } from "@/lib/services/marketplace";
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
@@ -12,12 +11,13 @@ import { presentSource } from "@/lib/services/sources/sources";
 import { templatesIn } from "@/lib/services/templates/templates";
 import { invalidManifestError, marketplaceDeps } from "@/lib/services/templates/upstream";
 
-export interface BrowseOptions {
+export interface BrowseInput {
+  /** Whose catalog view: the caller's personal scope (/me) or the server's (/admin). */
+  kind: ScopeKind;
+  sourceName: string;
   sourceScope?: ScopeKind;
   /** Revalidate the catalog with the marketplace instead of using a fresh cached copy. */
   refresh?: boolean;
-  /** The request's signal: when the client goes away, fetching stops. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -26,21 +26,18 @@ export interface BrowseOptions {
  * that install would refuse (manifest unavailable or not a valid bank template) is listed
  * with its `problem` and no revision (CONTRACT §12).
  */
-export async function browseCatalog(app: AppContext, kind: ScopeKind, principal: Principal, name: string, options: BrowseOptions = {}) {
-  const source = await findUsableSource(app, kind, principal, name, options.sourceScope);
-  const { result: catalog, source: recorded } = await withCatalogStatus(app, source.row, { signal: options.signal }, (operation) =>
-    loadCatalog(
-      marketplaceDeps(app),
-      { url: source.row.url, authToken: source.authToken },
-      options.refresh ? "revalidate" : "cached",
-      operation,
-    ),
+export async function browseCatalog(ctx: ServiceContext, { kind, sourceName, sourceScope, refresh }: BrowseInput) {
+  const { app } = ctx;
+  const source = await findUsableSource(app, kind, ctx.actor as Principal, sourceName, sourceScope);
+  // When the client goes away (ctx.signal), fetching stops.
+  const { result: catalog, source: recorded } = await withCatalogStatus(app, source.row, { signal: ctx.signal }, (operation) =>
+    loadCatalog(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, refresh ? "revalidate" : "cached", operation),
   );
-  const installed = await app.db
+  const installed = await ctx.db
     .select({ id: templates.id, sourceTemplateId: templates.sourceTemplateId })
     .from(templates)
     .where(
-      and(templatesIn(scopeOf(kind, principal)), eq(templates.sourceName, source.row.name), eq(templates.sourceScope, source.row.scope)),
+      and(templatesIn(scopeOf(kind, ctx.actor)), eq(templates.sourceName, source.row.name), eq(templates.sourceScope, source.row.scope)),
     );
   const installedAs = new Map<string, string[]>();
   for (const row of installed) {

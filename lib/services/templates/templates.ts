@@ -1,89 +1,21 @@
 import "server-only";
 import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import { type Database, rawStatement } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
 import { templates } from "@/db/schema";
 import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
-import { iso, isoOrNull } from "@/lib/contracts/fields";
 import type { OwnerScope } from "@/lib/contracts/scope";
-import type {
-  CreateTemplateRequest,
-  ListTemplatesQuery,
-  PatchTemplateRequest,
-  Template,
-  TemplateList,
-} from "@/lib/contracts/templates/schemas";
+import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, TemplateList } from "@/lib/contracts/templates/schemas";
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
-import { recordAudit } from "@/lib/services/audit/record";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { JsonText } from "@/lib/shared/json-text";
+import { createdContent, patchedContent, presentTemplate, type TemplateRow, type TemplateWire, templateJson } from "./template-fields";
 import { recordVersion } from "./version-log";
 
-export type TemplateRow = typeof templates.$inferSelect;
-export type TemplateWire = z.input<typeof Template>;
+export { presentTemplate, type TemplateRow, type TemplateWire };
+
 export type TemplateListWire = z.input<typeof TemplateList>;
-
-export function presentTemplate(row: TemplateRow): TemplateWire {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    category: row.category,
-    integrations: row.integrations,
-    tags: row.tags,
-    scope: row.scope,
-    owner: row.owner,
-    source_name: row.sourceName,
-    source_scope: row.sourceScope,
-    source_owner: row.sourceOwner,
-    source_revision: row.sourceRevision,
-    locally_modified: row.locallyModified,
-    latest_revision: row.latestRevision,
-    update_checked_at: isoOrNull(row.updateCheckedAt),
-    installed_at: iso(row.installedAt),
-    updated_at: iso(row.updatedAt),
-    manifest: row.manifest as TemplateWire["manifest"],
-  };
-}
-
-/*
- * presentTemplate's answer, written by PostgreSQL as JSON text: the hot reads (GET one template,
- * a page of the list) send it as it is (JsonText), so no row is mapped, no Date parsed and
- * formatted, no manifest parsed and encoded again. It is byte for byte
- * JSON.stringify(presentTemplate(row)) (tests/template-json.test.ts): the same keys in the same
- * order and no spaces; to_json escapes strings as JSON.stringify does and writes text arrays as
- * arrays of strings; timestamps (stored to the millisecond) are written as Date.toISOString()
- * writes them; the manifest, a `json` column, is spliced in as the text it was stored as, so its
- * keys keep their order.
- */
-const jsonString = (column: AnyPgColumn) => sql`to_json(${column})::text`;
-const jsonStringOrNull = (column: AnyPgColumn) => sql`coalesce(to_json(${column})::text, 'null')`;
-const jsonIsoTime = (column: AnyPgColumn) => sql`'"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
-const jsonIsoTimeOrNull = (column: AnyPgColumn) => sql`coalesce(${jsonIsoTime(column)}, 'null')`;
-const templateJson = sql<string>`(${sql.join(
-  [
-    sql`'{"id":' || ${jsonString(templates.id)}`,
-    sql`',"name":' || ${jsonString(templates.name)}`,
-    sql`',"description":' || ${jsonStringOrNull(templates.description)}`,
-    sql`',"category":' || ${jsonStringOrNull(templates.category)}`,
-    sql`',"integrations":' || ${jsonString(templates.integrations)}`,
-    sql`',"tags":' || ${jsonString(templates.tags)}`,
-    sql`',"scope":' || ${jsonString(templates.scope)}`,
-    sql`',"owner":' || ${jsonStringOrNull(templates.owner)}`,
-    sql`',"source_name":' || ${jsonStringOrNull(templates.sourceName)}`,
-    sql`',"source_scope":' || ${jsonStringOrNull(templates.sourceScope)}`,
-    sql`',"source_owner":' || ${jsonStringOrNull(templates.sourceOwner)}`,
-    sql`',"source_revision":' || ${jsonStringOrNull(templates.sourceRevision)}`,
-    sql`',"locally_modified":' || case when ${templates.locallyModified} then 'true' else 'false' end`,
-    sql`',"latest_revision":' || ${jsonStringOrNull(templates.latestRevision)}`,
-    sql`',"update_checked_at":' || ${jsonIsoTimeOrNull(templates.updateCheckedAt)}`,
-    sql`',"installed_at":' || ${jsonIsoTime(templates.installedAt)}`,
-    sql`',"updated_at":' || ${jsonIsoTime(templates.updatedAt)}`,
-    sql`',"manifest":' || ${templates.manifest}::text || '}'`,
-  ],
-  sql` || `,
-)})`;
 
 /** Rows of one scope: the caller's personal templates, or the server's. */
 export const templatesIn = (scope: OwnerScope) =>
@@ -139,10 +71,18 @@ export async function requireTemplate(db: Database, scope: OwnerScope, id: strin
   return row;
 }
 
-export const getTemplate = async (db: Database, scope: OwnerScope, id: string) => presentTemplate(await requireTemplate(db, scope, id));
+/** What names one template: its scope and its id there. */
+export interface TemplateKey {
+  scope: OwnerScope;
+  templateId: string;
+}
+
+export const getTemplate = async (ctx: ServiceContext, { scope, templateId }: TemplateKey) =>
+  presentTemplate(await requireTemplate(ctx.db, scope, templateId));
 
 /** getTemplate's answer as JSON text written by the database: the hot read of GET one template. */
-export async function getTemplateJson(db: Database, scope: OwnerScope, id: string): Promise<JsonText<TemplateWire>> {
+export async function getTemplateJson(ctx: ServiceContext, { scope, templateId: id }: TemplateKey): Promise<JsonText<TemplateWire>> {
+  const { db } = ctx;
   const ownerIsNull = scope.owner === null;
   const statement = prepared(db, `find-json:${ownerIsNull}`, () =>
     rawStatement<[json: string]>(
@@ -164,11 +104,11 @@ export async function getTemplateJson(db: Database, scope: OwnerScope, id: strin
  * `next_cursor`. The templates are JSON text the database wrote (templateJson), joined here.
  */
 export async function listTemplates(
-  db: Database,
-  cursorKey: Buffer,
-  scope: OwnerScope,
-  query: z.output<typeof ListTemplatesQuery>,
+  ctx: ServiceContext,
+  { scope, query }: { scope: OwnerScope; query: z.output<typeof ListTemplatesQuery> },
 ): Promise<JsonText<TemplateListWire>> {
+  const { db } = ctx;
+  const cursorKey = ctx.app.secretKey;
   if (query.cursor !== undefined && query.limit === undefined) throw invalidField("cursor", "needs limit");
   // The cursor is bound to the list it pages: same scope and filters.
   const context = JSON.stringify([scope.kind, scope.owner, query.category ?? null, query.tag ?? null]);
@@ -227,28 +167,38 @@ export async function insertTemplate(db: Database, values: typeof templates.$inf
 export const idTaken = (id: string, field: string) =>
   conflict(`A template with id ${id} already exists here.`, [{ path: field, message: `${id} is taken; choose another id` }], "id-taken");
 
-export async function createTemplate(db: Database, scope: OwnerScope, input: z.output<typeof CreateTemplateRequest>, actor: string) {
-  const row = await db.transaction(async (tx) => {
+export async function createTemplate(
+  ctx: ServiceContext,
+  { scope, body }: { scope: OwnerScope; body: z.output<typeof CreateTemplateRequest> },
+) {
+  return withTransaction(ctx, async (tx) => {
     const inserted = await insertTemplate(
-      tx,
+      tx.db,
       {
-        id: input.id,
+        id: body.id,
         scope: scope.kind,
         owner: scope.owner,
-        name: input.name,
-        description: input.description ?? null,
-        category: input.category ?? null,
-        integrations: input.integrations ?? [],
-        tags: input.tags ?? [],
-        manifest: input.manifest,
+        ...createdContent(body),
       },
       "id",
     );
-    await recordVersion(tx, inserted, "create", actor);
-    await recordAudit(tx);
-    return inserted;
+    await recordVersion(tx.db, inserted, "create", tx.actor.id);
+    const after = presentTemplate(inserted);
+    await tx.audit.record({ action: "template.create", target: { type: "template", id: inserted.id }, before: null, after });
+    return after;
   });
-  return presentTemplate(row);
+}
+
+/** The row, locked for the rest of the transaction `db`; 404 when there is none. */
+export async function lockTemplate(db: Database, scope: OwnerScope, id: string): Promise<TemplateRow> {
+  const [row] = await db
+    .select()
+    .from(templates)
+    .where(and(templatesIn(scope), eq(templates.id, id)))
+    .for("update")
+    .limit(1);
+  if (!row) throw missingTemplate(scope, id);
+  return row;
 }
 
 /**
@@ -256,48 +206,40 @@ export async function createTemplate(db: Database, scope: OwnerScope, input: z.o
  * updated_at. A template deleted meanwhile answers 404, as a missing one does.
  */
 export async function patchTemplate(
-  db: Database,
-  scope: OwnerScope,
-  id: string,
-  patch: z.output<typeof PatchTemplateRequest>,
-  actor: string,
+  ctx: ServiceContext,
+  { scope, templateId: id, body: patch }: TemplateKey & { body: z.output<typeof PatchTemplateRequest> },
 ) {
-  const changes: Partial<typeof templates.$inferInsert> = {};
   // null clears description and category, and means "unchanged" for the other fields (CONTRACT §15).
-  if (patch.name != null) changes.name = patch.name;
-  if (patch.description !== undefined) changes.description = patch.description;
-  if (patch.category !== undefined) changes.category = patch.category;
-  if (patch.integrations != null) changes.integrations = patch.integrations;
-  if (patch.tags != null) changes.tags = patch.tags;
-  if (patch.manifest != null) changes.manifest = patch.manifest;
+  const changes = patchedContent(patch);
   if (Object.keys(changes).length === 0) {
     // Nothing to write, but the request succeeded as a write: it is audited all the same.
-    const unchanged = await getTemplate(db, scope, id);
-    await recordAudit(db);
+    const unchanged = await getTemplate(ctx, { scope, templateId: id });
+    await ctx.audit.record({ action: "template.patch", target: { type: "template", id }, before: unchanged, after: unchanged });
     return unchanged;
   }
-  const row = await db.transaction(async (tx) => {
-    const [written] = await tx
+  return withTransaction(ctx, async (tx) => {
+    const before = presentTemplate(await lockTemplate(tx.db, scope, id));
+    const [written] = await tx.db
       .update(templates)
       // Only a template installed from a source can have local edits.
       .set({ ...changes, locallyModified: sql`${templates.sourceName} is not null`, updatedAt: new Date() })
       .where(and(templatesIn(scope), eq(templates.id, id)))
       .returning();
     if (!written) throw missingTemplate(scope, id);
-    await recordVersion(tx, written, "patch", actor);
-    await recordAudit(tx);
-    return written;
+    await recordVersion(tx.db, written, "patch", tx.actor.id);
+    const after = presentTemplate(written);
+    await tx.audit.record({ action: "template.patch", target: { type: "template", id }, before, after });
+    return after;
   });
-  return presentTemplate(row);
 }
 
-export async function deleteTemplate(db: Database, scope: OwnerScope, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const deleted = await tx
+export async function deleteTemplate(ctx: ServiceContext, { scope, templateId: id }: TemplateKey): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const [deleted] = await tx.db
       .delete(templates)
       .where(and(templatesIn(scope), eq(templates.id, id)))
-      .returning({ rowId: templates.rowId });
-    if (deleted.length === 0) throw missingTemplate(scope, id);
-    await recordAudit(tx);
+      .returning();
+    if (!deleted) throw missingTemplate(scope, id);
+    await tx.audit.record({ action: "template.delete", target: { type: "template", id }, before: presentTemplate(deleted), after: null });
   });
 }

@@ -1,13 +1,13 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { templates } from "@/db/schema";
 import { badGateway, badRequest, conflict, type DomainError, notFound } from "@/lib/contracts/errors";
-import type { OwnerScope, ScopeKind } from "@/lib/contracts/scope";
+import { type OwnerScope, type ScopeKind, scopeOf } from "@/lib/contracts/scope";
 import { checkManifest } from "@/lib/contracts/templates/manifest";
-import { recordAudit } from "@/lib/services/audit/record";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { InstallTemplateRequest } from "@/lib/contracts/templates/schemas";
+import { type AppContext, type Principal, type ServiceContext, withTransaction } from "@/lib/services/context";
 import {
   type CatalogTemplate,
   type FetchMode,
@@ -18,7 +18,19 @@ import {
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
 import { findSourceWithToken, holdSource } from "@/lib/services/sources/sources";
-import { findTemplate, idTaken, insertTemplate, missingTemplate, presentTemplate, requireTemplate, type TemplateRow } from "./templates";
+import { contentColumns, contentWire } from "./template-fields";
+import {
+  findTemplate,
+  idTaken,
+  insertTemplate,
+  lockTemplate,
+  missingTemplate,
+  presentTemplate,
+  requireTemplate,
+  type TemplateKey,
+  type TemplateRow,
+  type TemplateWire,
+} from "./templates";
 import { recordVersion } from "./version-log";
 
 export const marketplaceDeps = (app: AppContext): MarketplaceDeps => ({
@@ -46,53 +58,44 @@ const requireValidManifest = (sourceName: string, entry: CatalogTemplate) => {
   if (invalid) throw invalid;
 };
 
-/** What a catalog entry says about its template: the fields an install copies and a revision covers. */
-function entryContent(entry: CatalogTemplate) {
-  const { name, description, category, integrations, tags, manifest } = entry;
-  return { name, description, category, integrations, tags, manifest };
-}
-
 /**
  * The columns an install or update takes from the (validated) catalog entry; the entry is
  * also the latest the source holds, so the update status is current (CONTRACT §13).
  */
 const fromEntry = (entry: CatalogTemplate) => ({
-  ...entryContent(entry),
+  ...contentColumns(entry),
   sourceRevision: entry.revision,
   latestRevision: entry.revision,
   updateCheckedAt: new Date(),
 });
 
 /**
- * Installs `sourceTemplateId` from a source under `alias_id` or the same id. The id is
- * checked before any request reaches the marketplace; the row is written only after
- * the fetch and validation succeeded.
+ * Installs `templateId` of a source under `alias_id` or the same id, as a template of the
+ * caller's `kind` scope. The id is checked before any request reaches the marketplace; the row
+ * is written only after the fetch and validation succeeded.
  */
 export async function installTemplate(
-  app: AppContext,
-  kind: ScopeKind,
-  principal: Principal,
-  scope: OwnerScope,
-  sourceTemplateId: string,
-  input: { source_name: string; alias_id?: string; source_scope?: ScopeKind },
-  operation: OperationOptions = {},
+  ctx: ServiceContext,
+  { kind, templateId: sourceTemplateId, body }: { kind: ScopeKind; templateId: string; body: z.output<typeof InstallTemplateRequest> },
 ) {
-  const id = input.alias_id ?? sourceTemplateId;
-  const source = await findUsableSource(app, kind, principal, input.source_name, input.source_scope);
+  const { app } = ctx;
+  const scope = scopeOf(kind, ctx.actor);
+  const id = body.alias_id ?? sourceTemplateId;
+  const source = await findUsableSource(app, kind, ctx.actor as Principal, body.source_name, body.source_scope);
   // An id taken by the path's template id is fixed by choosing an alias; either way alias_id is the field.
-  if (await findTemplate(app.db, scope, id)) throw idTaken(id, "alias_id");
-  const { result: entry } = await withCatalogStatus(app, source.row, operation, (observed) =>
+  if (await findTemplate(ctx.db, scope, id)) throw idTaken(id, "alias_id");
+  const { result: entry } = await withCatalogStatus(app, source.row, { signal: ctx.signal }, (observed) =>
     loadCatalogTemplate(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, "cached", observed),
   );
   if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
   requireValidManifest(source.row.name, entry);
   // The fetch is over: the transaction holds no lock across a network call.
-  const row = await app.db.transaction(async (tx) => {
-    if (!(await holdSource(tx, source.row.id))) {
-      throw notFound(`No template source named ${input.source_name} is available to you.`);
+  return withTransaction(ctx, async (tx) => {
+    if (!(await holdSource(tx.db, source.row.id))) {
+      throw notFound(`No template source named ${body.source_name} is available to you.`);
     }
     const inserted = await insertTemplate(
-      tx,
+      tx.db,
       {
         id,
         scope: scope.kind,
@@ -105,11 +108,11 @@ export async function installTemplate(
       },
       "alias_id",
     );
-    await recordVersion(tx, inserted, "install", principal.id);
-    await recordAudit(tx);
-    return inserted;
+    await recordVersion(tx.db, inserted, "install", tx.actor.id);
+    const after = presentTemplate(inserted);
+    await tx.audit.record({ action: "template.install", target: { type: "template", id }, before: null, after });
+    return after;
   });
-  return presentTemplate(row);
 }
 
 const sourceGone = (row: TemplateRow) =>
@@ -142,46 +145,107 @@ async function latestEntry(
   return { entry, sourceId: source.row.id };
 }
 
+/** A template of one scope, and the start of the operation it is part of (see checkForUpdate). */
+type UpstreamCall = TemplateKey & { since?: number };
+
+/** Fills in `since` and the context's signal: what every catalog request of one call shares. */
+const operationOf = (ctx: ServiceContext, since: number | undefined): OperationOptions => ({
+  since: since ?? Date.now(),
+  signal: ctx.signal,
+});
+
 /**
- * `operation.since` defaults to the call's start: checks and updates running at the same time
- * share one conditional catalog request (CONTRACT §12); a bulk check passes its own start.
+ * A template's update status, as GET check-update answers it, and the template before and after
+ * the status was written (null when nothing was written: no source, or deleted meanwhile).
  */
-export async function checkForUpdate(app: AppContext, scope: OwnerScope, id: string, operation: OperationOptions = {}) {
-  operation = { since: Date.now(), ...operation };
-  const row = await requireTemplate(app.db, scope, id);
+export async function checkOne(ctx: ServiceContext, { scope, templateId: id, since }: UpstreamCall) {
+  const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null) {
-    return { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
+    const result = { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
+    return { result, before: null, after: null };
   }
-  const { entry } = await latestEntry(app, row, "revalidate", operation);
-  await recordUpdateStatus(app.db, row, entry.revision);
-  return {
+  const { entry } = await latestEntry(ctx.app, row, "revalidate", operationOf(ctx, since));
+  const written = await recordUpdateStatus(ctx.db, row, entry.revision);
+  const result = {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision,
     latest_revision: entry.revision,
     source_name: row.sourceName,
     source_scope: row.sourceScope,
   };
+  return { result, before: written && presentTemplate(row), after: written && presentTemplate(written) };
 }
 
-/** Keeps what a check found (CONTRACT §13: `latest_revision`, `update_checked_at`); a row deleted meanwhile is left alone. */
-async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision: string): Promise<void> {
-  await db.update(templates).set({ latestRevision, updateCheckedAt: sql`now()` }).where(eq(templates.rowId, row.rowId));
+/**
+ * `since` defaults to the call's start: checks and updates running at the same time share one
+ * conditional catalog request (CONTRACT §12); a bulk check passes its own start. The status it
+ * writes is not audited (GET check-update is a read; check-updates audits its own entry).
+ */
+export async function checkForUpdate(ctx: ServiceContext, input: TemplateKey) {
+  return (await checkOne(ctx, input)).result;
+}
+
+/** Keeps what a check found (CONTRACT §13: `latest_revision`, `update_checked_at`); a row deleted meanwhile is left alone (null). */
+async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision: string): Promise<TemplateRow | null> {
+  const [written] = await db
+    .update(templates)
+    .set({ latestRevision, updateCheckedAt: sql`now()` })
+    .where(eq(templates.rowId, row.rowId))
+    .returning();
+  return written ?? null;
 }
 
 /** The installed template and what its source holds now, for reviewing an update before applying it. */
-export async function previewUpdate(app: AppContext, scope: OwnerScope, id: string, operation: OperationOptions = {}) {
-  operation = { since: Date.now(), ...operation };
-  const row = await requireTemplate(app.db, scope, id);
+export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id }: TemplateKey) {
+  const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`, "not-from-source");
-  const { entry } = await latestEntry(app, row, "revalidate", operation);
+  const { entry } = await latestEntry(ctx.app, row, "revalidate", operationOf(ctx, undefined));
   return {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision!,
     latest_revision: entry.revision,
     locally_modified: row.locallyModified,
     current: presentTemplate(row),
-    latest: entryContent(entry),
+    latest: contentWire(entry),
   };
+}
+
+/**
+ * One update (see updateTemplate), audited with `ctx.audit` in its transaction, and the
+ * template before and after it (what a bulk update audits when it passes a silent audit).
+ */
+export async function updateOne(ctx: ServiceContext, { scope, templateId: id, force, since }: UpstreamCall & { force: boolean }) {
+  const row = await requireTemplate(ctx.db, scope, id);
+  if (row.sourceName === null)
+    throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
+  if (row.locallyModified && !force) throw localEdits(id);
+  const { entry, sourceId } = await latestEntry(ctx.app, row, "revalidate", operationOf(ctx, since));
+  const previous = row.sourceRevision!;
+  const audited = async (tx: ServiceContext, before: TemplateWire, after: TemplateWire) => {
+    await tx.audit.record({ action: "template.update", target: { type: "template", id }, before, after });
+    return { before, after };
+  };
+  if (entry.revision === previous && !force) {
+    const { before, after } = await withTransaction(ctx, async (tx) =>
+      audited(tx, presentTemplate(row), presentTemplate((await recordUpdateStatus(tx.db, row, entry.revision)) ?? row)),
+    );
+    return { result: { updated: false, previous_revision: previous, new_revision: previous, template: after }, before, after };
+  }
+  const { before, after } = await withTransaction(ctx, async (tx) => {
+    if (!(await holdSource(tx.db, sourceId))) throw sourceGone(row);
+    // The row that was read, still without local edits (unless `force`): a PATCH or DELETE meanwhile wins.
+    const current = await lockTemplate(tx.db, scope, id);
+    if (current.rowId !== row.rowId) throw missingTemplate(scope, id);
+    if (current.locallyModified && !force) throw localEdits(id);
+    const [written] = await tx.db
+      .update(templates)
+      .set({ ...fromEntry(entry), locallyModified: false, updatedAt: new Date() })
+      .where(eq(templates.rowId, row.rowId))
+      .returning();
+    await recordVersion(tx.db, written!, "update", tx.actor.id);
+    return audited(tx, presentTemplate(current), presentTemplate(written!));
+  });
+  return { result: { updated: true, previous_revision: previous, new_revision: entry.revision, template: after }, before, after };
 }
 
 /**
@@ -190,44 +254,6 @@ export async function previewUpdate(app: AppContext, scope: OwnerScope, id: stri
  * then holds the source and applies only to the row that was read, and only while it still
  * has no local edits (unless `force`), so a PATCH or DELETE meanwhile is never overwritten.
  */
-export async function updateTemplate(
-  app: AppContext,
-  scope: OwnerScope,
-  id: string,
-  force: boolean,
-  actor: string,
-  operation: OperationOptions = {},
-) {
-  operation = { since: Date.now(), ...operation };
-  const row = await requireTemplate(app.db, scope, id);
-  if (row.sourceName === null)
-    throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
-  if (row.locallyModified && !force) throw localEdits(id);
-  const { entry, sourceId } = await latestEntry(app, row, "revalidate", operation);
-  const previous = row.sourceRevision!;
-  if (entry.revision === previous && !force) {
-    await app.db.transaction(async (tx) => {
-      await recordUpdateStatus(tx, row, entry.revision);
-      await recordAudit(tx);
-    });
-    const checked = (await findTemplate(app.db, scope, id)) ?? row;
-    return { updated: false, previous_revision: previous, new_revision: previous, template: presentTemplate(checked) };
-  }
-  const updated = await app.db.transaction(async (tx) => {
-    if (!(await holdSource(tx, sourceId))) throw sourceGone(row);
-    const sameRow = eq(templates.rowId, row.rowId);
-    const [written] = await tx
-      .update(templates)
-      .set({ ...fromEntry(entry), locallyModified: false, updatedAt: new Date() })
-      .where(force ? sameRow : and(sameRow, eq(templates.locallyModified, false)))
-      .returning();
-    if (written) {
-      await recordVersion(tx, written, "update", actor);
-      await recordAudit(tx);
-      return written;
-    }
-    const [still] = await tx.select({ rowId: templates.rowId }).from(templates).where(sameRow);
-    throw still ? localEdits(id) : missingTemplate(scope, id);
-  });
-  return { updated: true, previous_revision: previous, new_revision: entry.revision, template: presentTemplate(updated) };
+export async function updateTemplate(ctx: ServiceContext, input: TemplateKey & { force: boolean }) {
+  return (await updateOne(ctx, input)).result;
 }

@@ -1,20 +1,19 @@
 import "server-only";
 import { and, asc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Database } from "@/db/client";
 import { templates } from "@/db/schema";
 import { invalidField } from "@/lib/contracts/errors";
-import type { ScopeKind } from "@/lib/contracts/scope";
+import { type ScopeKind, scopeOf } from "@/lib/contracts/scope";
 import type { ListTemplatesQuery } from "@/lib/contracts/templates/schemas";
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { Actor, ServiceContext } from "@/lib/services/context";
 import { getTemplate, presentTemplate } from "./templates";
 
 /**
  * What any principal may use (CONTRACT §13): its user's personal templates and every server
  * template, so members can see and use what admins publish without admin rights.
  */
-const usableBy = (principal: Principal) =>
+const usableBy = (principal: Actor) =>
   or(
     and(eq(templates.scope, "personal"), eq(templates.owner, principal.userId)),
     and(eq(templates.scope, "server"), isNull(templates.owner)),
@@ -24,12 +23,9 @@ const usableBy = (principal: Principal) =>
 const scopeRank = sql<number>`(case ${templates.scope} when 'personal' then 0 else 1 end)`;
 
 /** GET P/templates: sorted by scope (personal first) then id, with the filters and paging of §7. */
-export async function listUsableTemplates(
-  db: Database,
-  cursorKey: Buffer,
-  principal: Principal,
-  query: z.output<typeof ListTemplatesQuery>,
-) {
+export async function listUsableTemplates(ctx: ServiceContext, { query }: { query: z.output<typeof ListTemplatesQuery> }) {
+  const { db, actor: principal } = ctx;
+  const cursorKey = ctx.app.secretKey;
   if (query.cursor !== undefined && query.limit === undefined) throw invalidField("cursor", "needs limit");
   const context = JSON.stringify(["usable", principal.userId, query.category ?? null, query.tag ?? null]);
   const filters: SQL[] = [usableBy(principal)];
@@ -53,6 +49,6 @@ export async function listUsableTemplates(
 }
 
 /** GET P/templates/{personal|server}/{id}: one the caller may use; 404 otherwise. */
-export function getUsableTemplate(db: Database, principal: Principal, kind: ScopeKind, id: string) {
-  return getTemplate(db, kind === "personal" ? { kind, owner: principal.userId } : { kind, owner: null }, id);
+export function getUsableTemplate(ctx: ServiceContext, { kind, templateId }: { kind: ScopeKind; templateId: string }) {
+  return getTemplate(ctx, { scope: scopeOf(kind, ctx.actor), templateId });
 }

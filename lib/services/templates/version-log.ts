@@ -1,7 +1,8 @@
 import "server-only";
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type templates, templateVersions } from "@/db/schema";
+import { templateVersions } from "@/db/schema";
+import { type TemplateRow, versionSnapshot } from "./template-fields";
 
 /**
  * Template versions (CONTRACT §13): every write of a template's content records the content
@@ -15,12 +16,7 @@ export type VersionAction = (typeof templateVersions.$inferSelect)["action"];
 const KEPT_VERSIONS = 50;
 
 /** Records the row as it now is; `tx` must be the transaction that wrote it. */
-export async function recordVersion(
-  tx: Database,
-  row: typeof templates.$inferSelect,
-  action: VersionAction,
-  actor: string,
-): Promise<number> {
+export async function recordVersion(tx: Database, row: TemplateRow, action: VersionAction, actor: string): Promise<number> {
   const [recorded] = await tx
     .insert(templateVersions)
     .values({
@@ -28,14 +24,7 @@ export async function recordVersion(
       version: sql`(select coalesce(max(${templateVersions.version}), 0) + 1 from ${templateVersions} where ${templateVersions.templateRowId} = ${row.rowId})`,
       action,
       actor,
-      name: row.name,
-      description: row.description,
-      category: row.category,
-      integrations: row.integrations,
-      tags: row.tags,
-      manifest: row.manifest,
-      sourceRevision: row.sourceRevision,
-      locallyModified: row.locallyModified,
+      ...versionSnapshot(row),
     })
     .returning({ version: templateVersions.version });
   const version = recorded!.version;

@@ -5,8 +5,9 @@ import { templates, templateVersions } from "@/db/schema";
 import { notFound } from "@/lib/contracts/errors";
 import { iso } from "@/lib/contracts/fields";
 import type { OwnerScope } from "@/lib/contracts/scope";
-import { recordAudit } from "@/lib/services/audit/record";
-import { missingTemplate, presentTemplate, type TemplateWire, templatesIn } from "./templates";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { presentTemplate, presentVersionContent, presentVersionState, versionSnapshot } from "./template-fields";
+import { lockTemplate, missingTemplate, type TemplateKey, templatesIn } from "./templates";
 import { recordVersion } from "./version-log";
 
 type VersionRow = typeof templateVersions.$inferSelect;
@@ -17,22 +18,11 @@ function presentVersionSummary(row: VersionRow) {
     action: row.action,
     created_at: iso(row.createdAt),
     actor: row.actor,
-    source_revision: row.sourceRevision,
-    locally_modified: row.locallyModified,
+    ...presentVersionState(row),
   };
 }
 
-function presentVersion(row: VersionRow) {
-  return {
-    ...presentVersionSummary(row),
-    name: row.name,
-    description: row.description,
-    category: row.category,
-    integrations: row.integrations,
-    tags: row.tags,
-    manifest: row.manifest as TemplateWire["manifest"],
-  };
-}
+const presentVersion = (row: VersionRow) => ({ ...presentVersionSummary(row), ...presentVersionContent(row) });
 
 async function templateRowId(db: Database, scope: OwnerScope, id: string): Promise<string> {
   const [row] = await db
@@ -45,7 +35,7 @@ async function templateRowId(db: Database, scope: OwnerScope, id: string): Promi
 }
 
 /** GET T/{id}/versions: newest first. */
-export async function listVersions(db: Database, scope: OwnerScope, id: string) {
+export async function listVersions({ db }: ServiceContext, { scope, templateId: id }: TemplateKey) {
   const rowId = await templateRowId(db, scope, id);
   const rows = await db
     .select()
@@ -58,7 +48,7 @@ export async function listVersions(db: Database, scope: OwnerScope, id: string) 
 const missingVersion = (id: string, version: number) => notFound(`Template ${id} has no version ${version}.`);
 
 /** GET T/{id}/versions/{version}: the content as that version wrote it. */
-export async function getVersion(db: Database, scope: OwnerScope, id: string, version: number) {
+export async function getVersion({ db }: ServiceContext, { scope, templateId: id, version }: TemplateKey & { version: number }) {
   const rowId = await templateRowId(db, scope, id);
   const [row] = await db
     .select()
@@ -74,15 +64,9 @@ export async function getVersion(db: Database, scope: OwnerScope, id: string, ve
  * `locally_modified`, and records a `rollback` version, in one transaction that locks the
  * template row first (a concurrent delete answers 404, a concurrent write waits its turn).
  */
-export async function rollbackTemplate(db: Database, scope: OwnerScope, id: string, version: number, actor: string) {
-  return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(templates)
-      .where(and(templatesIn(scope), eq(templates.id, id)))
-      .for("update")
-      .limit(1);
-    if (!current) throw missingTemplate(scope, id);
+export async function rollbackTemplate(ctx: ServiceContext, { scope, templateId: id, version }: TemplateKey & { version: number }) {
+  return withTransaction(ctx, async ({ db: tx, actor, audit }) => {
+    const current = await lockTemplate(tx, scope, id);
     const [target] = await tx
       .select()
       .from(templateVersions)
@@ -91,21 +75,12 @@ export async function rollbackTemplate(db: Database, scope: OwnerScope, id: stri
     if (!target) throw missingVersion(id, version);
     const [restored] = await tx
       .update(templates)
-      .set({
-        name: target.name,
-        description: target.description,
-        category: target.category,
-        integrations: target.integrations,
-        tags: target.tags,
-        manifest: target.manifest,
-        sourceRevision: target.sourceRevision,
-        locallyModified: target.locallyModified,
-        updatedAt: new Date(),
-      })
+      .set({ ...versionSnapshot(target), updatedAt: new Date() })
       .where(eq(templates.rowId, current.rowId))
       .returning();
-    await recordVersion(tx, restored!, "rollback", actor);
-    await recordAudit(tx);
-    return presentTemplate(restored!);
+    await recordVersion(tx, restored!, "rollback", actor.id);
+    const after = presentTemplate(restored!);
+    await audit.record({ action: "template.rollback", target: { type: "template", id }, before: presentTemplate(current), after });
+    return after;
   });
 }

@@ -1,0 +1,52 @@
+import { desc } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditEntries } from "@/db/schema";
+import { useTestApp } from "./support/app";
+import { catalog, catalogEntry, manifest } from "./support/fixtures";
+import { useMarketplace } from "./support/use-marketplace";
+
+// CONTRACT §17: a template write's entry names the template (the installed id for an install) and
+// holds it as the API answers it before the write and after; bulk writes name "*" and hold lists.
+const t = useTestApp();
+const market = useMarketplace(t);
+const T = "/ext/svc/me/templates";
+
+const lastEntry = async () => (await t.app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1))[0]!;
+
+describe("template audit entries", () => {
+  it("hold the template before and after each write", async () => {
+    const ann = await t.user("ann");
+    const created = await ann.post(T, { id: "hand", name: "Hand", manifest: manifest() });
+    expect(created.status).toBe(200);
+    expect(await lastEntry()).toMatchObject({
+      action: "template.create",
+      targetType: "template",
+      targetId: "hand",
+      before: null,
+      after: created.body,
+    });
+
+    const patched = await ann.patch(`${T}/hand`, { description: "Edited" });
+    expect(await lastEntry()).toMatchObject({ action: "template.patch", targetId: "hand", before: created.body, after: patched.body });
+
+    const rolledBack = await ann.post(`${T}/hand/rollback`, { version: 1 });
+    expect(await lastEntry()).toMatchObject({ action: "template.rollback", before: patched.body, after: rolledBack.body });
+
+    market.setFile("/audit-tpl/templates.json", catalog(catalogEntry("alpha"), catalogEntry("beta")));
+    expect((await ann.post("/ext/svc/me/template-sources", { url: `${market.url}/audit-tpl`, alias: "m" })).status).toBe(201);
+    const installed = await ann.post(`${T}/alpha/install`, { source_name: "m", alias_id: "mine" });
+    expect(installed.status).toBe(200);
+    expect(await lastEntry()).toMatchObject({ action: "template.install", targetId: "mine", before: null, after: installed.body });
+    expect((await ann.post(`${T}/beta/install`, { source_name: "m" })).status).toBe(200);
+
+    const [mine, beta] = [(await ann.get(`${T}/mine`)).body, (await ann.get(`${T}/beta`)).body];
+    expect((await ann.post(`${T}/update-all`)).status).toBe(200);
+    const bulk = await lastEntry();
+    expect(bulk).toMatchObject({ action: "template.update_all", targetType: "template", targetId: "*", before: [beta, mine] });
+    expect(bulk.after).toEqual([(await ann.get(`${T}/beta`)).body, (await ann.get(`${T}/mine`)).body]);
+
+    const gone = (await ann.get(`${T}/hand`)).body;
+    expect((await ann.delete(`${T}/hand`)).status).toBe(204);
+    expect(await lastEntry()).toMatchObject({ action: "template.delete", targetId: "hand", before: gone, after: null });
+  });
+});
