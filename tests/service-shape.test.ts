@@ -50,7 +50,6 @@ const NOT_VERBS = new Set([
   "@/lib/services/ratelimit/api-keys#countFailedApiKey",
   "@/lib/services/audit/record#auditFor",
   "@/lib/services/audit/record#settleJournal",
-  "@/lib/services/audit/record#withJournal",
 ]);
 
 describe("the service layer", () => {

@@ -8,7 +8,7 @@ import { dropNullOptionals, parseOrThrow } from "@/lib/contracts/validation";
 import { observeRequest, type RequestObservation } from "@/lib/http/request-log";
 import { logError, UNMATCHED_ROUTE } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
-import { auditFor, settleJournal, silentAudit, withJournal } from "@/lib/services/audit/record";
+import { auditFor, settleJournal, silentAudit } from "@/lib/services/audit/record";
 import type { ServiceContext } from "@/lib/services/context";
 import type { Principal } from "@/lib/services/identity/principal";
 import { JsonText } from "@/lib/shared/json-text";
@@ -98,7 +98,7 @@ export function handle<E extends Endpoint>(
       const journal = endpoint.access === "public" ? null : auditFor(endpoint, principal, requestId, { params, query, body });
       const audit = journal ? journal.using(app.db) : silentAudit;
       const ctx: RequestContext = { app, db: app.db, actor: principal, principal, requestId, signal: request.signal, audit, request };
-      const payload = await withJournal(journal, () => handler({ ctx, params, query, body } as HandlerInput<E>));
+      const payload = await handler({ ctx, params, query, body } as HandlerInput<E>);
       await settleJournal(journal, app.db);
       const { status } = endpoint;
       if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: apiHeaders(requestId) });

@@ -1,5 +1,4 @@
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/db/client";
 import { auditEntries } from "@/db/schema";
@@ -48,10 +47,13 @@ export class AuditJournal {
     return (spec ? spec.target : undefined) ?? this.endpoint.path;
   }
 
-  /** The entry without target or before/after (services not yet given a ServiceContext). */
-  async recordUntargeted(db: Database, reported: Record<string, string>): Promise<void> {
+  /**
+   * The entry of a write whose service recorded none (a bug, settleJournal): what the request
+   * itself says, without target type, id, before or after.
+   */
+  async recordFromRequest(db: Database): Promise<void> {
     const target = this.targetTemplate.replace(PLACEHOLDER, (whole, name: string) => {
-      for (const source of [this.params, this.body, reported]) {
+      for (const source of [this.params, this.body]) {
         const value = source[name];
         if (typeof value === "string") return encodeURIComponent(value);
       }
@@ -124,24 +126,6 @@ export function auditFor(
   return new AuditJournal(endpoint, spec.action, actor, requestId, asRecord(input.params), asRecord(input.body));
 }
 
-// The journal of the current request, for code not yet given a ServiceContext (recordAudit).
-const currentJournal = new AsyncLocalStorage<AuditJournal>();
-
-/** Runs `handler` with `journal` as the current request's (for recordAudit). */
-export const withJournal = <T>(journal: AuditJournal | null, handler: () => Promise<T>): Promise<T> =>
-  journal ? currentJournal.run(journal, handler) : handler();
-
-/**
- * Records the current request's entry without a target or before/after: what services that do
- * not yet take a ServiceContext call inside their write's transaction. Outside a write request
- * it does nothing.
- */
-export async function recordAudit(db: Database, reported: Record<string, string> = {}): Promise<void> {
-  const journal = currentJournal.getStore();
-  if (!journal) return;
-  await journal.recordUntargeted(db, reported);
-}
-
 /**
  * After a write request's handler succeeded: a write that recorded no entry is a bug of ours.
  * Outside production it fails loudly (every test of a write checks it); in production the entry
@@ -152,7 +136,7 @@ export async function settleJournal(journal: AuditJournal | null, db: Database):
   const bug = new Error(`A write succeeded without recording its audit entry (request ${journal.id}).`);
   if (process.env.NODE_ENV !== "production") throw bug;
   logError("audit entry recorded after the write", bug, {});
-  await journal.recordUntargeted(db, {});
+  await journal.recordFromRequest(db);
 }
 
 /** A console session as its sign-in and sign-out entries show it: never the token. */
