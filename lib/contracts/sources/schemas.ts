@@ -2,6 +2,7 @@ import { z } from "zod";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
 import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
 import { parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "@/lib/contracts/sources/names";
+import { Template } from "@/lib/contracts/templates/schemas";
 
 const sourceName = z.string().regex(SOURCE_NAME_PATTERN, SOURCE_NAME_RULE);
 
@@ -56,14 +57,9 @@ export const CatalogQuery = z.strictObject({
   refresh: queryFlag("Revalidate the catalog with the marketplace (conditionally) instead of using a fresh cached copy."),
 });
 
-const CatalogEntry = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    category: z.string().nullable(),
-    integrations: z.array(z.string()),
-    tags: z.array(z.string()),
+// A catalog entry has a template's own fields, as a template answers them.
+const CatalogEntry = Template.pick({ id: true, name: true, description: true, category: true, integrations: true, tags: true })
+  .extend({
     manifest: z
       .record(z.string(), z.unknown())
       .nullable()

@@ -59,20 +59,7 @@ export class AuditJournal {
       }
       return whole;
     });
-    if (/\{[a-z_]+\}/.test(target)) throw new Error(`The audit target ${target} of ${this.action} was not filled in.`);
-    await db
-      .insert(auditEntries)
-      .values({
-        id: this.id,
-        principalType: this.actor.type,
-        principalId: this.actor.id,
-        userId: this.actor.userId,
-        action: this.action,
-        target,
-        requestId: this.requestId,
-      })
-      .onConflictDoNothing({ target: auditEntries.id });
-    this.recorded = true;
+    await this.insert(db, target, null);
   }
 
   using(db: Database): Audit {
@@ -83,8 +70,12 @@ export class AuditJournal {
     if (entry.action !== this.action) {
       throw new Error(`${this.endpoint.method} ${this.endpoint.path} declares ${this.action} but recorded ${entry.action}.`);
     }
-    const target = targetPath(this.targetTemplate, this.params, entry.target.id);
-    if (/\{[a-z_]+\}/.test(target)) throw new Error(`The audit target ${target} of ${entry.action} was not filled in.`);
+    await this.insert(db, targetPath(this.targetTemplate, this.params, entry.target.id), entry);
+  }
+
+  /** Inserts the request's one entry (its id is fixed: a second insert is a no-op). */
+  private async insert(db: Database, target: string, entry: AuditRecord | null): Promise<void> {
+    if (/\{[a-z_]+\}/.test(target)) throw new Error(`The audit target ${target} of ${this.action} was not filled in.`);
     await db
       .insert(auditEntries)
       .values({
@@ -92,12 +83,14 @@ export class AuditJournal {
         principalType: this.actor.type,
         principalId: this.actor.id,
         userId: this.actor.userId,
-        action: entry.action,
+        action: this.action,
         target,
-        targetType: entry.target.type,
-        targetId: entry.target.id,
-        before: withoutSecrets(entry.target.type, entry.before),
-        after: withoutSecrets(entry.target.type, entry.after),
+        ...(entry && {
+          targetType: entry.target.type,
+          targetId: entry.target.id,
+          before: withoutSecrets(entry.target.type, entry.before),
+          after: withoutSecrets(entry.target.type, entry.after),
+        }),
         requestId: this.requestId,
       })
       .onConflictDoNothing({ target: auditEntries.id });
