@@ -3,7 +3,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { templates } from "@/db/schema";
 import { type ScopeKind, scopeOf } from "@/lib/contracts/scope";
-import type { Principal, ServiceContext } from "@/lib/services/context";
+import type { ServiceContext } from "@/lib/services/context";
 import { type CatalogListing, loadCatalog, withProblem } from "@/lib/services/marketplace";
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
@@ -28,7 +28,7 @@ export interface BrowseInput {
  */
 export async function browseCatalog(ctx: ServiceContext, { kind, sourceName, sourceScope, refresh }: BrowseInput) {
   const { app } = ctx;
-  const source = await findUsableSource(app, kind, ctx.actor as Principal, sourceName, sourceScope);
+  const source = await findUsableSource(app, kind, ctx.actor, sourceName, sourceScope);
   // When the client goes away (ctx.signal), fetching stops.
   const { result: catalog, source: recorded } = await withCatalogStatus(app, source.row, { signal: ctx.signal }, (operation) =>
     loadCatalog(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, refresh ? "revalidate" : "cached", operation),

@@ -7,7 +7,7 @@ import { badGateway, badRequest, conflict, type DomainError, notFound } from "@/
 import { type OwnerScope, type ScopeKind, scopeOf } from "@/lib/contracts/scope";
 import { checkManifest } from "@/lib/contracts/templates/manifest";
 import type { InstallTemplateRequest } from "@/lib/contracts/templates/schemas";
-import { type AppContext, type Principal, type ServiceContext, withTransaction } from "@/lib/services/context";
+import { type AppContext, type ServiceContext, withTransaction } from "@/lib/services/context";
 import {
   type CatalogTemplate,
   type FetchMode,
@@ -81,7 +81,7 @@ export async function installTemplate(
   const { app } = ctx;
   const scope = scopeOf(kind, ctx.actor);
   const id = body.alias_id ?? sourceTemplateId;
-  const source = await findUsableSource(app, kind, ctx.actor as Principal, body.source_name, body.source_scope);
+  const source = await findUsableSource(app, kind, ctx.actor, body.source_name, body.source_scope);
   // An id taken by the path's template id is fixed by choosing an alias; either way alias_id is the field.
   if (await findTemplate(ctx.db, scope, id)) throw idTaken(id, "alias_id");
   const { result: entry } = await withCatalogStatus(app, source.row, { signal: ctx.signal }, (observed) =>
