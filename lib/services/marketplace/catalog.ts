@@ -13,6 +13,7 @@ import {
 } from "@/lib/contracts/json-hygiene";
 import type { NestedProblem } from "@/lib/contracts/problem-schema";
 import type { ProblemType } from "@/lib/contracts/problem-types";
+import type { Template } from "@/lib/contracts/templates/schemas";
 import { errorMap, issuesToFieldErrors } from "@/lib/contracts/validation";
 import type { ResolveHost } from "@/lib/platform/address";
 import type { Config } from "@/lib/platform/config";
@@ -37,16 +38,10 @@ export interface MarketplaceSource {
 type Manifest = Record<string, unknown>;
 
 /** One resolved catalog entry; `manifest` is not checked against the bank-template schema here. */
-export interface CatalogTemplate {
-  id: string;
-  name: string;
-  description: string | null;
-  category: string | null;
-  integrations: string[];
-  tags: string[];
+export type CatalogTemplate = Pick<z.input<typeof Template>, "id" | "name" | "description" | "category" | "integrations" | "tags"> & {
   manifest: Manifest;
   revision: string;
-}
+};
 
 /** A catalog entry whose manifest could not be had; `manifest` is null unless it was fetched. */
 export type UnresolvedTemplate = Omit<CatalogTemplate, "manifest" | "revision"> & {
