@@ -2133,11 +2133,17 @@ export interface components {
             /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
             updated_at: string | null;
             last_applied: components["schemas"]["LastApplied"];
+            /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
+            behind: boolean;
         };
         LastApplied: {
             /** @description Normalised ref: `personal/{id}` or `server/{id}`. */
             template: string;
             source_revision: string | null;
+            /** @description The template's version number (see its versions) when applied; null for imports recorded before versions were kept. */
+            template_version: number | null;
+            /** @description Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version. */
+            locally_modified: boolean | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -2153,6 +2159,8 @@ export interface components {
             /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
             updated_at: string | null;
             last_applied: components["schemas"]["LastApplied"];
+            /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
+            behind: boolean;
             /** @description Config overrides, merged field by field by each import. */
             config: {
                 [key: string]: unknown;
@@ -2169,14 +2177,26 @@ export interface components {
             has_policy: boolean;
         };
         BankHistory: {
-            /** @description One entry per real import (never dry runs), newest first. */
-            entries: components["schemas"]["BankImport"][];
+            /** @description Newest first: one `import` entry per real import (never dry runs) and one `policy` entry per PUT or DELETE of the bank's policy. */
+            entries: components["schemas"]["BankHistoryEntry"][];
         };
+        BankHistoryEntry: components["schemas"]["BankImport"] | components["schemas"]["BankPolicyChange"];
         BankImport: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "import";
+            /** @description Names the entry (e.g. for a policy restore). */
+            id: string;
             /** @description Normalised ref of the template applied: `personal/{id}` or `server/{id}`. */
             template: string;
             /** @description The template's revision when applied; null for a hand-made template. */
             source_revision: string | null;
+            /** @description The template's version number (see its versions) when applied; null for imports recorded before versions were kept. */
+            template_version: number | null;
+            /** @description Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version. */
+            locally_modified: boolean | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -2185,6 +2205,30 @@ export interface components {
             /** @description The principal id (user or service account) whose request applied it. */
             actor: string;
             import_result: components["schemas"]["ImportResult"];
+        };
+        BankPolicyChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "policy";
+            /** @description Names the entry (e.g. for a policy restore). */
+            id: string;
+            /** @description The principal id whose request changed the policy. */
+            actor: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+            /** @description The policy document before the change; null when the bank had none. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The policy document after the change; null for a deletion. */
+            after: {
+                [key: string]: unknown;
+            } | null;
         };
         /** @description A bank as a manifest that, imported into a new bank, reproduces it. Its lists may exceed a manifest's 1,000 entries when several templates were applied to the bank. */
         BankExport: {

@@ -146,18 +146,31 @@ export const marketplaceFetchLeases = pgTable("marketplace_fetch_leases", {
 });
 
 /** The embedded bank store (CONTRACT §8). Banks outlive their owner's account (owner set null). */
-export const banks = pgTable("banks", {
-  id: text("id").primaryKey(),
-  owner: text("owner").references(() => users.id, { onDelete: "set null" }),
-  name: text("name").notNull(),
-  /** Per-bank config overrides, merged field by field by each import. */
-  config: json("config").$type<Record<string, unknown>>().notNull().default({}),
-  lastAppliedTemplate: text("last_applied_template"),
-  lastAppliedRevision: text("last_applied_revision"),
-  lastAppliedAt: timestamptz("last_applied_at"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const banks = pgTable(
+  "banks",
+  {
+    id: text("id").primaryKey(),
+    owner: text("owner").references(() => users.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    /** Per-bank config overrides, merged field by field by each import. */
+    config: json("config").$type<Record<string, unknown>>().notNull().default({}),
+    lastAppliedTemplate: text("last_applied_template"),
+    /**
+     * The row of that template (templates.row_id; no foreign key, the template may go): a `personal/`
+     * ref names the applying user's template, so only the row says which one, for `behind` and `?template=`.
+     */
+    lastAppliedTemplateRow: text("last_applied_template_row"),
+    lastAppliedRevision: text("last_applied_revision"),
+    /** The template's version number (CONTRACT §13) and its locally_modified flag when applied (§16); null before §16. */
+    lastAppliedVersion: integer("last_applied_version"),
+    lastAppliedLocallyModified: boolean("last_applied_locally_modified"),
+    lastAppliedAt: timestamptz("last_applied_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // GET /banks?template= and a rollout's selection (CONTRACT §16).
+  (t) => [index("banks_last_applied_template_row_idx").on(t.lastAppliedTemplateRow, t.id)],
+);
 
 /** Mental models of a bank, matched by id; `position` keeps the order they were first added in. */
 export const bankMentalModels = pgTable(
@@ -275,12 +288,35 @@ export const bankImports = pgTable(
     id: text("id").primaryKey().default(sql`gen_random_uuid()`),
     bankId: text("bank_id").notNull(),
     template: text("template").notNull(),
+    /** The template's row (templates.row_id), as banks.last_applied_template_row; null before §16. */
+    templateRow: text("template_row"),
     sourceRevision: text("source_revision"),
+    /** The template's version and locally_modified flag when applied (CONTRACT §16); null on entries written before §16. */
+    templateVersion: integer("template_version"),
+    locallyModified: boolean("locally_modified"),
     appliedAt: timestamptz("applied_at").notNull().defaultNow(),
     actor: text("actor").notNull(),
     importResult: json("import_result").$type<Record<string, unknown>>().notNull(),
   },
   (t) => [index("bank_imports_bank_idx").on(t.bankId, t.appliedAt)],
+);
+
+/**
+ * Every PUT and DELETE of a bank's policy (CONTRACT §16): entries of the bank's history with the
+ * document before and after (null: none). No foreign key, as for the policies themselves, which may
+ * precede their bank; they stay when the bank is deleted, as its policy does.
+ */
+export const bankPolicyChanges = pgTable(
+  "bank_policy_changes",
+  {
+    id: text("id").primaryKey().default(sql`gen_random_uuid()`),
+    bankId: text("bank_id").notNull(),
+    actor: text("actor").notNull(),
+    at: timestamptz("at").notNull().defaultNow(),
+    before: json("before").$type<Record<string, unknown>>(),
+    after: json("after").$type<Record<string, unknown>>(),
+  },
+  (t) => [index("bank_policy_changes_bank_idx").on(t.bankId, t.at)],
 );
 
 /**

@@ -202,7 +202,11 @@ describe("the embedded store, whatever the list sizes", () => {
   });
   const store = () => embeddedBankStore();
   const importInto = (bankId: string, manifest: BankTemplateManifest) =>
-    store().importTemplate(ctx(), { bankId, template: { ref: "personal/huge", revision: null, manifest }, dryRun: false });
+    store().importTemplate(ctx(), {
+      bankId,
+      template: { ref: "personal/huge", rowId: "huge-row", revision: null, version: 1, locallyModified: false, manifest },
+      dryRun: false,
+    });
 
   it(`imports ${ROWS} mental models in one go, and again`, async () => {
     const huge = {

@@ -31,7 +31,8 @@ export function BankHistory({ bankId }: { bankId: string }) {
   const history = useBankHistory(bankId);
   if (history.isPending) return <LoadingState label="Loading the history…" />;
   if (history.isError) return <ErrorState title="Could not load the history" error={history.error} onRetry={() => history.refetch()} />;
-  const { entries } = history.data;
+  // TODO(issue 20, policy history): policy entries get their own rows.
+  const entries = history.data.entries.filter((entry) => entry.kind === "import");
   if (entries.length === 0) {
     return <EmptyList title="No imports yet" description="Templates applied to this bank through this server are listed here." />;
   }
@@ -44,7 +45,7 @@ export function BankHistory({ bankId }: { bankId: string }) {
       columns={[{ label: "Applied" }, { label: "Template" }, { label: "Revision" }, { label: "By" }, { label: "What it did" }]}
     >
       {entries.map((entry) => (
-        <Table.Tr key={entry.applied_at}>
+        <Table.Tr key={entry.id}>
           <Table.Th scope="row" fw={400}>
             <Text size="sm" style={{ whiteSpace: "nowrap" }}>
               {formatTimestamp(entry.applied_at)}

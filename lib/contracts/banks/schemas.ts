@@ -85,24 +85,71 @@ export const CreateBankResult = z
   .object({ bank_id: z.string(), template: z.string(), bank_created: z.boolean(), import_result: ImportResult, changes: ImportChanges })
   .meta({ id: "CreateBankResult" });
 
+/** What the template was when applied (CONTRACT §16): its version and whether it held local edits. */
+const provenanceFields = {
+  template_version: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .meta({
+      description: "The template's version number (see its versions) when applied; null for imports recorded before versions were kept.",
+    }),
+  locally_modified: z
+    .boolean()
+    .nullable()
+    .meta({
+      description:
+        "Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version.",
+    }),
+};
+
+const historyEntryId = z.string().meta({ description: "Names the entry (e.g. for a policy restore)." });
+
 export const BankImport = z
   .object({
+    kind: z.literal("import"),
+    id: historyEntryId,
     template: z.string().meta({ description: "Normalised ref of the template applied: `personal/{id}` or `server/{id}`." }),
     source_revision: z.string().nullable().meta({ description: "The template's revision when applied; null for a hand-made template." }),
+    ...provenanceFields,
     applied_at: timestamp,
     actor: z.string().meta({ description: "The principal id (user or service account) whose request applied it." }),
     import_result: ImportResult,
   })
   .meta({ id: "BankImport" });
 
+/** A policy document as a history entry holds it (the PolicyDocument; any object, as it was stored), or null: none. */
+const policyState = z.record(z.string(), z.unknown()).nullable();
+
+export const BankPolicyChange = z
+  .object({
+    kind: z.literal("policy"),
+    id: historyEntryId,
+    actor: z.string().meta({ description: "The principal id whose request changed the policy." }),
+    at: timestamp,
+    before: policyState.meta({ description: "The policy document before the change; null when the bank had none." }),
+    after: policyState.meta({ description: "The policy document after the change; null for a deletion." }),
+  })
+  .meta({ id: "BankPolicyChange" });
+
+export const BankHistoryEntry = z.discriminatedUnion("kind", [BankImport, BankPolicyChange]).meta({ id: "BankHistoryEntry" });
+export type BankHistoryEntry = z.output<typeof BankHistoryEntry>;
+
 export const BankHistory = z
-  .object({ entries: z.array(BankImport).meta({ description: "One entry per real import (never dry runs), newest first." }) })
+  .object({
+    entries: z.array(BankHistoryEntry).meta({
+      description:
+        "Newest first: one `import` entry per real import (never dry runs) and one `policy` entry per PUT or DELETE of the bank's policy.",
+    }),
+  })
   .meta({ id: "BankHistory" });
 
 const LastApplied = z
   .object({
     template: z.string().meta({ description: "Normalised ref: `personal/{id}` or `server/{id}`." }),
     source_revision: z.string().nullable(),
+    ...provenanceFields,
     applied_at: timestamp,
   })
   .nullable()
@@ -121,6 +168,9 @@ export const BankSummary = z
     created_at: remoteTimestamp,
     updated_at: remoteTimestamp,
     last_applied: LastApplied,
+    behind: z.boolean().meta({
+      description: "True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16).",
+    }),
   })
   .meta({ id: "BankSummary" });
 

@@ -3,11 +3,21 @@ import type { BankDetail, BankSummary, ImportChanges, ImportResult } from "@/lib
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
 import type { ServiceContext } from "@/lib/services/context";
 
+/** The template as applied: its ref, its row, and what it was then (CONTRACT §16). */
+export interface AppliedTemplate {
+  ref: string;
+  rowId: string;
+  revision: string | null;
+  version: number;
+  locallyModified: boolean;
+  manifest: BankTemplateManifest;
+}
+
 /** A template applied to a bank (CONTRACT §8): the resolved template and what the caller asked for. */
 export interface ImportRequest {
   bankId: string;
   name?: string;
-  template: { ref: string; revision: string | null; manifest: BankTemplateManifest };
+  template: AppliedTemplate;
   dryRun: boolean;
 }
 

@@ -6,7 +6,7 @@ import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/
 import type { ServiceContext } from "@/lib/services/context";
 import type { BankStore } from "./bank-store";
 import { presentBankDetail } from "./detail";
-import { importHistory } from "./history";
+import { bankHistoryEntries } from "./history";
 import { remoteBankStore } from "./remote-store";
 import { embeddedBankStore } from "./store";
 import { resolveTemplateRef } from "./template-ref";
@@ -35,7 +35,10 @@ export async function createBankFromTemplate(
     name: input.name,
     template: {
       ref: template.ref,
+      rowId: template.row.rowId,
       revision: template.row.sourceRevision,
+      version: template.version,
+      locallyModified: template.row.locallyModified,
       manifest: template.row.manifest as BankTemplateManifest,
     },
     dryRun,
@@ -67,7 +70,7 @@ export async function deleteBank(ctx: ServiceContext, { bankId }: BankInput): Pr
 /** The bank's real imports, newest first (CONTRACT §14); visible as the bank is. */
 export async function bankHistory(ctx: ServiceContext, { bankId }: BankInput): Promise<z.input<typeof BankHistory>> {
   if (!(await bankStore(ctx).isVisible(ctx, bankId))) throw invisible(bankId);
-  return { entries: await importHistory(ctx.db, bankId) };
+  return { entries: await bankHistoryEntries(ctx.db, bankId) };
 }
 
 /**

@@ -2,8 +2,8 @@ import "server-only";
 import { desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { bankImports } from "@/db/schema";
-import type { BankImport, ImportResult } from "@/lib/contracts/banks/schemas";
+import { bankImports, bankPolicyChanges } from "@/db/schema";
+import type { BankHistoryEntry, BankImport, BankPolicyChange, ImportResult } from "@/lib/contracts/banks/schemas";
 import { iso } from "@/lib/contracts/fields";
 
 /** One real import into a bank, as recorded (CONTRACT §14). */
@@ -11,7 +11,12 @@ export interface ImportRecord {
   bankId: string;
   /** Normalised ref, `personal/{id}` or `server/{id}`. */
   template: string;
+  /** The template's row (templates.row_id). */
+  templateRow: string;
   sourceRevision: string | null;
+  /** The template's version number and locally_modified flag when applied (CONTRACT §16). */
+  templateVersion: number;
+  locallyModified: boolean;
   /** The principal id whose request applied it. */
   actor: string;
   result: ImportResult;
@@ -32,7 +37,10 @@ export async function recordImport(db: Database, record: ImportRecord): Promise<
     .values({
       bankId: record.bankId,
       template: record.template,
+      templateRow: record.templateRow,
       sourceRevision: record.sourceRevision,
+      templateVersion: record.templateVersion,
+      locallyModified: record.locallyModified,
       actor: record.actor,
       importResult: record.result,
       // greatest() skips the null of a bank without entries.
@@ -43,15 +51,50 @@ export async function recordImport(db: Database, record: ImportRecord): Promise<
 }
 
 /** A bank's imports, newest first. */
-export async function importHistory(db: Database, bankId: string): Promise<z.input<typeof BankImport>[]> {
+async function importEntries(db: Database, bankId: string): Promise<z.input<typeof BankImport>[]> {
   const rows = await db.select().from(bankImports).where(eq(bankImports.bankId, bankId)).orderBy(desc(bankImports.appliedAt));
   return rows.map((row) => ({
+    kind: "import" as const,
+    id: row.id,
     template: row.template,
     source_revision: row.sourceRevision,
+    template_version: row.templateVersion,
+    locally_modified: row.locallyModified,
     applied_at: iso(row.appliedAt),
     actor: row.actor,
     import_result: row.importResult as ImportResult,
   }));
+}
+
+/** The changes of a bank's policy, newest first. */
+async function policyEntries(db: Database, bankId: string): Promise<z.input<typeof BankPolicyChange>[]> {
+  const rows = await db.select().from(bankPolicyChanges).where(eq(bankPolicyChanges.bankId, bankId)).orderBy(desc(bankPolicyChanges.at));
+  return rows.map((row) => ({
+    kind: "policy" as const,
+    id: row.id,
+    actor: row.actor,
+    at: iso(row.at),
+    before: row.before,
+    after: row.after,
+  }));
+}
+
+const entryTime = (entry: z.input<typeof BankHistoryEntry>) => (entry.kind === "import" ? entry.applied_at : entry.at);
+
+/**
+ * A bank's history (CONTRACT §14, §16): its imports and its policy's changes, newest first (the two
+ * lists merged by time; at one instant, the policy change first).
+ */
+export async function bankHistoryEntries(db: Database, bankId: string): Promise<z.input<typeof BankHistoryEntry>[]> {
+  const [imports, policies] = await Promise.all([importEntries(db, bankId), policyEntries(db, bankId)]);
+  const entries: z.input<typeof BankHistoryEntry>[] = [];
+  let i = 0;
+  let p = 0;
+  while (i < imports.length || p < policies.length) {
+    const takePolicy = i >= imports.length || (p < policies.length && entryTime(policies[p]!) >= entryTime(imports[i]!));
+    entries.push(takePolicy ? policies[p++]! : imports[i++]!);
+  }
+  return entries;
 }
 
 /** Forgets a bank's imports: its deletion takes its history along (bank_imports has no foreign key). */

@@ -84,7 +84,10 @@ async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient,
     await recordImport(tx.db, {
       bankId,
       template: request.template.ref,
+      templateRow: request.template.rowId,
       sourceRevision: request.template.revision,
+      templateVersion: request.template.version,
+      locallyModified: request.template.locallyModified,
       actor: ctx.actor.id,
       result: answer,
       at: new Date(),
@@ -139,6 +142,8 @@ function presentHindsightSummary(bank: HindsightSummary): z.input<typeof BankSum
     created_at: hindsightTime(bank.created_at),
     updated_at: hindsightTime(bank.updated_at),
     last_applied: null,
+    // TODO(issue 20, provenance): from the bank's newest import and the template's current version.
+    behind: false,
   };
 }
 

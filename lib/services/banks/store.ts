@@ -82,7 +82,10 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportReque
       const appliedAt = await recordImport(tx, {
         bankId,
         template: request.template.ref,
+        templateRow: request.template.rowId,
         sourceRevision: request.template.revision,
+        templateVersion: request.template.version,
+        locallyModified: request.template.locallyModified,
         actor: actor.id,
         result,
         at: now,
@@ -93,7 +96,10 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportReque
           config: { ...bank!.config, ...plan.config },
           ...(request.name !== undefined ? { name: request.name } : {}),
           lastAppliedTemplate: request.template.ref,
+          lastAppliedTemplateRow: request.template.rowId,
           lastAppliedRevision: request.template.revision,
+          lastAppliedVersion: request.template.version,
+          lastAppliedLocallyModified: request.template.locallyModified,
           lastAppliedAt: appliedAt,
           updatedAt: now,
         })
@@ -235,8 +241,16 @@ function presentSummary(bank: BankRow): z.input<typeof BankSummary> {
     created_at: iso(bank.createdAt),
     updated_at: iso(bank.updatedAt),
     last_applied: bank.lastAppliedTemplate
-      ? { template: bank.lastAppliedTemplate, source_revision: bank.lastAppliedRevision, applied_at: isoOrNull(bank.lastAppliedAt)! }
+      ? {
+          template: bank.lastAppliedTemplate,
+          source_revision: bank.lastAppliedRevision,
+          template_version: bank.lastAppliedVersion,
+          locally_modified: bank.lastAppliedLocallyModified,
+          applied_at: isoOrNull(bank.lastAppliedAt)!,
+        }
       : null,
+    // TODO(issue 20, provenance): computed from the template's current version.
+    behind: false,
   };
 }
 

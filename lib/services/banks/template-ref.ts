@@ -3,6 +3,7 @@ import type { OwnerScope } from "@/lib/contracts/scope";
 import { TEMPLATE_ID_PATTERN } from "@/lib/contracts/templates/schemas";
 import type { ServiceContext } from "@/lib/services/context";
 import { findTemplate, type TemplateRow } from "@/lib/services/templates/templates";
+import { currentVersion } from "@/lib/services/templates/version-log";
 
 const REF = /^(?:(personal|server)\/)?([^/]*)$/;
 
@@ -11,7 +12,10 @@ const REF = /^(?:(personal|server)\/)?([^/]*)$/;
  * bare id meaning the caller's personal template, else the server one. 422 for other forms,
  * 404 when there is no such template (another user's personal one included).
  */
-export async function resolveTemplateRef(ctx: ServiceContext, { ref }: { ref: string }): Promise<{ ref: string; row: TemplateRow }> {
+export async function resolveTemplateRef(
+  ctx: ServiceContext,
+  { ref }: { ref: string },
+): Promise<{ ref: string; row: TemplateRow; version: number }> {
   const match = REF.exec(ref);
   if (!match || !TEMPLATE_ID_PATTERN.test(match[2]!)) {
     throw invalidField("template", "must be personal/{id}, server/{id} or a template id");
@@ -22,7 +26,7 @@ export async function resolveTemplateRef(ctx: ServiceContext, { ref }: { ref: st
   const candidates = scopeName === "personal" ? [personal] : scopeName === "server" ? [server] : [personal, server];
   for (const scope of candidates) {
     const row = await findTemplate(ctx.db, scope, id);
-    if (row) return { ref: `${scope.kind}/${id}`, row };
+    if (row) return { ref: `${scope.kind}/${id}`, row, version: await currentVersion(ctx.db, row.rowId) };
   }
   throw notFound(`No template ${ref} is available to you.`);
 }

@@ -35,3 +35,12 @@ export async function recordVersion(tx: Database, row: TemplateRow, action: Vers
   }
   return version;
 }
+
+/** The template's current version number: that of its newest version (every template has one from its creation on). */
+export async function currentVersion(db: Database, rowId: string): Promise<number> {
+  const [row] = await db
+    .select({ version: sql<number>`max(${templateVersions.version})` })
+    .from(templateVersions)
+    .where(eq(templateVersions.templateRowId, rowId));
+  return Number(row?.version ?? 0);
+}
