@@ -810,11 +810,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List banks: all for admins, the caller's own for others */
+        /** List banks: all for admins, the caller's own for others; ?template= keeps those last applied from that template */
         get: operations["getBanks"];
         put?: never;
         /** Create a bank from a template, or apply a template to an existing bank (200 either way; bank_created says which) */
         post: operations["postBanks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/banks/rollout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply a template's current content to several banks, each as POST /banks would (its own changes, history and audit entry); one bank's failure is its own problem */
+        post: operations["postBanksRollout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1713,6 +1730,24 @@ export interface components {
             /** @description Display name; defaults to bank_id for a new bank, renames an existing one. */
             name?: string | null;
         };
+        /**
+         * @example {
+         *       "template": "server/support-bot",
+         *       "bank_ids": [
+         *         "support:eu",
+         *         "support:us"
+         *       ]
+         *     }
+         */
+        RolloutRequest: {
+            /**
+             * @description `personal/{id}`, `server/{id}`, or a bare `{id}` (the caller's personal template, else the server's).
+             * @example server/support-bot
+             */
+            template: string;
+            /** @description The banks to apply the template to, in this order. Absent: every bank you may write whose last applied template is this one and which is behind, by id. */
+            bank_ids?: string[] | null;
+        };
         Me: {
             user_id: string;
             /** @enum {string} */
@@ -2150,6 +2185,21 @@ export interface components {
              */
             applied_at: string;
         } | null;
+        RolloutResult: {
+            /** @description One per bank: in bank_ids order when given, else by bank id. */
+            results: components["schemas"]["RolloutBankResult"][];
+        };
+        RolloutBankResult: {
+            bank_id: string;
+            /** @description Whether the template was applied (on a dry run: whether it could be; nothing is written). */
+            applied: boolean;
+            /** @description As POST /banks answers it; null when the bank failed. */
+            import_result: components["schemas"]["ImportResult"] | null;
+            /** @description As POST /banks answers them; null when the bank failed. */
+            changes: components["schemas"]["ImportChanges"] | null;
+            /** @description Why this bank failed (as POST /banks would have answered); null when applied. */
+            problem: components["schemas"]["NestedProblem"] | null;
+        };
         BankDetail: {
             bank_id: string;
             name: string;
@@ -7710,7 +7760,10 @@ export interface operations {
     };
     getBanks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the banks whose last applied template is this one (CONTRACT §16); 404 when no such template is available to you. */
+                template?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7728,6 +7781,24 @@ export interface operations {
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7825,6 +7896,132 @@ export interface operations {
             };
             /** @description Authenticated but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBanksRollout: {
+        parameters: {
+            query?: {
+                /** @description Compute what the import would do without writing anything. */
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "template": "server/support-bot",
+                 *       "bank_ids": [
+                 *         "support:eu",
+                 *         "support:us"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RolloutRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RolloutResult"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

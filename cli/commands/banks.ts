@@ -1,10 +1,11 @@
-// banks create|list|show|history|export.
+// banks create|list|show|history|export|rollout.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Schemas } from "../../client";
+import { bulkExitCode } from "../bulk";
 import { action } from "../context";
 import { usageError } from "../errors";
-import { formatValue, printJson, printLines, printTable } from "../output";
+import { formatValue, printJson, printLines, printProblem, printTable, warn } from "../output";
 
 interface CreateOptions {
   template: string;
@@ -43,15 +44,24 @@ export function registerBankCommands(program: Command): void {
 
   banks
     .command("list")
-    .description("list the banks you can see (admins: all)")
+    .description("list the banks you can see (admins: all); --template keeps those last applied from that template")
+    .option("--template <ref>", "only banks last applied from this template (personal/<id> or server/<id>)")
     .action(
-      action(async (context) => {
+      action(async (context, options: { template?: string }) => {
         const api = await context.connect();
-        const list = await api.call(api.client.GET("/ext/svc/banks"));
+        const list = await api.call(api.client.GET("/ext/svc/banks", { params: { query: { template: options.template } } }));
         if (context.json) return printJson(list);
         printTable(
-          ["BANK", "NAME", "OWNER", "LAST TEMPLATE", "APPLIED AT"],
-          list.banks.map((bank) => [bank.bank_id, bank.name, bank.owner, bank.last_applied?.template, bank.last_applied?.applied_at]),
+          ["BANK", "NAME", "OWNER", "LAST TEMPLATE", "VERSION", "APPLIED AT", "BEHIND"],
+          list.banks.map((bank) => [
+            bank.bank_id,
+            bank.name,
+            bank.owner,
+            bank.last_applied?.template,
+            bank.last_applied?.template_version,
+            bank.last_applied?.applied_at,
+            bank.behind ? "yes" : "no",
+          ]),
           "no banks",
         );
       }),
@@ -69,7 +79,7 @@ export function registerBankCommands(program: Command): void {
         const applied = bank.last_applied;
         printLines(
           `${bank.bank_id}: ${bank.name} (owner ${bank.owner ?? "-"}, policy: ${bank.has_policy ? "yes" : "no"})`,
-          `last applied: ${applied ? `${applied.template} at revision ${applied.source_revision ?? "-"}, ${applied.applied_at}` : "never"}`,
+          `last applied: ${applied ? describeApplied(applied) : "never"}${bank.behind ? " (behind: a newer version is available)" : ""}`,
           "config:",
           ...Object.entries(bank.config).map(([field, value]) => `  ${field}: ${formatValue(value)}`),
           `mental models: ${bank.mental_models.map((model) => String(model.id)).join(", ") || "-"}`,
@@ -89,9 +99,43 @@ export function registerBankCommands(program: Command): void {
         if (context.json) return printJson(history);
         printTable(
           ["APPLIED AT", "TEMPLATE", "REVISION", "ACTOR"],
-          history.entries.map((entry) => [entry.applied_at, entry.template, entry.source_revision, entry.actor]),
+          history.entries.flatMap((entry) =>
+            entry.kind === "import" ? [[entry.applied_at, entry.template, entry.source_revision, entry.actor]] : [],
+          ),
           "no template was applied yet",
         );
+      }),
+    );
+
+  banks
+    .command("rollout")
+    .description(
+      "apply a template's current version to banks made from it: those named with --bank, else every bank of yours that is behind it; --dry-run writes nothing",
+    )
+    .argument("<template>", "personal/<id> or server/<id> (a bare <id>: yours, else the server's)")
+    .option("--bank <bank_id>", "a bank to roll out to (repeat for several; in this order)", (id: string, ids: string[] = []) => [
+      ...ids,
+      id,
+    ])
+    .option("--dry-run", "compute what each bank would change, without writing")
+    .action(
+      action(async (context, template: string, options: { bank?: string[]; dryRun?: boolean }) => {
+        const api = await context.connect();
+        const dryRun = options.dryRun ?? false;
+        // One request does every bank: a terminal gets a line while it runs, the results after.
+        if (process.stderr.isTTY) {
+          const which = options.bank ? `${options.bank.length} bank${options.bank.length === 1 ? "" : "s"}` : "the banks behind it";
+          warn(`${dryRun ? "previewing" : "rolling out"} ${template} to ${which}…`);
+        }
+        const answer = await api.call(
+          api.client.POST("/ext/svc/banks/rollout", {
+            params: { query: { dry_run: dryRun } },
+            body: { template, ...(options.bank ? { bank_ids: options.bank } : {}) },
+          }),
+        );
+        if (context.json) printJson(answer);
+        else reportRollout(answer.results, dryRun);
+        return bulkExitCode(answer.results);
       }),
     );
 
@@ -114,6 +158,37 @@ export function registerBankCommands(program: Command): void {
         else printLines(`exported bank ${bankId} to ${options.output}`);
       }),
     );
+}
+
+/** `server/foo version 7 (edited locally) at revision r1, <time>`. */
+function describeApplied(applied: NonNullable<Schemas["BankSummary"]["last_applied"]>): string {
+  const version = applied.template_version === null ? "" : ` version ${applied.template_version}`;
+  const edited = applied.locally_modified ? " (edited locally)" : "";
+  return `${applied.template}${version}${edited} at revision ${applied.source_revision ?? "-"}, ${applied.applied_at}`;
+}
+
+/**
+ * One line per bank of a rollout, `applied`, `would apply` or `failed` with why, then the summary.
+ * Each bank's failure goes to stderr in full, as a bulk command reports it.
+ */
+function reportRollout(results: Schemas["RolloutBankResult"][], dryRun: boolean): void {
+  for (const result of results) {
+    if (result.problem) printProblem(result.problem, `bank ${result.bank_id}`);
+  }
+  printTable(
+    ["BANK", "RESULT", "WHY"],
+    results.map((result) => [
+      result.bank_id,
+      result.applied ? (dryRun ? "would apply" : "applied") : "failed",
+      result.problem ? `${result.problem.status} ${result.problem.detail}` : null,
+    ]),
+    "no bank is behind this template: nothing to roll out",
+  );
+  if (results.length === 0) return;
+  const applied = results.filter((result) => result.applied).length;
+  const failed = results.length - applied;
+  const verb = dryRun ? "dry run: would apply" : "applied";
+  printLines(`${verb} ${applied} of ${results.length}${failed ? `, ${failed} failed` : ""}`);
 }
 
 /** The import's changes, one line each: `+` created, `~` updated, config fields with before → after. */

@@ -22,6 +22,12 @@ interface AuditSpec {
   target?: string;
   /** A query flag that makes the call write nothing (`dry_run`): no entry then. */
   unlessQuery?: string;
+  /**
+   * A write of several resources in one request (a rollout to many banks): one entry per target
+   * written, each its own, as a write of that one resource records it; `perTarget(answer)` counts
+   * the targets the answer says were written, so a write that recorded fewer still fails.
+   */
+  perTarget?: (answer: unknown) => number;
 }
 
 /**

@@ -99,7 +99,7 @@ export function handle<E extends Endpoint>(
       const audit = journal ? journal.using(app.db) : silentAudit;
       const ctx: RequestContext = { app, db: app.db, actor: principal, principal, requestId, signal: request.signal, audit, request };
       const payload = await handler({ ctx, params, query, body } as HandlerInput<E>);
-      await settleJournal(journal, app.db);
+      await settleJournal(journal, app.db, payload);
       const { status } = endpoint;
       if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
       if (payload instanceof NdjsonStream) return await streamLines(endpoint, payload, requestId);

@@ -1,9 +1,24 @@
+import type { z } from "zod";
 import { defineEndpoint } from "@/lib/contracts/endpoint";
 import { BankExport } from "@/lib/contracts/templates/manifest";
 import { bankRoutes } from "./routes";
-import { BankDetail, BankHistory, BankList, bankParams, CreateBankQuery, CreateBankRequest, CreateBankResult } from "./schemas";
+import {
+  BankDetail,
+  BankHistory,
+  BankList,
+  BankListQuery,
+  bankParams,
+  CreateBankQuery,
+  CreateBankRequest,
+  CreateBankResult,
+  RolloutRequest,
+  RolloutResult,
+} from "./schemas";
 
 const tag = "Banks";
+
+/** How many banks a rollout wrote: the audit entries it must have recorded. */
+const countApplied = (answer: unknown) => (answer as z.output<typeof RolloutResult>).results.filter((result) => result.applied).length;
 
 export const bankEndpoints = {
   create: defineEndpoint({
@@ -23,9 +38,24 @@ export const bankEndpoints = {
     tag,
     access: "principal",
     status: 200,
-    summary: "List banks: all for admins, the caller's own for others",
+    summary: "List banks: all for admins, the caller's own for others; ?template= keeps those last applied from that template",
+    query: BankListQuery,
     response: BankList,
-    errors: [502, 504],
+    errors: [404, 502, 504],
+  }),
+  rollout: defineEndpoint({
+    ...bankRoutes.rollout,
+    tag,
+    access: "principal",
+    status: 200,
+    summary:
+      "Apply a template's current content to several banks, each as POST /banks would (its own changes, history and audit entry); one bank's failure is its own problem",
+    query: CreateBankQuery,
+    body: RolloutRequest,
+    response: RolloutResult,
+    errors: [404, 502, 504],
+    // One bank.import entry per bank applied, as POST /banks records it; a dry run records none.
+    audit: { action: "bank.import", target: bankRoutes.get.path, unlessQuery: "dry_run", perTarget: countApplied },
   }),
   get: defineEndpoint({
     ...bankRoutes.get,

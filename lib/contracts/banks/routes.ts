@@ -7,6 +7,7 @@ const bank = "/ext/svc/banks/{bank_id}";
 export const bankRoutes = {
   create: route("POST", "/ext/svc/banks"),
   list: route("GET", "/ext/svc/banks"),
+  rollout: route("POST", "/ext/svc/banks/rollout"),
   get: route("GET", bank),
   history: route("GET", `${bank}/history`),
   export: route("GET", `${bank}/export`),

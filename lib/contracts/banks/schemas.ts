@@ -1,16 +1,17 @@
 import { z } from "zod";
 import { BANK_ID_PATTERN } from "@/lib/contracts/banks/ids";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
+import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
+import { TEMPLATE_ID_PATTERN } from "@/lib/contracts/templates/schemas";
 
 const bankId = z.string().regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
+
+const templateRefDescription = "`personal/{id}`, `server/{id}`, or a bare `{id}` (the caller's personal template, else the server's).";
 
 export const CreateBankRequest = z
   .strictObject({
     bank_id: bankId,
-    template: z.string().min(1).meta({
-      description: "`personal/{id}`, `server/{id}`, or a bare `{id}` (the caller's personal template, else the server's).",
-      example: "server/support-bot",
-    }),
+    template: z.string().min(1).meta({ description: templateRefDescription, example: "server/support-bot" }),
     name: z
       .string()
       .trim()
@@ -87,21 +88,13 @@ export const CreateBankResult = z
 
 /** What the template was when applied (CONTRACT §16): its version and whether it held local edits. */
 const provenanceFields = {
-  template_version: z
-    .number()
-    .int()
-    .min(1)
-    .nullable()
-    .meta({
-      description: "The template's version number (see its versions) when applied; null for imports recorded before versions were kept.",
-    }),
-  locally_modified: z
-    .boolean()
-    .nullable()
-    .meta({
-      description:
-        "Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version.",
-    }),
+  template_version: z.number().int().min(1).nullable().meta({
+    description: "The template's version number (see its versions) when applied; null for imports recorded before versions were kept.",
+  }),
+  locally_modified: z.boolean().nullable().meta({
+    description:
+      "Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version.",
+  }),
 };
 
 const historyEntryId = z.string().meta({ description: "Names the entry (e.g. for a policy restore)." });
@@ -175,6 +168,56 @@ export const BankSummary = z
   .meta({ id: "BankSummary" });
 
 export const BankList = z.object({ banks: z.array(BankSummary) }).meta({ id: "BankList" });
+
+/** A template ref as POST /banks takes it, checked by its form (whether it exists is the service's answer). */
+const TEMPLATE_REF_PATTERN = new RegExp(`^(?:(?:personal|server)/)?${TEMPLATE_ID_PATTERN.source.slice(1, -1)}$`);
+const templateRef = z
+  .string()
+  .regex(TEMPLATE_REF_PATTERN, "must be personal/{id}, server/{id} or a template id")
+  .meta({ description: templateRefDescription, example: "server/support-bot" });
+
+export const BankListQuery = z.strictObject({
+  template: templateRef.optional().meta({
+    description: "Only the banks whose last applied template is this one (CONTRACT §16); 404 when no such template is available to you.",
+  }),
+});
+
+/** Most banks one rollout names: each is a transaction of its own, so the answer stays within a request's time. */
+export const MAX_ROLLOUT_BANKS = 1000;
+
+export const RolloutRequest = z
+  .strictObject({
+    template: templateRef,
+    bank_ids: z
+      .array(bankId)
+      .min(1)
+      .max(MAX_ROLLOUT_BANKS)
+      .refine((ids) => new Set(ids).size === ids.length, "must not name a bank twice")
+      .optional()
+      .meta({
+        description:
+          "The banks to apply the template to, in this order. Absent: every bank you may write whose last applied template is this one and which is behind, by id.",
+      }),
+  })
+  .meta({ id: "RolloutRequest", example: { template: "server/support-bot", bank_ids: ["support:eu", "support:us"] } });
+
+export const RolloutBankResult = z
+  .object({
+    bank_id: z.string(),
+    applied: z.boolean().meta({ description: "Whether the template was applied (on a dry run: whether it could be; nothing is written)." }),
+    import_result: ImportResult.nullable().meta({ description: "As POST /banks answers it; null when the bank failed." }),
+    changes: ImportChanges.nullable().meta({ description: "As POST /banks answers them; null when the bank failed." }),
+    problem: NestedProblemSchema.nullable().meta({
+      description: "Why this bank failed (as POST /banks would have answered); null when applied.",
+    }),
+  })
+  .meta({ id: "RolloutBankResult" });
+
+export const RolloutResult = z
+  .object({
+    results: z.array(RolloutBankResult).meta({ description: "One per bank: in bank_ids order when given, else by bank id." }),
+  })
+  .meta({ id: "RolloutResult" });
 
 export const BankDetail = BankSummary.extend({
   config: z.record(z.string(), z.unknown()).meta({ description: "Config overrides, merged field by field by each import." }),

@@ -27,11 +27,14 @@ function targetPath(template: string, params: Record<string, unknown>, targetId:
  * The audit journal of one write request (CONTRACT §14, §17): the endpoint declares the action,
  * the service records the entry inside its write's transaction (`ctx.audit.record`), so the
  * entry commits or rolls back with the write; a request records exactly one (its id is fixed,
- * so recording it again is a no-op).
+ * so recording it again is a no-op) — or, for an endpoint that writes several targets
+ * (`perTarget`), one per target, each with an id fixed for that target.
  */
 export class AuditJournal {
   readonly id = randomUUID();
   recorded = false;
+  /** With `perTarget`: the entry id of each target recorded so far. */
+  private readonly targetEntryIds = new Map<string, string>();
 
   constructor(
     private readonly endpoint: Endpoint,
@@ -41,6 +44,24 @@ export class AuditJournal {
     private readonly params: Record<string, unknown>,
     private readonly body: Record<string, unknown>,
   ) {}
+
+  /** The endpoint's count of the targets a request wrote, when it writes several (`perTarget`). */
+  readonly perTarget = this.endpoint.audit ? this.endpoint.audit.perTarget : undefined;
+
+  /** How many targets recorded their entry (a journal of one entry: 0 or 1). */
+  get recordedTargets(): number {
+    return this.perTarget ? this.targetEntryIds.size : Number(this.recorded);
+  }
+
+  private entryId(targetId: string): string {
+    if (!this.perTarget) return this.id;
+    let id = this.targetEntryIds.get(targetId);
+    if (!id) {
+      id = randomUUID();
+      this.targetEntryIds.set(targetId, id);
+    }
+    return id;
+  }
 
   private get targetTemplate(): string {
     const spec = this.endpoint.audit;
@@ -59,7 +80,7 @@ export class AuditJournal {
       }
       return whole;
     });
-    await this.insert(db, target, null);
+    await this.insert(db, this.id, target, null);
   }
 
   using(db: Database): Audit {
@@ -70,16 +91,16 @@ export class AuditJournal {
     if (entry.action !== this.action) {
       throw new Error(`${this.endpoint.method} ${this.endpoint.path} declares ${this.action} but recorded ${entry.action}.`);
     }
-    await this.insert(db, targetPath(this.targetTemplate, this.params, entry.target.id), entry);
+    await this.insert(db, this.entryId(entry.target.id), targetPath(this.targetTemplate, this.params, entry.target.id), entry);
   }
 
-  /** Inserts the request's one entry (its id is fixed: a second insert is a no-op). */
-  private async insert(db: Database, target: string, entry: AuditRecord | null): Promise<void> {
+  /** Inserts an entry (its id is fixed per request or target: a second insert is a no-op). */
+  private async insert(db: Database, id: string, target: string, entry: AuditRecord | null): Promise<void> {
     if (/\{[a-z_]+\}/.test(target)) throw new Error(`The audit target ${target} of ${this.action} was not filled in.`);
     await db
       .insert(auditEntries)
       .values({
-        id: this.id,
+        id,
         principalType: this.actor.type,
         principalId: this.actor.id,
         userId: this.actor.userId,
@@ -120,12 +141,15 @@ export function auditFor(
 }
 
 /**
- * After a write request's handler succeeded: a write that recorded no entry is a bug of ours.
+ * After a write request's handler succeeded (with `answer`): a write that recorded no entry (or,
+ * writing several targets, fewer entries than the answer says it wrote) is a bug of ours.
  * Outside production it fails loudly (every test of a write checks it); in production the entry
  * is written afterwards, so none is lost, and the bug is logged.
  */
-export async function settleJournal(journal: AuditJournal | null, db: Database): Promise<void> {
-  if (!journal || journal.recorded) return;
+export async function settleJournal(journal: AuditJournal | null, db: Database, answer?: unknown): Promise<void> {
+  if (!journal) return;
+  const expected = journal.perTarget ? journal.perTarget(answer) : 1;
+  if (journal.recordedTargets >= expected) return;
   const bug = new Error(`A write succeeded without recording its audit entry (request ${journal.id}).`);
   if (process.env.NODE_ENV !== "production") throw bug;
   logError("audit entry recorded after the write", bug, {});

@@ -27,6 +27,12 @@ export interface ImportOutcome {
   changes: ImportChanges;
 }
 
+/** Which banks a listing keeps (none given: every bank the caller may see). */
+export interface BankFilter {
+  /** Only banks whose last applied template is this row (templates.row_id; CONTRACT §16 ?template=). */
+  templateRow?: string;
+}
+
 /** A bank as its store knows it; `has_policy` is added from our database whichever store holds it. */
 export type StoredBankDetail = Omit<z.input<typeof BankDetail>, "has_policy">;
 
@@ -40,8 +46,8 @@ export type StoredBankDetail = Omit<z.input<typeof BankDetail>, "has_policy">;
 export interface BankStore {
   /** Applies a template (creating the bank when missing), or on a dry run computes what it would do; records a real import in the bank's history. */
   importTemplate(ctx: ServiceContext, request: ImportRequest): Promise<ImportOutcome>;
-  /** The banks the caller may see, by id. */
-  list(ctx: ServiceContext): Promise<z.input<typeof BankSummary>[]>;
+  /** The banks the caller may see (and the filter keeps), by id; the caller may write each of them. */
+  list(ctx: ServiceContext, filter?: BankFilter): Promise<z.input<typeof BankSummary>[]>;
   /** One bank with its contents, or null when the caller may not see it. */
   read(ctx: ServiceContext, bankId: string): Promise<StoredBankDetail | null>;
   /** Whether `read` would find the bank, without reading its contents. */

@@ -1,10 +1,10 @@
 import "server-only";
 import type { z } from "zod";
-import type { BankDetail, BankHistory, CreateBankRequest } from "@/lib/contracts/banks/schemas";
+import type { BankDetail, BankHistory, BankListQuery, CreateBankRequest } from "@/lib/contracts/banks/schemas";
 import { notFound } from "@/lib/contracts/errors";
 import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/contracts/templates/manifest";
 import type { ServiceContext } from "@/lib/services/context";
-import type { BankStore } from "./bank-store";
+import type { AppliedTemplate, BankStore } from "./bank-store";
 import { presentBankDetail } from "./detail";
 import { bankHistoryEntries } from "./history";
 import { remoteBankStore } from "./remote-store";
@@ -12,7 +12,7 @@ import { embeddedBankStore } from "./store";
 import { resolveTemplateRef } from "./template-ref";
 
 /** The store of this configuration: Hindsight when HINDSIGHT_API_URL is set, else the embedded one. */
-function bankStore(ctx: ServiceContext): BankStore {
+export function bankStore(ctx: ServiceContext): BankStore {
   const { hindsight } = ctx.app.config;
   return hindsight ? remoteBankStore(hindsight) : embeddedBankStore();
 }
@@ -24,31 +24,42 @@ interface BankInput {
   bankId: string;
 }
 
+/** A template resolved by its ref, as an import applies it: its current content and version. */
+export async function appliedTemplate(ctx: ServiceContext, ref: string): Promise<AppliedTemplate> {
+  const template = await resolveTemplateRef(ctx, { ref });
+  return {
+    ref: template.ref,
+    rowId: template.row.rowId,
+    revision: template.row.sourceRevision,
+    version: template.version,
+    locallyModified: template.row.locallyModified,
+    manifest: template.row.manifest as BankTemplateManifest,
+  };
+}
+
 /** Applies a template to a new or existing bank (or computes what it would do, on a dry run, which records nothing). */
 export async function createBankFromTemplate(
   ctx: ServiceContext,
   { body: input, dryRun }: { body: z.output<typeof CreateBankRequest>; dryRun: boolean },
 ) {
-  const template = await resolveTemplateRef(ctx, { ref: input.template });
   const { bankCreated, result, changes } = await bankStore(ctx).importTemplate(ctx, {
     bankId: input.bank_id,
     name: input.name,
-    template: {
-      ref: template.ref,
-      rowId: template.row.rowId,
-      revision: template.row.sourceRevision,
-      version: template.version,
-      locallyModified: template.row.locallyModified,
-      manifest: template.row.manifest as BankTemplateManifest,
-    },
+    template: await appliedTemplate(ctx, input.template),
     dryRun,
   });
   return { bank_id: input.bank_id, template: input.template, bank_created: bankCreated, import_result: result, changes };
 }
 
-/** Admins see every bank; others the banks they own (none in Hindsight, which records no owners). Sorted by id. */
-export async function listBanks(ctx: ServiceContext) {
-  return { banks: await bankStore(ctx).list(ctx) };
+/**
+ * Admins see every bank; others the banks they own (none in Hindsight, which records no owners). Sorted by id.
+ * With `template`, the banks last applied from that template (CONTRACT §16), its ref resolved as POST /banks
+ * resolves it. A template that is gone (or was never there) answers 404, as POST /banks does, rather than an
+ * empty list: no row is left to match, and an empty list would pass a typo off as "no banks yet".
+ */
+export async function listBanks(ctx: ServiceContext, { query }: { query: z.output<typeof BankListQuery> }) {
+  const templateRow = query.template === undefined ? undefined : (await resolveTemplateRef(ctx, { ref: query.template })).row.rowId;
+  return { banks: await bankStore(ctx).list(ctx, { templateRow }) };
 }
 
 /** One bank with config, mental models and directives; 404 unless the caller is admin or owner. */

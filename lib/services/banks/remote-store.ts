@@ -3,12 +3,13 @@ import type { Database } from "@/db/client";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { forbidden } from "@/lib/contracts/errors";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import type { BankFilter, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { EMPTY_BANK, importChanges } from "./changes";
 import { presentBankDetail } from "./detail";
 import { hindsightShape } from "./hindsight-entries";
 import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
+import { noProvenance, type Provenance, provenanceFromHistory } from "./provenance";
 import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
 
 type Actor = ServiceContext["actor"];
@@ -25,8 +26,8 @@ export function remoteBankStore(config: HindsightConfig): BankStore {
   const client = hindsightClient(config);
   return {
     importTemplate: (ctx, request) => importIntoHindsight(ctx, client, request),
-    list: (ctx) => listHindsightBanks(client, ctx.actor),
-    read: (ctx, bankId) => readHindsightBank(client, ctx.actor, bankId),
+    list: (ctx, filter) => listHindsightBanks(ctx.db, client, ctx.actor, filter),
+    read: (ctx, bankId) => readHindsightBank(ctx.db, client, ctx.actor, bankId),
     isVisible: async (ctx, bankId) => ctx.actor.role === "admin" && (await client.bankExists(bankId)),
     remove: async (ctx, bankId) => {
       if (ctx.actor.role !== "admin") return false;
@@ -35,8 +36,9 @@ export function remoteBankStore(config: HindsightConfig): BankStore {
       if (!(await client.deleteBank(bankId))) return false;
       // Hindsight deleted it: its history and the audit entry go together.
       await withTransaction(ctx, async (tx) => {
-        await deleteImportHistory(tx.db, bankId);
+        // Read before the history goes: the bank's provenance comes from it.
         const before = await auditedBank(tx.db, bankId, current);
+        await deleteImportHistory(tx.db, bankId);
         await tx.audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before, after: null });
       });
       return true;
@@ -81,6 +83,8 @@ async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient,
   const imported = await client.getBank(bankId);
   // After Hindsight accepted the import: its history entry and the audit entry commit together.
   await withTransaction(ctx, async (tx) => {
+    // The bank's provenance comes from its history: before is read before this import joins it.
+    const before = await auditedBank(tx.db, bankId, current);
     await recordImport(tx.db, {
       bankId,
       template: request.template.ref,
@@ -95,32 +99,47 @@ async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient,
     await tx.audit.record({
       action: "bank.import",
       target: { type: "bank", id: bankId },
-      before: await auditedBank(tx.db, bankId, current),
+      before,
       after: await auditedBank(tx.db, bankId, imported),
     });
   });
   return { bankCreated: !current, result: answer, changes };
 }
 
-async function listHindsightBanks(client: HindsightClient, actor: Actor): Promise<z.input<typeof BankSummary>[]> {
+/** Hindsight's banks with their provenance from our history of imports: one list of Hindsight, one query of ours. */
+async function listHindsightBanks(
+  db: Database,
+  client: HindsightClient,
+  actor: Actor,
+  filter: BankFilter = {},
+): Promise<z.input<typeof BankSummary>[]> {
   if (actor.role !== "admin") return [];
   const items = await client.listBanks();
-  return items.map(presentHindsightSummary).sort((a, b) => (a.bank_id < b.bank_id ? -1 : a.bank_id > b.bank_id ? 1 : 0));
+  const provenance = await provenanceFromHistory(
+    db,
+    items.map((item) => item.bank_id),
+  );
+  return items
+    .filter((item) => filter.templateRow === undefined || noProvenance(provenance, item.bank_id).templateRow === filter.templateRow)
+    .map((item) => presentHindsightSummary(item, noProvenance(provenance, item.bank_id)))
+    .sort((a, b) => (a.bank_id < b.bank_id ? -1 : a.bank_id > b.bank_id ? 1 : 0));
 }
 
-async function readHindsightBank(client: HindsightClient, actor: Actor, bankId: string): Promise<StoredBankDetail | null> {
+async function readHindsightBank(db: Database, client: HindsightClient, actor: Actor, bankId: string): Promise<StoredBankDetail | null> {
   if (actor.role !== "admin") return null;
   const bank = await client.getBank(bankId);
-  return bank && storedHindsightBank(bankId, bank);
+  return bank && storedHindsightBank(bankId, bank, await bankProvenance(db, bankId));
 }
+
+const bankProvenance = async (db: Database, bankId: string) => noProvenance(await provenanceFromHistory(db, [bankId]), bankId);
 
 /** A bank Hindsight described (null: none) as GET /banks/{bank_id} answers it, for an audit entry. */
 const auditedBank = async (db: Database, bankId: string, bank: HindsightBank | null) =>
-  bank && presentBankDetail(db, storedHindsightBank(bankId, bank));
+  bank && presentBankDetail(db, storedHindsightBank(bankId, bank, await bankProvenance(db, bankId)));
 
-function storedHindsightBank(bankId: string, bank: HindsightBank): StoredBankDetail {
+function storedHindsightBank(bankId: string, bank: HindsightBank, provenance: Provenance): StoredBankDetail {
   return {
-    ...presentHindsightSummary({ bank_id: bankId, ...bank }),
+    ...presentHindsightSummary({ bank_id: bankId, ...bank }, provenance),
     config: bank.config,
     mental_models: bank.mentalModels,
     directives: bank.directives,
@@ -134,16 +153,15 @@ interface HindsightSummary {
   updated_at?: string | null;
 }
 
-function presentHindsightSummary(bank: HindsightSummary): z.input<typeof BankSummary> {
+function presentHindsightSummary(bank: HindsightSummary, provenance: Provenance): z.input<typeof BankSummary> {
   return {
     bank_id: bank.bank_id,
     name: bank.name ?? bank.bank_id,
     owner: null,
     created_at: hindsightTime(bank.created_at),
     updated_at: hindsightTime(bank.updated_at),
-    last_applied: null,
-    // TODO(issue 20, provenance): from the bank's newest import and the template's current version.
-    behind: false,
+    last_applied: provenance.lastApplied,
+    behind: provenance.behind,
   };
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
@@ -8,13 +8,16 @@ import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import type { BankFilter, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { importChanges } from "./changes";
 import { presentBankDetail } from "./detail";
 import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
+import { newerVersionExists } from "./provenance";
 
-type BankRow = typeof banks.$inferSelect;
+/** A bank's columns and whether it is behind its template (CONTRACT §16), read in the same statement. */
+const bankColumns = { ...getTableColumns(banks), behind: newerVersionExists(banks.lastAppliedTemplateRow, banks.lastAppliedVersion) };
+type BankRow = typeof banks.$inferSelect & { behind: boolean };
 type Entry = Record<string, unknown>;
 type Actor = ServiceContext["actor"];
 
@@ -25,7 +28,7 @@ const mayChange = (bank: BankRow, actor: Actor) => actor.role === "admin" || ban
 export function embeddedBankStore(): BankStore {
   return {
     importTemplate: importIntoEmbeddedStore,
-    list: (ctx) => listEmbeddedBanks(ctx.db, ctx.actor),
+    list: (ctx, filter) => listEmbeddedBanks(ctx.db, ctx.actor, filter),
     read: (ctx, bankId) => readEmbeddedBank(ctx.db, ctx.actor, bankId),
     isVisible: async (ctx, bankId) => {
       const [bank] = await ctx.db.select({ id: banks.id }).from(banks).where(visibleBank(ctx.actor, bankId)).limit(1);
@@ -104,7 +107,7 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportReque
           updatedAt: now,
         })
         .where(eq(banks.id, bankId))
-        .returning();
+        .returning(bankColumns);
 
       // New entries go after the existing ones; a replaced entry keeps its place (the update sets
       // only `entry`). Ids and names are unique within a valid manifest.
@@ -191,14 +194,15 @@ const BANK_LOCK_ATTEMPTS = 5;
 async function lockOrCreateBank(tx: Database, actor: Actor, request: ImportRequest, now: Date) {
   const { bankId } = request;
   for (let attempt = 0; attempt < BANK_LOCK_ATTEMPTS; attempt++) {
-    const [bank] = await tx.select().from(banks).where(eq(banks.id, bankId)).for("update");
+    const [bank] = await tx.select(bankColumns).from(banks).where(eq(banks.id, bankId)).for("update", { of: banks });
     if (bank || request.dryRun) return { bank, bankCreated: false };
     const [created] = await tx
       .insert(banks)
       .values({ id: bankId, owner: actor.userId, name: request.name ?? bankId, createdAt: now, updatedAt: now })
       .onConflictDoNothing()
       .returning();
-    if (created) return { bank: created, bankCreated: true };
+    // A bank created just now has no template applied yet.
+    if (created) return { bank: { ...created, behind: false }, bankCreated: true };
     // Another import created it between our two statements: lock theirs on the next attempt.
   }
   throw conflict(`Bank ${bankId} is being created and deleted concurrently; try again.`);
@@ -215,8 +219,8 @@ interface LoadedBank {
  * (inside a transaction) the bank row is locked for update until the transaction ends.
  */
 async function loadBank(db: Database, bankId: string, lock = false): Promise<LoadedBank | null> {
-  const query = db.select().from(banks).where(eq(banks.id, bankId));
-  const [bank] = lock ? await query.for("update") : await query.limit(1);
+  const query = db.select(bankColumns).from(banks).where(eq(banks.id, bankId));
+  const [bank] = lock ? await query.for("update", { of: banks }) : await query.limit(1);
   if (!bank) return null;
   const models = await entryRows(db, bankMentalModels, bankId);
   const directives = await entryRows(db, bankDirectives, bankId);
@@ -249,14 +253,22 @@ function presentSummary(bank: BankRow): z.input<typeof BankSummary> {
           applied_at: isoOrNull(bank.lastAppliedAt)!,
         }
       : null,
-    // TODO(issue 20, provenance): computed from the template's current version.
-    behind: false,
+    behind: bank.behind,
   };
 }
 
-async function listEmbeddedBanks(db: Database, actor: Actor) {
-  const query = db.select().from(banks).orderBy(asc(banks.id));
-  const rows = actor.role === "admin" ? await query : await query.where(eq(banks.owner, actor.userId));
+/** One query whatever the number of banks: `behind` is a column of it. */
+async function listEmbeddedBanks(db: Database, actor: Actor, filter: BankFilter = {}) {
+  const rows = await db
+    .select(bankColumns)
+    .from(banks)
+    .where(
+      and(
+        actor.role === "admin" ? undefined : eq(banks.owner, actor.userId),
+        filter.templateRow === undefined ? undefined : eq(banks.lastAppliedTemplateRow, filter.templateRow),
+      ),
+    )
+    .orderBy(asc(banks.id));
   return rows.map(presentSummary);
 }
 

@@ -1,0 +1,49 @@
+import "server-only";
+import type { z } from "zod";
+import type { RolloutBankResult, RolloutRequest } from "@/lib/contracts/banks/schemas";
+import { DomainError, internalError, nestedProblem } from "@/lib/contracts/errors";
+import { logError } from "@/lib/platform/log";
+import type { ServiceContext } from "@/lib/services/context";
+import { mapWithConcurrency } from "@/lib/shared/concurrency";
+import { appliedTemplate, bankStore } from "./banks";
+
+/** Banks applied at once: each import is a transaction (or a few Hindsight calls) of its own. */
+const ROLLOUT_CONCURRENCY = 4;
+
+/** A failure as the bank's POST /banks would have answered it; anything but a DomainError is a 500 that says nothing more. */
+function asProblem(ctx: ServiceContext, bankId: string, error: unknown) {
+  if (error instanceof DomainError) return nestedProblem(error);
+  logError("rollout to one bank failed", error, { requestId: ctx.requestId, bankId });
+  return nestedProblem(internalError());
+}
+
+/**
+ * POST /banks/rollout (CONTRACT §16): the template resolved once (its current content and version),
+ * applied to each bank through the store's import as POST /banks applies it, so permissions,
+ * `changes`, history and the audit entry are each bank's own. Without bank_ids, the banks the caller
+ * may write whose last applied template is this one and which are behind, by id. One bank's failure
+ * is its `problem`; the others go on. When the caller goes away no further bank is started.
+ */
+export async function rolloutTemplate(
+  ctx: ServiceContext,
+  { body, dryRun }: { body: z.output<typeof RolloutRequest>; dryRun: boolean },
+): Promise<{ results: z.input<typeof RolloutBankResult>[] }> {
+  const template = await appliedTemplate(ctx, body.template);
+  const store = bankStore(ctx);
+  const bankIds =
+    body.bank_ids ?? (await store.list(ctx, { templateRow: template.rowId })).filter((bank) => bank.behind).map((bank) => bank.bank_id);
+  const results = await mapWithConcurrency(
+    bankIds,
+    ROLLOUT_CONCURRENCY,
+    async (bankId) => {
+      try {
+        const { result, changes } = await store.importTemplate(ctx, { bankId, template, dryRun });
+        return { bank_id: bankId, applied: true, import_result: result, changes, problem: null };
+      } catch (error) {
+        return { bank_id: bankId, applied: false, import_result: null, changes: null, problem: asProblem(ctx, bankId, error) };
+      }
+    },
+    { signal: ctx.signal },
+  );
+  return { results };
+}
