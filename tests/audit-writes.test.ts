@@ -281,6 +281,15 @@ const FIXTURES: WriteFixture[] = [
     about: ["bank", "mia-bank", "create"],
   },
   {
+    // A rollout records each bank's bank.import entry: one bank here, so one entry, as POST /banks.
+    operation: "POST /ext/svc/banks/rollout",
+    caller: "member",
+    path: "/ext/svc/banks/rollout",
+    body: { template: "server/alpha", bank_ids: ["mia-bank"] },
+    target: "/ext/svc/banks/mia-bank",
+    about: ["bank", "mia-bank", "change"],
+  },
+  {
     operation: "PUT /ext/svc/banks/{bank_id}/policy",
     caller: "member",
     path: "/ext/svc/banks/mia-bank/policy",
@@ -407,6 +416,8 @@ describe("audit entries of the writes in the OpenAPI document", () => {
     }
     const dryRun = await call("member", "POST", "/ext/svc/banks?dry_run=true", { bank_id: "dry-bank", template: "server/alpha" });
     expect(dryRun.status, dryRun.text).toBe(200);
+    const dryRollout = await call("member", "POST", "/ext/svc/banks/rollout?dry_run=true", { template: "server/alpha", bank_ids: ["dry-bank"] });
+    expect(dryRollout.status, dryRollout.text).toBe(200);
     expect((await call("member", "POST", "/ext/svc/manifests/validate", { manifest: manifest() })).status).toBe(200);
     expect(await entriesAfter(before)).toEqual([]);
   });

@@ -55,7 +55,7 @@ describe("changes of an import", () => {
 });
 
 describe("history", () => {
-  it("lists one entry per real import, newest first, with template, revision, actor and import result", async () => {
+  it("lists one entry per real import, newest first, with template, revision, version, actor and import result", async () => {
     await t.admin.post("/ext/svc/admin/templates", { id: "third", name: "third", manifest: third });
     const thirdApplied = await apply(t.admin, "team", "server/third");
     expect(thirdApplied.status).toBe(200);
@@ -63,11 +63,13 @@ describe("history", () => {
     const res = await alice.get("/ext/svc/banks/team/history");
     expect(res.status).toBe(200);
     const entries = res.body.entries as Array<Record<string, any>>;
-    expect(entries.map((e) => [e.template, e.source_revision, e.actor])).toEqual([
-      ["server/third", null, "admin"],
-      ["personal/second", "rev-second-0123456789", "alice"],
-      ["personal/base", null, "alice"],
+    // Each template is at its first version, made by hand (no local edits to speak of).
+    expect(entries.map((e) => [e.kind, e.template, e.source_revision, e.template_version, e.locally_modified, e.actor])).toEqual([
+      ["import", "server/third", null, 1, false, "admin"],
+      ["import", "personal/second", "rev-second-0123456789", 1, false, "alice"],
+      ["import", "personal/base", null, 1, false, "alice"],
     ]);
+    expect(new Set(entries.map((e) => e.id)).size).toBe(3);
     expect(entries[0]!.import_result).toEqual(thirdApplied.body.import_result);
     expect(entries[2]!.import_result).toMatchObject({ bank_id: "team", mental_models_created: ["facts", "people"], dry_run: false });
     const times = entries.map((e) => Date.parse(e.applied_at));
@@ -75,7 +77,14 @@ describe("history", () => {
     expect(times[1]).toBeGreaterThan(times[2]!);
     // The bank's provenance is the newest entry.
     const bank = (await alice.get("/ext/svc/banks/team")).body;
-    expect(bank.last_applied).toEqual({ template: "server/third", source_revision: null, applied_at: entries[0]!.applied_at });
+    expect(bank.last_applied).toEqual({
+      template: "server/third",
+      source_revision: null,
+      template_version: 1,
+      locally_modified: false,
+      applied_at: entries[0]!.applied_at,
+    });
+    expect(bank.behind).toBe(false);
   });
 
   it("keeps imports in order even when they follow each other within a millisecond", async () => {

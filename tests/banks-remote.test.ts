@@ -103,8 +103,9 @@ describe("remote bank store", () => {
     }
   });
 
-  it("lists the Hindsight banks for an admin: no owner, no provenance, Hindsight's timestamps", async () => {
+  it("lists the Hindsight banks for an admin: no owner, provenance from the newest import through us, Hindsight's timestamps", async () => {
     const stored = hindsight.banks.get("remote-1")!;
+    const newest = (await t.admin.get("/ext/svc/banks/remote-1/history")).body.entries[0];
     // Timestamps as Python writes them (microseconds and an offset) come out as ISO ms Z; absent ones as null.
     const seeded = hindsight.addBank("remote-0", "Seeded elsewhere");
     seeded.createdAt = "2024-01-15T10:30:00.123456+02:00";
@@ -120,7 +121,9 @@ describe("remote bank store", () => {
             owner: null,
             created_at: "2024-01-15T08:30:00.123Z",
             updated_at: null,
+            // Never imported through us.
             last_applied: null,
+            behind: false,
           },
           {
             bank_id: "remote-1",
@@ -128,7 +131,15 @@ describe("remote bank store", () => {
             owner: null,
             created_at: stored.createdAt,
             updated_at: stored.updatedAt,
-            last_applied: null,
+            // The admin's import of server/tpl, at its first version.
+            last_applied: {
+              template: "server/tpl",
+              source_revision: null,
+              template_version: 1,
+              locally_modified: false,
+              applied_at: newest.applied_at,
+            },
+            behind: false,
           },
         ],
       });
@@ -147,7 +158,8 @@ describe("remote bank store", () => {
       owner: null,
       created_at: stored.createdAt,
       updated_at: stored.updatedAt,
-      last_applied: null,
+      last_applied: expect.objectContaining({ template: "server/tpl", template_version: 1, locally_modified: false }),
+      behind: false,
       config: stored.config,
       // Manifest entries as Hindsight reports them: its defaults filled in.
       mental_models: [...stored.mentalModels.values()].map((m) => ({ ...m, tags: [] })),

@@ -35,6 +35,8 @@ export class AuditJournal {
   recorded = false;
   /** With `perTarget`: the entry id of each target recorded so far. */
   private readonly targetEntryIds = new Map<string, string>();
+  /** The endpoint's count of the targets a request wrote, when it writes several (`perTarget`). */
+  readonly perTarget: ((answer: unknown) => number) | undefined;
 
   constructor(
     private readonly endpoint: Endpoint,
@@ -43,10 +45,9 @@ export class AuditJournal {
     private readonly requestId: string,
     private readonly params: Record<string, unknown>,
     private readonly body: Record<string, unknown>,
-  ) {}
-
-  /** The endpoint's count of the targets a request wrote, when it writes several (`perTarget`). */
-  readonly perTarget = this.endpoint.audit ? this.endpoint.audit.perTarget : undefined;
+  ) {
+    this.perTarget = endpoint.audit ? endpoint.audit.perTarget : undefined;
+  }
 
   /** How many targets recorded their entry (a journal of one entry: 0 or 1). */
   get recordedTargets(): number {
