@@ -4,8 +4,8 @@
 // then, with BENCH_DATABASE_URL, the throughput report of the running app against a bare server
 // and the framework's floor (bench/throughput.ts), and the marketplace report (bench/marketplace.ts).
 // The large-import case (bench/imports.ts, a manifest at its limits into the embedded store) runs
-// after the list queries, on the same databases. BENCH_ONLY=queries|imports|throughput|marketplace
-// runs one part.
+// after the list queries, on the same databases, then the rollout case (bench/rollout.ts: 20 and
+// 200 banks, time per bank). BENCH_ONLY=queries|imports|rollout|throughput|marketplace runs one part.
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "@/db/client";
@@ -14,6 +14,7 @@ import { listTemplates } from "@/lib/services/templates/templates";
 import { serviceContext } from "@/tests/support/service-context";
 import { onEachDatabase } from "./databases";
 import { importBench } from "./imports";
+import { rolloutBench } from "./rollout";
 import { seedTemplates } from "./seed";
 
 const ROWS = 100_000;
@@ -76,6 +77,7 @@ async function main() {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!only || only === "queries") ok = (await queryBench(serverUrl)) && ok;
   if (!only || only === "imports") ok = (await importBench(serverUrl)) && ok;
+  if (!only || only === "rollout") ok = (await rolloutBench(serverUrl)) && ok;
   if ((!only || only === "throughput") && serverUrl) {
     const { throughputReport } = await import("./throughput");
     ok = (await throughputReport(serverUrl)) && ok;
