@@ -416,7 +416,10 @@ describe("audit entries of the writes in the OpenAPI document", () => {
     }
     const dryRun = await call("member", "POST", "/ext/svc/banks?dry_run=true", { bank_id: "dry-bank", template: "server/alpha" });
     expect(dryRun.status, dryRun.text).toBe(200);
-    const dryRollout = await call("member", "POST", "/ext/svc/banks/rollout?dry_run=true", { template: "server/alpha", bank_ids: ["dry-bank"] });
+    const dryRollout = await call("member", "POST", "/ext/svc/banks/rollout?dry_run=true", {
+      template: "server/alpha",
+      bank_ids: ["dry-bank"],
+    });
     expect(dryRollout.status, dryRollout.text).toBe(200);
     expect((await call("member", "POST", "/ext/svc/manifests/validate", { manifest: manifest() })).status).toBe(200);
     expect(await entriesAfter(before)).toEqual([]);

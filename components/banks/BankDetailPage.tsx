@@ -18,6 +18,7 @@ import type { ApplyResult } from "./ApplyTemplateForm";
 import { BankBreadcrumbs } from "./BankBreadcrumbs";
 import { ConfigTable, Directives, MentalModels } from "./BankContents";
 import { BankHistory } from "./BankHistory";
+import { BankProvenance } from "./BankProvenance";
 import { ImportPreview } from "./ImportPreview";
 import { bankPolicyHref } from "./links";
 
@@ -234,19 +235,7 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
             <Title order={2} size="h4" mb="sm">
               Provenance
             </Title>
-            {data.last_applied ? (
-              <DataList size="sm" labelWidth={110} data-testid="bank-provenance">
-                <Fact label="Template">
-                  <Code>{data.last_applied.template}</Code>
-                </Fact>
-                <Fact label="Revision">{data.last_applied.source_revision ?? "none (hand-made template)"}</Fact>
-                <Fact label="Applied">{formatTimestamp(data.last_applied.applied_at)}</Fact>
-              </DataList>
-            ) : (
-              <Text size="sm" c="dimmed" data-testid="bank-provenance">
-                No template has been applied to this bank through this server.
-              </Text>
-            )}
+            <BankProvenance bank={data} />
           </Card>
         </SimpleGrid>
         <Section title="Config overrides" count={Object.keys(data.config).length}>

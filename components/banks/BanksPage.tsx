@@ -1,5 +1,5 @@
 "use client";
-import { Anchor, Button, Code, Stack, Text } from "@mantine/core";
+import { Anchor, Badge, Button, Code, Group, Stack, Text } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import Link from "next/link";
 import { useConsoleUser } from "@/components/console/console-user";
@@ -97,8 +97,16 @@ function BanksPageView() {
                       <Table.Td>
                         {bank.last_applied ? (
                           <Stack gap={0}>
-                            <Code style={{ wordBreak: "break-all" }}>{bank.last_applied.template}</Code>
+                            <Group gap={6} wrap="wrap">
+                              <Code style={{ wordBreak: "break-all" }}>{bank.last_applied.template}</Code>
+                              {bank.behind && (
+                                <Badge color="orange" variant="light" size="sm" data-testid="bank-behind">
+                                  Behind
+                                </Badge>
+                              )}
+                            </Group>
                             <Text size="xs" c="dimmed">
+                              {bank.last_applied.template_version !== null && `version ${bank.last_applied.template_version}, `}
                               {bank.last_applied.source_revision
                                 ? `revision ${bank.last_applied.source_revision}`
                                 : "no revision (hand-made)"}

@@ -30,6 +30,7 @@ import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { Crumbs } from "./Crumbs";
 import { templatesPath, templateUpdatePath, templateVersionsPath } from "./paths";
+import { TemplateBanks } from "./TemplateBanks";
 import { CopyManifestButton, TemplateContents, TemplateUsage } from "./TemplateContents";
 import { TemplateNotFound } from "./TemplateNotFound";
 import { UpdateStatus } from "./UpdateStatus";
@@ -169,6 +170,7 @@ function Loaded({
       <SourceCard scope={scope} template={t} access={access} />
       {access === "manage" ? <TemplateEditor scope={scope} template={t} /> : <TemplateContents template={t} />}
       <TemplateUsage scope={scope} template={t} />
+      <TemplateBanks scope={scope} id={t.id} canReadVersions={access === "manage"} />
       <ConfirmModal
         opened={deleting}
         onClose={() => setDeleting(false)}

@@ -1,14 +1,60 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
+import type { z } from "zod";
+import type { RolloutBankResult } from "@/lib/contracts/banks/schemas";
 import { api } from "../api";
 import { endpoints } from "../endpoints";
+import { describeError } from "../problem";
 import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../query";
 
 const { banks } = endpoints;
 
-/** The banks the caller may see: all for admins, their own for others. */
-export function useBanks() {
-  return useEndpointQuery(banks.list, undefined);
+/** The banks the caller may see: all for admins, their own for others; with `template`, those last applied from it. */
+export function useBanks(template?: string) {
+  return useEndpointQuery(banks.list, template === undefined ? undefined : { query: { template } });
+}
+
+/** How one bank of a rollout ended: the API's result for it, or why it failed (its problem, or the request's failure). */
+export interface BankRolloutOutcome {
+  bankId: string;
+  applied: boolean;
+  result: z.output<typeof RolloutBankResult> | null;
+  /** Why it failed, one sentence with its status; null when applied. */
+  reason: string | null;
+}
+
+/**
+ * A rollout from the console, bank by bank (one POST /banks/rollout with `bank_ids: [id]` per
+ * bank), so a progress bar can say how far it is; `refresh` afterwards shows the banks as they are.
+ */
+export function useBankRollout() {
+  const queryClient = useQueryClient();
+  const rolloutOne = useCallback(async (template: string, bankId: string, dryRun: boolean): Promise<BankRolloutOutcome> => {
+    try {
+      const answer = await api.call(banks.rollout, {
+        query: { dry_run: dryRun ? "true" : "false" },
+        body: { template, bank_ids: [bankId] },
+      });
+      const result = answer.results[0] ?? null;
+      const problem = result?.problem ?? null;
+      return {
+        bankId,
+        applied: result?.applied ?? false,
+        result,
+        reason: problem ? `${problem.status} ${problem.title}: ${problem.detail}` : null,
+      };
+    } catch (error) {
+      return { bankId, applied: false, result: null, reason: describeError(error) };
+    }
+  }, []);
+  const refresh = useCallback(
+    () =>
+      Promise.all(
+        [banks.list, banks.get, banks.history].map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })),
+      ),
+    [queryClient],
+  );
+  return { rolloutOne, refresh };
 }
 
 export function useBank(bankId: string) {

@@ -183,7 +183,7 @@ export const BankListQuery = z.strictObject({
 });
 
 /** Most banks one rollout names: each is a transaction of its own, so the answer stays within a request's time. */
-export const MAX_ROLLOUT_BANKS = 1000;
+const MAX_ROLLOUT_BANKS = 1000;
 
 export const RolloutRequest = z
   .strictObject({

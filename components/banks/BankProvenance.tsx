@@ -1,0 +1,89 @@
+"use client";
+import { Anchor, Badge, Code, DataList, Group, Text } from "@mantine/core";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { z } from "zod";
+import { useConsoleUser } from "@/components/console/console-user";
+import { templatePath } from "@/components/templates/paths";
+import { endpoints } from "@/lib/client/endpoints";
+import { formatTimestamp } from "@/lib/client/format";
+import { useEndpointQuery } from "@/lib/client/query";
+import type { BankDetail } from "@/lib/contracts/banks/schemas";
+import type { ScopeKind } from "@/lib/contracts/scope";
+
+type Bank = z.output<typeof BankDetail>;
+type LastApplied = NonNullable<Bank["last_applied"]>;
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <DataList.Item>
+      <DataList.ItemLabel>{label}</DataList.ItemLabel>
+      <DataList.ItemValue>{children}</DataList.ItemValue>
+    </DataList.Item>
+  );
+}
+
+/**
+ * The template a ref names as far as this viewer can tell: a `personal/` ref names the applying
+ * user's template, so it is the viewer's own only on their own bank; a `server/` one is everyone's.
+ * `manage`: the viewer may read its versions (its owner, or an admin for a server template).
+ */
+function viewedTemplate(ref: string, bank: Bank, user: { id: string; role: string }) {
+  const slash = ref.indexOf("/");
+  const scope = ref.slice(0, slash) as ScopeKind;
+  const id = ref.slice(slash + 1);
+  if (scope === "personal") return bank.owner === user.id ? { scope, id, manage: true } : null;
+  return { scope, id, manage: user.role === "admin" };
+}
+
+/** `personal/x version 7 (edited locally)`, linked to the template when the viewer can open it, and whether the bank is behind. */
+export function BankProvenance({ bank }: { bank: Bank }) {
+  const user = useConsoleUser();
+  const applied = bank.last_applied;
+  const template = applied ? viewedTemplate(applied.template, bank, user) : null;
+  // The newest version, for "version 9 available": only asked when behind and readable.
+  const versions = useEndpointQuery(
+    endpoints.templateLifecycle[template?.scope ?? "personal"].versions,
+    { params: { template_id: template?.id ?? "" } },
+    { enabled: bank.behind && template?.manage === true },
+  );
+  if (!applied) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="bank-provenance">
+        No template has been applied to this bank through this server.
+      </Text>
+    );
+  }
+  const newest = versions.data?.versions[0]?.version;
+  return (
+    <DataList size="sm" labelWidth={110} data-testid="bank-provenance">
+      <Fact label="From">
+        <Group gap={6} wrap="wrap" data-testid="bank-provenance-line">
+          <Text size="sm" span>
+            {template ? (
+              <Anchor component={Link} href={templatePath(template.scope, template.id)} size="sm">
+                <Code>{applied.template}</Code>
+              </Anchor>
+            ) : (
+              <Code>{applied.template}</Code>
+            )}
+            {describeVersion(applied)}
+          </Text>
+          {bank.behind && (
+            <Badge color="orange" variant="light" data-testid="bank-behind">
+              Behind: {newest ? `version ${newest} available` : "a newer version is available"}
+            </Badge>
+          )}
+        </Group>
+      </Fact>
+      <Fact label="Revision">{applied.source_revision ?? "none (hand-made template)"}</Fact>
+      <Fact label="Applied">{formatTimestamp(applied.applied_at)}</Fact>
+    </DataList>
+  );
+}
+
+/** ` version 7 (edited locally)`; nothing for an import recorded before versions were kept. */
+function describeVersion(applied: LastApplied): string {
+  if (applied.template_version === null) return "";
+  return ` version ${applied.template_version}${applied.locally_modified ? " (edited locally)" : ""}`;
+}
