@@ -1,36 +1,19 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, useTestApp } from "./support/app";
+import { type CliRun, runCli } from "./support/cli-process";
 import { manifest } from "./support/fixtures";
 import { type ServedApp, serveApp } from "./support/http-app";
 
 // `bank-templates banks rollout` and the provenance in `banks list|show` (CONTRACT §16), run as
 // users run them: the real bin in a child process against the app served over HTTP.
 const t = useTestApp();
-const BIN = path.resolve(__dirname, "../bin/bank-templates.mjs");
 
 let app: ServedApp;
 let erin: Client;
 let fred: Client;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(client: Client, args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", BANK_TEMPLATES_URL: app.url, BANK_TEMPLATES_API_KEY: client.token! };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(client: Client, args: string[]): Promise<CliRun> {
+  return runCli(args, { ...process.env, NO_COLOR: "1", BANK_TEMPLATES_URL: app.url, BANK_TEMPLATES_API_KEY: client.token! });
 }
 
 const edited = manifest({ bank: { retain_mission: "Keep decisions, their reasons and who made them.", disposition_skepticism: 3 } });

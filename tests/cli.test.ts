@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -6,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, type Client, useTestApp } from "./support/app";
+import { type CliRun, runCli } from "./support/cli-process";
 import { catalog, catalogEntry } from "./support/fixtures";
 import { type ServedApp, serveApp } from "./support/http-app";
 import { listenOnLoopback } from "./support/loopback";
@@ -15,7 +15,6 @@ import { useMarketplace } from "./support/use-marketplace";
 // served over HTTP, with its own config folder.
 const t = useTestApp();
 const market = useMarketplace(t);
-const BIN = path.resolve(__dirname, "../bin/bank-templates.mjs");
 const TEMPLATE_IDS = Array.from({ length: 20 }, (_, i) => `t${String(i + 1).padStart(2, "0")}`);
 
 let app: ServedApp;
@@ -25,11 +24,7 @@ let configDir: string;
 let member: Client;
 let memberKey: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 interface RunOptions {
   env?: Record<string, string>;
@@ -44,16 +39,7 @@ function cli(args: string[], options: RunOptions = {}): Promise<Run> {
   delete env.BANK_TEMPLATES_URL;
   delete env.BANK_TEMPLATES_API_KEY;
   Object.assign(env, { BANK_TEMPLATES_CONFIG_DIR: options.configDir ?? configDir }, options.env);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
-  });
+  return runCli(args, env, options.input);
 }
 
 const parse = (run: Run) => {

@@ -19,6 +19,7 @@ import { BankBreadcrumbs } from "./BankBreadcrumbs";
 import { ConfigTable, Directives, MentalModels } from "./BankContents";
 import { BankHistory } from "./BankHistory";
 import { BankProvenance } from "./BankProvenance";
+import { Fact } from "./Fact";
 import { ImportPreview } from "./ImportPreview";
 import { bankPolicyHref } from "./links";
 
@@ -55,15 +56,6 @@ function Section({ title, count, children }: { title: string; count?: number; ch
       </Title>
       {children}
     </Stack>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <DataList.Item>
-      <DataList.ItemLabel>{label}</DataList.ItemLabel>
-      <DataList.ItemValue>{children}</DataList.ItemValue>
-    </DataList.Item>
   );
 }
 

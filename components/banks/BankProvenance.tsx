@@ -1,7 +1,6 @@
 "use client";
 import { Anchor, Badge, Code, DataList, Group, Text } from "@mantine/core";
 import Link from "next/link";
-import type { ReactNode } from "react";
 import type { z } from "zod";
 import { useConsoleUser } from "@/components/console/console-user";
 import { templatePath } from "@/components/templates/paths";
@@ -10,18 +9,10 @@ import { formatTimestamp } from "@/lib/client/format";
 import { useEndpointQuery } from "@/lib/client/query";
 import type { BankDetail } from "@/lib/contracts/banks/schemas";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { Fact } from "./Fact";
 
 type Bank = z.output<typeof BankDetail>;
 type LastApplied = NonNullable<Bank["last_applied"]>;
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <DataList.Item>
-      <DataList.ItemLabel>{label}</DataList.ItemLabel>
-      <DataList.ItemValue>{children}</DataList.ItemValue>
-    </DataList.Item>
-  );
-}
 
 /**
  * The template a ref names as far as this viewer can tell: a `personal/` ref names the applying

@@ -106,8 +106,11 @@ function RolloutSteps({ template, bankIds, onClose }: { template: string; bankId
       <Stack data-testid="rollout-preview">
         <Text size="sm">A dry run of each bank: what applying {template} would change. Nothing has been written yet.</Text>
         {stage === "previewing" && (
-          <Progress.Root size="lg" aria-label={`Previewing ${previews.length} of ${bankIds.length} banks`}>
-            <Progress.Section value={(previews.length / Math.max(bankIds.length, 1)) * 100}>
+          <Progress.Root size="lg">
+            <Progress.Section
+              value={(previews.length / Math.max(bankIds.length, 1)) * 100}
+              aria-label={`Previewing ${previews.length} of ${bankIds.length} banks`}
+            >
               <Progress.Label>
                 {previews.length} of {bankIds.length}
               </Progress.Label>
@@ -152,8 +155,12 @@ function RolloutSteps({ template, bankIds, onClose }: { template: string; bankId
   const failed = results.filter((outcome) => !outcome.applied);
   return (
     <Stack data-testid="rollout-apply">
-      <Progress.Root size="lg" aria-label={`Applied ${doneInRun} of ${running.length} banks`}>
-        <Progress.Section value={(doneInRun / Math.max(running.length, 1)) * 100} color={failed.length ? "orange" : "blue"}>
+      <Progress.Root size="lg">
+        <Progress.Section
+          value={(doneInRun / Math.max(running.length, 1)) * 100}
+          color={failed.length ? "orange" : "blue"}
+          aria-label={`Applied ${doneInRun} of ${running.length} banks`}
+        >
           <Progress.Label>
             {doneInRun} of {running.length}
           </Progress.Label>
