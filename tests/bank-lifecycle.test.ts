@@ -2,9 +2,11 @@ import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEntries } from "@/db/schema";
 import { problemTypeUri } from "@/lib/contracts/problem-types";
+import { rolloutTemplate } from "@/lib/services/banks/rollout";
 import { type Client, request, useTestApp } from "./support/app";
 import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
+import { serviceContext } from "./support/service-context";
 import { useMarketplace } from "./support/use-marketplace";
 
 // CONTRACT §16: a bank's provenance (the template version applied, whether it held local edits),
@@ -16,6 +18,7 @@ let dora: Client;
 
 const T = "/ext/svc/me/templates";
 const REF = "personal/notes-bot";
+const CARL = { type: "user" as const, id: "carl", userId: "carl", role: "member" as const, displayName: "carl" };
 /** Upstream's second content: one directive more, so a rollout has something to change. */
 const upstreamV2 = manifest({
   directives: [...manifest().directives, { name: "Say when unsure", content: "Say so when a fact may be out of date." }],
@@ -177,6 +180,38 @@ describe("provenance on the embedded store: install, patch, create banks, update
       problem: expect.objectContaining({ type: problemTypeUri("forbidden"), status: 403, detail: expect.stringContaining("dora-bank") }),
     });
     expect((await dora.get("/ext/svc/banks/dora-bank")).body).toEqual(doraBefore);
+  });
+
+  it("answers an unexpected failure of one bank as a bare 500 problem, without its message, and goes on", async () => {
+    await t.app.db.execute(
+      sql.raw(
+        `create function refuse_import() returns trigger language plpgsql as $$ begin if new.bank_id = 'carl-2' then raise exception 'internal detail 7f3a'; end if; return new; end $$`,
+      ),
+    );
+    await t.app.db.execute(
+      sql.raw("create trigger refuse_import before insert on bank_imports for each row execute function refuse_import()"),
+    );
+    try {
+      const res = await rollout(carl, { template: REF, bank_ids: ["carl-1", "carl-2", "carl-3"] });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.results.map((r: { applied: boolean }) => r.applied)).toEqual([true, false, true]);
+      expect(res.body.results[1].problem).toMatchObject({ type: problemTypeUri("internal-error"), status: 500 });
+      expect(res.text).not.toContain("7f3a");
+    } finally {
+      await t.app.db.execute(sql.raw("drop trigger refuse_import on bank_imports"));
+      await t.app.db.execute(sql.raw("drop function refuse_import()"));
+    }
+  });
+
+  it("starts no further bank once the caller went away", async () => {
+    const gone = new AbortController();
+    gone.abort(new Error("client went away"));
+    const before = (await carl.get("/ext/svc/banks/carl-1/history")).body.entries.length;
+    const ctx = { ...serviceContext(t.app, CARL), signal: gone.signal };
+    await expect(rolloutTemplate(ctx, { body: { template: REF, bank_ids: ["carl-1"] }, dryRun: false })).rejects.toThrow(
+      "client went away",
+    );
+    expect((await carl.get("/ext/svc/banks/carl-1/history")).body.entries).toHaveLength(before);
   });
 
   it("refuses malformed bank lists and unknown templates as a whole", async () => {
