@@ -107,7 +107,7 @@ test("the template rolls version 2 out to its banks: preview, one bank refused, 
   await dialog.getByRole("button", { name: "Retry failed (1)" }).click();
   await expect(summary).toContainText("3 applied, 0 failed.");
   await expect(dialog.getByRole("progressbar")).toHaveAccessibleName("Applied 1 of 1 banks");
-  await dialog.getByRole("button", { name: "Close" }).click();
+  await dialog.getByRole("button", { name: "Done" }).click();
   await expect(section.getByTestId("template-banks-summary")).toHaveText("3 banks last applied from personal/notes; all up to date.");
   await expect(section.getByRole("button", { name: "Roll out version 2 to 0 banks" })).toBeDisabled();
 });

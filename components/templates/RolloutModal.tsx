@@ -209,7 +209,7 @@ function RolloutSteps({ template, bankIds, onClose }: { template: string; bankId
           </Button>
         )}
         <Button variant={stage === "done" ? "filled" : "default"} onClick={onClose} disabled={stage !== "done"}>
-          Close
+          Done
         </Button>
       </Group>
     </Stack>
