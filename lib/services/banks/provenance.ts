@@ -66,5 +66,5 @@ export async function provenanceFromHistory(db: Database, bankIds: readonly stri
   return found;
 }
 
-/** The provenance of a bank with no recorded import. */
-export const noProvenance = (found: Map<string, Provenance>, bankId: string) => found.get(bankId) ?? NONE;
+/** A bank's provenance as found; none (never imported through us) when it has no recorded import. */
+export const provenanceOf = (found: Map<string, Provenance>, bankId: string) => found.get(bankId) ?? NONE;

@@ -9,7 +9,7 @@ import { presentBankDetail } from "./detail";
 import { hindsightShape } from "./hindsight-entries";
 import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
-import { noProvenance, type Provenance, provenanceFromHistory } from "./provenance";
+import { type Provenance, provenanceFromHistory, provenanceOf } from "./provenance";
 import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
 
 type Actor = ServiceContext["actor"];
@@ -106,7 +106,7 @@ async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient,
   return { bankCreated: !current, result: answer, changes };
 }
 
-/** Hindsight's banks with their provenance from our history of imports: one list of Hindsight, one query of ours. */
+/** Hindsight's banks with their provenance from our history of imports: one list of Hindsight, one query of ours (per thousand banks). */
 async function listHindsightBanks(
   db: Database,
   client: HindsightClient,
@@ -115,13 +115,14 @@ async function listHindsightBanks(
 ): Promise<z.input<typeof BankSummary>[]> {
   if (actor.role !== "admin") return [];
   const items = await client.listBanks();
-  const provenance = await provenanceFromHistory(
+  const found = await provenanceFromHistory(
     db,
     items.map((item) => item.bank_id),
   );
   return items
-    .filter((item) => filter.templateRow === undefined || noProvenance(provenance, item.bank_id).templateRow === filter.templateRow)
-    .map((item) => presentHindsightSummary(item, noProvenance(provenance, item.bank_id)))
+    .map((item) => ({ item, provenance: provenanceOf(found, item.bank_id) }))
+    .filter(({ provenance }) => filter.templateRow === undefined || provenance.templateRow === filter.templateRow)
+    .map(({ item, provenance }) => presentHindsightSummary(item, provenance))
     .sort((a, b) => (a.bank_id < b.bank_id ? -1 : a.bank_id > b.bank_id ? 1 : 0));
 }
 
@@ -131,7 +132,7 @@ async function readHindsightBank(db: Database, client: HindsightClient, actor: A
   return bank && storedHindsightBank(bankId, bank, await bankProvenance(db, bankId));
 }
 
-const bankProvenance = async (db: Database, bankId: string) => noProvenance(await provenanceFromHistory(db, [bankId]), bankId);
+const bankProvenance = async (db: Database, bankId: string) => provenanceOf(await provenanceFromHistory(db, [bankId]), bankId);
 
 /** A bank Hindsight described (null: none) as GET /banks/{bank_id} answers it, for an audit entry. */
 const auditedBank = async (db: Database, bankId: string, bank: HindsightBank | null) =>
