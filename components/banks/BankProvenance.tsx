@@ -48,7 +48,7 @@ export function BankProvenance({ bank }: { bank: Bank }) {
   const newest = versions.data?.versions[0]?.version;
   return (
     <DataList size="sm" labelWidth={110} data-testid="bank-provenance">
-      <Fact label="From">
+      <Fact label="Template">
         <Group gap={6} wrap="wrap" data-testid="bank-provenance-line">
           <Text size="sm" span>
             {template ? (
