@@ -87,21 +87,13 @@ export const CreateBankResult = z
 
 /** What the template was when applied (CONTRACT §16): its version and whether it held local edits. */
 const provenanceFields = {
-  template_version: z
-    .number()
-    .int()
-    .min(1)
-    .nullable()
-    .meta({
-      description: "The template's version number (see its versions) when applied; null for imports recorded before versions were kept.",
-    }),
-  locally_modified: z
-    .boolean()
-    .nullable()
-    .meta({
-      description:
-        "Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version.",
-    }),
+  template_version: z.number().int().min(1).nullable().meta({
+    description: "The template's version number (see its versions) when applied; null for imports recorded before versions were kept.",
+  }),
+  locally_modified: z.boolean().nullable().meta({
+    description:
+      "Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version.",
+  }),
 };
 
 const historyEntryId = z.string().meta({ description: "Names the entry (e.g. for a policy restore)." });
@@ -130,6 +122,9 @@ export const BankPolicyChange = z
     at: timestamp,
     before: policyState.meta({ description: "The policy document before the change; null when the bank had none." }),
     after: policyState.meta({ description: "The policy document after the change; null for a deletion." }),
+    restored_from: historyEntryId
+      .nullable()
+      .meta({ description: "The id of the entry whose `after` this change put back (a policy restore); null for a PUT or DELETE." }),
   })
   .meta({ id: "BankPolicyChange" });
 
