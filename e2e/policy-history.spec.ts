@@ -1,8 +1,9 @@
 import type { Page } from "@playwright/test";
 import { ADMIN_HEADERS as admin, apiCall as api, createFreshUser, deleteBankIfPresent, expectOk } from "./support/api";
+import { axeFindings } from "./support/axe";
 import { openBank } from "./support/bank-steps";
 import { pageHeading, signIn } from "./support/console";
-import { expect, screenshotBoth, test } from "./support/fixtures";
+import { DESKTOP, expect, MOBILE, screenshotBoth, test } from "./support/fixtures";
 
 // Issue 20 (CONTRACT §16): a bank's policy history. Member pia (made through the API) sets a
 // policy (v1), then saves a bad one (v2) in the editor; she finds the change in the policy's
@@ -96,6 +97,13 @@ test("pia saves a bad policy, finds it in History with its diff, and restores v1
   await expect(changes.nth(0)).toContainText("Restored the policy as the change of");
   await expect(changes.nth(0).getByTestId("manifest-diff")).toContainText('"default_strategy": "reckless"');
   await screenshotBoth(page, "lifecycle-policy-history");
+  // The History tab, a change open with its diff, passes axe at both widths.
+  for (const size of [DESKTOP, MOBILE]) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(250);
+    expect(await axeFindings(page, { path: "/banks/{bank_id}/policy?tab=history", width: size.width, scheme: "light" })).toEqual([]);
+  }
+  await page.setViewportSize(DESKTOP);
 });
 
 test("the bank's history lists the three policy changes above its import, linking to the policy's History", async ({ page }) => {

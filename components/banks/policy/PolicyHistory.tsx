@@ -4,10 +4,9 @@ import { IconArrowBackUp } from "@tabler/icons-react";
 import { AuditChanges } from "@/components/admin/AuditChanges";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
-import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import { useRestorePolicy } from "@/lib/client/hooks/policy";
-import { type PolicyChange, type PolicyChangeKind, policyChangeKind } from "./policy-change";
+import { formatChangeTime, type PolicyChange, type PolicyChangeKind, policyChangeKind } from "./policy-change";
 
 const KIND: Record<PolicyChangeKind, { label: string; color: string }> = {
   created: { label: "Created", color: "green" },
@@ -39,7 +38,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
     confirmLabel: "Restore",
     message: (change) => (
       <>
-        Restoring the change of <strong>{formatTimestamp(change.at)}</strong> by <Code>{change.actor}</Code> {restoreOutcome(change)}.
+        Restoring the change of <strong>{formatChangeTime(change.at)}</strong> by <Code>{change.actor}</Code> {restoreOutcome(change)}.
         Unsaved edits in the editor are discarded. The restore is recorded as a new change, so it can be undone the same way.
       </>
     ),
@@ -61,7 +60,8 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
       <Text size="sm" c="dimmed">
         {changes.length} change{changes.length === 1 ? "" : "s"} of this bank&apos;s policy, newest first. Open one to see what it changed.
       </Text>
-      <Accordion variant="separated" multiple defaultValue={[changes[0]!.id]} data-testid="policy-history">
+      {/* Keyed by the newest change: the list may first show a cached answer, then a newer change on top, which opens instead. */}
+      <Accordion key={changes[0]!.id} variant="separated" multiple defaultValue={[changes[0]!.id]} data-testid="policy-history">
         {changes.map((change, index) => {
           const kind = KIND[policyChangeKind(change)];
           const restoredAt = change.restored_from === null ? undefined : when.get(change.restored_from);
@@ -73,7 +73,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
                     {kind.label}
                   </Badge>
                   <Text size="sm" title={change.at}>
-                    {formatTimestamp(change.at)}
+                    {formatChangeTime(change.at)}
                   </Text>
                   <Text size="sm" c="dimmed">
                     by {change.actor}
@@ -89,7 +89,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
                 <Stack gap="sm">
                   {change.restored_from !== null && (
                     <Text size="sm">
-                      Restored the policy as the change of {restoredAt ? formatTimestamp(restoredAt) : "an earlier time"} left it.
+                      Restored the policy as the change of {restoredAt ? formatChangeTime(restoredAt) : "an earlier time"} left it.
                     </Text>
                   )}
                   <AuditChanges before={change.before} after={change.after} />
@@ -100,7 +100,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
                         variant="light"
                         leftSection={<IconArrowBackUp size={14} aria-hidden />}
                         onClick={() => confirmRestore.ask(change)}
-                        aria-label={`Restore this: the policy as the change of ${formatTimestamp(change.at)} left it`}
+                        aria-label={`Restore this: the policy as the change of ${formatChangeTime(change.at)} left it`}
                       >
                         Restore this
                       </Button>

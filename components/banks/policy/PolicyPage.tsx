@@ -7,11 +7,10 @@ import { lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { withUrlState } from "@/components/console/url-state";
-import { formatTimestamp } from "@/lib/client/format";
 import { useBank } from "@/lib/client/hooks/banks";
 import { useBankPolicy } from "@/lib/client/hooks/policy";
 import { BankBreadcrumbs } from "../BankBreadcrumbs";
-import type { PolicyChange } from "./policy-change";
+import { formatChangeTime, type PolicyChange } from "./policy-change";
 import type { PolicyDraft } from "./policy-document";
 
 // The editor (form, JSON, resolve preview) shows once the bank and its policy arrived; its
@@ -120,8 +119,8 @@ function PolicyPageView({ bankId }: { bankId: string }) {
           data-testid="policy-restored"
         >
           {restored.deleted
-            ? `The bank has no policy now, as after the change of ${formatTimestamp(restored.at)}.`
-            : `The policy is the document the change of ${formatTimestamp(restored.at)} left; the editor shows it.`}
+            ? `The bank has no policy now, as after the change of ${formatChangeTime(restored.at)}.`
+            : `The policy is the document the change of ${formatChangeTime(restored.at)} left; the editor shows it.`}
         </Alert>
       )}
       {body}

@@ -13,3 +13,10 @@ export function policyChangeKind(change: Pick<PolicyChange, "before" | "after" |
   if (change.after === null) return "deleted";
   return change.before === null ? "created" : "changed";
 }
+
+const toTheSecond = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+/** When a change was made, to the second: a policy is often changed, and restored, within one minute. */
+export function formatChangeTime(iso: string): string {
+  return toTheSecond.format(new Date(iso));
+}
