@@ -803,6 +803,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ext/svc/banks/{bank_id}/policy/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put back the policy a `policy` entry of the bank's history left: its `after` document is stored as PUT would, or, when it is null, the policy is deleted as DELETE would (nothing to do when there is none). Always 200 with the resulting policy, `document` null when the bank has none. 404 for an id that is not a policy entry of this bank; 409 (`stale-policy-document`) when the entry's document no longer validates as a policy document (admin, or the owner of an existing bank) */
+        post: operations["postBanksBankIdPolicyRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ext/svc/banks": {
         parameters: {
             query?: never;
@@ -1713,6 +1730,11 @@ export interface components {
             /** @description Most tokens a public recall may return; absent or null leaves it unset. */
             recall_max_tokens?: number | null;
         };
+        /** @description Puts back the policy as that history entry left it. */
+        RestorePolicyRequest: {
+            /** @description The id of a `policy` entry of the bank's history (GET P/banks/{bank_id}/history). */
+            entry: string;
+        };
         /**
          * @example {
          *       "bank_id": "support:eu",
@@ -1786,6 +1808,7 @@ export interface components {
          *     - `urn:bank-templates:problem:local-edits`: The template has local edits; update with force=true to replace them.
          *     - `urn:bank-templates:problem:source-gone`: The template's source has been removed.
          *     - `urn:bank-templates:problem:template-gone`: The template is no longer in its source's catalog.
+         *     - `urn:bank-templates:problem:stale-policy-document`: The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.
          *     - `urn:bank-templates:problem:not-from-source`: The template was made by hand, not installed from a source, so it has no upstream.
          *     - `urn:bank-templates:problem:payload-too-large`: The body is larger than 1 MiB.
          *     - `urn:bank-templates:problem:unsupported-media-type`: The body is not JSON.
@@ -1802,7 +1825,7 @@ export interface components {
          *     - `urn:bank-templates:problem:upstream-timeout`: An upstream server did not answer in time.
          * @enum {string}
          */
-        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
+        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
         FieldError: {
             /** @example manifest.mental_models[1].id */
             path: string;
@@ -2082,6 +2105,12 @@ export interface components {
             recall_budget: components["schemas"]["RecallBudget"] | null;
             recall_max_tokens: number | null;
         };
+        /** @description The bank's policy after the restore, as GET answers it, or a null document when it has none. */
+        RestoredPolicy: {
+            bank_id: string;
+            /** @description The bank's policy now: the entry's `after`, or null when the entry was a deletion. */
+            document: components["schemas"]["PolicyDocument"] | null;
+        };
         CreateBankResult: {
             bank_id: string;
             template: string;
@@ -2279,6 +2308,8 @@ export interface components {
             after: {
                 [key: string]: unknown;
             } | null;
+            /** @description The id of the entry whose `after` this change put back (a policy restore); null for a PUT or DELETE. */
+            restored_from: string | null;
         };
         /** @description A bank as a manifest that, imported into a new bank, reproduces it. Its lists may exceed a manifest's 1,000 entries when several templates were applied to the bank. */
         BankExport: {
@@ -7722,6 +7753,122 @@ export interface operations {
             };
             /** @description No such resource (or not the caller's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBanksBankIdPolicyRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bank_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestorePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoredPolicy"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

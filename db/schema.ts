@@ -315,6 +315,8 @@ export const bankPolicyChanges = pgTable(
     at: timestamptz("at").notNull().defaultNow(),
     before: json("before").$type<Record<string, unknown>>(),
     after: json("after").$type<Record<string, unknown>>(),
+    /** The entry a restore put back (POST P/banks/{bank_id}/policy/restore); null for a plain PUT or DELETE. No foreign key: ids only name entries. */
+    restoredFrom: text("restored_from"),
   },
   (t) => [index("bank_policy_changes_bank_idx").on(t.bankId, t.at)],
 );

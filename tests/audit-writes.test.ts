@@ -1,6 +1,6 @@
 import { gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEntries } from "@/db/schema";
+import { auditEntries, bankPolicyChanges } from "@/db/schema";
 import { defineEndpoint } from "@/lib/contracts/endpoint";
 import { listEndpoints } from "@/lib/contracts/endpoints";
 import { buildOpenApiDocument } from "@/lib/contracts/openapi";
@@ -67,6 +67,9 @@ interface WriteFixture {
   /** CONTRACT §17: `target_type`, `target_id` (the id as the API names it; a function reads it after `target` ran) and the change. */
   about: [TargetType, string | (() => string), Change];
 }
+
+/** A policy entry of mia-bank's history, stored by beforeAll, that the restore fixture puts back. */
+const RESTORABLE_POLICY_ENTRY = "audit-restorable-policy-entry";
 
 // Ids created by earlier fixtures, for the later ones.
 const created: Record<string, string> = {};
@@ -305,6 +308,15 @@ const FIXTURES: WriteFixture[] = [
     about: ["policy", "mia-bank", "delete"],
   },
   {
+    // Puts back the history entry beforeAll stored (its id is fixed there): the policy comes back.
+    operation: "POST /ext/svc/banks/{bank_id}/policy/restore",
+    caller: "member",
+    path: "/ext/svc/banks/mia-bank/policy/restore",
+    body: { entry: RESTORABLE_POLICY_ENTRY },
+    target: "/ext/svc/banks/mia-bank/policy",
+    about: ["policy", "mia-bank", "create"],
+  },
+  {
     operation: "DELETE /ext/svc/banks/{bank_id}",
     caller: "member",
     path: "/ext/svc/banks/mia-bank",
@@ -336,6 +348,9 @@ function documentedWrites(): Operation[] {
 beforeAll(async () => {
   market.setFile("/audit/templates.json", catalog(catalogEntry("alpha"), catalogEntry("beta")));
   tokens.admin = ADMIN_TOKEN;
+  await t.app.db
+    .insert(bankPolicyChanges)
+    .values({ id: RESTORABLE_POLICY_ENTRY, bankId: "mia-bank", actor: "mia", before: null, after: { version: "2026-03-24" } });
   expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "mia", password: MIA_PASSWORD })).status).toBe(201);
   tokens.member = (await call("admin", "POST", "/ext/svc/admin/users/mia/api-keys", {})).body.token;
   expect((await call("member", "POST", "/ext/svc/me/service-accounts", { id: "mia-bot" })).status).toBe(201);

@@ -90,7 +90,7 @@ export function registerBankCommands(program: Command): void {
 
   banks
     .command("history")
-    .description("list the templates applied to a bank, newest first")
+    .description("list the templates applied to a bank and the changes of its policy, newest first")
     .argument("<bank_id>", "the bank's id")
     .action(
       action(async (context, bankId: string) => {
@@ -98,11 +98,13 @@ export function registerBankCommands(program: Command): void {
         const history = await api.call(api.client.GET("/ext/svc/banks/{bank_id}/history", { params: { path: { bank_id: bankId } } }));
         if (context.json) return printJson(history);
         printTable(
-          ["APPLIED AT", "TEMPLATE", "REVISION", "ACTOR"],
-          history.entries.flatMap((entry) =>
-            entry.kind === "import" ? [[entry.applied_at, entry.template, entry.source_revision, entry.actor]] : [],
+          ["AT", "WHAT", "REVISION", "ACTOR"],
+          history.entries.map((entry) =>
+            entry.kind === "import"
+              ? [entry.applied_at, entry.template, entry.source_revision, entry.actor]
+              : [entry.at, entry.after === null ? "policy deleted" : "policy changed", null, entry.actor],
           ),
-          "no template was applied yet",
+          "no template was applied and no policy set yet",
         );
       }),
     );

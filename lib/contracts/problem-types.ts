@@ -22,6 +22,8 @@ export const PROBLEM_TYPES = {
   "local-edits": "The template has local edits; update with force=true to replace them.",
   "source-gone": "The template's source has been removed.",
   "template-gone": "The template is no longer in its source's catalog.",
+  "stale-policy-document":
+    "The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.",
   "not-from-source": "The template was made by hand, not installed from a source, so it has no upstream.",
   "payload-too-large": "The body is larger than 1 MiB.",
   "unsupported-media-type": "The body is not JSON.",
@@ -65,6 +67,7 @@ export const PROBLEM_STATUS: Record<ProblemType, number> = {
   "local-edits": 409,
   "source-gone": 409,
   "template-gone": 409,
+  "stale-policy-document": 409,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
   "validation-failed": 422,

@@ -11,6 +11,7 @@ type Policy = CallResult<typeof policy.get>;
 
 const policyKey = (bankId: string) => endpointQueryKey(policy.get, { params: { bank_id: bankId } });
 const bankKey = (bankId: string) => endpointQueryKey(banks.get, { params: { bank_id: bankId } });
+const historyKey = (bankId: string) => endpointQueryKey(banks.history, { params: { bank_id: bankId } });
 const resolveKeyPrefix = (bankId: string) => ["ext-svc", policy.resolve.method, policy.resolve.path, { bank_id: bankId }] as const;
 
 /**
@@ -33,27 +34,29 @@ export function useBankPolicy(bankId: string, enabled: boolean) {
   });
 }
 
-/** Sets `has_policy` in the cached bank detail at once, then asks the API again. */
-async function refreshHasPolicy(queryClient: ReturnType<typeof useQueryClient>, bankId: string, hasPolicy: boolean) {
-  queryClient.setQueryData<Record<string, unknown>>(bankKey(bankId), (bank) => (bank ? { ...bank, has_policy: hasPolicy } : bank));
-  await queryClient.invalidateQueries({ queryKey: bankKey(bankId) });
+/**
+ * After a write of the policy: the cache holds the policy the answer gives (or none) instead of
+ * asking again; the bank detail's `has_policy` is set at once and asked for again, resolve
+ * previews are refreshed (or dropped: without a policy the API answers them 404), and the bank's
+ * history, which gained the write's entry, is asked for again.
+ */
+async function afterPolicyWrite(queryClient: ReturnType<typeof useQueryClient>, bankId: string, now: Policy | null) {
+  queryClient.setQueryData(policyKey(bankId), now);
+  if (now === null) queryClient.removeQueries({ queryKey: resolveKeyPrefix(bankId) });
+  queryClient.setQueryData<Record<string, unknown>>(bankKey(bankId), (bank) => (bank ? { ...bank, has_policy: now !== null } : bank));
+  await Promise.all([
+    now === null ? undefined : queryClient.invalidateQueries({ queryKey: resolveKeyPrefix(bankId) }),
+    queryClient.invalidateQueries({ queryKey: bankKey(bankId) }),
+    queryClient.invalidateQueries({ queryKey: historyKey(bankId) }),
+  ]);
 }
 
-/**
- * Saves (PUT) or deletes a bank's policy. The cache is set from the answer instead of asking
- * again, and resolve previews are refreshed.
- */
+/** Saves (PUT) a bank's policy. */
 export function useSavePolicy(bankId: string) {
   const queryClient = useQueryClient();
   return useMutation<Policy, ApiProblem, unknown>({
     mutationFn: (document) => api.call(policy.put, { params: { bank_id: bankId }, body: { document: document as never } }),
-    onSuccess: async (saved) => {
-      queryClient.setQueryData(policyKey(bankId), saved);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: resolveKeyPrefix(bankId) }),
-        refreshHasPolicy(queryClient, bankId, true),
-      ]);
-    },
+    onSuccess: (saved) => afterPolicyWrite(queryClient, bankId, saved),
   });
 }
 
@@ -61,12 +64,22 @@ export function useDeletePolicy(bankId: string) {
   const queryClient = useQueryClient();
   return useMutation<void, ApiProblem, void>({
     mutationFn: () => api.call(policy.remove, { params: { bank_id: bankId } }),
-    onSuccess: async () => {
-      // Without a policy there is nothing to resolve (the API would answer 404).
-      queryClient.removeQueries({ queryKey: resolveKeyPrefix(bankId) });
-      queryClient.setQueryData(policyKey(bankId), null);
-      await refreshHasPolicy(queryClient, bankId, false);
-    },
+    onSuccess: () => afterPolicyWrite(queryClient, bankId, null),
+  });
+}
+
+type RestoredPolicy = CallResult<typeof policy.restore>;
+
+/**
+ * Restores what a policy entry of the bank's history left (CONTRACT §16): the policy becomes the
+ * answer's document, or none when the entry was a deletion.
+ */
+export function useRestorePolicy(bankId: string) {
+  const queryClient = useQueryClient();
+  return useMutation<RestoredPolicy, ApiProblem, string>({
+    mutationFn: (entry) => api.call(policy.restore, { params: { bank_id: bankId }, body: { entry } }),
+    onSuccess: (restored) =>
+      afterPolicyWrite(queryClient, bankId, restored.document === null ? null : { bank_id: restored.bank_id, document: restored.document }),
   });
 }
 

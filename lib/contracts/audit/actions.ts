@@ -8,6 +8,7 @@ const ENDPOINT_ACTIONS = [
   "bank.import",
   "bank.policy.delete",
   "bank.policy.put",
+  "bank.policy.restore",
   "service_account.create",
   "service_account.delete",
   "template.check_updates",

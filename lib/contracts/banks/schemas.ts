@@ -123,6 +123,9 @@ export const BankPolicyChange = z
     at: timestamp,
     before: policyState.meta({ description: "The policy document before the change; null when the bank had none." }),
     after: policyState.meta({ description: "The policy document after the change; null for a deletion." }),
+    restored_from: historyEntryId
+      .nullable()
+      .meta({ description: "The id of the entry whose `after` this change put back (a policy restore); null for a PUT or DELETE." }),
   })
   .meta({ id: "BankPolicyChange" });
 

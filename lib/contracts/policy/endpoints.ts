@@ -1,6 +1,14 @@
 import { defineEndpoint } from "@/lib/contracts/endpoint";
 import { policyRoutes } from "./routes";
-import { BankPolicy, bankPolicyParams, PutPolicyRequest, ResolvedPolicy, ResolveQuery } from "./schemas";
+import {
+  BankPolicy,
+  bankPolicyParams,
+  PutPolicyRequest,
+  ResolvedPolicy,
+  ResolveQuery,
+  RestoredPolicy,
+  RestorePolicyRequest,
+} from "./schemas";
 
 const tag = "Bank policy";
 // Endpoint level admits any principal; each handler then requires an admin or the bank's owner (CONTRACT §3).
@@ -50,5 +58,21 @@ export const policyEndpoints = {
     response: ResolvedPolicy,
     errors: [403, 404],
     summary: `Resolve the strategy and public access that apply for a provider, channel and topic (${who})`,
+  }),
+  restore: defineEndpoint({
+    ...policyRoutes.restore,
+    tag,
+    access,
+    status: 200,
+    params: bankPolicyParams,
+    body: RestorePolicyRequest,
+    response: RestoredPolicy,
+    errors: [403, 404, 409],
+    audit: { action: "bank.policy.restore", target: policyRoutes.get.path },
+    summary:
+      `Put back the policy a \`policy\` entry of the bank's history left: its \`after\` document is stored as PUT would, or, ` +
+      "when it is null, the policy is deleted as DELETE would (nothing to do when there is none). Always 200 with the resulting " +
+      "policy, `document` null when the bank has none. 404 for an id that is not a policy entry of this bank; 409 " +
+      `(\`stale-policy-document\`) when the entry's document no longer validates as a policy document (${who})`,
   }),
 };

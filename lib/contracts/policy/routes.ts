@@ -9,4 +9,5 @@ export const policyRoutes = {
   put: route("PUT", policy),
   remove: route("DELETE", policy),
   resolve: route("GET", `${policy}/resolve`),
+  restore: route("POST", `${policy}/restore`),
 };

@@ -88,6 +88,27 @@ export const PutPolicyRequest = z.strictObject({ document: PolicyDocument }).met
 
 export const BankPolicy = z.object({ bank_id: z.string(), document: PolicyDocument }).meta({ id: "BankPolicy" });
 
+export const RestorePolicyRequest = z
+  .strictObject({
+    entry: z
+      .string()
+      .min(1, "must not be empty")
+      .meta({ description: "The id of a `policy` entry of the bank's history (GET P/banks/{bank_id}/history)." }),
+  })
+  .meta({ id: "RestorePolicyRequest", description: "Puts back the policy as that history entry left it." });
+
+export const RestoredPolicy = z
+  .object({
+    bank_id: z.string(),
+    document: PolicyDocument.nullable().meta({
+      description: "The bank's policy now: the entry's `after`, or null when the entry was a deletion.",
+    }),
+  })
+  .meta({
+    id: "RestoredPolicy",
+    description: "The bank's policy after the restore, as GET answers it, or a null document when it has none.",
+  });
+
 export const ResolvedPublicAccess = z
   .object({
     actions: z.array(z.string()),

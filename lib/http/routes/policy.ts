@@ -1,6 +1,6 @@
 import { policyEndpoints } from "@/lib/contracts/policy/endpoints";
 import { handle, route } from "@/lib/http/route";
-import { deletePolicy, getPolicy, putPolicy, resolveBankPolicy } from "@/lib/services/policy/policy";
+import { deletePolicy, getPolicy, putPolicy, resolveBankPolicy, restorePolicy } from "@/lib/services/policy/policy";
 
 // Each service checks permission first: it depends on the bank id, so the endpoint-level
 // access ("principal") cannot express it.
@@ -16,5 +16,11 @@ export function policyRoute() {
 export function policyResolveRoute() {
   return route({
     GET: handle(policyEndpoints.resolve, ({ ctx, params, query }) => resolveBankPolicy(ctx, { bankId: params.bank_id, context: query })),
+  });
+}
+
+export function policyRestoreRoute() {
+  return route({
+    POST: handle(policyEndpoints.restore, ({ ctx, params, body }) => restorePolicy(ctx, { bankId: params.bank_id, entry: body.entry })),
   });
 }

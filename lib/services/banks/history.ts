@@ -1,5 +1,5 @@
 import "server-only";
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { bankImports, bankPolicyChanges } from "@/db/schema";
@@ -76,6 +76,7 @@ async function policyEntries(db: Database, bankId: string): Promise<z.input<type
     at: iso(row.at),
     before: row.before,
     after: row.after,
+    restored_from: row.restoredFrom,
   }));
 }
 
@@ -100,4 +101,51 @@ export async function bankHistoryEntries(db: Database, bankId: string): Promise<
 /** Forgets a bank's imports: its deletion takes its history along (bank_imports has no foreign key). */
 export async function deleteImportHistory(db: Database, bankId: string): Promise<void> {
   await db.delete(bankImports).where(eq(bankImports.bankId, bankId));
+}
+
+/** One PUT or DELETE of a bank's policy (CONTRACT §16): the document before and after (null: none). */
+export interface PolicyChangeRecord {
+  bankId: string;
+  /** The principal id whose request changed the policy. */
+  actor: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** The entry a restore put back; null for a plain PUT or DELETE. */
+  restoredFrom: string | null;
+  at: Date;
+}
+
+/**
+ * Records a change of a bank's policy, as recordImport records an import: at `at`, or a millisecond
+ * after the bank's newest entry of either kind when that is not earlier, so consecutive changes and
+ * an import just before them keep their order. Call it in the change's transaction, holding the
+ * bank's policy lock (lib/services/policy), so `before` is what the previous change left.
+ */
+export async function recordPolicyChange(db: Database, record: PolicyChangeRecord): Promise<void> {
+  const at = sql`${record.at.toISOString()}::timestamptz`;
+  const newestChange = sql`(select max(${bankPolicyChanges.at}) from ${bankPolicyChanges} where ${bankPolicyChanges.bankId} = ${record.bankId})`;
+  const newestImport = sql`(select max(${bankImports.appliedAt}) from ${bankImports} where ${bankImports.bankId} = ${record.bankId})`;
+  await db.insert(bankPolicyChanges).values({
+    bankId: record.bankId,
+    actor: record.actor,
+    before: record.before,
+    after: record.after,
+    restoredFrom: record.restoredFrom,
+    // greatest() skips the nulls of a bank without entries.
+    at: sql`greatest(${at}, ${newestChange} + interval '1 millisecond', ${newestImport} + interval '1 millisecond')`,
+  });
+}
+
+/** The policy change `id` of this bank (what a restore puts back); null when the bank has no such entry. */
+export async function findPolicyChange(
+  db: Database,
+  bankId: string,
+  id: string,
+): Promise<{ id: string; after: Record<string, unknown> | null } | null> {
+  const [row] = await db
+    .select({ id: bankPolicyChanges.id, after: bankPolicyChanges.after })
+    .from(bankPolicyChanges)
+    .where(and(eq(bankPolicyChanges.bankId, bankId), eq(bankPolicyChanges.id, id)))
+    .limit(1);
+  return row ?? null;
 }

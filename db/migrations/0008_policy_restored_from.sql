@@ -1,0 +1,1 @@
+ALTER TABLE "bank_policy_changes" ADD COLUMN "restored_from" text;
