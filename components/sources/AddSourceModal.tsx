@@ -1,21 +1,37 @@
 "use client";
 import { PasswordInput, Textarea, TextInput } from "@mantine/core";
+import { useState } from "react";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
-import { useCreateSource } from "@/lib/client/hooks/sources";
+import { type SourceData, useCreateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { SOURCE_URL_HELP, SourceSaved } from "./SourceSaved";
 
 const FIELDS = ["url", "alias", "description", "auth_token"] as const;
 
-/** Registers a source: its URL, an optional alias (else the name comes from the URL), description and token. */
-export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; opened: boolean; onClose: () => void }) {
+interface Props {
+  scope: ScopeKind;
+  opened: boolean;
+  onClose: () => void;
+  /** Opens the source just added in the edit dialog (offered when its catalog could not be read). */
+  onEdit: (source: SourceData) => void;
+}
+
+/**
+ * Registers a source: its URL, an optional alias (else the name comes from the URL), description
+ * and token; then fetches its catalog once and shows what came of it. A source whose catalog
+ * fails stays saved, with the reason shown and "Edit source" to fix it.
+ */
+export function AddSourceModal({ scope, opened, onClose, onEdit }: Props) {
   const create = useCreateSource(scope);
   const form = useFormSubmit(FIELDS);
   const fields = useFormValues({ url: "", alias: "", description: "", token: "" });
+  const [added, setAdded] = useState<SourceData | null>(null);
 
   const close = () => {
     fields.reset();
+    setAdded(null);
     onClose();
   };
 
@@ -28,7 +44,7 @@ export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; o
       auth_token: token || undefined,
     };
     const created = await form.submit(() => create.mutateAsync({ body }));
-    if (created) close();
+    if (created) setAdded(created);
   };
 
   return (
@@ -39,11 +55,25 @@ export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; o
       submitLabel="Add source"
       form={form}
       onSubmit={submit}
-      dirty={fields.dirty}
+      dirty={fields.dirty && added === null}
+      result={
+        added && (
+          <SourceSaved
+            scope={scope}
+            source={added}
+            verb="added"
+            onClose={close}
+            onEdit={(source) => {
+              close();
+              onEdit(source);
+            }}
+          />
+        )
+      }
     >
       <TextInput
         label="URL"
-        description="The marketplace: a Git repository (GitHub, GitLab) or a catalog URL ending in .json."
+        description={SOURCE_URL_HELP}
         placeholder="https://github.com/acme/bank-templates"
         required
         type="url"

@@ -8,13 +8,14 @@ import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
 import { EmptyList } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
-import { useRemoveSource, useSources } from "@/lib/client/hooks/sources";
+import { type SourceData, useRemoveSource, useSources } from "@/lib/client/hooks/sources";
 import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { Source } from "@/lib/contracts/sources/schemas";
 import { SourcesTable } from "./SourcesTable";
 
 const AddSourceModal = lazyModal(() => import("./AddSourceModal").then((m) => m.AddSourceModal));
+const EditSourceModal = lazyModal(() => import("./EditSourceModal").then((m) => m.EditSourceModal));
 
 const WORDS = {
   personal: {
@@ -29,12 +30,13 @@ const WORDS = {
   },
 } as const;
 
-/** List, add and remove the template sources of one scope. */
+/** List, add, edit and remove the template sources of one scope. */
 export function SourcesPanel({ scope }: { scope: ScopeKind }) {
   const sources = useSources(scope);
   const remove = useRemoveSource(scope);
   const [search, setSearch] = useListSearch();
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<SourceData | null>(null);
   const words = WORDS[scope];
   const confirmRemove = useConfirm<z.output<typeof Source>>({
     title: "Remove source?",
@@ -72,6 +74,7 @@ export function SourcesPanel({ scope }: { scope: ScopeKind }) {
               ) : (
                 <SourcesTable
                   sources={shown}
+                  onEdit={setEditing}
                   onRemove={confirmRemove.ask}
                   caption={search ? `${words.caption} (${shown.length} of ${list.length})` : words.caption}
                 />
@@ -80,7 +83,8 @@ export function SourcesPanel({ scope }: { scope: ScopeKind }) {
           );
         }}
       </QueryView>
-      <AddSourceModal scope={scope} opened={adding} onClose={() => setAdding(false)} />
+      <AddSourceModal scope={scope} opened={adding} onClose={() => setAdding(false)} onEdit={setEditing} />
+      <EditSourceModal scope={scope} opened={editing !== null} source={editing} onClose={() => setEditing(null)} />
       {confirmRemove.modal}
     </Stack>
   );

@@ -1,19 +1,30 @@
 "use client";
 import { Anchor, Badge, Stack, Text } from "@mantine/core";
-import { IconAlertTriangle, IconTrash } from "@tabler/icons-react";
+import { IconAlertTriangle, IconPencil, IconTrash } from "@tabler/icons-react";
 import type { z } from "zod";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import type { Source } from "@/lib/contracts/sources/schemas";
+import { allowedHostsHint } from "./allowed-hosts";
 
 type SourceRow = z.output<typeof Source>;
 
 /**
  * The sources of one scope, each with when its catalog was last fetched (and, when the last
- * fetch failed, why) and a Remove button.
+ * fetch failed, why) and Edit and Remove buttons.
  */
-export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRow[]; onRemove: (s: SourceRow) => void; caption: string }) {
+export function SourcesTable({
+  sources,
+  onEdit,
+  onRemove,
+  caption,
+}: {
+  sources: SourceRow[];
+  onEdit: (s: SourceRow) => void;
+  onRemove: (s: SourceRow) => void;
+  caption: string;
+}) {
   return (
     <ResourceTable
       minWidth={460}
@@ -61,6 +72,12 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
           <RowActions
             actions={[
               {
+                label: "Edit",
+                ariaLabel: `Edit source ${source.name}`,
+                icon: <IconPencil size={14} aria-hidden />,
+                onClick: () => onEdit(source),
+              },
+              {
                 label: "Remove",
                 ariaLabel: `Remove source ${source.name}`,
                 danger: true,
@@ -77,6 +94,7 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
 
 /** When the source's catalog was last fetched, and a "Last fetch failed" badge with the reason when it did. */
 function CatalogFetchCell({ source }: { source: SourceRow }) {
+  const hint = source.catalog_error && allowedHostsHint(source.catalog_error);
   return (
     <Stack gap={4} align="flex-start">
       <Text size="sm">{source.catalog_fetched_at ? formatTimestamp(source.catalog_fetched_at) : "Never fetched"}</Text>
@@ -88,6 +106,11 @@ function CatalogFetchCell({ source }: { source: SourceRow }) {
           <Text size="xs" c="red.8" style={{ wordBreak: "break-word" }} data-testid="source-catalog-error">
             {source.catalog_error}
           </Text>
+          {hint && (
+            <Text size="xs" fw={500} style={{ wordBreak: "break-word" }}>
+              {hint}
+            </Text>
+          )}
         </>
       )}
     </Stack>
