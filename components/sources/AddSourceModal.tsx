@@ -1,12 +1,13 @@
 "use client";
-import { PasswordInput, Textarea, TextInput } from "@mantine/core";
+import { PasswordInput, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { type SourceData, useCreateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import { SOURCE_URL_HELP, SourceSaved } from "./SourceSaved";
+import { SourceDescriptionInput, SourceUrlInput } from "./SourceFields";
+import { SourceSaved } from "./SourceSaved";
 
 const FIELDS = ["url", "alias", "description", "auth_token"] as const;
 
@@ -71,16 +72,7 @@ export function AddSourceModal({ scope, opened, onClose, onEdit }: Props) {
         )
       }
     >
-      <TextInput
-        label="URL"
-        description={SOURCE_URL_HELP}
-        placeholder="https://github.com/acme/bank-templates"
-        required
-        type="url"
-        {...fields.text("url")}
-        error={form.fieldError("url")}
-        data-autofocus
-      />
+      <SourceUrlInput placeholder="https://github.com/acme/bank-templates" {...fields.text("url")} error={form.fieldError("url")} />
       <TextInput
         label="Alias"
         description="The source's name. Leave empty to use the first path segment of the URL."
@@ -88,12 +80,8 @@ export function AddSourceModal({ scope, opened, onClose, onEdit }: Props) {
         {...fields.text("alias")}
         error={form.fieldError("alias")}
       />
-      <Textarea
-        label="Description"
+      <SourceDescriptionInput
         description="Optional. A note on what this source holds, shown with it."
-        autosize
-        minRows={2}
-        maxLength={1000}
         {...fields.text("description")}
         error={form.fieldError("description")}
       />

@@ -1,12 +1,13 @@
 "use client";
-import { PasswordInput, SegmentedControl, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { PasswordInput, SegmentedControl, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { type SourceData, useUpdateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import { SOURCE_URL_HELP, SourceSaved } from "./SourceSaved";
+import { SourceDescriptionInput, SourceUrlInput } from "./SourceFields";
+import { SourceSaved } from "./SourceSaved";
 
 const FIELDS = ["url", "description", "auth_token"] as const;
 
@@ -79,21 +80,9 @@ function EditSourceForm({ scope, source, onClose }: { scope: ScopeKind; source: 
       <Text size="sm" c="dimmed">
         The name stays <strong>{source.name}</strong>; templates installed from this source stay linked to it.
       </Text>
-      <TextInput
-        label="URL"
-        description={SOURCE_URL_HELP}
-        required
-        type="url"
-        {...fields.text("url")}
-        error={form.fieldError("url")}
-        data-autofocus
-      />
-      <Textarea
-        label="Description"
+      <SourceUrlInput {...fields.text("url")} error={form.fieldError("url")} />
+      <SourceDescriptionInput
         description="Optional. Leave empty to remove it."
-        autosize
-        minRows={2}
-        maxLength={1000}
         {...fields.text("description")}
         error={form.fieldError("description")}
       />

@@ -6,10 +6,6 @@ import { type CatalogCheck, type SourceData, useCatalogCheck } from "@/lib/clien
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { allowedHostsHint } from "./allowed-hosts";
 
-/** What the URL field of the add and edit dialogs says it accepts (lib/services/marketplace/location.ts). */
-export const SOURCE_URL_HELP =
-  "A Git repository (GitHub, GitLab, also a /tree/<branch>/<folder> URL), a folder that holds templates.json, or the URL of a templates.json itself.";
-
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The check's outcome in one sentence: "8 templates found", or why the catalog could not be read. */
