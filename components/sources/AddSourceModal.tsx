@@ -1,13 +1,11 @@
 "use client";
 import { PasswordInput, TextInput } from "@mantine/core";
-import { useState } from "react";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { type SourceData, useCreateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { SourceDescriptionInput, SourceUrlInput } from "./SourceFields";
-import { SourceSaved } from "./SourceSaved";
 
 const FIELDS = ["url", "alias", "description", "auth_token"] as const;
 
@@ -15,24 +13,18 @@ interface Props {
   scope: ScopeKind;
   opened: boolean;
   onClose: () => void;
-  /** Opens the source just added in the edit dialog (offered when its catalog could not be read). */
-  onEdit: (source: SourceData) => void;
+  /** The source just added: the panel then fetches its catalog once and shows the outcome in its row. */
+  onAdded: (source: SourceData) => void;
 }
 
-/**
- * Registers a source: its URL, an optional alias (else the name comes from the URL), description
- * and token; then fetches its catalog once and shows what came of it. A source whose catalog
- * fails stays saved, with the reason shown and "Edit source" to fix it.
- */
-export function AddSourceModal({ scope, opened, onClose, onEdit }: Props) {
+/** Registers a source: its URL, an optional alias (else the name comes from the URL), description and token. */
+export function AddSourceModal({ scope, opened, onClose, onAdded }: Props) {
   const create = useCreateSource(scope);
   const form = useFormSubmit(FIELDS);
   const fields = useFormValues({ url: "", alias: "", description: "", token: "" });
-  const [added, setAdded] = useState<SourceData | null>(null);
 
   const close = () => {
     fields.reset();
-    setAdded(null);
     onClose();
   };
 
@@ -45,7 +37,10 @@ export function AddSourceModal({ scope, opened, onClose, onEdit }: Props) {
       auth_token: token || undefined,
     };
     const created = await form.submit(() => create.mutateAsync({ body }));
-    if (created) setAdded(created);
+    if (created) {
+      close();
+      onAdded(created);
+    }
   };
 
   return (
@@ -56,21 +51,7 @@ export function AddSourceModal({ scope, opened, onClose, onEdit }: Props) {
       submitLabel="Add source"
       form={form}
       onSubmit={submit}
-      dirty={fields.dirty && added === null}
-      result={
-        added && (
-          <SourceSaved
-            scope={scope}
-            source={added}
-            verb="added"
-            onClose={close}
-            onEdit={(source) => {
-              close();
-              onEdit(source);
-            }}
-          />
-        )
-      }
+      dirty={fields.dirty}
     >
       <SourceUrlInput placeholder="https://github.com/acme/bank-templates" {...fields.text("url")} error={form.fieldError("url")} />
       <TextInput

@@ -1,13 +1,11 @@
 "use client";
 import { PasswordInput, SegmentedControl, Stack, Text } from "@mantine/core";
-import { useState } from "react";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { type SourceData, useUpdateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { SourceDescriptionInput, SourceUrlInput } from "./SourceFields";
-import { SourceSaved } from "./SourceSaved";
 
 const FIELDS = ["url", "description", "auth_token"] as const;
 
@@ -32,25 +30,30 @@ interface Props {
   opened: boolean;
   source: SourceData | null;
   onClose: () => void;
+  /** The source as saved: the panel then fetches its catalog once and shows the outcome in its row. */
+  onSaved: (source: SourceData) => void;
 }
 
 /** The dialog for one source: open while `source` is set, and built afresh for each source so its fields start from it. */
-export function EditSourceModal({ scope, opened, source, onClose }: Props) {
+export function EditSourceModal({ scope, opened, source, onClose, onSaved }: Props) {
   return opened && source ? (
-    <EditSourceForm key={`${source.scope}:${source.name}`} scope={scope} source={source} onClose={onClose} />
+    <EditSourceForm key={`${source.scope}:${source.name}`} scope={scope} source={source} onClose={onClose} onSaved={onSaved} />
   ) : null;
 }
 
 /**
- * Changes a source's URL, description or token (its name stays), then fetches its catalog
- * once and shows what came of it. The token field is write-only: the stored token is kept,
- * replaced or removed, never shown.
+ * Changes a source's URL, description or token (its name stays). The token field is
+ * write-only: the stored token is kept, replaced or removed, never shown.
  */
-function EditSourceForm({ scope, source, onClose }: { scope: ScopeKind; source: SourceData; onClose: () => void }) {
+function EditSourceForm({
+  scope,
+  source,
+  onClose,
+  onSaved,
+}: { scope: ScopeKind; source: SourceData } & Pick<Props, "onClose" | "onSaved">) {
   const update = useUpdateSource(scope);
   const form = useFormSubmit(FIELDS);
   const fields = useFormValues({ url: source.url, description: source.description ?? "", tokenChoice: "keep" as TokenChoice, token: "" });
-  const [saved, setSaved] = useState<SourceData | null>(null);
   const { url, description, tokenChoice, token } = fields.values;
 
   const submit = async () => {
@@ -63,7 +66,10 @@ function EditSourceForm({ scope, source, onClose }: { scope: ScopeKind; source: 
       ...(tokenChoice === "remove" && { auth_token: null }),
     };
     const written = await form.submit(() => update.mutateAsync({ params: { name: source.name }, body }));
-    if (written) setSaved(written);
+    if (written) {
+      onClose();
+      onSaved(written);
+    }
   };
 
   return (
@@ -74,8 +80,7 @@ function EditSourceForm({ scope, source, onClose }: { scope: ScopeKind; source: 
       submitLabel="Save source"
       form={form}
       onSubmit={submit}
-      dirty={fields.dirty && saved === null}
-      result={saved && <SourceSaved scope={scope} source={saved} verb="saved" onClose={onClose} />}
+      dirty={fields.dirty}
     >
       <Text size="sm" c="dimmed">
         The name stays <strong>{source.name}</strong>; templates installed from this source stay linked to it.

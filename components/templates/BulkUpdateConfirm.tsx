@@ -90,7 +90,7 @@ function PlannedUpdate({ scope, id, preview }: { scope: ScopeKind; id: string; p
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Text size="sm" style={{ wordBreak: "break-word" }}>
           <strong>{id}</strong>: revision <code>{short(preview.current_revision)}</code> → <code>{short(preview.latest_revision)}</code>
-          {changes.length > 0 ? `; ${changes.join(", ")}` : "; no change in content"}
+          {changes.length > 0 ? `; ${changes.join("; ")}` : "; no change in content"}
         </Text>
         <Group gap="xs">
           {preview.locally_modified && (
