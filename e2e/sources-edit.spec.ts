@@ -36,11 +36,12 @@ test.afterAll(async () => {
   await Promise.all([admin.dispose(), market.stop()]);
 });
 
+/** A source's row, by the name in its row header (which holds the description too). */
 const sourceRow = (page: Page, name: string) =>
   page
     .getByTestId("sources-table")
     .getByRole("row")
-    .filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+    .filter({ has: page.getByRole("rowheader").getByText(name, { exact: true }) });
 
 test("a source whose catalog fails when added shows why, and Edit fixes its URL", async ({ page, watch }) => {
   // "localhost" is not in the e2e server's MARKETPLACE_ALLOWED_HOSTS (127.0.0.1 is): refused as a loopback address.
