@@ -2,8 +2,10 @@
 // changes, a new url or token drops its cached catalog, and templates installed from it stay linked.
 import { desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEntries, marketplaceCache } from "@/db/schema";
+import { auditEntries, marketplaceCache, templateSources } from "@/db/schema";
+import { badGateway } from "@/lib/contracts/errors";
 import { cacheKey, catalogLocation } from "@/lib/services/marketplace";
+import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { as, type Client, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -141,6 +143,23 @@ describe("changing a source's url", () => {
       expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(["url"]);
     }
     expect((await erin.get(ME)).body.find((s: { name: string }) => s.name === "valid").url).toBe("https://example.com/valid");
+  });
+});
+
+describe("the catalog status of a changed source", () => {
+  it("takes no status from an operation that read the source before it moved", async () => {
+    await addSource(erin, ME, { url: "https://example.com/stale-old", alias: "stale" });
+    const [before] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "stale"));
+    expect((await erin.patch(`${ME}/stale`, { url: "https://example.com/stale-new" })).status).toBe(200);
+    // An operation that began with the old row fails after the move: its failure is about the old URL.
+    const failing = withCatalogStatus(t.app, before!, {}, async () => {
+      throw badGateway("The marketplace at https://example.com/stale-old answered 404.");
+    });
+    await expect(failing).rejects.toThrow("stale-old");
+    // And one that succeeded: no fetch time for the new URL either.
+    await withCatalogStatus(t.app, before!, {}, async (operation) => operation.onCatalogLoaded?.(new Date()));
+    const listed = (await erin.get(ME)).body.find((s: { name: string }) => s.name === "stale");
+    expect(listed).toMatchObject({ url: "https://example.com/stale-new", catalog_fetched_at: null, catalog_error: null });
   });
 });
 
