@@ -135,6 +135,14 @@ describe("changing a source's url", () => {
     expect(updated.body.template).toMatchObject({ id: "support-bot", source_name: "linked" });
   });
 
+  it("fixes a source whose stored URL no catalog could be fetched from (rows from before URL validation)", async () => {
+    await addSource(erin, ME, { url: "https://example.com/legacy", alias: "legacy" });
+    await t.app.db.update(templateSources).set({ url: "not a url" }).where(eq(templateSources.name, "legacy"));
+    const res = await erin.patch(`${ME}/legacy`, { url: "https://example.com/legacy-fixed" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.url).toBe("https://example.com/legacy-fixed");
+  });
+
   it("answers 422 at url for a URL creation refuses, and changes nothing", async () => {
     await addSource(erin, ME, { url: "https://example.com/valid", alias: "valid" });
     for (const url of ["ftp://x/y", "not a url", "/relative/path", `https://example.com/${"x".repeat(2048)}`, 5]) {

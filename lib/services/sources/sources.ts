@@ -142,11 +142,26 @@ export async function updateSource(
       })
       .where(eq(templateSources.id, row.id))
       .returning();
-    if (relocated) await dropCachedCatalog(tx.db, catalogLocation(row.url), storedToken);
+    if (relocated) {
+      const oldCatalog = catalogUrlOf(row.url);
+      if (oldCatalog) await dropCachedCatalog(tx.db, oldCatalog, storedToken);
+    }
     const after = presentSource(written!);
     await tx.audit.record({ action: "template_source.update", target: { type: "source", id: name }, before, after });
     return after;
   });
+}
+
+/**
+ * Where the catalog of a source URL is; null for a URL no catalog could ever be fetched from (so
+ * nothing is cached for it), which must not keep such a source from being fixed.
+ */
+function catalogUrlOf(sourceUrl: string): string | null {
+  try {
+    return catalogLocation(sourceUrl);
+  } catch {
+    return null;
+  }
 }
 
 export async function deleteSource(ctx: ServiceContext, { scope, name }: { scope: OwnerScope; name: string }): Promise<void> {
