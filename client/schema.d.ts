@@ -247,7 +247,8 @@ export interface paths {
         delete: operations["deleteMeTemplateSourcesName"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a personal template source's url, description or token; its name stays */
+        patch: operations["patchMeTemplateSourcesName"];
         trace?: never;
     };
     "/ext/svc/me/template-sources/{name}/catalog": {
@@ -299,7 +300,8 @@ export interface paths {
         delete: operations["deleteAdminTemplateSourcesName"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a server template source's url, description or token; its name stays */
+        patch: operations["patchAdminTemplateSourcesName"];
         trace?: never;
     };
     "/ext/svc/admin/template-sources/{name}/catalog": {
@@ -1011,6 +1013,7 @@ export interface components {
          *     }
          */
         CreateSourceRequest: {
+            /** @description The marketplace: a folder (or repository) holding templates.json, or the URL of the templates.json itself. */
             url: string;
             /** @description Source name to use instead of the one derived from the URL. */
             alias?: string | null;
@@ -1018,6 +1021,21 @@ export interface components {
             auth_token?: string | null;
             /** @description Free text kept with the source and returned as given; the catalog's own description never replaces it. */
             description?: string | null;
+        };
+        /**
+         * @description Every field optional; `{}` changes nothing. The name never changes. A changed url or token drops the source's cached catalog and resets its catalog status (catalog_fetched_at, catalog_error) to never fetched.
+         * @example {
+         *       "url": "https://github.com/acme/bank-templates/tree/main/templates",
+         *       "auth_token": null
+         *     }
+         */
+        UpdateSourceRequest: {
+            /** @description A new location; the source keeps its name. */
+            url?: string;
+            /** @description null clears it. */
+            description?: string | null;
+            /** @description Replaces the stored credential; null removes it. Absent: the stored one stays. */
+            auth_token?: string | null;
         };
         /**
          * @example {
@@ -4193,6 +4211,110 @@ export interface operations {
             };
         };
     };
+    patchMeTemplateSourcesName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://github.com/acme/bank-templates/tree/main/templates",
+                 *       "auth_token": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSourceRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getMeTemplateSourcesNameCatalog: {
         parameters: {
             query?: {
@@ -4488,6 +4610,119 @@ export interface operations {
             };
             /** @description No such resource (or not the caller's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchAdminTemplateSourcesName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://github.com/acme/bank-templates/tree/main/templates",
+                 *       "auth_token": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSourceRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

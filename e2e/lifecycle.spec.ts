@@ -146,6 +146,9 @@ test("Update all shows its progress, then what it updated, skipped and why", asy
     await route.continue();
   });
   await page.getByRole("button", { name: "Update all" }).click();
+  // It asks first, listing what would change (e2e/bulk-update.spec.ts looks closer).
+  const confirmAll = page.getByRole("dialog", { name: "Update 3 templates from their sources?" });
+  await confirmAll.getByRole("button", { name: "Update 2 templates" }).click();
   const progress = page.getByTestId("update-progress");
   // notes-c has local edits: skipped without a request, so two are updated.
   await expect(progress).toContainText(/Updating templates: [01] of 2/);

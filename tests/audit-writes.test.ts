@@ -189,6 +189,14 @@ const FIXTURES: WriteFixture[] = [
     about: ["source", "mine", "create"],
   },
   {
+    operation: "PATCH /ext/svc/me/template-sources/{name}",
+    caller: "bot",
+    path: "/ext/svc/me/template-sources/mine",
+    body: { description: "Changed.", auth_token: `${SOURCE_TOKEN}-2` },
+    target: "/ext/svc/me/template-sources/mine",
+    about: ["source", "mine", "change"],
+  },
+  {
     operation: "DELETE /ext/svc/me/template-sources/{name}",
     caller: "bot",
     path: "/ext/svc/me/template-sources/mine",
@@ -202,6 +210,14 @@ const FIXTURES: WriteFixture[] = [
     body: () => ({ url: `${market.url}/audit`, alias: "spare", auth_token: SOURCE_TOKEN }),
     target: "/ext/svc/admin/template-sources/spare",
     about: ["source", "spare", "create"],
+  },
+  {
+    operation: "PATCH /ext/svc/admin/template-sources/{name}",
+    caller: "admin",
+    path: "/ext/svc/admin/template-sources/spare",
+    body: { description: "Changed.", auth_token: `${SOURCE_TOKEN}-2` },
+    target: "/ext/svc/admin/template-sources/spare",
+    about: ["source", "spare", "change"],
   },
   {
     operation: "DELETE /ext/svc/admin/template-sources/{name}",

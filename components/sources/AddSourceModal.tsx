@@ -1,15 +1,24 @@
 "use client";
-import { PasswordInput, Textarea, TextInput } from "@mantine/core";
+import { PasswordInput, TextInput } from "@mantine/core";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
-import { useCreateSource } from "@/lib/client/hooks/sources";
+import { type SourceData, useCreateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { SourceDescriptionInput, SourceUrlInput } from "./SourceFields";
 
 const FIELDS = ["url", "alias", "description", "auth_token"] as const;
 
+interface Props {
+  scope: ScopeKind;
+  opened: boolean;
+  onClose: () => void;
+  /** The source just added: the panel then fetches its catalog once and shows the outcome in its row. */
+  onAdded: (source: SourceData) => void;
+}
+
 /** Registers a source: its URL, an optional alias (else the name comes from the URL), description and token. */
-export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; opened: boolean; onClose: () => void }) {
+export function AddSourceModal({ scope, opened, onClose, onAdded }: Props) {
   const create = useCreateSource(scope);
   const form = useFormSubmit(FIELDS);
   const fields = useFormValues({ url: "", alias: "", description: "", token: "" });
@@ -28,7 +37,10 @@ export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; o
       auth_token: token || undefined,
     };
     const created = await form.submit(() => create.mutateAsync({ body }));
-    if (created) close();
+    if (created) {
+      close();
+      onAdded(created);
+    }
   };
 
   return (
@@ -41,16 +53,7 @@ export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; o
       onSubmit={submit}
       dirty={fields.dirty}
     >
-      <TextInput
-        label="URL"
-        description="The marketplace: a Git repository (GitHub, GitLab) or a catalog URL ending in .json."
-        placeholder="https://github.com/acme/bank-templates"
-        required
-        type="url"
-        {...fields.text("url")}
-        error={form.fieldError("url")}
-        data-autofocus
-      />
+      <SourceUrlInput placeholder="https://github.com/acme/bank-templates" {...fields.text("url")} error={form.fieldError("url")} />
       <TextInput
         label="Alias"
         description="The source's name. Leave empty to use the first path segment of the URL."
@@ -58,12 +61,8 @@ export function AddSourceModal({ scope, opened, onClose }: { scope: ScopeKind; o
         {...fields.text("alias")}
         error={form.fieldError("alias")}
       />
-      <Textarea
-        label="Description"
+      <SourceDescriptionInput
         description="Optional. A note on what this source holds, shown with it."
-        autosize
-        minRows={2}
-        maxLength={1000}
         {...fields.text("description")}
         error={form.fieldError("description")}
       />

@@ -1,20 +1,21 @@
 "use client";
 import { Button, Group, Stack } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { z } from "zod";
 import { ListSearch, useListSearch } from "@/components/console/ListSearch";
 import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
 import { EmptyList } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
-import { useRemoveSource, useSources } from "@/lib/client/hooks/sources";
+import { type CatalogCheck, type SourceData, useCatalogCheck, useRemoveSource, useSources } from "@/lib/client/hooks/sources";
 import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { Source } from "@/lib/contracts/sources/schemas";
 import { SourcesTable } from "./SourcesTable";
 
 const AddSourceModal = lazyModal(() => import("./AddSourceModal").then((m) => m.AddSourceModal));
+const EditSourceModal = lazyModal(() => import("./EditSourceModal").then((m) => m.EditSourceModal));
 
 const WORDS = {
   personal: {
@@ -29,12 +30,19 @@ const WORDS = {
   },
 } as const;
 
-/** List, add and remove the template sources of one scope. */
+/**
+ * List, add, edit and remove the template sources of one scope. Right after a source was added
+ * or changed its catalog is fetched once, and its row says what came of it: how many templates
+ * were found, or why the catalog could not be read (the source stays saved either way; Edit
+ * fixes it).
+ */
 export function SourcesPanel({ scope }: { scope: ScopeKind }) {
   const sources = useSources(scope);
   const remove = useRemoveSource(scope);
   const [search, setSearch] = useListSearch();
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<SourceData | null>(null);
+  const checks = useCatalogChecks(scope);
   const words = WORDS[scope];
   const confirmRemove = useConfirm<z.output<typeof Source>>({
     title: "Remove source?",
@@ -72,6 +80,8 @@ export function SourcesPanel({ scope }: { scope: ScopeKind }) {
               ) : (
                 <SourcesTable
                   sources={shown}
+                  checks={checks.results}
+                  onEdit={setEditing}
                   onRemove={confirmRemove.ask}
                   caption={search ? `${words.caption} (${shown.length} of ${list.length})` : words.caption}
                 />
@@ -80,8 +90,27 @@ export function SourcesPanel({ scope }: { scope: ScopeKind }) {
           );
         }}
       </QueryView>
-      <AddSourceModal scope={scope} opened={adding} onClose={() => setAdding(false)} />
+      <AddSourceModal scope={scope} opened={adding} onClose={() => setAdding(false)} onAdded={checks.run} />
+      <EditSourceModal scope={scope} opened={editing !== null} source={editing} onClose={() => setEditing(null)} onSaved={checks.run} />
       {confirmRemove.modal}
     </Stack>
   );
+}
+
+/**
+ * The catalog checks run after adding or editing sources, by source name: null while one runs.
+ * A check started later for the same source replaces an earlier one that is still running.
+ */
+function useCatalogChecks(scope: ScopeKind) {
+  const checkCatalog = useCatalogCheck(scope);
+  const [results, setResults] = useState<ReadonlyMap<string, CatalogCheck | null>>(new Map());
+  const latest = useRef(new Map<string, number>());
+  const run = async (source: SourceData) => {
+    const attempt = (latest.current.get(source.name) ?? 0) + 1;
+    latest.current.set(source.name, attempt);
+    setResults((checks) => new Map(checks).set(source.name, null));
+    const result = await checkCatalog(source.name);
+    if (latest.current.get(source.name) === attempt) setResults((checks) => new Map(checks).set(source.name, result));
+  };
+  return { results, run };
 }

@@ -1,19 +1,35 @@
 "use client";
-import { Anchor, Badge, Stack, Text } from "@mantine/core";
-import { IconAlertTriangle, IconTrash } from "@tabler/icons-react";
+import { Anchor, Badge, Group, Loader, Stack, Text } from "@mantine/core";
+import { IconAlertTriangle, IconCircleCheck, IconPencil, IconTrash } from "@tabler/icons-react";
 import type { z } from "zod";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
+import type { CatalogCheck } from "@/lib/client/hooks/sources";
 import type { Source } from "@/lib/contracts/sources/schemas";
+import { allowedHostsHint } from "./allowed-hosts";
 
 type SourceRow = z.output<typeof Source>;
 
 /**
  * The sources of one scope, each with when its catalog was last fetched (and, when the last
- * fetch failed, why) and a Remove button.
+ * fetch failed, why; after a source was added or edited, what its fresh check found) and Edit
+ * and Remove buttons.
  */
-export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRow[]; onRemove: (s: SourceRow) => void; caption: string }) {
+export function SourcesTable({
+  sources,
+  checks,
+  onEdit,
+  onRemove,
+  caption,
+}: {
+  sources: SourceRow[];
+  /** The catalog checks run since the page opened, by source name; null while one runs. */
+  checks: ReadonlyMap<string, CatalogCheck | null>;
+  onEdit: (s: SourceRow) => void;
+  onRemove: (s: SourceRow) => void;
+  caption: string;
+}) {
   return (
     <ResourceTable
       minWidth={460}
@@ -50,7 +66,7 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
           </Table.Td>
           {/* A long failure wraps instead of squeezing the columns beside it. */}
           <Table.Td data-testid="source-catalog-status" maw={300}>
-            <CatalogFetchCell source={source} />
+            <CatalogFetchCell source={source} check={checks.get(source.name)} />
           </Table.Td>
           <Table.Td visibleFrom="sm">
             {source.has_auth ? <Badge variant="light">Stored</Badge> : <Badge variant="default">None</Badge>}
@@ -60,6 +76,12 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
           </Table.Td>
           <RowActions
             actions={[
+              {
+                label: "Edit",
+                ariaLabel: `Edit source ${source.name}`,
+                icon: <IconPencil size={14} aria-hidden />,
+                onClick: () => onEdit(source),
+              },
               {
                 label: "Remove",
                 ariaLabel: `Remove source ${source.name}`,
@@ -75,19 +97,45 @@ export function SourcesTable({ sources, onRemove, caption }: { sources: SourceRo
   );
 }
 
-/** When the source's catalog was last fetched, and a "Last fetch failed" badge with the reason when it did. */
-function CatalogFetchCell({ source }: { source: SourceRow }) {
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * When the source's catalog was last fetched; the outcome of the check run after it was added
+ * or edited ("8 templates found"); and a "Last fetch failed" badge with the reason when the
+ * last fetch failed, with what would allow a host the server refuses.
+ */
+function CatalogFetchCell({ source, check }: { source: SourceRow; check: CatalogCheck | null | undefined }) {
+  const failure = check ? (check.ok ? null : check.reason) : source.catalog_error;
+  const hint = failure && allowedHostsHint(failure);
   return (
     <Stack gap={4} align="flex-start">
       <Text size="sm">{source.catalog_fetched_at ? formatTimestamp(source.catalog_fetched_at) : "Never fetched"}</Text>
-      {source.catalog_error && (
+      {check === null && (
+        <Group gap={6} role="status">
+          <Loader size="xs" aria-hidden />
+          <Text size="xs">Fetching the catalog…</Text>
+        </Group>
+      )}
+      {check?.ok && (
+        <Text size="sm" c={check.templates ? "green.8" : "orange.8"} fw={500} role="status" data-testid="source-check-result">
+          <IconCircleCheck size={14} aria-hidden style={{ verticalAlign: "-2px" }} />{" "}
+          {check.templates ? `${plural(check.templates, "template")} found` : "No templates in the catalog"}
+          {check.unusable > 0 && ` (${check.unusable} cannot be installed)`}
+        </Text>
+      )}
+      {failure && (
         <>
           <Badge color="red" variant="light" tt="none" leftSection={<IconAlertTriangle size={12} aria-hidden />}>
             Last fetch failed
           </Badge>
           <Text size="xs" c="red.8" style={{ wordBreak: "break-word" }} data-testid="source-catalog-error">
-            {source.catalog_error}
+            {failure}
           </Text>
+          {hint && (
+            <Text size="xs" fw={500} style={{ wordBreak: "break-word" }}>
+              {hint}
+            </Text>
+          )}
         </>
       )}
     </Stack>

@@ -8,18 +8,26 @@ import { formatTimestamp } from "@/lib/client/format";
 import {
   type CheckUpdatesResult,
   hasUpdate,
+  type PreviewOutcome,
   type TemplateData,
   type UpdateOutcome,
   useCheckAllForUpdates,
+  usePreviewMany,
   useUpdateMany,
 } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { BulkUpdateConfirm } from "./BulkUpdateConfirm";
 
-/** What the panel is doing: nothing, a check (one request), or updates (one per template). */
+/**
+ * What the panel is doing: nothing, a check (one request), previews of what "Update all" would
+ * change (one per template) and the confirmation listing them, or updates (one per template).
+ */
 type Activity =
   | { phase: "idle" }
   | { phase: "checking"; then: "report" | "update" }
+  | { phase: "previewing"; done: number; total: number }
+  | { phase: "confirming"; previews: PreviewOutcome[]; failedChecks: UpdateOutcome[]; upToDate: number }
   | { phase: "updating"; done: number; total: number }
   | { phase: "checked"; results: CheckUpdatesResult[] }
   | { phase: "updated"; outcomes: UpdateOutcome[]; upToDate: number }
@@ -37,14 +45,17 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /**
  * The scope's update status at a glance, "Check all for updates" (one bulk request that
- * stores what it finds) and "Update all": a fresh check, then every template with an update
- * updated one request at a time so progress shows, then a summary that names what was
- * updated, what was skipped for local edits (with the offer to replace them) and what failed,
- * and why.
+ * stores what it finds) and "Update all": a fresh check, the update preview of every template
+ * with an update (a few at a time, with progress), a confirmation listing what each would
+ * change, then the confirmed templates updated one request at a time so progress shows, then a
+ * summary that names what was updated, what was skipped for local edits (with the offer to
+ * replace them) and what failed, and why. Cancel at the confirmation updates nothing. Personal
+ * and server templates get the same confirmation; programs keep POST …/update-all as it is.
  */
 export function TemplateUpdatesPanel({ scope, templates, onCheckFailures }: Props) {
   const checkAll = useCheckAllForUpdates(scope);
   const updateMany = useUpdateMany(scope);
+  const previewMany = usePreviewMany(scope);
   const [activity, setActivity] = useState<Activity>({ phase: "idle" });
   const [forcing, setForcing] = useState<string[] | null>(null);
 
@@ -54,7 +65,7 @@ export function TemplateUpdatesPanel({ scope, templates, onCheckFailures }: Prop
     (latest, t) => (t.update_checked_at && (!latest || t.update_checked_at > latest) ? t.update_checked_at : latest),
     null,
   );
-  const busy = activity.phase === "checking" || activity.phase === "updating";
+  const busy = activity.phase === "checking" || activity.phase === "previewing" || activity.phase === "updating";
 
   const check = async (then: "report" | "update") => {
     setActivity({ phase: "checking", then });
@@ -90,14 +101,37 @@ export function TemplateUpdatesPanel({ scope, templates, onCheckFailures }: Prop
     const failedChecks: UpdateOutcome[] = results.flatMap((r) =>
       r.problem ? [{ id: r.id, outcome: "failed" as const, detail: `Could not check: ${r.problem.detail}` }] : [],
     );
-    // Known local edits are skipped without asking; one made since the list loaded comes back as a 409, skipped too.
-    const edited = new Set(templates.filter((t) => t.locally_modified).map((t) => t.id));
-    const withUpdates = results.filter((r) => !r.problem && r.has_update);
-    const skipped: UpdateOutcome[] = withUpdates
-      .filter((r) => edited.has(r.id))
-      .map((r) => ({ id: r.id, outcome: "skipped", detail: "has local edits; updating would replace them." }));
-    const toUpdate = withUpdates.filter((r) => !edited.has(r.id)).map((r) => r.id);
-    await update(toUpdate, false, [...failedChecks, ...skipped], results.length - withUpdates.length - failedChecks.length);
+    const withUpdates = results.filter((r) => !r.problem && r.has_update).map((r) => r.id);
+    const upToDate = results.length - withUpdates.length - failedChecks.length;
+    if (withUpdates.length === 0) {
+      setActivity({ phase: "updated", outcomes: failedChecks, upToDate });
+      return;
+    }
+    let done = 0;
+    setActivity({ phase: "previewing", done, total: withUpdates.length });
+    const previews = await previewMany(withUpdates, () => {
+      done += 1;
+      setActivity({ phase: "previewing", done, total: withUpdates.length });
+    });
+    setActivity({ phase: "confirming", previews, failedChecks, upToDate });
+  };
+
+  /**
+   * Updates what the confirmation listed: a template with local edits (as its preview found it)
+   * is skipped without asking, one edited since comes back as a 409, skipped too; one whose
+   * preview failed is reported as failed, and one the source no longer has an update for as up to date.
+   */
+  const confirmUpdates = async (ids: string[]) => {
+    if (activity.phase !== "confirming") return;
+    const { previews, failedChecks, upToDate } = activity;
+    const earlier: UpdateOutcome[] = [...failedChecks];
+    for (const o of previews) {
+      if (o.preview === null) earlier.push({ id: o.id, outcome: "failed", detail: `Could not preview: ${o.detail}` });
+      else if (o.preview.has_update && o.preview.locally_modified)
+        earlier.push({ id: o.id, outcome: "skipped", detail: "has local edits; updating would replace them." });
+    }
+    const settled = previews.filter((o) => o.preview && !o.preview.has_update).length;
+    await update(ids, false, earlier, upToDate + settled);
   };
 
   /** Updates the skipped templates anyway, replacing their local edits; keeps the rest of the summary. */
@@ -133,7 +167,11 @@ export function TemplateUpdatesPanel({ scope, templates, onCheckFailures }: Prop
             <Button
               leftSection={<IconDownload size={16} aria-hidden />}
               onClick={runUpdateAll}
-              loading={activity.phase === "updating" || (activity.phase === "checking" && activity.then === "update")}
+              loading={
+                activity.phase === "previewing" ||
+                activity.phase === "updating" ||
+                (activity.phase === "checking" && activity.then === "update")
+              }
               disabled={fromSources.length === 0 || busy}
             >
               Update all
@@ -142,6 +180,13 @@ export function TemplateUpdatesPanel({ scope, templates, onCheckFailures }: Prop
         </Group>
         <ActivityReport activity={activity} onReplaceLocalEdits={setForcing} onDismiss={() => setActivity({ phase: "idle" })} />
       </Stack>
+      <BulkUpdateConfirm
+        scope={scope}
+        opened={activity.phase === "confirming"}
+        previews={activity.phase === "confirming" ? activity.previews : []}
+        onCancel={() => setActivity({ phase: "idle" })}
+        onConfirm={(ids) => void confirmUpdates(ids)}
+      />
       <ConfirmModal
         opened={forcing !== null}
         onClose={() => setForcing(null)}
@@ -167,9 +212,19 @@ function ActivityReport({
 }) {
   switch (activity.phase) {
     case "idle":
+    case "confirming":
       return null;
     case "checking":
       return <CountProgress name="Update checks" label="Checking the sources for updates…" />;
+    case "previewing":
+      return (
+        <CountProgress
+          name="Update previews"
+          label={`Preparing the list of changes: ${activity.done} of ${activity.total}`}
+          done={activity.done}
+          total={activity.total}
+        />
+      );
     case "updating":
       return (
         <CountProgress

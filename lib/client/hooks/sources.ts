@@ -1,7 +1,10 @@
+import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { Source } from "@/lib/contracts/sources/schemas";
+import { api } from "../api";
 import { endpoints } from "../endpoints";
+import { describeError } from "../problem";
 import { useEndpointMutation, useEndpointQuery } from "../query";
 
 export type SourceData = z.output<typeof Source>;
@@ -25,6 +28,43 @@ export function useSources(scope: ScopeKind) {
 export function useCreateSource(scope: ScopeKind) {
   const e = endpoints.sources[scope];
   return useEndpointMutation(e.create, { invalidates: [e.list, endpoints.availableSources.list] });
+}
+
+export function useUpdateSource(scope: ScopeKind) {
+  const e = endpoints.sources[scope];
+  // A new url or token makes every catalog the console holds for the source stale.
+  return useEndpointMutation(e.update, {
+    invalidates: [e.list, endpoints.availableSources.list],
+    removes: [endpoints.sources.personal.catalog, endpoints.sources.server.catalog],
+  });
+}
+
+/** What one fetch of a source's catalog found: how many templates (and how many cannot be installed), or why it failed. */
+export type CatalogCheck = { ok: true; templates: number; unusable: number } | { ok: false; reason: string };
+
+/**
+ * Fetches a source's catalog once from its marketplace (revalidating any cached copy), as
+ * the console does right after a source was added or changed, so the user sees at once
+ * whether the URL (and token) work. The lists of sources are read again afterwards: the
+ * server recorded the outcome as the source's catalog status.
+ */
+export function useCatalogCheck(scope: ScopeKind) {
+  const queryClient = useQueryClient();
+  const lists = [endpoints.sources[scope].list, endpoints.availableSources.list];
+  return async (name: string): Promise<CatalogCheck> => {
+    let check: CatalogCheck;
+    try {
+      const catalog =
+        scope === "server"
+          ? await api.call(endpoints.sources.server.catalog, { params: { name }, query: { refresh: "true" } })
+          : await api.call(endpoints.sources.personal.catalog, { params: { name }, query: { source_scope: "personal", refresh: "true" } });
+      check = { ok: true, templates: catalog.templates.length, unusable: catalog.templates.filter((t) => t.problem).length };
+    } catch (error) {
+      check = { ok: false, reason: describeError(error) };
+    }
+    await Promise.all(lists.map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })));
+    return check;
+  };
 }
 
 export function useRemoveSource(scope: ScopeKind) {

@@ -179,6 +179,34 @@ export function useUpdateMany(scope: ScopeKind) {
   };
 }
 
+export type UpdatePreviewData = CallResult<(typeof endpoints.templates)[ScopeKind]["previewUpdate"]>;
+
+/** One template's preview before a bulk update: what it would write, or why it could not be had. */
+export type PreviewOutcome = { id: string; preview: UpdatePreviewData } | { id: string; preview: null; detail: string };
+
+/** How many update previews run at once: each asks the marketplace, so a few at a time. */
+const PREVIEW_CONCURRENCY = 4;
+
+/**
+ * Fetches the update previews of `ids`, PREVIEW_CONCURRENCY at a time, reporting each as it
+ * comes so the console can show progress; one failure never stops the others. Answers them in
+ * the order of `ids`.
+ */
+export function usePreviewMany(scope: ScopeKind) {
+  const endpoint = endpoints.templates[scope].previewUpdate;
+  return (ids: string[], onPreview: (outcome: PreviewOutcome) => void) =>
+    mapWithConcurrency(ids, PREVIEW_CONCURRENCY, async (id): Promise<PreviewOutcome> => {
+      let outcome: PreviewOutcome;
+      try {
+        outcome = { id, preview: await api.call(endpoint, { params: { template_id: id } }) };
+      } catch (error) {
+        outcome = { id, preview: null, detail: describeError(error) };
+      }
+      onPreview(outcome);
+      return outcome;
+    });
+}
+
 /** The installed template beside what an update would write. Asks the marketplace. */
 export function useUpdatePreview(scope: ScopeKind, id: string) {
   return useEndpointQuery(

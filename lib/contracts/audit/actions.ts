@@ -21,6 +21,7 @@ const ENDPOINT_ACTIONS = [
   "template.update_all",
   "template_source.create",
   "template_source.delete",
+  "template_source.update",
   "user.create",
   "user.delete",
   "user.password.change",

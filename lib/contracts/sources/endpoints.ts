@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "@/lib/contracts/endpoint";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { availableSourceRoutes, sourceRoutesByScope } from "./routes";
-import { CatalogQuery, CreateSourceRequest, Source, SourceCatalog, sourceNameParams } from "./schemas";
+import { CatalogQuery, CreateSourceRequest, Source, SourceCatalog, sourceNameParams, UpdateSourceRequest } from "./schemas";
 
 /** The template-source endpoints of one scope; `/me` and `/admin` differ only in route and access. */
 function sourceEndpoints(kind: ScopeKind) {
@@ -29,6 +29,18 @@ function sourceEndpoints(kind: ScopeKind) {
       response: Source,
       errors: [409, 422],
       audit: { action: "template_source.create", target: routes.remove.path },
+    }),
+    update: defineEndpoint({
+      ...routes.update,
+      tag,
+      access,
+      status: 200,
+      summary: `Change a ${kind} template source's url, description or token; its name stays`,
+      params: sourceNameParams,
+      body: UpdateSourceRequest,
+      response: Source,
+      errors: [404, 422],
+      audit: { action: "template_source.update" },
     }),
     remove: defineEndpoint({
       ...routes.remove,

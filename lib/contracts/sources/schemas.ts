@@ -34,21 +34,41 @@ export const Source = z
   })
   .meta({ id: "Source" });
 
+const sourceUrl = z
+  .string()
+  .max(2048)
+  .refine((u) => parseHttpUrl(u) !== null, "must be an absolute http or https URL")
+  .meta({ description: "The marketplace: a folder (or repository) holding templates.json, or the URL of the templates.json itself." });
+const authToken = z.string().min(1).max(8192);
+const sourceDescription = z.string().max(1000);
+
 export const CreateSourceRequest = z
   .strictObject({
-    url: z
-      .string()
-      .max(2048)
-      .refine((u) => parseHttpUrl(u) !== null, "must be an absolute http or https URL"),
+    url: sourceUrl,
     alias: sourceName.optional().meta({ description: "Source name to use instead of the one derived from the URL." }),
-    auth_token: z.string().min(1).max(8192).optional().meta({ description: "Credential sent to the source's host." }),
-    description: z
-      .string()
-      .max(1000)
+    auth_token: authToken.optional().meta({ description: "Credential sent to the source's host." }),
+    description: sourceDescription
       .optional()
       .meta({ description: "Free text kept with the source and returned as given; the catalog's own description never replaces it." }),
   })
   .meta({ id: "CreateSourceRequest", example: { url: "https://github.com/acme/bank-templates", alias: "acme" } });
+
+export const UpdateSourceRequest = z
+  .strictObject({
+    url: sourceUrl.optional().meta({ description: "A new location; the source keeps its name." }),
+    description: sourceDescription.nullable().optional().meta({ description: "null clears it." }),
+    auth_token: authToken
+      .nullable()
+      .optional()
+      .meta({ description: "Replaces the stored credential; null removes it. Absent: the stored one stays." }),
+  })
+  .meta({
+    id: "UpdateSourceRequest",
+    description:
+      "Every field optional; `{}` changes nothing. The name never changes. A changed url or token drops the source's " +
+      "cached catalog and resets its catalog status (catalog_fetched_at, catalog_error) to never fetched.",
+    example: { url: "https://github.com/acme/bank-templates/tree/main/templates", auth_token: null },
+  });
 
 export const sourceNameParams = z.object({ name: z.string() });
 

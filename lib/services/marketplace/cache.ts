@@ -242,6 +242,25 @@ async function store(db: Database, key: string, url: string, body: string, valid
     delete from marketplace_fetch_leases where cache_key = ${key} and holder = ${holder ?? ""}`);
 }
 
+/**
+ * Deletes what was cached for the catalog at `catalogUrl` with `authToken`: the catalog and the
+ * manifests of its folder fetched with that credential (other credentials' entries stay). Used
+ * when a source moves or changes its token, so nothing fetched for its old location or
+ * credential answers for it again. Answers how many entries went.
+ */
+export async function dropCachedCatalog(db: Database, catalogUrl: string, authToken: string | null): Promise<number> {
+  const folder = new URL(".", catalogUrl).toString();
+  const inFolder = sql`left(${marketplaceCache.url}, ${folder.length}) = ${folder}`;
+  const candidates = await db.select({ key: marketplaceCache.cacheKey, url: marketplaceCache.url }).from(marketplaceCache).where(inFolder);
+  const keys = candidates.filter((entry) => entry.key === cacheKey(entry.url, authToken)).map((entry) => entry.key);
+  if (keys.length === 0) return 0;
+  const dropped = await db
+    .delete(marketplaceCache)
+    .where(inArray(marketplaceCache.cacheKey, keys))
+    .returning({ key: marketplaceCache.cacheKey });
+  return dropped.length;
+}
+
 /** Rows per DELETE, and DELETEs per sweep: every statement stays short, and so does a sweep. */
 const PRUNE_BATCH = 1_000;
 const PRUNE_BATCHES = 50;

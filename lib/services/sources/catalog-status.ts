@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { templateSources } from "@/db/schema";
 import { DomainError } from "@/lib/contracts/errors";
@@ -30,7 +30,9 @@ import type { SourceRow } from "./sources";
  * (each answers once it is stored, so a list asked for after any answer shows the status);
  * the statement itself changes the row only when the values differ (and never moves
  * `catalog_fetched_at` back), so 100 concurrent installs cost at most a handful of writes.
- * A failing status write is logged and never changes the operation's outcome.
+ * A status write lands only while the source still has the URL and token the operation used:
+ * one that finishes after the source was changed says nothing about its new location. A failing
+ * status write is logged and never changes the operation's outcome.
  */
 
 type CatalogStatus = Pick<SourceRow, "catalogFetchedAt" | "catalogError">;
@@ -126,10 +128,18 @@ async function writeCatalogStatus(db: Database, source: SourceRow, status: Catal
       status.catalogError === null
         ? [sql`(${column} is null or ${column} < ${fetchedAt})`, { catalogFetchedAt: sql`${fetchedAt}`, catalogError: null }]
         : [sql`${templateSources.catalogError} is distinct from ${status.catalogError}`, { catalogError: status.catalogError }];
+    // The status is about the location and credential the operation used: once the source was
+    // moved or its token changed (PATCH), what was learned about the old ones is not recorded.
+    const sameLocation = and(
+      eq(templateSources.url, source.url),
+      source.authTokenEncrypted === null
+        ? isNull(templateSources.authTokenEncrypted)
+        : eq(templateSources.authTokenEncrypted, source.authTokenEncrypted),
+    );
     await db
       .update(templateSources)
       .set(values)
-      .where(and(eq(templateSources.id, source.id), changed));
+      .where(and(eq(templateSources.id, source.id), sameLocation, changed));
   } catch (error) {
     logError("recording a source's catalog status failed", error, { source_id: source.id });
   }

@@ -8,9 +8,10 @@ import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "@/lib/contracts/sources/names";
-import type { CreateSourceRequest, Source } from "@/lib/contracts/sources/schemas";
+import type { CreateSourceRequest, Source, UpdateSourceRequest } from "@/lib/contracts/sources/schemas";
 import { decryptSecret, encryptSecret } from "@/lib/platform/secret-box";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { catalogLocation, dropCachedCatalog } from "@/lib/services/marketplace";
 
 export type SourceRow = typeof templateSources.$inferSelect;
 
@@ -98,6 +99,68 @@ export async function createSource(
     // A personal source's owner (the caller) was deleted while the request ran.
     if (isForeignKeyViolation(error)) throw notFound(`No user ${scope.owner} exists.`);
     throw error;
+  }
+}
+
+/**
+ * Changes a source's url, description or token (CONTRACT §16); the name, and with it every
+ * template installed from the source, stays. A new url or token makes what was fetched before
+ * say nothing about the source: its cached catalog (old location, old credential) is dropped
+ * and its catalog status starts over as never fetched. `{}` changes nothing and is audited all
+ * the same, as a template PATCH is.
+ */
+export async function updateSource(
+  ctx: ServiceContext,
+  { scope, name, body: input }: { scope: OwnerScope; name: string; body: z.output<typeof UpdateSourceRequest> },
+) {
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .select()
+      .from(templateSources)
+      .where(and(inScope(scope), eq(templateSources.name, name)))
+      .for("update");
+    if (!row) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
+    const before = presentSource(row);
+    const storedToken = row.authTokenEncrypted ? decryptSecret(ctx.app.secretKey, row.authTokenEncrypted) : null;
+    const token = input.auth_token === undefined ? storedToken : input.auth_token;
+    const url = input.url ?? row.url;
+    const description = input.description === undefined ? row.description : input.description;
+    const relocated = url !== row.url || token !== storedToken;
+    if (!relocated && description === row.description) {
+      await tx.audit.record({ action: "template_source.update", target: { type: "source", id: name }, before, after: before });
+      return before;
+    }
+    const [written] = await tx.db
+      .update(templateSources)
+      .set({
+        url,
+        description,
+        // Re-encrypted only when it changed: an unchanged token keeps its stored form.
+        ...(token !== storedToken && { authTokenEncrypted: token === null ? null : encryptSecret(ctx.app.secretKey, token) }),
+        ...(relocated && { catalogFetchedAt: null, catalogError: null }),
+        updatedAt: new Date(),
+      })
+      .where(eq(templateSources.id, row.id))
+      .returning();
+    if (relocated) {
+      const oldCatalog = catalogUrlOf(row.url);
+      if (oldCatalog) await dropCachedCatalog(tx.db, oldCatalog, storedToken);
+    }
+    const after = presentSource(written!);
+    await tx.audit.record({ action: "template_source.update", target: { type: "source", id: name }, before, after });
+    return after;
+  });
+}
+
+/**
+ * Where the catalog of a source URL is; null for a URL no catalog could ever be fetched from (so
+ * nothing is cached for it), which must not keep such a source from being fixed.
+ */
+function catalogUrlOf(sourceUrl: string): string | null {
+  try {
+    return catalogLocation(sourceUrl);
+  } catch {
+    return null;
   }
 }
 

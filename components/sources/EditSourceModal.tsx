@@ -1,0 +1,130 @@
+"use client";
+import { PasswordInput, SegmentedControl, Stack, Text } from "@mantine/core";
+import { FormModal } from "@/components/forms/FormModal";
+import { useFormSubmit } from "@/components/forms/useFormSubmit";
+import { useFormValues } from "@/components/forms/useFormValues";
+import { type SourceData, useUpdateSource } from "@/lib/client/hooks/sources";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import { SourceDescriptionInput, SourceUrlInput } from "./SourceFields";
+
+const FIELDS = ["url", "description", "auth_token"] as const;
+
+/** What happens to the stored token; it is never shown, only kept, replaced or removed. */
+type TokenChoice = "keep" | "replace" | "remove";
+
+const TOKEN_CHOICES = {
+  stored: [
+    { value: "keep", label: "Keep token" },
+    { value: "replace", label: "Replace token" },
+    { value: "remove", label: "Remove token" },
+  ],
+  none: [
+    { value: "keep", label: "No token" },
+    { value: "replace", label: "Add token" },
+  ],
+} as const;
+
+interface Props {
+  scope: ScopeKind;
+  /** Whether the dialog is open: while there is a source to edit. */
+  opened: boolean;
+  source: SourceData | null;
+  onClose: () => void;
+  /** The source as saved: the panel then fetches its catalog once and shows the outcome in its row. */
+  onSaved: (source: SourceData) => void;
+}
+
+/** The dialog for one source: open while `source` is set, and built afresh for each source so its fields start from it. */
+export function EditSourceModal({ scope, opened, source, onClose, onSaved }: Props) {
+  return opened && source ? (
+    <EditSourceForm key={`${source.scope}:${source.name}`} scope={scope} source={source} onClose={onClose} onSaved={onSaved} />
+  ) : null;
+}
+
+/**
+ * Changes a source's URL, description or token (its name stays). The token field is
+ * write-only: the stored token is kept, replaced or removed, never shown.
+ */
+function EditSourceForm({
+  scope,
+  source,
+  onClose,
+  onSaved,
+}: { scope: ScopeKind; source: SourceData } & Pick<Props, "onClose" | "onSaved">) {
+  const update = useUpdateSource(scope);
+  const form = useFormSubmit(FIELDS);
+  const fields = useFormValues({ url: source.url, description: source.description ?? "", tokenChoice: "keep" as TokenChoice, token: "" });
+  const { url, description, tokenChoice, token } = fields.values;
+
+  const submit = async () => {
+    const newDescription = description.trim() || null;
+    // Only what changed is sent: an unchanged url or token keeps the cached catalog.
+    const body = {
+      ...(url.trim() !== source.url && { url: url.trim() }),
+      ...(newDescription !== source.description && { description: newDescription }),
+      ...(tokenChoice === "replace" && { auth_token: token }),
+      ...(tokenChoice === "remove" && { auth_token: null }),
+    };
+    const written = await form.submit(() => update.mutateAsync({ params: { name: source.name }, body }));
+    if (written) {
+      onClose();
+      onSaved(written);
+    }
+  };
+
+  return (
+    <FormModal
+      opened
+      onClose={onClose}
+      title={`Edit source ${source.name}`}
+      submitLabel="Save source"
+      form={form}
+      onSubmit={submit}
+      dirty={fields.dirty}
+    >
+      <Text size="sm" c="dimmed">
+        The name stays <strong>{source.name}</strong>; templates installed from this source stay linked to it.
+      </Text>
+      <SourceUrlInput {...fields.text("url")} error={form.fieldError("url")} />
+      <SourceDescriptionInput
+        description="Optional. Leave empty to remove it."
+        {...fields.text("description")}
+        error={form.fieldError("description")}
+      />
+      <Stack gap={6}>
+        <Text size="sm" fw={500} id="source-token-choice">
+          Access token
+        </Text>
+        <Text size="xs" c="dimmed">
+          {source.has_auth ? "A token is stored. It is never shown; keep, replace or remove it." : "No token is stored."}
+        </Text>
+        <SegmentedControl
+          aria-labelledby="source-token-choice"
+          value={tokenChoice}
+          onChange={(value) => fields.set("tokenChoice", value as TokenChoice)}
+          data={[...TOKEN_CHOICES[source.has_auth ? "stored" : "none"]]}
+        />
+        {tokenChoice === "replace" && (
+          <PasswordInput
+            label={source.has_auth ? "New token" : "Token"}
+            description="Sent only to this source's host; stored encrypted and never shown again."
+            required
+            {...fields.text("token")}
+            error={form.fieldError("auth_token")}
+            autoComplete="off"
+          />
+        )}
+        {tokenChoice === "remove" && (
+          <Text size="sm" c="orange.8">
+            The stored token is deleted when you save; requests to the marketplace then go without one.
+          </Text>
+        )}
+        {tokenChoice !== "replace" && form.fieldError("auth_token") && (
+          <Text size="sm" c="red">
+            {form.fieldError("auth_token")}
+          </Text>
+        )}
+      </Stack>
+    </FormModal>
+  );
+}

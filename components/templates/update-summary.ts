@@ -1,0 +1,58 @@
+import type { TemplateMetadata } from "./MetadataDiff";
+
+/** A template's content as an update preview carries it, installed or latest. */
+type Content = TemplateMetadata & { manifest: Record<string, unknown> };
+
+const METADATA_FIELDS = ["name", "description", "category", "tags", "integrations"] as const;
+
+/** The manifest lists and the key their entries are matched by (as an import matches them, CONTRACT §9). */
+const KEYED_LISTS = [
+  { key: "mental_models", by: "id", one: "mental model", many: "mental models" },
+  { key: "directives", by: "name", one: "directive", many: "directives" },
+] as const;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The entries of a manifest list by their key; anything that is not such a list counts as empty. */
+function entriesBy(list: unknown, by: string): Map<string, unknown> {
+  const entries = new Map<string, unknown>();
+  if (!Array.isArray(list)) return entries;
+  for (const entry of list) {
+    const key = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>)[by] : undefined;
+    entries.set(typeof key === "string" ? key : JSON.stringify(entry), entry);
+  }
+  return entries;
+}
+
+/** "2 mental models changed, 1 added" for one keyed list; null when it is the same. */
+function listChange(before: unknown, after: unknown, { by, one, many }: (typeof KEYED_LISTS)[number]): string | null {
+  const [old, now] = [entriesBy(before, by), entriesBy(after, by)];
+  const added = [...now.keys()].filter((k) => !old.has(k)).length;
+  const removed = [...old.keys()].filter((k) => !now.has(k)).length;
+  const changed = [...now.keys()].filter((k) => old.has(k) && !same(old.get(k), now.get(k))).length;
+  const parts = [
+    changed && `${count(changed, one, many)} changed`,
+    added && `${changed ? added : count(added, one, many)} added`,
+    removed && `${changed || added ? removed : count(removed, one, many)} removed`,
+  ].filter(Boolean);
+  return parts.length ? parts.join(", ") : null;
+}
+
+/**
+ * What an update would change, in a few words per part: "description changed; 2 mental models
+ * changed; bank settings changed". Empty when the contents are the same.
+ */
+export function describeUpdate(current: Content, latest: Content): string[] {
+  const changes: string[] = METADATA_FIELDS.filter((f) => !same(current[f], latest[f])).map((f) => `${f} changed`);
+  const [before, after] = [current.manifest, latest.manifest];
+  if (!same(before.bank, after.bank)) changes.push("bank settings changed");
+  for (const list of KEYED_LISTS) {
+    const change = listChange(before[list.key], after[list.key], list);
+    if (change) changes.push(change);
+  }
+  const otherKeys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const key of ["bank", ...KEYED_LISTS.map((l) => l.key)]) otherKeys.delete(key);
+  for (const key of [...otherKeys].sort()) if (!same(before[key], after[key])) changes.push(`${key} changed`);
+  return changes;
+}
