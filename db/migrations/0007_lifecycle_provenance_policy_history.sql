@@ -4,7 +4,8 @@ CREATE TABLE "bank_policy_changes" (
 	"actor" text NOT NULL,
 	"at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"before" json,
-	"after" json
+	"after" json,
+	"restored_from" text
 );
 --> statement-breakpoint
 ALTER TABLE "bank_imports" ADD COLUMN "template_row" text;--> statement-breakpoint

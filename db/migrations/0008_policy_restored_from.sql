@@ -1,1 +1,0 @@
-ALTER TABLE "bank_policy_changes" ADD COLUMN "restored_from" text;
