@@ -30,7 +30,13 @@ const edited = (edit: (t: Draft) => void) => {
   edit(t);
   return t;
 };
-const conflict = (path: string, base: unknown, local: unknown, upstream: unknown, missing: MergeConflict["missing"] = []): MergeConflict => ({
+const conflict = (
+  path: string,
+  base: unknown,
+  local: unknown,
+  upstream: unknown,
+  missing: MergeConflict["missing"] = [],
+): MergeConflict => ({
   path,
   base,
   local,

@@ -1,3 +1,4 @@
+import type { MergeConflict } from "@/lib/contracts/problem-schema";
 import { formatPath } from "@/lib/contracts/validation";
 
 /**
@@ -23,21 +24,16 @@ export interface TemplateContent {
   manifest: Record<string, unknown>;
 }
 
-export type MergeSide = "base" | "local" | "upstream";
-
 /**
- * A path changed on both sides to different values. A side on which the path does not exist (a
- * key or an entry deleted there, or never added there) holds null and is listed in `missing`,
- * which tells such a side from one holding null.
+ * A path changed on both sides to different values (its schema: MergeConflictSchema). A side on
+ * which the path does not exist (a key or an entry deleted there, or never added there) holds
+ * null and is listed in `missing`, which tells such a side from one holding null. `path` is in
+ * CONTRACT §4's notation; an entry of mental_models or directives is at its index in local's
+ * manifest, else in upstream's.
  */
-export interface MergeConflict {
-  /** CONTRACT §4's notation; an entry of mental_models or directives at its index in local's manifest, else in upstream's. */
-  path: string;
-  base: unknown;
-  local: unknown;
-  upstream: unknown;
-  missing: MergeSide[];
-}
+export type { MergeConflict };
+
+type MergeSide = MergeConflict["missing"][number];
 
 /** For a conflict's path, which side to take. */
 export type MergePicks = Readonly<Record<string, "local" | "upstream">>;
@@ -61,8 +57,7 @@ type Slot = unknown;
 
 type Path = readonly (string | number)[];
 
-const isObject = (value: Slot): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: Slot): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Deep equality of JSON values; an object's key order does not matter, an array's order does. */
 function same(a: Slot, b: Slot): boolean {
@@ -103,7 +98,13 @@ class Merger {
     return this.conflict(shownPath, base, local, upstream);
   }
 
-  private object(path: Path, shownPath: Path, base: Record<string, unknown>, local: Record<string, unknown>, upstream: Record<string, unknown>) {
+  private object(
+    path: Path,
+    shownPath: Path,
+    base: Record<string, unknown>,
+    local: Record<string, unknown>,
+    upstream: Record<string, unknown>,
+  ) {
     const out: Record<string, unknown> = {};
     for (const key of unionInOrder(Object.keys(local), Object.keys(upstream))) {
       const merged = this.value([...path, key], [...shownPath, key], at(base, key), at(local, key), at(upstream, key));
