@@ -89,7 +89,12 @@ export function registerBankCommands(program: Command): void {
         if (context.json) return printJson(history);
         printTable(
           ["APPLIED AT", "TEMPLATE", "REVISION", "ACTOR"],
-          history.entries.map((entry) => [entry.applied_at, entry.template, entry.source_revision, entry.actor]),
+          // A policy change (CONTRACT §16) applied no template: listed by its time and actor.
+          history.entries.map((entry) =>
+            entry.kind === "import"
+              ? [entry.applied_at, entry.template, entry.source_revision, entry.actor]
+              : [entry.at, "(policy change)", null, entry.actor],
+          ),
           "no template was applied yet",
         );
       }),

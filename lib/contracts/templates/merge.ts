@@ -173,3 +173,13 @@ export function mergeTemplate<T extends object>(base: T, local: T, upstream: T, 
 
 /** Whether two contents are the same (an object's key order aside): a merge equal to upstream leaves no local edits. */
 export const sameContent = (a: object, b: object) => same(a, b);
+
+/** Just the content of a template (or of any answer carrying its fields): what a merge compares. */
+export const contentOf = ({ name, description, category, integrations, tags, manifest }: TemplateContent): TemplateContent => ({
+  name,
+  description,
+  category,
+  integrations,
+  tags,
+  manifest,
+});

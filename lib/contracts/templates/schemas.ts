@@ -171,7 +171,7 @@ const TemplateMetadata = z.object({
   manifest: z.record(z.string(), z.unknown()),
 });
 
-export const MergePreview = z
+const MergePreview = z
   .object({
     base_version: z.number().int().min(1).meta({ description: "The template version the merge starts from." }),
     base: TemplateMetadata.meta({ description: "That version's content: the source's as last installed or updated." }),
