@@ -111,11 +111,12 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
         {canMerge && (
           <SegmentedControl
             aria-label="How to update"
+            fullWidth
             value={how}
             onChange={(value) => setHow(value as EditedUpdate)}
             data={[
               { value: "overwrite", label: "Overwrite my edits" },
-              { value: "merge", label: "Keep my edits and take upstream's" },
+              { value: "merge", label: "Keep my edits" },
             ]}
           />
         )}
