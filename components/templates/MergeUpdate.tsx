@@ -8,7 +8,7 @@ import { ErrorState, FormError, LoadingState } from "@/components/console/states
 import { type TemplateData, UpstreamMoved, useSaveResolvedMerge, useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import { contentOf, type MergePicks, mergeTemplate, type TemplateContent } from "@/lib/contracts/templates/merge";
+import { contentOf, type MergePicks, mergeTemplate, sameContent, type TemplateContent } from "@/lib/contracts/templates/merge";
 import { ContentDiff } from "./ContentDiff";
 import { MergeConflicts } from "./MergeConflicts";
 import { templatePath } from "./paths";
@@ -121,7 +121,8 @@ function ResolveConflicts({
     if (!resolved) return;
     setError(null);
     try {
-      await save.save(template.id, upstream.revision, resolved);
+      // All choices upstream's (and the rest merged to it): the update alone writes that, without local edits.
+      await save.save(template.id, upstream.revision, sameContent(resolved, upstream.content) ? null : resolved);
       router.push(`${templatePath(scope, template.id)}?updated=${encodeURIComponent(upstream.revision)}`);
     } catch (e) {
       if (e instanceof UpstreamMoved) onUpstreamMoved(e.message);

@@ -212,17 +212,19 @@ export class UpstreamMoved extends Error {
  * Saves a merge whose conflicts a person resolved (CONTRACT §16 leaves that to the client): an
  * update with force=true takes the reviewed upstream revision (a version `update`, the source
  * revision advanced), then a PATCH writes the chosen content, which leaves the template
- * locally modified with that update as the next merge's base. When the update brought another
- * revision than the one reviewed, the choices no longer apply: nothing is patched.
+ * locally modified with that update as the next merge's base. `content` null: the choices came
+ * out as upstream's content, so there is nothing to PATCH (and no local edits). When the update
+ * brought another revision than the one reviewed, the choices no longer apply: nothing is patched.
  */
 export function useSaveResolvedMerge(scope: ScopeKind) {
   const update = useUpdateTemplate(scope);
   const patch = usePatchTemplate(scope);
   return {
     isPending: update.isPending || patch.isPending,
-    save: async (id: string, reviewedRevision: string, content: TemplateContent) => {
+    save: async (id: string, reviewedRevision: string, content: TemplateContent | null) => {
       const updated = await update.update(id, "force");
       if (updated.new_revision !== reviewedRevision) throw new UpstreamMoved(updated.new_revision);
+      if (content === null) return updated.template;
       // The merge of two valid manifests, as JSON; the PATCH validates it like any edit (422 if the sides' changes do not fit together).
       return patch.patch(id, content as Parameters<typeof patch.patch>[1]);
     },

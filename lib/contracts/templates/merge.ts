@@ -51,16 +51,15 @@ const KEYED_ARRAYS: ReadonlyArray<{ path: readonly string[]; key: string }> = [
   { path: ["manifest", "directives"], key: "name" },
 ];
 
-/** A path's value on a side where the path does not exist. */
+/** A path's value on a side where the path does not exist (never null, which is a value). */
 const MISSING: unique symbol = Symbol("missing");
-type Slot = unknown;
 
 type Path = readonly (string | number)[];
 
-const isObject = (value: Slot): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Deep equality of JSON values; an object's key order does not matter, an array's order does. */
-function same(a: Slot, b: Slot): boolean {
+function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
@@ -76,14 +75,14 @@ function unionInOrder(local: readonly string[], upstream: readonly string[]): st
   return [...local, ...upstream.filter((key) => !seen.has(key))];
 }
 
-const at = (value: Slot, key: string): Slot => (isObject(value) && Object.hasOwn(value, key) ? value[key] : MISSING);
+const at = (value: unknown, key: string): unknown => (isObject(value) && Object.hasOwn(value, key) ? value[key] : MISSING);
 
 class Merger {
   readonly conflicts: MergeConflict[] = [];
   constructor(private readonly picks: MergePicks) {}
 
   /** The merge of one path; MISSING when the path is deleted (or absent) in the result. */
-  value(path: Path, shownPath: Path, base: Slot, local: Slot, upstream: Slot): Slot {
+  value(path: Path, shownPath: Path, base: unknown, local: unknown, upstream: unknown): unknown {
     if (same(local, upstream)) return local;
     if (same(base, local)) return upstream;
     if (same(base, upstream)) return local;
@@ -144,7 +143,7 @@ class Merger {
     return out;
   }
 
-  private conflict(shownPath: Path, base: Slot, local: Slot, upstream: Slot): Slot {
+  private conflict(shownPath: Path, base: unknown, local: unknown, upstream: unknown): unknown {
     const path = formatPath(shownPath);
     const pick = this.picks[path];
     if (pick) return pick === "local" ? local : upstream;
@@ -161,9 +160,11 @@ class Merger {
 }
 
 /**
- * Merges local's and upstream's changes since base. `picks` resolves conflicts by path (what
- * the console sends once a person chose a side for each); a conflict without a pick takes
- * local's value in `merged` and is listed in `conflicts`.
+ * Merges local's and upstream's changes since base. `picks` resolves conflicts by path (the
+ * console's, once a person chose a side for each; the side picked may be one without the path,
+ * which deletes it); a conflict without a pick takes local's value in `merged` and is listed in
+ * `conflicts`. Deterministic: keys and entries in local's order, then upstream's new ones in
+ * upstream's order; the sides are not changed.
  */
 export function mergeTemplate<T extends object>(base: T, local: T, upstream: T, picks: MergePicks = {}): MergeResult<T> {
   const merger = new Merger(picks);
