@@ -1,5 +1,6 @@
 import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
 import { ADMIN_HEADERS, createFreshUser, expectOk } from "./support/api";
+import { axeFindings } from "./support/axe";
 import { pageHeading, signIn } from "./support/console";
 import { E2E_BASE_URL } from "./support/env";
 import { expect, screenshotBoth, test } from "./support/fixtures";
@@ -117,6 +118,7 @@ test("mira keeps her edit and takes the source's changes in one step", async ({ 
     clean.getByTestId("manifest-diff").locator('[data-change="added"]').filter({ hasText: "Answer customers warmly." }).first(),
   ).toBeVisible();
   await screenshotBoth(page, "lifecycle-merge-clean");
+  expect(await axeFindings(page, { path: page.url(), width: 1280, scheme: "light", state: "merge without conflicts" })).toEqual([]);
 
   await clean.getByRole("button", { name: "Keep my edits and take upstream's" }).click();
   await expectUpdatedAndEdited(page, "merge-clean");
@@ -143,6 +145,7 @@ test("mira resolves two conflicts path by path and saves the merge", async ({ pa
   const save = section.getByRole("button", { name: "Save merged" });
   await expect(save).toBeDisabled();
   await screenshotBoth(page, "lifecycle-merge-conflicts");
+  expect(await axeFindings(page, { path: page.url(), width: 1280, scheme: "light", state: "merge conflicts" })).toEqual([]);
 
   await conflict("name").getByRole("radio", { name: "Upstream" }).check();
   await expect(save).toBeDisabled();
