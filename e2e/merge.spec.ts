@@ -31,9 +31,24 @@ const directives = (kind: string, cite = "Name the ticket each fact comes from."
   { name: "Cite tickets", content: cite },
 ];
 
+const IDS = ["merge-clean", "merge-clash", "merge-moved"];
+/** The source after mira's edits: changes to other parts of merge-clean, to the same parts of the others. */
+const changedCatalog = (movedName: string) => [
+  entry("merge-clean", { tags: ["support", "reviewed"], manifest: e2eManifest({ directives: directives("Answer customers warmly.") }) }),
+  entry("merge-clash", {
+    name: "Upstream notes",
+    tags: ["support", "v2"],
+    manifest: e2eManifest({ directives: directives("Answer plainly and briefly.") }),
+  }),
+  entry("merge-moved", { name: movedName }),
+];
+
 test.beforeAll(async () => {
   await market.start();
-  market.setCatalog("merge", [entry("merge-clean"), entry("merge-clash")]);
+  market.setCatalog(
+    "merge",
+    IDS.map((id) => entry(id)),
+  );
   // A fresh mira: a CI retry runs the whole serial file again, and deleting her removes what she owned.
   await createFreshUser(await apiRequest.newContext({ baseURL: E2E_BASE_URL }), {
     id: MIRA.id,
@@ -49,8 +64,7 @@ test.beforeAll(async () => {
   await admin.dispose();
   mira = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${key.token}` } });
   await expectOk(await mira.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("merge"), alias: "merge" } }));
-  for (const id of ["merge-clean", "merge-clash"])
-    await expectOk(await mira.post(`${T}/${id}/install`, { data: { source_name: "merge" } }));
+  for (const id of IDS) await expectOk(await mira.post(`${T}/${id}/install`, { data: { source_name: "merge" } }));
 
   // Her edits…
   await expectOk(await mira.patch(`${T}/merge-clean`, { data: { description: "Mira's support notes." } }));
@@ -59,15 +73,9 @@ test.beforeAll(async () => {
       data: { name: "Mira's notes", manifest: e2eManifest({ directives: directives("Answer warmly, and say thanks.") }) },
     }),
   );
-  // …and the source's: one touching other parts, one touching the same ones.
-  market.setCatalog("merge", [
-    entry("merge-clean", { tags: ["support", "reviewed"], manifest: e2eManifest({ directives: directives("Answer customers warmly.") }) }),
-    entry("merge-clash", {
-      name: "Upstream notes",
-      tags: ["support", "v2"],
-      manifest: e2eManifest({ directives: directives("Answer plainly and briefly.") }),
-    }),
-  ]);
+  await expectOk(await mira.patch(`${T}/merge-moved`, { data: { name: "Mira's moved notes" } }));
+  // …and the source's.
+  market.setCatalog("merge", changedCatalog("Upstream moved notes"));
 });
 
 test.afterAll(async () => {
@@ -165,4 +173,22 @@ test("mira resolves two conflicts path by path and saves the merge", async ({ pa
     { action: "patch", locally_modified: true },
     { action: "update", locally_modified: false },
   ]);
+});
+
+test("the source changing between the review and the save stops before applying the choices", async ({ page }) => {
+  await signIn(page, MIRA.id, MIRA.password);
+  await chooseMerge(page, "merge-moved");
+  const section = page.getByTestId("merge-conflicts");
+  const name = section.locator('[data-testid="merge-conflict"][data-path="name"]');
+  await expect(name.getByTestId("conflict-upstream")).toContainText('"Upstream moved notes"');
+  await name.getByRole("radio", { name: "Mine" }).check();
+  // The source publishes again while mira decides.
+  market.setCatalog("merge", changedCatalog("Upstream notes, third edition"));
+  await section.getByRole("button", { name: "Save merged" }).click();
+
+  await expect(page.getByTestId("upstream-moved")).toContainText("The source changed after you reviewed it");
+  // The update took the source's newest content; her choice was not applied over it, and her edit is in the versions.
+  const now = await template("merge-moved");
+  expect(now).toMatchObject({ name: "Upstream notes, third edition", locally_modified: false });
+  expect((await versions("merge-moved")).slice(0, 2)).toMatchObject([{ action: "update" }, { action: "patch", locally_modified: true }]);
 });
