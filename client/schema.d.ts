@@ -401,7 +401,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Update the caller's template from its source */
+        /** Update the caller's template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path) */
         post: operations["postMeTemplatesTemplateIdUpdate"];
         delete?: never;
         options?: never;
@@ -433,7 +433,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The installed template beside what an update would write (for reviewing a diff) */
+        /** The installed template beside what an update would write (for reviewing a diff); merge=true adds the three-way merge and its conflicts */
         get: operations["getMeTemplatesTemplateIdUpdatePreview"];
         put?: never;
         post?: never;
@@ -506,7 +506,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Update a server template from its source */
+        /** Update a server template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path) */
         post: operations["postAdminTemplatesTemplateIdUpdate"];
         delete?: never;
         options?: never;
@@ -538,7 +538,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The installed template beside what an update would write (for reviewing a diff) */
+        /** The installed template beside what an update would write (for reviewing a diff); merge=true adds the three-way merge and its conflicts */
         get: operations["getAdminTemplatesTemplateIdUpdatePreview"];
         put?: never;
         post?: never;
@@ -1805,6 +1805,8 @@ export interface components {
             /** @description One human sentence. */
             detail: string;
             errors?: components["schemas"]["FieldError"][];
+            /** @description `merge-conflict` only: each conflicting path. */
+            conflicts?: components["schemas"]["MergeConflict"][];
             /** @description The request's X-Request-Id, for support and logs. */
             request_id: string;
         };
@@ -1828,6 +1830,9 @@ export interface components {
          *     - `urn:bank-templates:problem:template-gone`: The template is no longer in its source's catalog.
          *     - `urn:bank-templates:problem:stale-policy-document`: The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.
          *     - `urn:bank-templates:problem:not-from-source`: The template was made by hand, not installed from a source, so it has no upstream.
+         *     - `urn:bank-templates:problem:merge-conflict`: An update with merge=true found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.
+         *     - `urn:bank-templates:problem:merge-base-missing`: An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.
+         *     - `urn:bank-templates:problem:merge-invalid`: An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.
          *     - `urn:bank-templates:problem:payload-too-large`: The body is larger than 1 MiB.
          *     - `urn:bank-templates:problem:unsupported-media-type`: The body is not JSON.
          *     - `urn:bank-templates:problem:validation-failed`: A well-formed request failed validation; `errors` lists each field.
@@ -1843,11 +1848,23 @@ export interface components {
          *     - `urn:bank-templates:problem:upstream-timeout`: An upstream server did not answer in time.
          * @enum {string}
          */
-        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
+        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
         FieldError: {
             /** @example manifest.mental_models[1].id */
             path: string;
             message: string;
+        };
+        MergeConflict: {
+            /** @example manifest.mental_models[2].source_query */
+            path: string;
+            /** @description The value in the version last installed or updated from the source. */
+            base: unknown;
+            /** @description The value in the template now. */
+            local: unknown;
+            /** @description The value in the source's entry. */
+            upstream: unknown;
+            /** @description The sides on which the path does not exist (deleted, or never added); their value is null. */
+            missing: ("base" | "local" | "upstream")[];
         };
         ApiKey: {
             id: string;
@@ -1969,6 +1986,8 @@ export interface components {
             /** @description One human sentence. */
             detail: string;
             errors?: components["schemas"]["FieldError"][];
+            /** @description `merge-conflict` only: each conflicting path. */
+            conflicts?: components["schemas"]["MergeConflict"][];
         };
         TemplateList: {
             templates: components["schemas"]["Template"][];
@@ -2038,6 +2057,38 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            /** @description With merge=true only. */
+            merge?: components["schemas"]["MergePreview"];
+        };
+        MergePreview: {
+            /** @description The template version the merge starts from. */
+            base_version: number;
+            /** @description That version's content: the source's as last installed or updated. */
+            base: {
+                name: string;
+                description: string | null;
+                category: string | null;
+                integrations: string[];
+                tags: string[];
+                manifest: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description What an update with merge=true would write; at a conflicting path, the template's own value. */
+            merged: {
+                name: string;
+                description: string | null;
+                category: string | null;
+                integrations: string[];
+                tags: string[];
+                manifest: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description Paths changed on both sides to different values; empty when the merge can be written. */
+            conflicts: components["schemas"]["MergeConflict"][];
+            /** @description Whether the template would still have local edits: the merge differs from upstream. */
+            locally_modified: boolean;
         };
         TemplateVersionList: {
             /** @description Newest first; the newest 50 are kept. */
@@ -5463,6 +5514,8 @@ export interface operations {
             query?: {
                 /** @description Overwrite local edits, and rewrite even when the revision is unchanged. */
                 force?: boolean;
+                /** @description Keep local edits: merge three ways (base: the version last installed or updated from the source). Conflicts answer 409 merge-conflict. */
+                merge?: boolean;
             };
             header?: never;
             path: {
@@ -5660,7 +5713,10 @@ export interface operations {
     };
     getMeTemplatesTemplateIdUpdatePreview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also answer `merge`: what an update with merge=true would write, and its conflicts. */
+                merge?: boolean;
+            };
             header?: never;
             path: {
                 template_id: string;
@@ -6373,6 +6429,8 @@ export interface operations {
             query?: {
                 /** @description Overwrite local edits, and rewrite even when the revision is unchanged. */
                 force?: boolean;
+                /** @description Keep local edits: merge three ways (base: the version last installed or updated from the source). Conflicts answer 409 merge-conflict. */
+                merge?: boolean;
             };
             header?: never;
             path: {
@@ -6588,7 +6646,10 @@ export interface operations {
     };
     getAdminTemplatesTemplateIdUpdatePreview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also answer `merge`: what an update with merge=true would write, and its conflicts. */
+                merge?: boolean;
+            };
             header?: never;
             path: {
                 template_id: string;

@@ -194,6 +194,28 @@ describe("the bank-templates CLI", () => {
     expect((await member.get("/ext/svc/me/templates/t05")).body.description).toBe("Upstream v2");
   });
 
+  it("updates with --merge, keeping local edits; a conflict fails that template with its paths", async () => {
+    expect((await member.patch("/ext/svc/me/templates/t06", { description: "Mine" })).status).toBe(200);
+    expect((await member.patch("/ext/svc/me/templates/t07", { tags: ["mine"] })).status).toBe(200);
+    const upstream = (id: string) =>
+      id === "t05" ? { description: "Upstream v2" } : id === "t06" ? { tags: ["starter", "v3"] } : id === "t07" ? { tags: ["theirs"] } : {};
+    market.setFile("/acme/templates.json", catalog(...TEMPLATE_IDS.map((id) => catalogEntry(id, upstream(id)))));
+
+    const merged = await cli(["templates", "update", "t06", "--merge", "--json"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(parse(merged)).toEqual([expect.objectContaining({ id: "t06", outcome: "updated" })]);
+    expect((await member.get("/ext/svc/me/templates/t06")).body).toMatchObject({
+      description: "Mine",
+      tags: ["starter", "v3"],
+      locally_modified: true,
+    });
+
+    const conflicting = await cli(["templates", "update", "t07", "--merge"]);
+    expect(conflicting.code).toBe(1);
+    expect(conflicting.stderr).toMatch(/t07: 409 .*tags/);
+    expect((await member.get("/ext/svc/me/templates/t07")).body.tags).toEqual(["mine"]);
+  });
+
   it("banks create --dry-run prints the changes and writes nothing; then creates the bank", async () => {
     const [dryRun, dryRunJson] = await Promise.all([
       cli(["banks", "create", "cli:demo", "--template", "personal/t01", "--dry-run"]),

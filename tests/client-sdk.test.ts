@@ -40,7 +40,7 @@ describe("the OpenAPI document, as generated clients read it", () => {
         flags.push(name);
       }
     }
-    expect(new Set(flags)).toEqual(new Set(["force", "dry_run", "refresh"]));
+    expect(new Set(flags)).toEqual(new Set(["force", "dry_run", "refresh", "merge"]));
   });
 
   it("lets POST and PUT bodies send null for optional fields (CONTRACT §10), and a template PATCH every field (§15)", async () => {

@@ -38,6 +38,7 @@ interface InstallOptions {
 interface UpdateOptions {
   all?: boolean;
   force?: boolean;
+  merge?: boolean;
   scope: Scope;
   concurrency: number;
 }
@@ -148,6 +149,7 @@ export function registerTemplateCommands(program: Command): void {
       .argument("[ids...]", "installed template ids")
       .option("--all", "every template of the scope that was installed from a source")
       .option("--force", "replace local edits, and rewrite even when the revision is unchanged")
+      .option("--merge", "keep local edits: merge them with the source's changes (a template where both changed the same part fails)")
       .addOption(scopeOption()),
   ).action(
     action(async (context, ids: string[], options: UpdateOptions) => {
@@ -156,7 +158,7 @@ export function registerTemplateCommands(program: Command): void {
       // One request per template rather than the API's update-all, so that progress shows per item.
       if (options.all) ids = (await listScope(api, options.scope)).filter((template) => template.source_name !== null).map((t) => t.id);
       const results = await runBulk(ids, { label: "updating", concurrency: options.concurrency }, async (id) => {
-        const params = { path: { template_id: id }, query: { force: options.force ?? false } };
+        const params = { path: { template_id: id }, query: { force: options.force ?? false, merge: options.merge ?? false } };
         const update = await api.call(api.client.POST(scoped(options.scope, "/ext/svc/me/templates/{template_id}/update"), { params }));
         return update.updated
           ? { outcome: "updated", result: update, message: `updated ${id} (${update.previous_revision} → ${update.new_revision})` }

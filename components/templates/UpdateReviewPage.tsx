@@ -1,29 +1,36 @@
 "use client";
-import { Alert, Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
+import { Alert, Badge, Button, Group, SegmentedControl, Stack, Text, Title } from "@mantine/core";
 import { IconAlertTriangle, IconInfoCircle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { SectionCard } from "@/components/console/SectionCard";
+import { lazy, Suspense, useState } from "react";
 import { ErrorState, FormError, LoadingState } from "@/components/console/states";
 import { useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { ContentDiff } from "./ContentDiff";
 import { TemplateSubpageCrumbs } from "./Crumbs";
-import { formatJson } from "./json-text";
-import { ManifestDiff } from "./ManifestDiff";
-import { MetadataDiff } from "./MetadataDiff";
 import { templatePath } from "./paths";
+
+// Only for a template with local edits, and only once asked for: loaded then, not with the page.
+const MergeUpdate = lazy(() => import("./MergeUpdate").then((m) => ({ default: m.MergeUpdate })));
+
+/** How a template with local edits is updated: its edits merged with upstream's changes, or overwritten. */
+type EditedUpdate = "overwrite" | "merge";
 
 /**
  * Before updating a template from its source: the metadata that would change, a diff of
- * the installed and the latest manifest, and the update itself (forced when edited here).
+ * the installed and the latest manifest, and the update itself. A template edited here is
+ * either overwritten (force) or, on request, merged: its edits kept and upstream's changes taken.
  */
 export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }) {
   const router = useRouter();
   const preview = useUpdatePreview(scope, id);
   const update = useUpdateTemplate(scope);
   const [error, setError] = useState<string | null>(null);
+  const [how, setHow] = useState<EditedUpdate>("overwrite");
+  // Set when saving a resolved merge found the source moved on: the forced update already took the new revision.
+  const [upstreamMoved, setUpstreamMoved] = useState<string | null>(null);
 
   const crumbs = <TemplateSubpageCrumbs scope={scope} id={id} current="Update" />;
   const heading = (
@@ -54,10 +61,11 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
   const current = p.current;
   const force = p.locally_modified;
   const nothingToDo = !p.has_update && !p.locally_modified;
+  const canMerge = p.locally_modified && p.has_update;
   const run = async () => {
     setError(null);
     try {
-      const result = await update.update(id, force);
+      const result = await update.update(id, force ? "force" : "plain");
       router.push(`${templatePath(scope, id)}?updated=${encodeURIComponent(result.new_revision)}`);
     } catch (e) {
       setError(describeError(e));
@@ -84,35 +92,73 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
         </Group>
         {p.locally_modified && (
           <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="This template has local edits" data-testid="local-edits">
-            It was changed here after it was installed, so the changes below include your edits being undone. Updating overwrites them with
-            the source&apos;s version.
+            It was changed here after it was installed.{" "}
+            {canMerge
+              ? "You can keep your edits and take the source's changes around them, or overwrite your edits with the source's version."
+              : "Updating overwrites your edits with the source's version."}
           </Alert>
+        )}
+        {upstreamMoved && (
+          <Alert
+            color="red"
+            icon={<IconAlertTriangle aria-hidden />}
+            title="The source changed while you were choosing"
+            data-testid="upstream-moved"
+          >
+            {upstreamMoved}
+          </Alert>
+        )}
+        {canMerge && (
+          <SegmentedControl
+            aria-label="How to update"
+            fullWidth
+            value={how}
+            onChange={(value) => setHow(value as EditedUpdate)}
+            data={[
+              { value: "overwrite", label: "Overwrite my edits" },
+              { value: "merge", label: "Keep my edits" },
+            ]}
+          />
         )}
         {nothingToDo && (
           <Alert color="green" icon={<IconInfoCircle aria-hidden />} title="Already up to date">
             The installed template is the source&apos;s latest version; there is nothing to update.
           </Alert>
         )}
-        <SectionCard title="Details">
-          <MetadataDiff before={current} after={p.latest} beforeLabel="Installed" afterLabel="Latest" />
-        </SectionCard>
-        <SectionCard title="Manifest">
-          <ManifestDiff
-            before={formatJson(current.manifest)}
-            after={formatJson(p.latest.manifest)}
-            beforeLabel={`installed (${p.current_revision.slice(0, 8)}${p.locally_modified ? ", edited" : ""})`}
-            afterLabel={`latest (${p.latest_revision.slice(0, 8)})`}
-          />
-        </SectionCard>
-        <FormError message={error} />
-        <Group justify="flex-end">
-          <Button component={Link} href={templatePath(scope, id)} variant="default">
-            Cancel
-          </Button>
-          <Button color={force ? "red" : undefined} onClick={run} loading={update.isPending} disabled={nothingToDo}>
-            {force ? "Overwrite local edits and update" : "Update template"}
-          </Button>
-        </Group>
+        {canMerge && how === "merge" ? (
+          <>
+            <Suspense fallback={<LoadingState label="Merging your edits with the source's changes…" />}>
+              <MergeUpdate scope={scope} template={current} onUpstreamMoved={setUpstreamMoved} />
+            </Suspense>
+            <Group justify="flex-end">
+              <Button component={Link} href={templatePath(scope, id)} variant="default">
+                Cancel
+              </Button>
+            </Group>
+          </>
+        ) : (
+          <>
+            <ContentDiff
+              before={current}
+              after={p.latest}
+              beforeLabel="Installed"
+              afterLabel="Latest"
+              manifestLabels={[
+                `installed (${p.current_revision.slice(0, 8)}${p.locally_modified ? ", edited" : ""})`,
+                `latest (${p.latest_revision.slice(0, 8)})`,
+              ]}
+            />
+            <FormError message={error} />
+            <Group justify="flex-end">
+              <Button component={Link} href={templatePath(scope, id)} variant="default">
+                Cancel
+              </Button>
+              <Button color={force ? "red" : undefined} onClick={run} loading={update.isPending} disabled={nothingToDo}>
+                {force ? "Overwrite local edits and update" : "Update template"}
+              </Button>
+            </Group>
+          </>
+        )}
       </Stack>
     </>
   );

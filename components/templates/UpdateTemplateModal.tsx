@@ -4,14 +4,15 @@ import { IconAlertTriangle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useState } from "react";
 import { FormError } from "@/components/console/states";
-import { type TemplateData, useUpdateTemplate } from "@/lib/client/hooks/templates";
+import { type TemplateData, type UpdateMode, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { templateUpdatePath } from "./paths";
 
 /**
- * Confirms an update from the source. A template edited here cannot be updated without
- * replacing the edits, so then the dialog says so and offers "Overwrite local edits" (force).
+ * Confirms an update from the source. A template edited here is either overwritten
+ * ("Overwrite local edits", force) or merged ("Keep my edits", merge: its edits kept and
+ * upstream's changes taken; conflicts are resolved on the review page).
  */
 export function UpdateTemplateModal({
   scope,
@@ -33,16 +34,16 @@ export function UpdateTemplateModal({
     setMustForce(false);
     onClose();
   };
-  const run = async (force: boolean) => {
+  const run = async (mode: UpdateMode) => {
     if (!template) return;
     setBusy(true);
     setError(null);
     try {
-      await update.update(template.id, force);
+      await update.update(template.id, mode);
       close();
     } catch (e) {
-      // Edited meanwhile (409 without force): offer the overwrite.
-      if (e instanceof ApiProblem && e.problemType === "local-edits" && !force) setMustForce(true);
+      // Edited meanwhile (409 without force): offer the overwrite and the merge.
+      if (e instanceof ApiProblem && e.problemType === "local-edits") setMustForce(true);
       setError(describeError(e));
     } finally {
       setBusy(false);
@@ -66,8 +67,9 @@ export function UpdateTemplateModal({
         </Text>
         {edited && (
           <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="This template has local edits">
-            It was changed here after it was installed. Updating replaces those edits with the source&apos;s version; the edited content
-            stays in the template&apos;s versions, so you can roll back to it.
+            It was changed here after it was installed. &ldquo;Keep my edits&rdquo; takes the source&apos;s changes around them, unless both
+            changed the same part (then review the changes to choose). &ldquo;Overwrite local edits&rdquo; replaces them with the
+            source&apos;s version; the edited content stays in the template&apos;s versions, so you can roll back to it.
           </Alert>
         )}
         {template && (
@@ -81,11 +83,16 @@ export function UpdateTemplateModal({
             Cancel
           </Button>
           {edited ? (
-            <Button color="red" onClick={() => run(true)} loading={busy}>
-              Overwrite local edits
-            </Button>
+            <>
+              <Button color="red" variant="light" onClick={() => run("force")} loading={busy}>
+                Overwrite local edits
+              </Button>
+              <Button onClick={() => run("merge")} loading={busy}>
+                Keep my edits
+              </Button>
+            </>
           ) : (
-            <Button onClick={() => run(false)} loading={busy}>
+            <Button onClick={() => run("plain")} loading={busy}>
               Update
             </Button>
           )}

@@ -73,6 +73,11 @@ const SENTENCES: Partial<Record<ProblemType, (problem: ApiProblem) => string>> =
   "internal-error": () => "Something went wrong on the server. Try again; if it keeps failing, tell an admin.",
   "source-gone": (p) => `${p.detail} Install the template again from another source, or keep it as it is.`,
   "template-gone": (p) => `${p.detail} It can no longer be updated from there.`,
+  "merge-conflict": () =>
+    "Your edits and the source's changes touch the same parts of this template. Review the update to choose, for each part, which version to keep.",
+  "merge-base-missing": () =>
+    "The version this template was installed or last updated from is no longer kept, so your edits cannot be merged. Overwrite them instead (they stay in the template's versions).",
+  "merge-invalid": (p) => `${p.detail} Review the update to overwrite your edits, or edit the template first.`,
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { FieldError, NestedProblem } from "./problem-schema";
+import type { FieldError, MergeConflict, NestedProblem } from "./problem-schema";
 import { PROBLEM_STATUS, type ProblemType, problemTitle, problemTypeUri } from "./problem-types";
 
 export type { FieldError };
@@ -10,6 +10,8 @@ interface DomainErrorOptions {
   retryAfterSeconds?: number;
   /** The methods a path does have (a refused method). */
   allow?: string[];
+  /** The paths a merge could not decide (`merge-conflict`). */
+  conflicts?: MergeConflict[];
 }
 
 /**
@@ -22,6 +24,7 @@ export class DomainError extends Error {
   readonly errors?: FieldError[];
   readonly retryAfterSeconds?: number;
   readonly allow?: string[];
+  readonly conflicts?: MergeConflict[];
 
   constructor(
     readonly code: ProblemType,
@@ -33,6 +36,7 @@ export class DomainError extends Error {
     this.errors = options.errors?.length ? options.errors : undefined;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.allow = options.allow;
+    this.conflicts = options.conflicts;
   }
 
   /** The same failure in other words (what was redirected, say), everything else kept. */
@@ -49,6 +53,7 @@ export function nestedProblem(error: DomainError): NestedProblem {
     status: PROBLEM_STATUS[error.code],
     detail: error.detail,
     ...(error.errors ? { errors: error.errors } : {}),
+    ...(error.conflicts ? { conflicts: error.conflicts } : {}),
   };
 }
 

@@ -20,12 +20,29 @@ const FieldErrorSchema = z
   .object({ path: z.string().meta({ example: "manifest.mental_models[1].id" }), message: z.string() })
   .meta({ id: "FieldError" });
 
+/**
+ * A path an update with merge=true found changed on both sides to different values (CONTRACT
+ * §16). A side on which the path does not exist holds null and is named in `missing`.
+ */
+export const MergeConflictSchema = z
+  .object({
+    path: z.string().meta({ example: "manifest.mental_models[2].source_query" }),
+    base: z.unknown().meta({ description: "The value in the version last installed or updated from the source." }),
+    local: z.unknown().meta({ description: "The value in the template now." }),
+    upstream: z.unknown().meta({ description: "The value in the source's entry." }),
+    missing: z
+      .array(z.enum(["base", "local", "upstream"]))
+      .meta({ description: "The sides on which the path does not exist (deleted, or never added); their value is null." }),
+  })
+  .meta({ id: "MergeConflict" });
+
 const problemMembers = {
   type: ProblemTypeUri,
   title: z.string(),
   status: z.number().int(),
   detail: z.string().meta({ description: "One human sentence." }),
   errors: z.array(FieldErrorSchema).optional(),
+  conflicts: z.array(MergeConflictSchema).optional().meta({ description: "`merge-conflict` only: each conflicting path." }),
 };
 
 /** The body of every error answer. */
@@ -46,5 +63,6 @@ export const NestedProblemSchema = z.object(problemMembers).meta({
 });
 
 export type FieldError = z.infer<typeof FieldErrorSchema>;
+export type MergeConflict = z.infer<typeof MergeConflictSchema>;
 export type Problem = z.infer<typeof ProblemSchema>;
 export type NestedProblem = z.infer<typeof NestedProblemSchema>;

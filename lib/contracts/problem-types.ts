@@ -25,6 +25,11 @@ export const PROBLEM_TYPES = {
   "stale-policy-document":
     "The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.",
   "not-from-source": "The template was made by hand, not installed from a source, so it has no upstream.",
+  "merge-conflict":
+    "An update with merge=true found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.",
+  "merge-base-missing":
+    "An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.",
+  "merge-invalid": "An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.",
   "payload-too-large": "The body is larger than 1 MiB.",
   "unsupported-media-type": "The body is not JSON.",
   "validation-failed": "A well-formed request failed validation; `errors` lists each field.",
@@ -68,6 +73,9 @@ export const PROBLEM_STATUS: Record<ProblemType, number> = {
   "source-gone": 409,
   "template-gone": 409,
   "stale-policy-document": 409,
+  "merge-conflict": 409,
+  "merge-base-missing": 409,
+  "merge-invalid": 409,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
   "validation-failed": 422,

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import type { TemplateContent } from "@/lib/contracts/templates/merge";
 import type { Template } from "@/lib/contracts/templates/schemas";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { api, type CallResult } from "../api";
@@ -118,17 +119,23 @@ export function useRemoveTemplate(scope: ScopeKind) {
   };
 }
 
+/** How an update treats local edits: refused (`plain`), overwritten (`force`) or kept, merged three ways (`merge`). */
+export type UpdateMode = "plain" | "force" | "merge";
+
+const flag = (on: boolean) => (on ? "true" : "false");
+
 /**
- * Updates from the source (`force` overwrites local edits). The answer is the template as
- * written, up to date at the new revision; the lists refresh around it.
+ * Updates from the source. The answer is the template as written, up to date at the new
+ * revision; the lists refresh around it.
  */
 export function useUpdateTemplate(scope: ScopeKind) {
   const queryClient = useQueryClient();
   const mutation = useEndpointMutation(endpoints.templates[scope].update, { invalidates: templateReaders(scope) });
   return {
     ...mutation,
-    update: async (id: string, force: boolean) => {
-      const result = await mutation.mutateAsync({ params: { template_id: id }, query: { force: force ? "true" : "false" } });
+    update: async (id: string, mode: UpdateMode) => {
+      const query = { force: flag(mode === "force"), merge: flag(mode === "merge") };
+      const result = await mutation.mutateAsync({ params: { template_id: id }, query });
       queryClient.setQueryData(templateKey(scope, id), result.template);
       return result;
     },
@@ -207,11 +214,47 @@ export function usePreviewMany(scope: ScopeKind) {
     });
 }
 
-/** The installed template beside what an update would write. Asks the marketplace. */
-export function useUpdatePreview(scope: ScopeKind, id: string) {
+/**
+ * The installed template beside what an update would write; with `merge`, also the three-way
+ * merge that keeps local edits and its conflicts. Asks the marketplace.
+ */
+export function useUpdatePreview(scope: ScopeKind, id: string, { merge = false, enabled = true } = {}) {
   return useEndpointQuery(
     endpoints.templates[scope].previewUpdate,
-    { params: { template_id: id } },
-    { retry: false, staleTime: 0, refetchOnWindowFocus: false },
+    { params: { template_id: id }, query: { merge: flag(merge) } },
+    { retry: false, staleTime: 0, refetchOnWindowFocus: false, enabled },
   );
+}
+
+/** The update's revision was not the one reviewed: the source changed after the preview. */
+export class UpstreamMoved extends Error {
+  constructor(readonly revision: string) {
+    super(
+      `The source changed after you reviewed it (it is now at revision ${revision.slice(0, 8)}), so your choices were not saved. The template now holds the source's latest version; your edits are kept in its versions, to roll back to or edit again.`,
+    );
+    this.name = "UpstreamMoved";
+  }
+}
+
+/**
+ * Saves a merge whose conflicts a person resolved (CONTRACT §16 leaves that to the client): an
+ * update with force=true takes the reviewed upstream revision (a version `update`, the source
+ * revision advanced), then a PATCH writes the chosen content, which leaves the template
+ * locally modified with that update as the next merge's base. `content` null: the choices came
+ * out as upstream's content, so there is nothing to PATCH (and no local edits). When the update
+ * brought another revision than the one reviewed, the choices no longer apply: nothing is patched.
+ */
+export function useSaveResolvedMerge(scope: ScopeKind) {
+  const update = useUpdateTemplate(scope);
+  const patch = usePatchTemplate(scope);
+  return {
+    isPending: update.isPending || patch.isPending,
+    save: async (id: string, reviewedRevision: string, content: TemplateContent | null) => {
+      const updated = await update.update(id, "force");
+      if (updated.new_revision !== reviewedRevision) throw new UpstreamMoved(updated.new_revision);
+      if (content === null) return updated.template;
+      // The merge of two valid manifests, as JSON; the PATCH validates it like any edit (422 if the sides' changes do not fit together).
+      return patch.patch(id, content as Parameters<typeof patch.patch>[1]);
+    },
+  };
 }

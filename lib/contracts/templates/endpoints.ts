@@ -11,8 +11,9 @@ import {
   Template,
   TemplateList,
   templateParams,
+  UpdateOneQuery,
   UpdatePreview,
-  UpdateQuery,
+  UpdatePreviewQuery,
   UpdateResult,
   ValidateManifestRequest,
 } from "./schemas";
@@ -95,11 +96,11 @@ function templateEndpoints(kind: ScopeKind) {
       access,
       status: 200,
       params: templateParams,
-      query: UpdateQuery,
+      query: UpdateOneQuery,
       response: UpdateResult,
       errors: [400, ...marketplaceErrors],
       audit: { action: "template.update", target: routes.get.path },
-      summary: `Update ${whose} template from its source`,
+      summary: `Update ${whose} template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path)`,
     }),
     checkUpdate: defineEndpoint({
       ...routes.checkUpdate,
@@ -117,9 +118,10 @@ function templateEndpoints(kind: ScopeKind) {
       access,
       status: 200,
       params: templateParams,
+      query: UpdatePreviewQuery,
       response: UpdatePreview,
       errors: [400, ...marketplaceErrors],
-      summary: `The installed template beside what an update would write (for reviewing a diff)`,
+      summary: `The installed template beside what an update would write (for reviewing a diff); merge=true adds the three-way merge and its conflicts`,
     }),
   };
 }

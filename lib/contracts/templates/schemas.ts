@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
-import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
+import { MergeConflictSchema, NestedProblemSchema } from "@/lib/contracts/problem-schema";
 import { BankTemplateManifest } from "./manifest";
 
 export const TEMPLATE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -125,9 +125,28 @@ export const ListTemplatesQuery = z.strictObject({
   cursor: z.string().optional(),
 });
 
-export const UpdateQuery = z.strictObject({
-  force: queryFlag("Overwrite local edits, and rewrite even when the revision is unchanged."),
-});
+const forceFlag = queryFlag("Overwrite local edits, and rewrite even when the revision is unchanged.");
+
+/** POST T/update-all. */
+export const UpdateQuery = z.strictObject({ force: forceFlag });
+
+const mergeFlag = (description: string) => ({ merge: queryFlag(description) });
+
+/** POST T/{id}/update: `force` overwrites local edits, `merge` keeps them (CONTRACT §16); not both. */
+export const UpdateOneQuery = z
+  .strictObject({
+    force: forceFlag,
+    ...mergeFlag(
+      "Keep local edits: merge three ways (base: the version last installed or updated from the source). Conflicts answer 409 merge-conflict.",
+    ),
+  })
+  .superRefine((query, ctx) => {
+    if (query.merge && query.force) ctx.addIssue({ code: "custom", path: ["merge"], message: "cannot be combined with force" });
+  });
+
+export const UpdatePreviewQuery = z.strictObject(
+  mergeFlag("Also answer `merge`: what an update with merge=true would write, and its conflicts."),
+);
 
 export const templateParams = z.object({ template_id: templateId });
 
@@ -152,6 +171,22 @@ const TemplateMetadata = z.object({
   manifest: z.record(z.string(), z.unknown()),
 });
 
+const MergePreview = z
+  .object({
+    base_version: z.number().int().min(1).meta({ description: "The template version the merge starts from." }),
+    base: TemplateMetadata.meta({ description: "That version's content: the source's as last installed or updated." }),
+    merged: TemplateMetadata.meta({
+      description: "What an update with merge=true would write; at a conflicting path, the template's own value.",
+    }),
+    conflicts: z
+      .array(MergeConflictSchema)
+      .meta({ description: "Paths changed on both sides to different values; empty when the merge can be written." }),
+    locally_modified: z
+      .boolean()
+      .meta({ description: "Whether the template would still have local edits: the merge differs from upstream." }),
+  })
+  .meta({ id: "MergePreview" });
+
 export const UpdatePreview = z
   .object({
     has_update: z.boolean(),
@@ -160,6 +195,7 @@ export const UpdatePreview = z
     locally_modified: z.boolean(),
     current: Template,
     latest: TemplateMetadata.meta({ description: "What an update would write, as the source holds it now." }),
+    merge: MergePreview.optional().meta({ description: "With merge=true only." }),
   })
   .meta({ id: "UpdatePreview" });
 

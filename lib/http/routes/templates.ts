@@ -38,7 +38,7 @@ export function templateUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     POST: handle(e.update, ({ ctx, params, query }) =>
-      updateTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, force: query.force }),
+      updateTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, force: query.force, merge: query.merge }),
     ),
   });
 }
@@ -55,8 +55,8 @@ export function templateCheckUpdateRoute(kind: ScopeKind) {
 export function templateUpdatePreviewRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.previewUpdate, ({ ctx, params }) =>
-      previewUpdate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id }),
+    GET: handle(e.previewUpdate, ({ ctx, params, query }) =>
+      previewUpdate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, merge: query.merge }),
     ),
   });
 }

@@ -18,6 +18,7 @@ import {
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
 import { findSourceWithToken, holdSource } from "@/lib/services/sources/sources";
+import { mergeWithUpstream, requireWritableMerge } from "./merge-base";
 import { contentColumns, contentWire } from "./template-fields";
 import {
   findTemplate,
@@ -195,18 +196,34 @@ async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision
   return written ?? null;
 }
 
-/** The installed template and what its source holds now, for reviewing an update before applying it. */
-export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id }: TemplateKey) {
+/**
+ * The installed template and what its source holds now, for reviewing an update before applying
+ * it; with `merge`, also what an update with merge=true would write and its conflicts. Writes nothing.
+ */
+export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id, merge }: TemplateKey & { merge: boolean }) {
   const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`, "not-from-source");
   const { entry } = await latestEntry(ctx.app, row, "revalidate", operationOf(ctx, undefined));
-  return {
+  const latest = contentWire(entry);
+  const preview = {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision!,
     latest_revision: entry.revision,
     locally_modified: row.locallyModified,
     current: presentTemplate(row),
-    latest: contentWire(entry),
+    latest,
+  };
+  if (!merge) return preview;
+  const merged = await mergeWithUpstream(ctx.db, row, latest);
+  return {
+    ...preview,
+    merge: {
+      base_version: merged.baseVersion,
+      base: merged.base,
+      merged: merged.merged,
+      conflicts: merged.conflicts,
+      locally_modified: merged.locallyModified,
+    },
   };
 }
 
@@ -214,11 +231,16 @@ export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id
  * One update (see updateTemplate), audited with `ctx.audit` in its transaction, and the
  * template before and after it (what a bulk update audits when it passes a silent audit).
  */
-export async function updateOne(ctx: ServiceContext, { scope, templateId: id, force, since }: UpstreamCall & { force: boolean }) {
+export async function updateOne(
+  ctx: ServiceContext,
+  { scope, templateId: id, force, merge = false, since }: UpstreamCall & { force: boolean; merge?: boolean },
+) {
   const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null)
     throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
-  if (row.locallyModified && !force) throw localEdits(id);
+  // Local edits block a plain update; `force` overwrites them and `merge` keeps them.
+  const editsBlock = (r: TemplateRow) => r.locallyModified && !force && !merge;
+  if (editsBlock(row)) throw localEdits(id);
   const { entry, sourceId } = await latestEntry(ctx.app, row, "revalidate", operationOf(ctx, since));
   const previous = row.sourceRevision!;
   const audited = async (tx: ServiceContext, before: TemplateWire, after: TemplateWire) => {
@@ -233,13 +255,21 @@ export async function updateOne(ctx: ServiceContext, { scope, templateId: id, fo
   }
   const { before, after } = await withTransaction(ctx, async (tx) => {
     if (!(await holdSource(tx.db, sourceId))) throw sourceGone(row);
-    // The row that was read, still without local edits (unless `force`): a PATCH or DELETE meanwhile wins.
+    // The row that was read, still without local edits (unless `force` or `merge`): a PATCH or DELETE meanwhile wins.
     const current = await lockTemplate(tx.db, scope, id);
     if (current.rowId !== row.rowId) throw missingTemplate(scope, id);
-    if (current.locallyModified && !force) throw localEdits(id);
+    if (editsBlock(current)) throw localEdits(id);
+    // A merge reads base and local under the lock, so a PATCH meanwhile is merged, never lost.
+    const merged = merge ? await mergeWithUpstream(tx.db, current, contentWire(entry)) : null;
+    if (merged) requireWritableMerge(id, merged);
     const [written] = await tx.db
       .update(templates)
-      .set({ ...fromEntry(entry), locallyModified: false, updatedAt: new Date() })
+      .set({
+        ...fromEntry(entry),
+        ...(merged ? contentColumns(merged.merged) : {}),
+        locallyModified: merged?.locallyModified ?? false,
+        updatedAt: new Date(),
+      })
       .where(eq(templates.rowId, row.rowId))
       .returning();
     await recordVersion(tx.db, written!, "update", tx.actor.id);
@@ -249,11 +279,12 @@ export async function updateOne(ctx: ServiceContext, { scope, templateId: id, fo
 }
 
 /**
- * Rewrites the template from its source. Local edits block it unless `force`; an
- * unchanged revision is a no-op unless `force`. The marketplace is asked first; the write
+ * Rewrites the template from its source. Local edits block it unless `force` (they are
+ * overwritten) or `merge` (they are merged three ways with the source's changes, CONTRACT §16:
+ * conflicts answer 409 and write nothing); an unchanged revision is a no-op unless `force`. The marketplace is asked first; the write
  * then holds the source and applies only to the row that was read, and only while it still
  * has no local edits (unless `force`), so a PATCH or DELETE meanwhile is never overwritten.
  */
-export async function updateTemplate(ctx: ServiceContext, input: TemplateKey & { force: boolean }) {
+export async function updateTemplate(ctx: ServiceContext, input: TemplateKey & { force: boolean; merge: boolean }) {
   return (await updateOne(ctx, input)).result;
 }

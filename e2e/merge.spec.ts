@@ -1,0 +1,194 @@
+import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
+import { ADMIN_HEADERS, createFreshUser, expectOk } from "./support/api";
+import { axeFindings } from "./support/axe";
+import { pageHeading, signIn } from "./support/console";
+import { E2E_BASE_URL } from "./support/env";
+import { expect, screenshotBoth, test } from "./support/fixtures";
+import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
+
+// Updating a template that has local edits without losing them (CONTRACT §16): member mira
+// edited two installed templates; the source changed both. One merges cleanly; the other
+// conflicts on two paths, which she resolves one by one on the review page.
+test.describe.configure({ mode: "serial" });
+
+const MIRA = { id: "mira", password: "mira's long e2e password" };
+const T = "/ext/svc/me/templates";
+const market = new E2eMarketplace();
+let mira: APIRequestContext;
+
+const entry = (id: string, overrides: Partial<CatalogEntry> = {}): CatalogEntry => ({
+  id,
+  name: `Notes ${id}`,
+  description: "Support notes, for the merge tests.",
+  category: "support",
+  integrations: ["slack"],
+  tags: ["support"],
+  manifest: e2eManifest(),
+  ...overrides,
+});
+const directives = (kind: string, cite = "Name the ticket each fact comes from.") => [
+  { name: "Be kind", content: kind },
+  { name: "Cite tickets", content: cite },
+];
+
+const IDS = ["merge-clean", "merge-clash", "merge-moved"];
+/** The source after mira's edits: changes to other parts of merge-clean, to the same parts of the others. */
+const changedCatalog = (movedName: string) => [
+  entry("merge-clean", { tags: ["support", "reviewed"], manifest: e2eManifest({ directives: directives("Answer customers warmly.") }) }),
+  entry("merge-clash", {
+    name: "Upstream notes",
+    tags: ["support", "v2"],
+    manifest: e2eManifest({ directives: directives("Answer plainly and briefly.") }),
+  }),
+  entry("merge-moved", { name: movedName }),
+];
+
+test.beforeAll(async () => {
+  await market.start();
+  market.setCatalog(
+    "merge",
+    IDS.map((id) => entry(id)),
+  );
+  // A fresh mira: a CI retry runs the whole serial file again, and deleting her removes what she owned.
+  await createFreshUser(await apiRequest.newContext({ baseURL: E2E_BASE_URL }), {
+    id: MIRA.id,
+    display_name: "Mira",
+    password: MIRA.password,
+  });
+  const admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: ADMIN_HEADERS });
+  const key = (await (
+    await expectOk(await admin.post(`/ext/svc/admin/users/${MIRA.id}/api-keys`, { data: { description: "e2e" } }))
+  ).json()) as {
+    token: string;
+  };
+  await admin.dispose();
+  mira = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${key.token}` } });
+  await expectOk(await mira.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("merge"), alias: "merge" } }));
+  for (const id of IDS) await expectOk(await mira.post(`${T}/${id}/install`, { data: { source_name: "merge" } }));
+
+  // Her edits…
+  await expectOk(await mira.patch(`${T}/merge-clean`, { data: { description: "Mira's support notes." } }));
+  await expectOk(
+    await mira.patch(`${T}/merge-clash`, {
+      data: { name: "Mira's notes", manifest: e2eManifest({ directives: directives("Answer warmly, and say thanks.") }) },
+    }),
+  );
+  await expectOk(await mira.patch(`${T}/merge-moved`, { data: { name: "Mira's moved notes" } }));
+  // …and the source's.
+  market.setCatalog("merge", changedCatalog("Upstream moved notes"));
+});
+
+test.afterAll(async () => {
+  const admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: ADMIN_HEADERS });
+  await admin.delete(`/ext/svc/admin/users/${MIRA.id}`);
+  await Promise.all([admin.dispose(), mira.dispose(), market.stop()]);
+});
+
+/** Opens the review page of an edited template and chooses to keep the edits. */
+async function chooseMerge(page: Page, id: string) {
+  await page.goto(`/templates/personal/${id}/update`);
+  await expect(pageHeading(page, `Review update of ${id}`)).toBeVisible();
+  await expect(page.getByTestId("local-edits")).toContainText("You can keep your edits");
+  await page.getByText("Keep my edits", { exact: true }).click();
+}
+
+/** After the update: the template's page says so and still marks the local edits. */
+async function expectUpdatedAndEdited(page: Page, id: string) {
+  await expect(page).toHaveURL(new RegExp(`/templates/personal/${id}\\?updated=`));
+  await expect(page.getByRole("status").filter({ hasText: "now holds revision" })).toBeVisible();
+  await expect(page.getByText("Edited locally")).toBeVisible();
+}
+
+/** The fields of a template these tests read. */
+interface TemplateSeen {
+  name: string;
+  description: string | null;
+  tags: string[];
+  locally_modified: boolean;
+  source_revision: string;
+  latest_revision: string;
+  manifest: { directives: { name: string; content: string }[] };
+}
+const template = async (id: string) => (await (await expectOk(await mira.get(`${T}/${id}`))).json()) as TemplateSeen;
+const versions = async (id: string) =>
+  ((await (await expectOk(await mira.get(`${T}/${id}/versions`))).json()) as { versions: { action: string; locally_modified: boolean }[] })
+    .versions;
+
+test("mira keeps her edit and takes the source's changes in one step", async ({ page }) => {
+  await signIn(page, MIRA.id, MIRA.password);
+  await chooseMerge(page, "merge-clean");
+  const clean = page.getByTestId("merge-clean");
+  await expect(clean).toContainText("touch different parts");
+  // What the merge writes, against the template now: upstream's tag and directive; her description stays.
+  await expect(clean.getByTestId("details-diff")).toContainText("support, reviewed");
+  await expect(clean.getByTestId("details-diff")).not.toContainText("description");
+  await expect(
+    clean.getByTestId("manifest-diff").locator('[data-change="added"]').filter({ hasText: "Answer customers warmly." }).first(),
+  ).toBeVisible();
+  await screenshotBoth(page, "lifecycle-merge-clean");
+  expect(await axeFindings(page, { path: page.url(), width: 1280, scheme: "light", state: "merge without conflicts" })).toEqual([]);
+
+  await clean.getByRole("button", { name: "Keep my edits and take upstream's" }).click();
+  await expectUpdatedAndEdited(page, "merge-clean");
+  const now = await template("merge-clean");
+  expect(now).toMatchObject({ description: "Mira's support notes.", tags: ["support", "reviewed"], locally_modified: true });
+  expect(now.source_revision).toBe(now.latest_revision);
+  expect(now.manifest.directives[0]!.content).toBe("Answer customers warmly.");
+  expect((await versions("merge-clean"))[0]).toMatchObject({ action: "update", locally_modified: true });
+});
+
+test("mira resolves two conflicts path by path and saves the merge", async ({ page }) => {
+  await signIn(page, MIRA.id, MIRA.password);
+  await chooseMerge(page, "merge-clash");
+  const section = page.getByTestId("merge-conflicts");
+  await expect(section).toContainText("changed 2 parts");
+  const conflict = (path: string) => section.locator(`[data-testid="merge-conflict"][data-path="${path}"]`);
+  await expect(section.getByTestId("merge-conflict")).toHaveCount(2);
+  await expect(conflict("name").getByTestId("conflict-base")).toContainText('"Notes merge-clash"');
+  await expect(conflict("name").getByTestId("conflict-local")).toContainText('"Mira\'s notes"');
+  await expect(conflict("name").getByTestId("conflict-upstream")).toContainText('"Upstream notes"');
+  const directive = conflict("manifest.directives[0].content");
+  await expect(directive.getByTestId("conflict-local")).toContainText("Answer warmly, and say thanks.");
+  await expect(directive.getByTestId("conflict-upstream")).toContainText("Answer plainly and briefly.");
+  const save = section.getByRole("button", { name: "Save merged" });
+  await expect(save).toBeDisabled();
+  await screenshotBoth(page, "lifecycle-merge-conflicts");
+  expect(await axeFindings(page, { path: page.url(), width: 1280, scheme: "light", state: "merge conflicts" })).toEqual([]);
+
+  await conflict("name").getByRole("radio", { name: "Upstream" }).check();
+  await expect(save).toBeDisabled();
+  await directive.getByRole("radio", { name: "Mine" }).check();
+  await expect(section).toContainText("2 of 2 chosen");
+  // The result of the choices, against the template now: upstream's name and tag, her directive kept.
+  await expect(section.getByTestId("details-diff")).toContainText("Upstream notes");
+  await expect(section.getByTestId("manifest-diff")).toHaveText("The manifests are the same.");
+  await save.click();
+
+  await expectUpdatedAndEdited(page, "merge-clash");
+  const now = await template("merge-clash");
+  expect(now).toMatchObject({ name: "Upstream notes", tags: ["support", "v2"], locally_modified: true });
+  expect(now.source_revision).toBe(now.latest_revision);
+  expect(now.manifest.directives[0]!.content).toBe("Answer warmly, and say thanks.");
+  expect((await versions("merge-clash")).slice(0, 2)).toMatchObject([
+    { action: "patch", locally_modified: true },
+    { action: "update", locally_modified: false },
+  ]);
+});
+
+test("the source changing between the review and the save stops before applying the choices", async ({ page }) => {
+  await signIn(page, MIRA.id, MIRA.password);
+  await chooseMerge(page, "merge-moved");
+  const section = page.getByTestId("merge-conflicts");
+  const name = section.locator('[data-testid="merge-conflict"][data-path="name"]');
+  await expect(name.getByTestId("conflict-upstream")).toContainText('"Upstream moved notes"');
+  await name.getByRole("radio", { name: "Mine" }).check();
+  // The source publishes again while mira decides.
+  market.setCatalog("merge", changedCatalog("Upstream notes, third edition"));
+  await section.getByRole("button", { name: "Save merged" }).click();
+
+  await expect(page.getByTestId("upstream-moved")).toContainText("The source changed after you reviewed it");
+  // The update took the source's newest content; her choice was not applied over it, and her edit is in the versions.
+  const now = await template("merge-moved");
+  expect(now).toMatchObject({ name: "Upstream notes, third edition", locally_modified: false });
+  expect((await versions("merge-moved")).slice(0, 2)).toMatchObject([{ action: "update" }, { action: "patch", locally_modified: true }]);
+});

@@ -1,0 +1,186 @@
+import type { MergeConflict } from "@/lib/contracts/problem-schema";
+import { formatPath } from "@/lib/contracts/validation";
+
+/**
+ * The three-way merge of an update that keeps local edits (CONTRACT §16). Pure: the service
+ * merges with it before writing, and the console with the same code applies the choices a
+ * person made for each conflict, so both always agree on what "merged" means.
+ *
+ * It works per JSON path. Objects merge key by key; the manifest's `mental_models` are matched
+ * by `id` and its `directives` by `name` (an entry is then an object, merged field by field);
+ * any other array, and every scalar, is one whole value. A path changed on one side only takes
+ * that side; changed on both sides to the same value takes it; changed on both sides to
+ * different values is a conflict. A missing key is not the same as a key holding null: deleting
+ * a key is a change, and setting it to null is another.
+ */
+
+/** A template's content: what an install or update takes from the source's entry. */
+export interface TemplateContent {
+  name: string;
+  description: string | null;
+  category: string | null;
+  integrations: string[];
+  tags: string[];
+  manifest: Record<string, unknown>;
+}
+
+/**
+ * A path changed on both sides to different values (its schema: MergeConflictSchema). A side on
+ * which the path does not exist (a key or an entry deleted there, or never added there) holds
+ * null and is listed in `missing`, which tells such a side from one holding null. `path` is in
+ * CONTRACT §4's notation; an entry of mental_models or directives is at its index in local's
+ * manifest, else in upstream's.
+ */
+export type { MergeConflict };
+
+type MergeSide = MergeConflict["missing"][number];
+
+/** For a conflict's path, which side to take. */
+export type MergePicks = Readonly<Record<string, "local" | "upstream">>;
+
+export interface MergeResult<T> {
+  /** The merge; at a conflicting path it holds local's value (or the pick made for that path). */
+  merged: T;
+  /** The conflicts no pick resolved, in the order of the merged content. */
+  conflicts: MergeConflict[];
+}
+
+/** The arrays whose entries are matched by a key, by their path; every other array is a whole value. */
+const KEYED_ARRAYS: ReadonlyArray<{ path: readonly string[]; key: string }> = [
+  { path: ["manifest", "mental_models"], key: "id" },
+  { path: ["manifest", "directives"], key: "name" },
+];
+
+/** A path's value on a side where the path does not exist (never null, which is a value). */
+const MISSING: unique symbol = Symbol("missing");
+
+type Path = readonly (string | number)[];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Deep equality of JSON values; an object's key order does not matter, an array's order does. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
+  }
+  if (!isObject(a) || !isObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && same(a[key], b[key]));
+}
+
+/** Local's keys (or entries) in local's order, then upstream's others in upstream's order. */
+function unionInOrder(local: readonly string[], upstream: readonly string[]): string[] {
+  const seen = new Set(local);
+  return [...local, ...upstream.filter((key) => !seen.has(key))];
+}
+
+const at = (value: unknown, key: string): unknown => (isObject(value) && Object.hasOwn(value, key) ? value[key] : MISSING);
+
+class Merger {
+  readonly conflicts: MergeConflict[] = [];
+  constructor(private readonly picks: MergePicks) {}
+
+  /** The merge of one path; MISSING when the path is deleted (or absent) in the result. */
+  value(path: Path, shownPath: Path, base: unknown, local: unknown, upstream: unknown): unknown {
+    if (same(local, upstream)) return local;
+    if (same(base, local)) return upstream;
+    if (same(base, upstream)) return local;
+    const keyed = KEYED_ARRAYS.find((k) => k.path.length === path.length && k.path.every((part, i) => part === path[i]));
+    if (keyed && Array.isArray(local) && Array.isArray(upstream) && (Array.isArray(base) || base === MISSING)) {
+      const merged = this.entries(keyed.key, path, shownPath, base === MISSING ? [] : (base as unknown[]), local, upstream);
+      if (merged) return merged;
+    }
+    if (isObject(local) && isObject(upstream) && (isObject(base) || base === MISSING)) {
+      return this.object(path, shownPath, base === MISSING ? {} : base, local, upstream);
+    }
+    return this.conflict(shownPath, base, local, upstream);
+  }
+
+  private object(
+    path: Path,
+    shownPath: Path,
+    base: Record<string, unknown>,
+    local: Record<string, unknown>,
+    upstream: Record<string, unknown>,
+  ) {
+    const out: Record<string, unknown> = {};
+    for (const key of unionInOrder(Object.keys(local), Object.keys(upstream))) {
+      const merged = this.value([...path, key], [...shownPath, key], at(base, key), at(local, key), at(upstream, key));
+      if (merged !== MISSING) out[key] = merged;
+    }
+    return out;
+  }
+
+  /**
+   * Entries matched by `key`; null when some entry has no string key (then the array is one
+   * whole value; a valid manifest never has such an entry).
+   */
+  private entries(key: string, path: Path, shownPath: Path, base: unknown[], local: unknown[], upstream: unknown[]): unknown[] | null {
+    const index = (list: unknown[]) => {
+      const byKey = new Map<string, { entry: unknown; at: number }>();
+      for (const [i, entry] of list.entries()) {
+        const id = isObject(entry) ? entry[key] : undefined;
+        if (typeof id !== "string" || byKey.has(id)) return null;
+        byKey.set(id, { entry, at: i });
+      }
+      return byKey;
+    };
+    const [b, l, u] = [index(base), index(local), index(upstream)];
+    if (!b || !l || !u) return null;
+    const out: unknown[] = [];
+    for (const id of unionInOrder([...l.keys()], [...u.keys()])) {
+      const shownAt = (l.get(id) ?? u.get(id))!.at;
+      const merged = this.value(
+        [...path, id],
+        [...shownPath, shownAt],
+        b.get(id)?.entry ?? MISSING,
+        l.get(id)?.entry ?? MISSING,
+        u.get(id)?.entry ?? MISSING,
+      );
+      if (merged !== MISSING) out.push(merged);
+    }
+    return out;
+  }
+
+  private conflict(shownPath: Path, base: unknown, local: unknown, upstream: unknown): unknown {
+    const path = formatPath(shownPath);
+    const pick = this.picks[path];
+    if (pick) return pick === "local" ? local : upstream;
+    const sides = { base, local, upstream };
+    this.conflicts.push({
+      path,
+      base: base === MISSING ? null : base,
+      local: local === MISSING ? null : local,
+      upstream: upstream === MISSING ? null : upstream,
+      missing: (Object.keys(sides) as MergeSide[]).filter((side) => sides[side] === MISSING),
+    });
+    return local;
+  }
+}
+
+/**
+ * Merges local's and upstream's changes since base. `picks` resolves conflicts by path (the
+ * console's, once a person chose a side for each; the side picked may be one without the path,
+ * which deletes it); a conflict without a pick takes local's value in `merged` and is listed in
+ * `conflicts`. Deterministic: keys and entries in local's order, then upstream's new ones in
+ * upstream's order; the sides are not changed.
+ */
+export function mergeTemplate<T extends object>(base: T, local: T, upstream: T, picks: MergePicks = {}): MergeResult<T> {
+  const merger = new Merger(picks);
+  const merged = merger.value([], [], base, local, upstream);
+  return { merged: (merged === MISSING ? {} : merged) as T, conflicts: merger.conflicts };
+}
+
+/** Whether two contents are the same (an object's key order aside): a merge equal to upstream leaves no local edits. */
+export const sameContent = (a: object, b: object) => same(a, b);
+
+/** Just the content of a template (or of any answer carrying its fields): what a merge compares. */
+export const contentOf = ({ name, description, category, integrations, tags, manifest }: TemplateContent): TemplateContent => ({
+  name,
+  description,
+  category,
+  integrations,
+  tags,
+  manifest,
+});
