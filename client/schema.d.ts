@@ -1748,7 +1748,12 @@ export interface components {
             /** @description Most tokens a public recall may return; absent or null leaves it unset. */
             recall_max_tokens?: number | null;
         };
-        /** @description Puts back the policy as that history entry left it. */
+        /**
+         * @description Puts back the policy as that history entry left it.
+         * @example {
+         *       "entry": "0b9c7e52-6f1d-4c63-9a39-2f5d1e8b7a10"
+         *     }
+         */
         RestorePolicyRequest: {
             /** @description The id of a `policy` entry of the bank's history (GET P/banks/{bank_id}/history). */
             entry: string;
@@ -8096,6 +8101,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entry": "0b9c7e52-6f1d-4c63-9a39-2f5d1e8b7a10"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RestorePolicyRequest"];
             };
         };

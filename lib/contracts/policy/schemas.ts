@@ -95,7 +95,11 @@ export const RestorePolicyRequest = z
       .min(1, "must not be empty")
       .meta({ description: "The id of a `policy` entry of the bank's history (GET P/banks/{bank_id}/history)." }),
   })
-  .meta({ id: "RestorePolicyRequest", description: "Puts back the policy as that history entry left it." });
+  .meta({
+    id: "RestorePolicyRequest",
+    description: "Puts back the policy as that history entry left it.",
+    example: { entry: "0b9c7e52-6f1d-4c63-9a39-2f5d1e8b7a10" },
+  });
 
 export const RestoredPolicy = z
   .object({
