@@ -303,3 +303,17 @@ describe("provenance on the remote store (Hindsight), from the history of import
     expect(res.body.results[1]).toMatchObject({ bank_id: "r-new", applied: true, problem: null });
   });
 });
+
+describe("a bank whose id is rollout", () => {
+  it("is read and deleted at /banks/rollout, which POST keeps for rollouts", async () => {
+    expect((await apply(dora, "rollout", "own")).status).toBe(200);
+    const read = await dora.get("/ext/svc/banks/rollout");
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ bank_id: "rollout", last_applied: { template: "personal/own" } });
+    expect((await dora.get("/ext/svc/banks/rollout/history")).body.entries).toHaveLength(1);
+    expect((await carl.get("/ext/svc/banks/rollout")).status).toBe(404);
+    expect((await dora.delete("/ext/svc/banks/rollout")).status).toBe(204);
+    expect((await dora.get("/ext/svc/banks/rollout")).status).toBe(404);
+    expect((await request("PUT", "/ext/svc/banks/rollout", { token: dora.token, body: {} })).headers.get("allow")).toBe("GET, POST, DELETE");
+  });
+});

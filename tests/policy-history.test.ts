@@ -265,3 +265,17 @@ describe("concurrent policy writes", () => {
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.before, `entry ${i}`).toEqual(rows[i - 1]!.after);
   });
 });
+
+describe("the order of a bank's entries of both kinds", () => {
+  it("lists an import after a policy change even when the change's clock ran ahead (no tie, no reordering)", async () => {
+    expectOk(await alice.post("/ext/svc/banks", { bank_id: "clock-bank", template: "first" }));
+    expectOk(await alice.put(policyPath("clock-bank"), { document: V1 }));
+    // A policy change recorded by a process whose clock runs an hour ahead.
+    const ahead = new Date(Date.now() + 3_600_000);
+    await t.app.db.update(bankPolicyChanges).set({ at: ahead }).where(eq(bankPolicyChanges.bankId, "clock-bank"));
+    expectOk(await alice.post("/ext/svc/banks", { bank_id: "clock-bank", template: "first" }));
+    const entries = await historyOf(alice, "clock-bank");
+    expect(entries.map((entry) => entry.kind)).toEqual(["import", "policy", "import"]);
+    expect(Date.parse(entries[0]!.applied_at!)).toBeGreaterThan(ahead.getTime());
+  });
+});

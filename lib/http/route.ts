@@ -196,8 +196,10 @@ type MethodTable = Record<HttpMethod, RouteHandler>;
  */
 export function route(handlers: Partial<MethodTable>): MethodTable {
   const allowed = ALL_METHODS.filter((m) => handlers[m]);
-  // Every handler of one route file serves the same path template.
-  const template = (handlers[allowed[0]!] as Partial<{ endpoint: Endpoint }> | undefined)?.endpoint?.path ?? UNMATCHED_ROUTE;
+  // Every handler of one route file serves the same path template (a handler borrowed from another
+  // route, as /banks/rollout borrows the bank's GET and DELETE for a bank of that id, declares none).
+  const template =
+    allowed.map((m) => (handlers[m] as Partial<{ endpoint: Endpoint }> | undefined)?.endpoint?.path).find(Boolean) ?? UNMATCHED_ROUTE;
   const refuse: RouteHandler = async (request) => {
     const requestId = requestIdFor(request.headers);
     const observation = observeRequest(request.method, template, requestId);

@@ -24,14 +24,24 @@ export interface ImportRecord {
 }
 
 /**
+ * The time a new history entry of the bank is recorded at (SQL): `at`, or a millisecond after the
+ * bank's newest entry of either kind when that is not earlier, so entries one after another keep
+ * their order even within one millisecond. greatest() skips the nulls of a bank without entries.
+ */
+function nextEntryTime(bankId: string, at: Date) {
+  const newestImport = sql`(select max(${bankImports.appliedAt}) from ${bankImports} where ${bankImports.bankId} = ${bankId})`;
+  const newestChange = sql`(select max(${bankPolicyChanges.at}) from ${bankPolicyChanges} where ${bankPolicyChanges.bankId} = ${bankId})`;
+  const interval = sql`interval '1 millisecond'`;
+  return sql`greatest(${at.toISOString()}::timestamptz, ${newestImport} + ${interval}, ${newestChange} + ${interval})`;
+}
+
+/**
  * Records an import and answers the time it is recorded at: `at`, or a millisecond after the
- * bank's newest entry when that is not earlier, so "newest first" never has to break a tie
+ * bank's newest entry (of either kind) when that is not earlier, so "newest first" never has to break a tie
  * (imports one after another can fall in one millisecond). One statement; the embedded store
  * runs it in the import's transaction, under the bank's row lock.
  */
 export async function recordImport(db: Database, record: ImportRecord): Promise<Date> {
-  const at = sql`${record.at.toISOString()}::timestamptz`;
-  const newest = sql`(select max(${bankImports.appliedAt}) from ${bankImports} where ${bankImports.bankId} = ${record.bankId})`;
   const [row] = await db
     .insert(bankImports)
     .values({
@@ -43,8 +53,7 @@ export async function recordImport(db: Database, record: ImportRecord): Promise<
       locallyModified: record.locallyModified,
       actor: record.actor,
       importResult: record.result,
-      // greatest() skips the null of a bank without entries.
-      appliedAt: sql`greatest(${at}, ${newest} + interval '1 millisecond')`,
+      appliedAt: nextEntryTime(record.bankId, record.at),
     })
     .returning({ appliedAt: bankImports.appliedAt });
   return row!.appliedAt;
@@ -122,17 +131,13 @@ export interface PolicyChangeRecord {
  * bank's policy lock (lib/services/policy), so `before` is what the previous change left.
  */
 export async function recordPolicyChange(db: Database, record: PolicyChangeRecord): Promise<void> {
-  const at = sql`${record.at.toISOString()}::timestamptz`;
-  const newestChange = sql`(select max(${bankPolicyChanges.at}) from ${bankPolicyChanges} where ${bankPolicyChanges.bankId} = ${record.bankId})`;
-  const newestImport = sql`(select max(${bankImports.appliedAt}) from ${bankImports} where ${bankImports.bankId} = ${record.bankId})`;
   await db.insert(bankPolicyChanges).values({
     bankId: record.bankId,
     actor: record.actor,
     before: record.before,
     after: record.after,
     restoredFrom: record.restoredFrom,
-    // greatest() skips the nulls of a bank without entries.
-    at: sql`greatest(${at}, ${newestChange} + interval '1 millisecond', ${newestImport} + interval '1 millisecond')`,
+    at: nextEntryTime(record.bankId, record.at),
   });
 }
 
