@@ -314,6 +314,8 @@ describe("a bank whose id is rollout", () => {
     expect((await carl.get("/ext/svc/banks/rollout")).status).toBe(404);
     expect((await dora.delete("/ext/svc/banks/rollout")).status).toBe(204);
     expect((await dora.get("/ext/svc/banks/rollout")).status).toBe(404);
-    expect((await request("PUT", "/ext/svc/banks/rollout", { token: dora.token, body: {} })).headers.get("allow")).toBe("GET, POST, DELETE");
+    expect((await request("PUT", "/ext/svc/banks/rollout", { token: dora.token, body: {} })).headers.get("allow")).toBe(
+      "GET, POST, DELETE",
+    );
   });
 });
