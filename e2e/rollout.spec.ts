@@ -109,5 +109,5 @@ test("the template rolls version 2 out to its banks: preview, one bank refused, 
   await expect(dialog.getByRole("progressbar")).toHaveAccessibleName("Applied 1 of 1 banks");
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(section.getByTestId("template-banks-summary")).toHaveText("3 banks last applied from personal/notes; all up to date.");
-  await expect(section.getByRole("button", { name: "Roll out version 2 to 0 banks" })).toBeDisabled();
+  await expect(section.getByRole("button", { name: /^Roll out/ })).toHaveCount(0);
 });

@@ -64,13 +64,12 @@ export function TemplateBanks({ scope, id, canReadVersions }: { scope: ScopeKind
                   {plural(data.banks.length, "bank")} last applied from {ref};{" "}
                   {behind.length === 0 ? "all up to date." : `${behind.length} behind.`}
                 </Text>
-                <Button
-                  leftSection={<IconRocket size={16} aria-hidden />}
-                  disabled={behind.length === 0}
-                  onClick={() => setTargets(behind.map((bank) => bank.bank_id))}
-                >
-                  Roll out {version} to {plural(behind.length, "bank")}
-                </Button>
+                {/* Nothing behind, nothing to roll out: the summary says so instead of a dead button. */}
+                {behind.length > 0 && (
+                  <Button leftSection={<IconRocket size={16} aria-hidden />} onClick={() => setTargets(behind.map((bank) => bank.bank_id))}>
+                    Roll out {version} to {plural(behind.length, "bank")}
+                  </Button>
+                )}
               </Group>
               <ResourceTable
                 minWidth={320}
