@@ -69,9 +69,9 @@ test("mira searches every source at once: by integration, with the integration f
   await signIn(page, MIRA.id, MIRA.password);
   await addSource(page, { url: north.sourceUrl("north") });
   await addSource(page, { url: south.sourceUrl("south") });
-  // Nothing fetched their catalogs yet.
-  await expect(sourceRow(page, "north").getByTestId("source-catalog-status")).toHaveText("Never fetched");
-  await expect(sourceRow(page, "south").getByTestId("source-catalog-status")).toHaveText("Never fetched");
+  // Adding a source fetches its catalog once and says what it found.
+  await expect(sourceRow(page, "north").getByTestId("source-catalog-status")).toContainText(`${NORTH_CATALOG.length} templates found`);
+  await expect(sourceRow(page, "south").getByTestId("source-catalog-status")).toContainText(`${SOUTH_CATALOG.length} templates found`);
 
   // With two sources, "All sources" is the first tab and the one shown.
   await consoleNav(page).getByRole("link", { name: "Marketplace", exact: true }).click();
