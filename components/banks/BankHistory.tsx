@@ -4,13 +4,11 @@ import Link from "next/link";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
-import { formatTimestamp } from "@/lib/client/format";
+import { formatTimestamp, plural } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import type { ImportResult } from "@/lib/contracts/banks/schemas";
 import { policyHistoryHref } from "./links";
 import { type HistoryEntry, type PolicyChange, type PolicyChangeKind, policyChangeKind } from "./policy/policy-change";
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What one import did, in a line: "config; 2 mental models created, 1 updated; 1 directive created". */
 function importSummary(result: ImportResult): string {

@@ -4,7 +4,7 @@ import { IconAlertTriangle, IconCircleCheck, IconPencil, IconTrash } from "@tabl
 import type { z } from "zod";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { Table } from "@/components/console/Table";
-import { formatTimestamp } from "@/lib/client/format";
+import { formatTimestamp, plural } from "@/lib/client/format";
 import type { CatalogCheck } from "@/lib/client/hooks/sources";
 import type { Source } from "@/lib/contracts/sources/schemas";
 import { allowedHostsHint } from "./allowed-hosts";
@@ -96,8 +96,6 @@ export function SourcesTable({
     </ResourceTable>
   );
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * When the source's catalog was last fetched; the outcome of the check run after it was added

@@ -3,6 +3,7 @@ import { Alert, Anchor, Badge, Button, Group, Modal, Paper, Stack, Text } from "
 import { useMediaQuery } from "@mantine/hooks";
 import Link from "next/link";
 import { useState } from "react";
+import { plural } from "@/lib/client/format";
 import type { PreviewOutcome, UpdatePreviewData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { formatJson } from "./json-text";
@@ -12,7 +13,6 @@ import { templateUpdatePath } from "./paths";
 import { describeUpdate } from "./update-summary";
 
 const short = (revision: string) => revision.slice(0, 8);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 interface Props {
   scope: ScopeKind;

@@ -10,7 +10,7 @@ import { ResourceTable } from "@/components/console/ResourceTable";
 import { SectionCard } from "@/components/console/SectionCard";
 import { Table } from "@/components/console/Table";
 import { endpoints } from "@/lib/client/endpoints";
-import { formatTimestamp } from "@/lib/client/format";
+import { formatTimestamp, plural } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { useEndpointQuery } from "@/lib/client/query";
 import type { ScopeKind } from "@/lib/contracts/scope";
@@ -29,8 +29,6 @@ function useNewestVersion(scope: ScopeKind, id: string, canReadVersions: boolean
   );
   return versions.data?.versions[0]?.version ?? null;
 }
-
-const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? "" : "s"}`;
 
 /**
  * "Banks from this template" (CONTRACT §16): the banks you may see whose last applied template is

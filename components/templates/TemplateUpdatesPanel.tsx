@@ -4,7 +4,7 @@ import { IconDownload, IconRefresh } from "@tabler/icons-react";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
 import { SectionCard } from "@/components/console/SectionCard";
-import { formatTimestamp } from "@/lib/client/format";
+import { formatTimestamp, plural } from "@/lib/client/format";
 import {
   type CheckUpdatesResult,
   hasUpdate,
@@ -40,8 +40,6 @@ interface Props {
   /** Why the last check of each template failed (empty when none did); shown in the table. */
   onCheckFailures: (failures: Map<string, string>) => void;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * The scope's update status at a glance, "Check all for updates" (one bulk request that

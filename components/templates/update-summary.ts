@@ -1,3 +1,5 @@
+import { plural } from "@/lib/client/format";
+import { KEYED_MANIFEST_LISTS, sameJson } from "@/lib/contracts/templates/merge";
 import type { TemplateMetadata } from "./MetadataDiff";
 
 /** A template's content as an update preview carries it, installed or latest. */
@@ -7,12 +9,12 @@ const METADATA_FIELDS = ["name", "description", "category", "tags", "integration
 
 /** The manifest lists and the key their entries are matched by (as an import matches them, CONTRACT §9). */
 const KEYED_LISTS = [
-  { key: "mental_models", by: "id", one: "mental model", many: "mental models" },
-  { key: "directives", by: "name", one: "directive", many: "directives" },
+  { key: "mental_models", by: KEYED_MANIFEST_LISTS.mental_models, one: "mental model", many: "mental models" },
+  { key: "directives", by: KEYED_MANIFEST_LISTS.directives, one: "directive", many: "directives" },
 ] as const;
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+// Key order aside, as the merge compares: a reordered object is no change.
+const same = sameJson;
 
 /** The entries of a manifest list by their key; anything that is not such a list counts as empty. */
 function entriesBy(list: unknown, by: string): Map<string, unknown> {
@@ -32,9 +34,9 @@ function listChange(before: unknown, after: unknown, { by, one, many }: (typeof 
   const removed = [...old.keys()].filter((k) => !now.has(k)).length;
   const changed = [...now.keys()].filter((k) => old.has(k) && !same(old.get(k), now.get(k))).length;
   const parts = [
-    changed && `${count(changed, one, many)} changed`,
-    added && `${changed ? added : count(added, one, many)} added`,
-    removed && `${changed || added ? removed : count(removed, one, many)} removed`,
+    changed && `${plural(changed, one, many)} changed`,
+    added && `${changed ? added : plural(added, one, many)} added`,
+    removed && `${changed || added ? removed : plural(removed, one, many)} removed`,
   ].filter(Boolean);
   return parts.length ? parts.join(", ") : null;
 }

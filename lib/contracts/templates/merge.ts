@@ -45,11 +45,14 @@ export interface MergeResult<T> {
   conflicts: MergeConflict[];
 }
 
-/** The arrays whose entries are matched by a key, by their path; every other array is a whole value. */
-const KEYED_ARRAYS: ReadonlyArray<{ path: readonly string[]; key: string }> = [
-  { path: ["manifest", "mental_models"], key: "id" },
-  { path: ["manifest", "directives"], key: "name" },
-];
+/** The manifest's lists whose entries are matched by a key (as an import matches them); every other array is a whole value. */
+export const KEYED_MANIFEST_LISTS = { mental_models: "id", directives: "name" } as const;
+
+/** The arrays whose entries are matched by a key, by their path. */
+const KEYED_ARRAYS: ReadonlyArray<{ path: readonly string[]; key: string }> = Object.entries(KEYED_MANIFEST_LISTS).map(([list, key]) => ({
+  path: ["manifest", list],
+  key,
+}));
 
 /** A path's value on a side where the path does not exist (never null, which is a value). */
 const MISSING: unique symbol = Symbol("missing");
@@ -59,14 +62,14 @@ type Path = readonly (string | number)[];
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Deep equality of JSON values; an object's key order does not matter, an array's order does. */
-function same(a: unknown, b: unknown): boolean {
+export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
   }
   if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && same(a[key], b[key]));
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
 }
 
 /** Local's keys (or entries) in local's order, then upstream's others in upstream's order. */
@@ -83,9 +86,9 @@ class Merger {
 
   /** The merge of one path; MISSING when the path is deleted (or absent) in the result. */
   value(path: Path, shownPath: Path, base: unknown, local: unknown, upstream: unknown): unknown {
-    if (same(local, upstream)) return local;
-    if (same(base, local)) return upstream;
-    if (same(base, upstream)) return local;
+    if (sameJson(local, upstream)) return local;
+    if (sameJson(base, local)) return upstream;
+    if (sameJson(base, upstream)) return local;
     const keyed = KEYED_ARRAYS.find((k) => k.path.length === path.length && k.path.every((part, i) => part === path[i]));
     if (keyed && Array.isArray(local) && Array.isArray(upstream) && (Array.isArray(base) || base === MISSING)) {
       const merged = this.entries(keyed.key, path, shownPath, base === MISSING ? [] : (base as unknown[]), local, upstream);
@@ -173,7 +176,7 @@ export function mergeTemplate<T extends object>(base: T, local: T, upstream: T, 
 }
 
 /** Whether two contents are the same (an object's key order aside): a merge equal to upstream leaves no local edits. */
-export const sameContent = (a: object, b: object) => same(a, b);
+export const sameContent = (a: object, b: object) => sameJson(a, b);
 
 /** Just the content of a template (or of any answer carrying its fields): what a merge compares. */
 export const contentOf = ({ name, description, category, integrations, tags, manifest }: TemplateContent): TemplateContent => ({

@@ -4,6 +4,7 @@ import type { BankDetail, BankHistory, BankListQuery, CreateBankRequest } from "
 import { notFound } from "@/lib/contracts/errors";
 import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/contracts/templates/manifest";
 import type { ServiceContext } from "@/lib/services/context";
+import { currentVersion } from "@/lib/services/templates/version-log";
 import type { AppliedTemplate, BankStore } from "./bank-store";
 import { presentBankDetail } from "./detail";
 import { bankHistoryEntries } from "./history";
@@ -31,7 +32,8 @@ export async function appliedTemplate(ctx: ServiceContext, ref: string): Promise
     ref: template.ref,
     rowId: template.row.rowId,
     revision: template.row.sourceRevision,
-    version: template.version,
+    // Read only when the template is applied: listing banks by template needs just its row.
+    version: await currentVersion(ctx.db, template.row.rowId),
     locallyModified: template.row.locallyModified,
     manifest: template.row.manifest as BankTemplateManifest,
   };

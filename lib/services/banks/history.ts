@@ -5,18 +5,13 @@ import type { Database } from "@/db/client";
 import { bankImports, bankPolicyChanges } from "@/db/schema";
 import type { BankHistoryEntry, BankImport, BankPolicyChange, ImportResult } from "@/lib/contracts/banks/schemas";
 import { iso } from "@/lib/contracts/fields";
+import type { AppliedTemplate } from "./bank-store";
 
-/** One real import into a bank, as recorded (CONTRACT §14). */
+/** One real import into a bank, as recorded (CONTRACT §14, §16). */
 export interface ImportRecord {
   bankId: string;
-  /** Normalised ref, `personal/{id}` or `server/{id}`. */
-  template: string;
-  /** The template's row (templates.row_id). */
-  templateRow: string;
-  sourceRevision: string | null;
-  /** The template's version number and locally_modified flag when applied (CONTRACT §16). */
-  templateVersion: number;
-  locallyModified: boolean;
+  /** The template as applied: ref, row, revision, version and local-edit mark. */
+  template: AppliedTemplate;
   /** The principal id whose request applied it. */
   actor: string;
   result: ImportResult;
@@ -46,11 +41,11 @@ export async function recordImport(db: Database, record: ImportRecord): Promise<
     .insert(bankImports)
     .values({
       bankId: record.bankId,
-      template: record.template,
-      templateRow: record.templateRow,
-      sourceRevision: record.sourceRevision,
-      templateVersion: record.templateVersion,
-      locallyModified: record.locallyModified,
+      template: record.template.ref,
+      templateRow: record.template.rowId,
+      sourceRevision: record.template.revision,
+      templateVersion: record.template.version,
+      locallyModified: record.template.locallyModified,
       actor: record.actor,
       importResult: record.result,
       appliedAt: nextEntryTime(record.bankId, record.at),

@@ -87,11 +87,7 @@ async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient,
     const before = await auditedBank(tx.db, bankId, current);
     await recordImport(tx.db, {
       bankId,
-      template: request.template.ref,
-      templateRow: request.template.rowId,
-      sourceRevision: request.template.revision,
-      templateVersion: request.template.version,
-      locallyModified: request.template.locallyModified,
+      template: request.template,
       actor: ctx.actor.id,
       result: answer,
       at: new Date(),

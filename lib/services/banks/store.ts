@@ -84,11 +84,7 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportReque
           );
       const appliedAt = await recordImport(tx, {
         bankId,
-        template: request.template.ref,
-        templateRow: request.template.rowId,
-        sourceRevision: request.template.revision,
-        templateVersion: request.template.version,
-        locallyModified: request.template.locallyModified,
+        template: request.template,
         actor: actor.id,
         result,
         at: now,

@@ -3,7 +3,6 @@ import type { OwnerScope } from "@/lib/contracts/scope";
 import { TEMPLATE_ID_PATTERN } from "@/lib/contracts/templates/schemas";
 import type { ServiceContext } from "@/lib/services/context";
 import { findTemplate, type TemplateRow } from "@/lib/services/templates/templates";
-import { currentVersion } from "@/lib/services/templates/version-log";
 
 const REF = /^(?:(personal|server)\/)?([^/]*)$/;
 
@@ -12,10 +11,7 @@ const REF = /^(?:(personal|server)\/)?([^/]*)$/;
  * bare id meaning the caller's personal template, else the server one. 422 for other forms,
  * 404 when there is no such template (another user's personal one included).
  */
-export async function resolveTemplateRef(
-  ctx: ServiceContext,
-  { ref }: { ref: string },
-): Promise<{ ref: string; row: TemplateRow; version: number }> {
+export async function resolveTemplateRef(ctx: ServiceContext, { ref }: { ref: string }): Promise<{ ref: string; row: TemplateRow }> {
   const match = REF.exec(ref);
   if (!match || !TEMPLATE_ID_PATTERN.test(match[2]!)) {
     throw invalidField("template", "must be personal/{id}, server/{id} or a template id");
@@ -26,7 +22,7 @@ export async function resolveTemplateRef(
   const candidates = scopeName === "personal" ? [personal] : scopeName === "server" ? [server] : [personal, server];
   for (const scope of candidates) {
     const row = await findTemplate(ctx.db, scope, id);
-    if (row) return { ref: `${scope.kind}/${id}`, row, version: await currentVersion(ctx.db, row.rowId) };
+    if (row) return { ref: `${scope.kind}/${id}`, row };
   }
   throw notFound(`No template ${ref} is available to you.`);
 }
