@@ -19,7 +19,8 @@ ENV NEXT_TELEMETRY_DISABLED=1
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
 # The app has no public/ today; making it keeps the runtime COPY valid whether or not one is added.
-RUN mkdir -p public && node node_modules/next/dist/bin/next build
+# `next build`, then our server (lib/server/http-server.cjs) in place of the generated server.js.
+RUN mkdir -p public && node scripts/build.mjs
 
 FROM node:20-bookworm-slim AS runtime
 WORKDIR /app

@@ -6,7 +6,6 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { Copy, DockerfileParser, Env, From, type Instruction } from "dockerfile-ast";
 import { parse as parseYaml } from "yaml";
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { buildIfChanged } from "../scripts/build-if-changed.mjs";
 import { createScratchDatabase, type ScratchDatabase, ServerProcess, signInOver } from "./support/server-process";
 

@@ -22,9 +22,22 @@ export function buildIfChanged(root, { stdio = "inherit" } = {}) {
     stdio,
   });
   if (result.status !== 0) return result.status ?? 1;
+  placeServer(root);
   placeStandaloneAssets(root, { replace: true });
   writeFileSync(path.join(root, ".next", "source-stamp"), stamp);
   return 0;
+}
+
+/**
+ * The standalone output (next.config.mjs) with our server in it: lib/server/http-server.cjs
+ * replaces the server.js Next generates (the container image and npm start run server.js).
+ */
+export function placeServer(root) {
+  const target = path.join(root, ".next", "standalone", "server.js");
+  const staging = `${target}.${process.pid}`;
+  cpSync(path.join(root, "lib", "server", "http-server.cjs"), staging);
+  // A rename: a server starting from this build at the same moment reads either file whole.
+  renameSync(staging, target);
 }
 
 /**
@@ -56,3 +69,4 @@ export function placeStandaloneAssets(root, { replace = false } = {}) {
     }
   }
 }
+

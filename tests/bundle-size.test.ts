@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { buildIfChanged } from "../scripts/build-if-changed.mjs";
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { FIRST_LOAD_BUDGET_BYTES, formatReport, measureFirstLoadJs } from "../scripts/first-load-js.mjs";

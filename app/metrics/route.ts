@@ -1,5 +1,7 @@
 // GET /metrics – Prometheus text format; behind Authorization: Bearer <METRICS_TOKEN> when that is set
 import { createHash, timingSafeEqual } from "node:crypto";
+import { apiHeaders } from "@/lib/http/problem-response";
+import { requestIdFor } from "@/lib/http/request-id";
 import { loadConfig } from "@/lib/platform/config";
 import { metrics } from "@/lib/platform/metrics";
 
@@ -14,16 +16,17 @@ const sameToken = (given: string, expected: string) => timingSafeEqual(digest(gi
 export async function GET(request: Request): Promise<Response> {
   // Read from the environment, not the app: a scrape must work while the database is down.
   const { metricsToken } = loadConfig();
+  const headers = apiHeaders(requestIdFor(request.headers));
   if (metricsToken !== null) {
     const given = BEARER.exec(request.headers.get("authorization") ?? "")?.[1];
     if (given === undefined || !sameToken(given, metricsToken)) {
       return new Response("Unauthorized\n", {
         status: 401,
-        headers: { "www-authenticate": 'Bearer realm="metrics"', "content-type": "text/plain", "cache-control": "no-store" },
+        headers: { ...headers, "www-authenticate": 'Bearer realm="metrics"', "content-type": "text/plain" },
       });
     }
   }
   return new Response(await metrics.registry.metrics(), {
-    headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" },
+    headers: { ...headers, "content-type": metrics.registry.contentType },
   });
 }

@@ -41,6 +41,16 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The process started (with `npm start`'s launcher, the launcher: the server is its child). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** What it wrote to stdout and stderr since it last started. */
+  get log(): string {
+    return this.output;
+  }
+
   /** Starts it and waits until /readyz answers 200 (the database is up and migrated). */
   async start(timeoutMs = 120_000): Promise<void> {
     this.output = "";

@@ -18,8 +18,8 @@ export function assertStorable(value: unknown, what: string): void {
 }
 
 /** 400 for a URL path whose percent-encoding is invalid (`/ext/svc/me/templates/%ff`). */
-export function assertPathEncoding(pathname: string): void {
-  if (!hasValidPathEncoding(pathname)) {
+export function assertPathEncoding(pathname: string, markedInvalid = false): void {
+  if (markedInvalid || !hasValidPathEncoding(pathname)) {
     throw badRequest("The URL path has invalid percent-encoding.", "invalid-path-encoding");
   }
 }

@@ -57,6 +57,14 @@ export type RouteHandler = (request: Request, context?: RouteContext) => Promise
 const NO_PRINCIPAL = undefined as unknown as Principal;
 
 /**
+ * Whether the production server (lib/server/http-server.cjs) passed this request on with its
+ * path escaped because the path's percent-encoding was malformed (which Next would answer with
+ * a 500): the path the pipeline sees then decodes, so the mark is what tells. The server removes
+ * the header from every request it did not mark.
+ */
+const markedInvalidPath = (request: Request) => request.headers.has("x-invalid-path-encoding");
+
+/**
  * Wraps one endpoint: authentication and permission, path/query/body parsing and
  * validation, then the handler; every error thrown on the way becomes problem+json.
  */
@@ -78,7 +86,7 @@ export function handle<E extends Endpoint>(
     const url = new URL(request.url);
     const where = { method: request.method, path: url.pathname, requestId };
     try {
-      assertPathEncoding(url.pathname);
+      assertPathEncoding(url.pathname, markedInvalidPath(request));
       const app = await getApp();
       const principal = endpoint.access === "public" ? NO_PRINCIPAL : await authenticate(request, app);
       observation.principal = principal;
@@ -216,7 +224,7 @@ export function unknownPath(): MethodTable {
     const requestId = requestIdFor(request.headers);
     const observation = observeRequest(request.method, UNMATCHED_ROUTE, requestId);
     try {
-      assertPathEncoding(path);
+      assertPathEncoding(path, markedInvalidPath(request));
       observation.principal = await authenticate(request, await getApp());
       throw notFound(`No endpoint exists at ${path}.`);
     } catch (error) {

@@ -1,0 +1,182 @@
+// The production server: the build places this file at .next/standalone/server.js in place of
+// the one Next generates (scripts/build-if-changed.mjs), so `npm start` and the container image
+// run it. It does what Next's own server does (one node:http server handing every request to
+// Next's request handler) and what that server cannot:
+// - bounds slow clients: headers within 10 s, the whole request within 30 s (408, CONTRACT §18);
+// - refuses a declared body over 1 MiB outside the API before reading it (the API answers its own
+//   413 as problem+json, after authentication, without reading the body either);
+// - answers a path with malformed percent-encoding, which Next would answer with a 500: outside
+//   the API with a plain 400; under the API by passing it on escaped and marked, so the API's
+//   pipeline answers it with its problem+json, request id and log line (lib/http/route.ts);
+// - runs WEB_CONCURRENCY worker processes with DATABASE_URL (the embedded PGlite is owned by one
+//   process), restarts a worker that dies, and on SIGTERM or SIGINT stops accepting, lets
+//   in-flight requests finish for up to 10 s, then exits.
+// Plain CommonJS with no imports but Node's and Next's: it runs beside the traced node_modules.
+"use strict";
+
+const cluster = require("node:cluster");
+const fs = require("node:fs");
+const http = require("node:http");
+const os = require("node:os");
+const path = require("node:path");
+
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const MAX_DECLARED_BODY_BYTES = 1024 * 1024;
+const SHUTDOWN_GRACE_MS = 10_000;
+const API_PREFIX = "/ext/svc/";
+/** Set on a request whose path had malformed percent-encoding (and removed from any client's request). */
+const INVALID_PATH_HEADER = "x-invalid-path-encoding";
+
+const dir = __dirname;
+process.env.NODE_ENV = "production";
+process.chdir(dir);
+
+/** How many worker processes: WEB_CONCURRENCY, else one per CPU; always one on the embedded database. */
+function workerCount(env) {
+  const asked = Number.parseInt(env.WEB_CONCURRENCY ?? "", 10);
+  if (!env.DATABASE_URL) {
+    if (asked > 1) console.warn("WEB_CONCURRENCY is ignored without DATABASE_URL: one process owns the embedded database.");
+    return 1;
+  }
+  return Number.isInteger(asked) && asked > 0 ? asked : os.availableParallelism();
+}
+
+function log(level, msg, fields = {}) {
+  // Shaped as the app's own lines are (lib/platform/log.ts): one JSON object per line on stderr.
+  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), pid: process.pid, ...fields, msg })}\n`);
+}
+
+// --- The primary: keeps WEB_CONCURRENCY workers running ---------------------------------------
+
+function runPrimary(count) {
+  let stopping = false;
+  const restarts = [];
+  const fork = () => cluster.fork();
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    // A worker that keeps dying right after start (a bad config) is restarted at most once a second.
+    const now = Date.now();
+    restarts.push(now);
+    while (restarts.length && restarts[0] < now - 10_000) restarts.shift();
+    const delay = restarts.length > 5 ? 1_000 : 0;
+    log("warn", "a worker process exited; starting another", { worker_pid: worker.process.pid, code, signal });
+    setTimeout(fork, delay);
+  });
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    log("info", `${signal}: stopping the workers`);
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) process.exit(0);
+    for (const worker of workers) worker?.process.kill(signal);
+    // A worker gets its own grace period; this one only catches a worker that hangs past it.
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + 5_000).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  log("info", `starting ${count} worker processes`);
+  for (let i = 0; i < count; i++) fork();
+}
+
+// --- A worker (or the only process): Next behind a bounded node:http server ---------------------
+
+function hasValidPathEncoding(pathname) {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A plain 4xx outside the API, closing the connection (the rest of the request is not read). */
+function refuse(res, status, text) {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", connection: "close" });
+  res.end(`${text}\n`);
+}
+
+async function runWorker() {
+  const config = JSON.parse(fs.readFileSync(path.join(dir, ".next", "required-server-files.json"), "utf8")).config;
+  // What Next's generated server.js does: the build's config, not a next.config file (there is none here).
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+  const port = Number.parseInt(process.env.PORT ?? "", 10) || 3000;
+  const hostname = process.env.HOSTNAME || "0.0.0.0";
+  const next = require("next");
+  const app = next({ dev: false, dir, hostname, port, conf: config });
+  const handle = app.getRequestHandler();
+
+  let stopping = false;
+  const server = http.createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      // How often Node checks those two timeouts (default 30 s, which would let a request run to 60 s).
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => {
+      if (stopping) res.setHeader("connection", "close");
+      const url = req.url ?? "/";
+      const query = url.indexOf("?");
+      const pathname = query === -1 ? url : url.slice(0, query);
+      const isApi = pathname.startsWith(API_PREFIX);
+      delete req.headers[INVALID_PATH_HEADER];
+      if (!hasValidPathEncoding(pathname)) {
+        if (!isApi) return refuse(res, 400, "Bad Request: the URL path has invalid percent-encoding.");
+        // Every % escaped, so Next routes it (to the endpoint or the catch-all) without decoding
+        // errors; the mark makes the pipeline answer 400 invalid-path-encoding.
+        req.headers[INVALID_PATH_HEADER] = "1";
+        req.url = pathname.replaceAll("%", "%25") + (query === -1 ? "" : url.slice(query));
+      }
+      const declared = Number(req.headers["content-length"]);
+      if (!isApi && declared > MAX_DECLARED_BODY_BYTES) return refuse(res, 413, "Payload Too Large: at most 1 MiB.");
+      handle(req, res).catch((error) => {
+        log("error", "the request handler failed", { err: String(error?.stack ?? error) });
+        if (!res.headersSent) refuse(res, 500, "Internal Server Error");
+        else res.destroy();
+      });
+    },
+  );
+  server.keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? "", 10) || 5_000;
+
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    // Stop accepting; idle keep-alive connections close now, busy ones after their answer.
+    server.close();
+    server.closeIdleConnections();
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    await new Promise((resolve) => server.once("close", resolve));
+    clearInterval(idleSweep);
+    clearTimeout(deadline);
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  // A worker of a primary that is gone (killed with -9) has nobody to serve for.
+  if (cluster.isWorker) process.on("disconnect", stop);
+
+  await app.prepare();
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, hostname, resolve);
+  });
+  log("info", `listening on http://${hostname}:${port}`);
+}
+
+const workers = workerCount(process.env);
+if (workers > 1 && cluster.isPrimary) {
+  runPrimary(workers);
+} else {
+  runWorker().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
