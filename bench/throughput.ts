@@ -1,9 +1,10 @@
 // The throughput report of `npm run bench` (issue 9): the app (its production server, as `npm
-// start` runs it, with one worker process and with two) on PostgreSQL with 100k templates, beside a bare node:http + postgres.js server answering
-// the same three reads with the same queries and key check (bench/bare-server.mjs), and a minimal
-// Next.js app of the installed version with one route answering "ok" (bench/next-floor) as the
-// framework's floor. autocannon, 32 connections, every target once per round, rounds alternating,
-// so a noisy machine slows all of them alike.
+// start` runs it, with one worker process and with two) on PostgreSQL with 100k templates, beside
+// a bare node:http + postgres.js server answering the same three reads with the same queries and
+// key check (bench/bare-server.mjs), and a minimal Next.js app of the installed version with one
+// route answering "ok" (bench/next-floor, served by the standalone server Next generates for it)
+// as the framework's floor. autocannon, 32 connections, every target once per round, rounds
+// alternating, so a noisy machine slows all of them alike.
 //
 // Which build: BENCH_APP_DIR (a directory with a production `.next`), else the repository's own
 // `.next` when it holds a build (BUILD_ID), else a fresh build in a temporary copy of the working
@@ -133,10 +134,10 @@ function startProcess(name: string, port: number, args: string[], cwd: string, e
   return waitReady(port, readyPath, child, name).then(() => server);
 }
 
-/** `next start` of the build in `dir`. */
-function nextStart(name: string, dir: string, port: number, env: Record<string, string>, readyPath: string) {
-  const next = path.join(dir, "node_modules/next/dist/bin/next");
-  return startProcess(name, port, [next, "start", "-p", String(port), "-H", "127.0.0.1"], dir, env, readyPath);
+/** The server Next generated for the standalone build in `dir` (the floor: no server of ours). */
+function nextStandalone(name: string, dir: string, port: number, readyPath: string) {
+  const env = { NODE_ENV: "production", HOSTNAME: "127.0.0.1" };
+  return startProcess(name, port, [path.join(dir, ".next", "standalone", "server.js")], dir, env, readyPath);
 }
 
 /** The app's production server (what `npm start` runs) with `workers` worker processes. */
@@ -202,7 +203,7 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     // The bare server answers templates with the app's own presenter: the JSON its database writes.
     const bareEnv = { DATABASE_URL: large.url, CURSOR_KEY: cursorKey, TEMPLATE_JSON_SQL: new PgDialect().sqlToQuery(templateJson).sql };
     servers.push(await startProcess("bare", PORTS.bare, [path.join(ROOT, "bench/bare-server.mjs")], ROOT, bareEnv, "/healthz"));
-    servers.push(await nextStart("next floor", floor.dir, PORTS.floor, { NODE_ENV: "production" }, "/ok"));
+    servers.push(await nextStandalone("next floor", floor.dir, PORTS.floor, "/ok"));
     const app = `http://127.0.0.1:${PORTS.app}`;
     const appTwo = `http://127.0.0.1:${PORTS.appTwo}`;
     const listPath = "/ext/svc/me/templates?tag=tag3&limit=50";
