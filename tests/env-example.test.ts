@@ -9,14 +9,14 @@ const root = path.resolve(import.meta.dirname, "..");
 /** Names in .env.example, set (`NAME=`) or commented out (`# NAME=`). */
 const listed = new Set([...readFileSync(path.join(root, ".env.example"), "utf8").matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
 
-// Set by Node, Next or vitest, not by operators.
-const FRAMEWORK_VARIABLES = new Set(["NODE_ENV", "NEXT_RUNTIME", "VITEST"]);
+// Set by Node, Next or vitest, not by operators; HOSTNAME by npm start and the image (every interface).
+const FRAMEWORK_VARIABLES = new Set(["NODE_ENV", "NEXT_RUNTIME", "VITEST", "HOSTNAME"]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return sourceFiles(full);
-    return /\.(ts|tsx|mjs)$/.test(name) ? [full] : [];
+    return /\.(ts|tsx|mjs|cjs)$/.test(name) ? [full] : [];
   });
 }
 
