@@ -49,7 +49,7 @@ const MANIFEST = JSON.stringify({
 /** `rows` templates: half the heavy owner's (the one the bench reads), the rest spread out. */
 async function seed(db: DatabaseHandle["db"], rows: number) {
   await seedTemplates(db, rows, MANIFEST);
-  const key = await insertApiKey(db, { userId: "heavy", serviceAccountId: null }, "bench");
+  const key = await insertApiKey(db, { userId: "heavy", serviceAccountId: null }, { description: "bench" });
   return key.token;
 }
 

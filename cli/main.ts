@@ -1,6 +1,7 @@
 // The bank-templates command line: parses the command, runs it, and turns every failure into a
 // readable message on stderr (and the problem on stdout with --json) and a documented exit code.
 import { Command, CommanderError } from "commander";
+import { registerApiKeyCommands } from "./commands/api-keys";
 import { registerAuthCommands } from "./commands/auth";
 import { registerBankCommands } from "./commands/banks";
 import { registerPolicyCommands } from "./commands/policy";
@@ -22,6 +23,7 @@ function buildProgram(): Command {
     "\nExit codes: 0 ok, 1 refused by the API (4xx), 2 usage error, 3 server unreachable or 5xx, 4 not logged in or key refused (401/403), 5 some items of a bulk command failed.",
   );
   registerAuthCommands(program);
+  registerApiKeyCommands(program);
   registerSourceCommands(program);
   registerTemplateCommands(program);
   registerBankCommands(program);

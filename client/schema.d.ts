@@ -959,12 +959,22 @@ export interface components {
         };
         /**
          * @example {
-         *       "description": "CI deploy job"
+         *       "description": "CI deploy job",
+         *       "expires_in_days": 90,
+         *       "scope": "read"
          *     }
          */
         CreateApiKeyRequest: {
             description?: string | null;
+            /** @description Days until the key expires (1-365); absent or null: it never expires. */
+            expires_in_days?: number | null;
+            scope?: components["schemas"]["ApiKeyScope"] | null;
         };
+        /**
+         * @description `write` (the default): all its principal may do; `read`: GET (and HEAD) only, anything else answers 403 `key-read-only`.
+         * @enum {string}
+         */
+        ApiKeyScope: "write" | "read";
         /**
          * @example {
          *       "id": "deploy-bot",
@@ -1823,6 +1833,8 @@ export interface components {
          *     - `urn:bank-templates:problem:body-too-deep`: The body nests more than 64 levels deep.
          *     - `urn:bank-templates:problem:invalid-path-encoding`: The URL path has invalid percent-encoding.
          *     - `urn:bank-templates:problem:unauthorized`: Missing, unknown, revoked or inactive credentials.
+         *     - `urn:bank-templates:problem:key-expired`: The API key has expired; create a new one.
+         *     - `urn:bank-templates:problem:key-read-only`: The API key is read-only: it may only GET.
          *     - `urn:bank-templates:problem:forbidden`: Authenticated, but not allowed.
          *     - `urn:bank-templates:problem:cross-site-session`: A session cookie came with a request that did not come from the console.
          *     - `urn:bank-templates:problem:not-found`: No such resource, or not the caller's.
@@ -1831,6 +1843,7 @@ export interface components {
          *     - `urn:bank-templates:problem:id-taken`: The id or name is taken.
          *     - `urn:bank-templates:problem:last-admin`: The change would leave the server without an active admin.
          *     - `urn:bank-templates:problem:local-edits`: The template has local edits; update with force=true to replace them.
+         *     - `urn:bank-templates:problem:limit-reached`: The principal already holds as many of these as it may (CONTRACT §18); remove one first.
          *     - `urn:bank-templates:problem:source-gone`: The template's source has been removed.
          *     - `urn:bank-templates:problem:template-gone`: The template is no longer in its source's catalog.
          *     - `urn:bank-templates:problem:stale-policy-document`: The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.
@@ -1853,7 +1866,7 @@ export interface components {
          *     - `urn:bank-templates:problem:upstream-timeout`: An upstream server did not answer in time.
          * @enum {string}
          */
-        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
+        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
         FieldError: {
             /** @example manifest.mental_models[1].id */
             path: string;
@@ -1876,6 +1889,9 @@ export interface components {
             /** @description The first characters of the token, to recognise it. */
             prefix: string;
             description: string | null;
+            scope: components["schemas"]["ApiKeyScope"];
+            /** @description When the key stops working (401 `key-expired`); null: never. */
+            expires_at: string | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -1888,6 +1904,9 @@ export interface components {
             /** @description The first characters of the token, to recognise it. */
             prefix: string;
             description: string | null;
+            scope: components["schemas"]["ApiKeyScope"];
+            /** @description When the key stops working (401 `key-expired`); null: never. */
+            expires_at: string | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -2671,7 +2690,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "description": "CI deploy job"
+                 *       "description": "CI deploy job",
+                 *       "expires_in_days": 90,
+                 *       "scope": "read"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateApiKeyRequest"];
@@ -2716,6 +2737,15 @@ export interface operations {
             };
             /** @description No such resource (or not the caller's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3175,7 +3205,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "description": "CI deploy job"
+                 *       "description": "CI deploy job",
+                 *       "expires_in_days": 90,
+                 *       "scope": "read"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateApiKeyRequest"];
@@ -3220,6 +3252,15 @@ export interface operations {
             };
             /** @description No such resource (or not the caller's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3879,7 +3920,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "description": "CI deploy job"
+                 *       "description": "CI deploy job",
+                 *       "expires_in_days": 90,
+                 *       "scope": "read"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateApiKeyRequest"];
@@ -3924,6 +3967,15 @@ export interface operations {
             };
             /** @description No such resource (or not the caller's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

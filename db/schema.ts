@@ -51,6 +51,12 @@ export const apiKeys = pgTable(
     tokenHash: text("token_hash").notNull().unique(),
     prefix: text("prefix").notNull(),
     description: text("description"),
+    // `read` keys may only GET (CONTRACT §18); the bootstrap key and every earlier key are `write`.
+    scope: text("scope", { enum: ["write", "read"] })
+      .notNull()
+      .default("write"),
+    // Null: never expires.
+    expiresAt: timestamptz("expires_at"),
     createdAt: createdAt(),
     lastUsedAt: timestamptz("last_used_at"),
   },

@@ -5,7 +5,7 @@ import { configFile, normalizeBaseUrl, removeStoredLogin, storeLogin } from "../
 import { action } from "../context";
 import { usageError } from "../errors";
 import { prompt, promptSecret, readStdinLine } from "../input";
-import { printJson, printLines } from "../output";
+import { printJson, printLines, warn } from "../output";
 
 interface LoginOptions {
   url?: string;
@@ -19,11 +19,16 @@ export function registerAuthCommands(program: Command): void {
     .option("--url <url>", "the server, such as https://templates.example.com (prompted for when absent)")
     .option(
       "--key <key>",
-      "the API key (prompted for without echo when absent, or read from the first line of stdin when stdin is not a terminal)",
+      "the API key (visible to other users in the process list and kept in your shell history: leave it out to be asked without echo, or pipe it on stdin)",
     )
     .action(
       action(async ({ json }, options: LoginOptions) => {
         const url = normalizeBaseUrl(options.url ?? (await askOnTerminal("Server URL: ", "--url")));
+        if (options.key !== undefined) {
+          warn(
+            "warning: a key given with --key is visible in the process list and your shell history; leave --key out to type it unseen or pipe it on stdin",
+          );
+        }
         const apiKey = options.key ?? (process.stdin.isTTY ? await promptSecret("API key: ") : await readStdinLine());
         if (!apiKey) throw usageError("No API key given: pass --key, type it when asked, or pipe it on stdin");
         // The key is stored only once the server accepted it; a refused key exits 4 and stores nothing.

@@ -1,5 +1,5 @@
 "use client";
-import { Button, Code, Group, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Code, Group, Stack, Text, Title } from "@mantine/core";
 import { IconKey, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { lazyModal } from "@/components/console/lazy";
@@ -9,6 +9,7 @@ import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
 import { type KeyOwnerRef, useApiKeys, useRevokeApiKey } from "@/lib/client/hooks/api-keys";
+import { KeyExpiry } from "./KeyExpiry";
 
 const CreateApiKeyModal = lazyModal(() => import("./CreateApiKeyModal").then((m) => m.CreateApiKeyModal));
 
@@ -60,6 +61,7 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
             columns={[
               { label: "Key" },
               { label: "Description" },
+              { label: "Expires" },
               { label: "Created", visibleFrom: "sm" },
               { label: "Last used", visibleFrom: "sm" },
             ]}
@@ -71,10 +73,18 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
                   <Group gap={6} wrap="nowrap">
                     <IconKey size={14} aria-hidden />
                     <Code>{key.prefix}…</Code>
+                    {key.scope === "read" && (
+                      <Badge color="blue" variant="light" size="sm" tt="none">
+                        read-only
+                      </Badge>
+                    )}
                   </Group>
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">{key.description ?? "—"}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <KeyExpiry expiresAt={key.expires_at} />
                 </Table.Td>
                 <Table.Td visibleFrom="sm">
                   <Text size="sm">{formatTimestamp(key.created_at)}</Text>

@@ -1,5 +1,5 @@
 "use client";
-import { TextInput } from "@mantine/core";
+import { Select, Switch, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { TokenOnce } from "@/components/console/TokenOnce";
 import type { DiscardQuestion } from "@/components/forms/discard";
@@ -8,7 +8,17 @@ import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { type KeyOwnerRef, useCreateApiKey } from "@/lib/client/hooks/api-keys";
 
-const FIELDS = ["description"] as const;
+const FIELDS = ["description", "expires_in_days", "scope"] as const;
+
+/** Lifetimes the dialog offers (the API takes any 1-365 days); the value is days, or "never". */
+const EXPIRY_OPTIONS = [
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "365", label: "365 days" },
+  { value: "never", label: "Never" },
+];
+// A key that lives for ever is the riskier choice, so the dialog starts at a bounded lifetime.
+const DEFAULT_EXPIRY = "90";
 
 /** Asked when the page is left while the token shows and the user has not said they have it. */
 const TOKEN_NOT_COPIED: DiscardQuestion = {
@@ -33,7 +43,7 @@ export function CreateApiKeyModal({
 }) {
   const create = useCreateApiKey(owner);
   const form = useFormSubmit(FIELDS);
-  const fields = useFormValues({ description: "" });
+  const fields = useFormValues({ description: "", expiry: DEFAULT_EXPIRY, readOnly: false });
   const [token, setToken] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState(false);
 
@@ -45,7 +55,14 @@ export function CreateApiKeyModal({
   };
 
   const submit = async () => {
-    const created = await form.submit(() => create.create(fields.values.description.trim() || null));
+    const { description, expiry, readOnly } = fields.values;
+    const created = await form.submit(() =>
+      create.create({
+        description: description.trim() || null,
+        expires_in_days: expiry === "never" ? null : Number(expiry),
+        scope: readOnly ? "read" : "write",
+      }),
+    );
     if (created) setToken(created.token);
   };
 
@@ -70,6 +87,21 @@ export function CreateApiKeyModal({
         {...fields.text("description")}
         error={form.fieldError("description")}
         data-autofocus
+      />
+      <Select
+        label="Expires"
+        description="After this the key is refused; create a new one then."
+        data={EXPIRY_OPTIONS}
+        value={fields.values.expiry}
+        onChange={(value) => fields.set("expiry", value ?? DEFAULT_EXPIRY)}
+        allowDeselect={false}
+        error={form.fieldError("expires_in_days")}
+      />
+      <Switch
+        label="Read-only"
+        description="The key may only read (GET); anything else it sends is refused."
+        {...fields.checkbox("readOnly")}
+        error={form.fieldError("scope")}
       />
     </FormModal>
   );

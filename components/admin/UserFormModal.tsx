@@ -102,8 +102,7 @@ export function UserFormModal({ user, opened, onClose }: { user?: UserRow; opene
         <Switch
           label="Active"
           description="Inactive users cannot sign in, and their keys and sessions stop working at once."
-          checked={fields.values.active}
-          onChange={(e) => fields.set("active", e.currentTarget.checked)}
+          {...fields.checkbox("active")}
           error={form.fieldError("is_active")}
         />
       )}

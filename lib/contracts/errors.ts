@@ -58,7 +58,7 @@ export function nestedProblem(error: DomainError): NestedProblem {
 }
 
 export const badRequest = (detail: string, code: ProblemType = "bad-request") => new DomainError(code, detail);
-export const unauthorized = (detail: string) => new DomainError("unauthorized", detail);
+export const unauthorized = (detail: string, code: ProblemType = "unauthorized") => new DomainError(code, detail);
 export const forbidden = (detail: string, code: ProblemType = "forbidden") => new DomainError(code, detail);
 export const notFound = (detail: string) => new DomainError("not-found", detail);
 export const methodNotAllowed = (allowed: string[]) =>

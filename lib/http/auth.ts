@@ -2,6 +2,7 @@ import { isHttpsRequest, parseCookieHeader, readSessionToken } from "@/lib/auth/
 import { principalForSession } from "@/lib/auth/session";
 import type { Access } from "@/lib/contracts/endpoint";
 import { forbidden, tooManyRequests, unauthorized } from "@/lib/contracts/errors";
+import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
 import { clientAddress } from "@/lib/platform/client-address";
 import type { AppContext } from "@/lib/services/context";
 import { type Principal, principalForApiKey } from "@/lib/services/identity/principal";
@@ -17,6 +18,8 @@ const CONSOLE_HEADER_VALUE = "bank-templates-console";
  * console's session cookie (same-origin requests only); 401 (with WWW-Authenticate) otherwise.
  * An address with more than 1,000 failed keys in the current minute gets 429 instead
  * (lib/services/ratelimit/api-keys.ts: a usable key costs no extra query, only failures are counted).
+ * An expired key answers 401 `key-expired` and is not counted as a failure: it was issued, so it
+ * is no guess, and the limit only sheds guessing. A `read` key may only GET (CONTRACT §18).
  */
 export async function authenticate(request: Request, app: AppContext): Promise<Principal> {
   const header = request.headers.get("authorization");
@@ -30,11 +33,24 @@ export async function authenticate(request: Request, app: AppContext): Promise<P
   const address = clientAddress(request.headers, app.config.trustedProxies);
   const blockedFor = apiKeyAddressBlockedFor(app.db, address);
   if (blockedFor !== null) throw tooManyFailedKeys(blockedFor);
-  const principal = await principalForApiKey(app.db, token);
-  if (principal) return principal;
+  const check = await principalForApiKey(app.db, token);
+  if (check.status === "valid") {
+    assertScopeAllows(check.scope, request.method);
+    return check.principal;
+  }
+  if (check.status === "expired") throw unauthorized("The API key has expired; create a new one.", "key-expired");
   const retryAfter = await countFailedApiKey(app.db, address);
   if (retryAfter !== null) throw tooManyFailedKeys(retryAfter);
   throw unauthorized("The API key is unknown or revoked, or its account is inactive.");
+}
+
+/** HEAD is a GET without its body, so a read key may send it too. */
+const READ_METHODS = new Set(["GET", "HEAD"]);
+
+function assertScopeAllows(scope: ApiKeyScope, method: string): void {
+  if (scope === "read" && !READ_METHODS.has(method.toUpperCase())) {
+    throw forbidden(`The API key is read-only: it may only GET, not ${method}.`, "key-read-only");
+  }
 }
 
 const tooManyFailedKeys = (retryAfterSeconds: number) =>

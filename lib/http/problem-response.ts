@@ -16,7 +16,7 @@ export function apiHeaders(requestId: string): Record<string, string> {
 /** The HTTP headers a failure of this kind adds to its answer. */
 function problemHeaders(error: DomainError): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (error.code === "unauthorized") headers["WWW-Authenticate"] = 'Bearer realm="ext-svc"';
+  if (PROBLEM_STATUS[error.code] === 401) headers["WWW-Authenticate"] = 'Bearer realm="ext-svc"';
   if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
   if (error.allow) headers.Allow = error.allow.join(", ");
   return headers;

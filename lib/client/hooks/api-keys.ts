@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
 import { endpoints } from "../endpoints";
 import { useEndpointMutation, useEndpointQuery } from "../query";
 
@@ -33,7 +34,8 @@ export function useCreateApiKey(owner: KeyOwnerRef) {
   const mutation = useEndpointMutation(e.create, { invalidates: [e.list] });
   return {
     ...mutation,
-    create: (description: string | null) => mutation.mutateAsync({ params: f.params as { user_id: string }, body: { description } }),
+    create: (body: { description: string | null; expires_in_days: number | null; scope: ApiKeyScope }) =>
+      mutation.mutateAsync({ params: f.params as { user_id: string }, body }),
   };
 }
 

@@ -49,7 +49,7 @@ function apiKeyEndpoints<P extends z.ZodObject<z.ZodRawShape> | undefined>(
       summary: `Create an API key for ${whose.replace(/'s?$/, "")}; the token is shown only in this answer`,
       body: CreateApiKeyRequest,
       response: CreatedApiKey,
-      errors: [404],
+      errors: [404, 409],
       audit: { action: "api_key.create", target: routes.revoke.path },
     }),
     revoke: defineEndpoint({

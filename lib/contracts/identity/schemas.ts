@@ -11,11 +11,23 @@ export const Me = z
   })
   .meta({ id: "Me" });
 
+/** What a key may do (CONTRACT §18): `write` everything its principal may, `read` only GET. */
+const apiKeyScope = z.enum(["write", "read"]).meta({
+  id: "ApiKeyScope",
+  description: "`write` (the default): all its principal may do; `read`: GET (and HEAD) only, anything else answers 403 `key-read-only`.",
+});
+export type ApiKeyScope = z.infer<typeof apiKeyScope>;
+
+/** The longest lifetime a key may be given; without one it never expires. */
+const MAX_API_KEY_LIFETIME_DAYS = 365;
+
 export const ApiKey = z
   .object({
     id: z.string(),
     prefix: z.string().meta({ description: "The first characters of the token, to recognise it." }),
     description: z.string().nullable(),
+    scope: apiKeyScope,
+    expires_at: timestamp.nullable().meta({ description: "When the key stops working (401 `key-expired`); null: never." }),
     created_at: timestamp,
     last_used_at: timestamp.nullable(),
   })
@@ -26,8 +38,18 @@ export const CreatedApiKey = ApiKey.extend({
 }).meta({ id: "CreatedApiKey" });
 
 export const CreateApiKeyRequest = z
-  .strictObject({ description: z.string().max(200).nullish() })
-  .meta({ id: "CreateApiKeyRequest", example: { description: "CI deploy job" } });
+  .strictObject({
+    description: z.string().max(200).nullish(),
+    expires_in_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_API_KEY_LIFETIME_DAYS)
+      .nullish()
+      .meta({ description: `Days until the key expires (1-${MAX_API_KEY_LIFETIME_DAYS}); absent or null: it never expires.` }),
+    scope: apiKeyScope.optional(),
+  })
+  .meta({ id: "CreateApiKeyRequest", example: { description: "CI deploy job", expires_in_days: 90, scope: "read" } });
 
 export const ServiceAccount = z
   .object({

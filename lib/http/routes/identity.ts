@@ -27,7 +27,12 @@ export function apiKeyCollectionRoute(endpoints: KeyEndpoints, ownerOf: OwnerRes
   return route({
     GET: handle(endpoints.list, async ({ ctx, params }) => listApiKeys(ctx, { owner: await ownerOf(ctx, asRecord(params)) })),
     POST: handle(endpoints.create, async ({ ctx, params, body }) =>
-      createApiKey(ctx, { owner: await ownerOf(ctx, asRecord(params)), description: body.description ?? null }),
+      createApiKey(ctx, {
+        owner: await ownerOf(ctx, asRecord(params)),
+        description: body.description ?? null,
+        scope: body.scope,
+        expiresInDays: body.expires_in_days ?? null,
+      }),
     ),
   });
 }

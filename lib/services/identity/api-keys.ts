@@ -1,11 +1,13 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
-import { apiKeys } from "@/db/schema";
-import { notFound } from "@/lib/contracts/errors";
+import { apiKeys, serviceAccounts, users } from "@/db/schema";
+import { conflict, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
+import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
+import { MAX_API_KEYS_PER_PRINCIPAL } from "@/lib/contracts/limits";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
@@ -42,12 +44,39 @@ const publicColumns = {
   id: apiKeys.id,
   prefix: apiKeys.prefix,
   description: apiKeys.description,
+  scope: apiKeys.scope,
+  expires_at: apiKeys.expiresAt,
   created_at: apiKeys.createdAt,
   last_used_at: apiKeys.lastUsedAt,
 };
 
-type KeyRow = { id: string; prefix: string; description: string | null; created_at: Date; last_used_at: Date | null };
-const present = (row: KeyRow) => ({ ...row, created_at: iso(row.created_at), last_used_at: isoOrNull(row.last_used_at) });
+type KeyRow = {
+  id: string;
+  prefix: string;
+  description: string | null;
+  scope: ApiKeyScope;
+  expires_at: Date | null;
+  created_at: Date;
+  last_used_at: Date | null;
+};
+const present = (row: KeyRow) => ({
+  ...row,
+  expires_at: isoOrNull(row.expires_at),
+  created_at: iso(row.created_at),
+  last_used_at: isoOrNull(row.last_used_at),
+});
+
+/** What a new key may do and how long it lives (CONTRACT §18). */
+export interface KeySettings {
+  description: string | null;
+  /** Default `write`. */
+  scope?: ApiKeyScope;
+  /** Days from now, by the database's clock; null or absent: never expires. */
+  expiresInDays?: number | null;
+}
+
+/** Keys that still work: revoking deletes the row, so only expiry is left to filter. */
+const stillWorks = or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`));
 
 export async function listApiKeys(ctx: ServiceContext, { owner }: { owner: KeyOwner }) {
   const rows = await ctx.db.select(publicColumns).from(apiKeys).where(ownerFilter(owner)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
@@ -62,7 +91,7 @@ const ownerGone = (owner: KeyOwner) =>
  * Inserts a key for `owner` (a row-level helper: createApiKey audits it; a benchmark seeds with
  * it); the token is in the answer and nowhere else, ever.
  */
-export async function insertApiKey(db: Database, owner: KeyOwner, description: string | null) {
+export async function insertApiKey(db: Database, owner: KeyOwner, { description, scope = "write", expiresInDays = null }: KeySettings) {
   const token = generateApiKey();
   const [inserted] = await db
     .insert(apiKeys)
@@ -73,20 +102,53 @@ export async function insertApiKey(db: Database, owner: KeyOwner, description: s
       tokenHash: hashApiKey(token),
       prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
       description,
+      scope,
+      expiresAt: expiresInDays === null ? null : sql`now() + make_interval(days => ${expiresInDays}::int)`,
     })
     .returning(publicColumns);
   return { ...present(inserted!), token };
 }
 
 /**
- * Creates a key for `owner`; the token is in the answer and nowhere else, ever (the audit
- * entry loses it to redact.ts). An owner deleted since the caller looked it up fails the
- * foreign key: 404, as if it had been missing all along.
+ * Locks the row of the principal that owns keys (the user, or the service account) until the
+ * transaction ends, so creations for one principal count and insert one after another; false
+ * when that principal is gone.
  */
-export async function createApiKey(ctx: ServiceContext, { owner, description }: { owner: KeyOwner; description: string | null }) {
+async function lockKeyOwner(db: Database, owner: KeyOwner): Promise<boolean> {
+  const rows =
+    owner.serviceAccountId === null
+      ? await db.select({ id: users.id }).from(users).where(eq(users.id, owner.userId)).for("update")
+      : await db
+          .select({ id: serviceAccounts.id })
+          .from(serviceAccounts)
+          .where(and(eq(serviceAccounts.ownerUserId, owner.userId), eq(serviceAccounts.id, owner.serviceAccountId)))
+          .for("update");
+  return rows.length > 0;
+}
+
+/**
+ * Creates a key for `owner`; the token is in the answer and nowhere else, ever (the audit
+ * entry loses it to redact.ts). The owner's row is locked first, so the count of its working
+ * keys and the insert are one step for concurrent creations: at most MAX_API_KEYS_PER_PRINCIPAL,
+ * then 409 `limit-reached`. An owner deleted since the caller looked it up: 404, as if it had
+ * been missing all along (the foreign key catches a deletion the lock cannot see).
+ */
+export async function createApiKey(ctx: ServiceContext, { owner, ...settings }: { owner: KeyOwner } & KeySettings) {
   try {
     return await withTransaction(ctx, async (tx) => {
-      const created = await insertApiKey(tx.db, owner, description);
+      if (!(await lockKeyOwner(tx.db, owner))) throw ownerGone(owner);
+      const [held] = await tx.db
+        .select({ n: count() })
+        .from(apiKeys)
+        .where(and(ownerFilter(owner), stillWorks));
+      if ((held?.n ?? 0) >= MAX_API_KEYS_PER_PRINCIPAL) {
+        throw conflict(
+          `This ${owner.serviceAccountId === null ? "user" : "service account"} already holds ${MAX_API_KEYS_PER_PRINCIPAL} working API keys, the most it may; revoke one first.`,
+          undefined,
+          "limit-reached",
+        );
+      }
+      const created = await insertApiKey(tx.db, owner, settings);
       await tx.audit.record({ action: "api_key.create", target: { type: "api_key", id: created.id }, before: null, after: created });
       return created;
     });

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, serviceAccounts, users } from "@/db/schema";
+import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
 import type { Principal, Role } from "@/lib/services/context";
 import { hashApiKey, looksLikeApiKey } from "./api-keys";
 import { principalCacheFor } from "./principal-cache";
@@ -17,30 +18,43 @@ function effectiveRole(own: Role, owner: Role): Role {
 interface KeyLookup {
   principal: Principal;
   keyId: string;
+  scope: ApiKeyScope;
+  /** When the key stops working (ms since the epoch), or null: never. */
+  expiresAt: number | null;
   /** When this process last knew `last_used_at` to be set; moves forward as the key is used. */
   lastUsedAt: Date | null;
 }
 
 /**
- * The active principal an API key stands for, or null (unknown, revoked, or inactive). Served
- * from the process's principal cache when it holds the key, so the hot path reads nothing.
+ * What an API key stands for: its active principal and what the key may do; `expired` for a
+ * key of an active principal whose time is up; `unknown` for anything else (never issued,
+ * revoked, or its account inactive).
  */
-export async function principalForApiKey(db: Database, token: string): Promise<Principal | null> {
-  if (!looksLikeApiKey(token)) return null;
+export type ApiKeyCheck = { status: "valid"; principal: Principal; scope: ApiKeyScope } | { status: "expired" } | { status: "unknown" };
+
+const UNKNOWN: ApiKeyCheck = { status: "unknown" };
+const EXPIRED: ApiKeyCheck = { status: "expired" };
+
+/**
+ * Checks an API key. Served from the process's principal cache when it holds the key, so the
+ * hot path reads nothing; expiry is judged on every use, cached or not, so a cached entry never
+ * outlives its key's `expires_at`.
+ */
+export async function principalForApiKey(db: Database, token: string): Promise<ApiKeyCheck> {
+  if (!looksLikeApiKey(token)) return UNKNOWN;
   const tokenHash = hashApiKey(token);
   const cache = principalCacheFor(db);
   const cacheKey = `key:${tokenHash}`;
-  const cached = cache?.get<KeyLookup>(cacheKey);
-  if (cached) {
-    await recordKeyUse(db, cached);
-    return cached.principal;
+  let lookup = cache?.get<KeyLookup>(cacheKey);
+  if (!lookup) {
+    const readAt = cache?.beginRead() ?? 0;
+    lookup = (await lookUpApiKey(db, tokenHash)) ?? undefined;
+    if (!lookup) return UNKNOWN;
+    cache?.store(cacheKey, lookup, readAt);
   }
-  const readAt = cache?.beginRead() ?? 0;
-  const lookup = await lookUpApiKey(db, tokenHash);
-  if (!lookup) return null;
+  if (lookup.expiresAt !== null && lookup.expiresAt <= Date.now()) return EXPIRED;
   await recordKeyUse(db, lookup);
-  cache?.store(cacheKey, lookup, readAt);
-  return lookup.principal;
+  return { status: "valid", principal: lookup.principal, scope: lookup.scope };
 }
 
 // Prepared once per database: building the join with drizzle cost more than running it.
@@ -50,6 +64,8 @@ function prepareKeyLookup(db: Database) {
   return db
     .select({
       keyId: apiKeys.id,
+      scope: apiKeys.scope,
+      expiresAt: apiKeys.expiresAt,
       lastUsedAt: apiKeys.lastUsedAt,
       userId: users.id,
       userName: users.displayName,
@@ -88,7 +104,13 @@ async function lookUpApiKey(db: Database, tokenHash: string): Promise<KeyLookup 
           displayName: row.saName!,
         };
   // Shared by every request the cache serves: nobody may change it.
-  return { principal: Object.freeze(principal), keyId: row.keyId, lastUsedAt: row.lastUsedAt };
+  return {
+    principal: Object.freeze(principal),
+    keyId: row.keyId,
+    scope: row.scope,
+    expiresAt: row.expiresAt?.getTime() ?? null,
+    lastUsedAt: row.lastUsedAt,
+  };
 }
 
 /** How stale `last_used_at` may get: one write per key per minute at most (CONTRACT §11). */
