@@ -15,8 +15,9 @@ const CONSOLE_HEADER_VALUE = "bank-templates-console";
 /**
  * The caller behind `Authorization: Bearer <key>`, or, without that header, behind the
  * console's session cookie (same-origin requests only); 401 (with WWW-Authenticate) otherwise.
- * An address with more than 1,000 failed keys in the current minute gets 429 instead
- * (lib/services/ratelimit/api-keys.ts: a usable key costs no extra query, only failures are counted).
+ * A failed key from an address with more than 1,000 failed keys in the current minute gets
+ * 429 instead; a valid key from there is still served (lib/services/ratelimit/api-keys.ts: a
+ * usable key costs no extra query, only failures are counted and refused).
  */
 export async function authenticate(request: Request, app: AppContext): Promise<Principal> {
   const header = request.headers.get("authorization");
@@ -27,11 +28,12 @@ export async function authenticate(request: Request, app: AppContext): Promise<P
   }
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("The Authorization header must have the form Bearer <key>.");
+  // The key is verified first: a valid key is never refused for others' failures (CONTRACT §18).
+  const principal = await principalForApiKey(app.db, token);
+  if (principal) return principal;
   const address = clientAddress(request.headers, app.config.trustedProxies);
   const blockedFor = apiKeyAddressBlockedFor(app.db, address);
   if (blockedFor !== null) throw tooManyFailedKeys(blockedFor);
-  const principal = await principalForApiKey(app.db, token);
-  if (principal) return principal;
   const retryAfter = await countFailedApiKey(app.db, address);
   if (retryAfter !== null) throw tooManyFailedKeys(retryAfter);
   throw unauthorized("The API key is unknown or revoked, or its account is inactive.");
