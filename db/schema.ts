@@ -234,7 +234,7 @@ export const consoleSessions = pgTable(
 
 /**
  * Fixed-window counters of failed attempts, shared by every process (CONTRACT §11).
- * `bucket` names the limit (`signin-user`, `signin-address`, `api-key-address`).
+ * `bucket` names the limit (lib/services/ratelimit/limits.ts).
  */
 export const rateLimits = pgTable(
   "rate_limits",
@@ -245,6 +245,25 @@ export const rateLimits = pgTable(
     count: integer("count").notNull(),
   },
   (t) => [primaryKey({ columns: [t.bucket, t.key] })],
+);
+
+/**
+ * Where each user last signed in successfully (CONTRACT §18): a user id that signed in from an
+ * address within 30 days passes that address's limit on failed sign-ins, so an attacker
+ * failing from a shared address (an office NAT) does not lock out the people who work there.
+ * One row per (user, client address as lib/platform/client-address.ts keys it), upserted on
+ * each sign-in; rows older than 30 days are pruned. Rows go with their user.
+ */
+export const signInAddresses = pgTable(
+  "sign_in_addresses",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    lastSuccessAt: timestamptz("last_success_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.address] }), index("sign_in_addresses_last_success_idx").on(t.lastSuccessAt)],
 );
 
 /**

@@ -39,6 +39,8 @@ for (const deployment of DEPLOYMENTS)
         BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
         MARKETPLACE_ALLOWED_HOSTS: "127.0.0.1",
         UPDATE_CHECK_INTERVAL_MINUTES: "1",
+        // As behind one reverse proxy: a test plays a second client address with X-Forwarded-For.
+        TRUSTED_PROXIES: "1",
       };
       servers = deployment.ports.map(
         (port) => new ServerProcess(port, { ...env, WEB_CONCURRENCY: String(deployment.workers), LOG_LEVEL: "info" }),
@@ -78,6 +80,11 @@ for (const deployment of DEPLOYMENTS)
       }
       const rhea = await signInOver(request, b, "rhea", RHEA_PASSWORD);
       expect(rhea.status()).toBe(200);
+      // The limit is on the pair (CONTRACT §18): quinn from another address signs in on either process.
+      for (const base of [a, b]) {
+        const elsewhere = await signInOver(request, base, "quinn", QUINN_PASSWORD, { "x-forwarded-for": "198.51.100.2" });
+        expect(elsewhere.status()).toBe(200);
+      }
       await request.dispose();
     });
 

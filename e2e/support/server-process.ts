@@ -112,10 +112,17 @@ export async function createScratchDatabase(prefix: string): Promise<ScratchData
 }
 
 /** Signs in at a server's credentials endpoint as the console's form does; the callback's answer (200 or 401/429). */
-export async function signInOver(request: APIRequestContext, base: string, username: string, password: string) {
-  const { csrfToken } = await (await request.get(`${base}/api/auth/csrf`)).json();
+export async function signInOver(
+  request: APIRequestContext,
+  base: string,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+) {
+  const { csrfToken } = await (await request.get(`${base}/api/auth/csrf`, { headers })).json();
   return request.post(`${base}/api/auth/callback/credentials`, {
     form: { csrfToken, username, password, json: "true", callbackUrl: `${base}/sources` },
+    headers,
     maxRedirects: 0,
   });
 }

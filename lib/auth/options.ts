@@ -10,6 +10,7 @@ import type { AppContext } from "@/lib/services/context";
 import { principalForUser } from "@/lib/services/identity/principal";
 import { principalChangesSettled } from "@/lib/services/identity/principal-cache";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
+import { recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
 import { verifyCredentials } from "./credentials";
 import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
 import { nextAuthSecret } from "./secret";
@@ -27,11 +28,12 @@ if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
  * next-auth's configuration for one request: JWT sessions in http-only SameSite=Lax
  * cookies (`Secure` and `__Secure-` over https), user name and password for local users,
  * and the optional OIDC provider. Sign-ins and sign-outs are audit entries (CONTRACT §17)
- * with the request's id.
+ * with the request's id. A sign-in also records the client address it came from (when
+ * given), which exempts that user id from the address's sign-in limit (CONTRACT §18).
  */
 export function authOptions(
   app: Pick<AppContext, "db" | "secretKey">,
-  { https, requestId = randomUUID() }: { https: boolean; requestId?: string },
+  { https, requestId = randomUUID(), clientAddress }: { https: boolean; requestId?: string; clientAddress?: string },
 ): AuthOptions {
   const oidc = oidcConfigFromEnv();
   return {
@@ -68,6 +70,7 @@ export function authOptions(
             const started = await createSession(tx, user.id);
             const snapshot = { id: started.id, user_id: user.id, expires_at: iso(started.expiresAt) };
             await recordSessionEntry(tx, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
+            if (clientAddress !== undefined) await recordSignInAddress(tx, user.id, clientAddress);
             return started;
           });
           return { sub: user.id, name: user.name ?? user.id, sid: session.id };

@@ -16,8 +16,9 @@ const CONSOLE_HEADER_VALUE = "bank-templates-console";
 /**
  * The caller behind `Authorization: Bearer <key>`, or, without that header, behind the
  * console's session cookie (same-origin requests only); 401 (with WWW-Authenticate) otherwise.
- * An address with more than 1,000 failed keys in the current minute gets 429 instead
- * (lib/services/ratelimit/api-keys.ts: a usable key costs no extra query, only failures are counted).
+ * A failed key from an address with more than 1,000 failed keys in the current minute gets
+ * 429 instead; a valid key from there is still served (lib/services/ratelimit/api-keys.ts: a
+ * usable key costs no extra query, only failures are counted and refused).
  * An expired key answers 401 `key-expired` and is not counted as a failure: it was issued, so it
  * is no guess, and the limit only sheds guessing. A `read` key may only GET (CONTRACT §18).
  */
@@ -30,15 +31,16 @@ export async function authenticate(request: Request, app: AppContext): Promise<P
   }
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("The Authorization header must have the form Bearer <key>.");
-  const address = clientAddress(request.headers, app.config.trustedProxies);
-  const blockedFor = apiKeyAddressBlockedFor(app.db, address);
-  if (blockedFor !== null) throw tooManyFailedKeys(blockedFor);
+  // The key is verified first: a valid key is never refused for others' failures (CONTRACT §18).
   const check = await principalForApiKey(app.db, token);
   if (check.status === "valid") {
     assertScopeAllows(check.scope, request.method);
     return check.principal;
   }
   if (check.status === "expired") throw unauthorized("The API key has expired; create a new one.", "key-expired");
+  const address = clientAddress(request.headers, app.config.trustedProxies);
+  const blockedFor = apiKeyAddressBlockedFor(app.db, address);
+  if (blockedFor !== null) throw tooManyFailedKeys(blockedFor);
   const retryAfter = await countFailedApiKey(app.db, address);
   if (retryAfter !== null) throw tooManyFailedKeys(retryAfter);
   throw unauthorized("The API key is unknown or revoked, or its account is inactive.");

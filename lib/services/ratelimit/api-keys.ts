@@ -3,16 +3,16 @@ import { API_KEY_FAILURES_PER_ADDRESS } from "./limits";
 import { countEvents, isOverLimit } from "./window-counter";
 
 /**
- * Failed API-key authentications per client address (CONTRACT §11): more than 1,000 in a
- * minute answer 429. Keys are unguessable, so this only sheds load; it must cost a
- * successful request nothing.
+ * Failed API-key authentications per client address (CONTRACT §18): more than 1,000 in a
+ * minute answer 429, to failures only. Keys are unguessable, so this only sheds the load of
+ * counting; a valid key is looked up first and never refused, and costs nothing here.
  *
- * Hence nothing is read before a key is looked up: a failure is counted (one statement)
- * only after the lookup found no usable key, and the 1,001st failure learns from that
- * count that the address is over. From then until the window ends, this process refuses
- * the address from memory, without a query and without looking the key up. Another process
+ * Hence nothing is read or written before a key is looked up: a failure is counted (one
+ * statement) only after the lookup found no usable key, and the 1,001st failure learns from
+ * that count that the address is over. From then until the window ends, this process answers
+ * further failures from the address 429 from memory, without counting them. Another process
  * learns the same on its next failure from that address, so across N processes at most N
- * extra lookups slip through per window, which is harmless for a load-shedding limit.
+ * extra failures are counted per window, which is harmless for a load-shedding limit.
  */
 const blockedUntil = new WeakMap<Database, Map<string, number>>();
 // Only addresses over the limit are remembered; the cap bounds memory under an attack from

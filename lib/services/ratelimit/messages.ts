@@ -1,7 +1,14 @@
 // No Node or database imports: the sign-in page uses this too.
 
-/** What a sign-in refused with 429 tells the user: how long to wait, in whole minutes (Retry-After counts seconds). */
+/**
+ * What a sign-in refused with 429 tells the user: how long to wait, from the Retry-After
+ * seconds rounded up to whole minutes, or in seconds when under a minute. The refusal is for
+ * this user id or everyone at this client address (CONTRACT §18), hence "from here".
+ */
 export function tooManySignInsMessage(retryAfterSeconds: number): string {
-  const minutes = Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? Math.ceil(retryAfterSeconds / 60) : 15;
-  return `Too many failed sign-ins. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+  const seconds = Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? Math.ceil(retryAfterSeconds) : 15 * 60;
+  const wait = seconds < 60 ? count(seconds, "second") : count(Math.ceil(seconds / 60), "minute");
+  return `Too many attempts from here. Try again in ${wait}.`;
 }
+
+const count = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? "" : "s"}`;

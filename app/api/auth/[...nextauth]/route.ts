@@ -23,14 +23,17 @@ interface NextAuthContext {
 // cookies are `Secure` depends on how this request arrived.
 async function nextAuth(request: NextRequest, context: NextAuthContext, app: AppContext): Promise<Response> {
   const https = isHttpsRequest(request.headers, request.url);
-  return NextAuth(request, context, authOptions(app, { https, requestId: requestIdFor(request.headers) }));
+  const clientAddress = addressOf(request, app);
+  return NextAuth(request, context, authOptions(app, { https, requestId: requestIdFor(request.headers), clientAddress }));
 }
+
+const addressOf = (request: NextRequest, app: AppContext): string => clientAddress(request.headers, app.config.trustedProxies);
 
 async function GET(request: NextRequest, context: NextAuthContext): Promise<Response> {
   return nextAuth(request, context, await getApp());
 }
 
-/** Password sign-ins (POST /api/auth/callback/credentials) pass the rate limits of CONTRACT §11 first. */
+/** Password sign-ins (POST /api/auth/callback/credentials) pass the rate limits of CONTRACT §18 first. */
 async function POST(request: NextRequest, context: NextAuthContext): Promise<Response> {
   const [action, provider] = (await context.params).nextauth;
   const app = await getApp();
@@ -45,11 +48,7 @@ async function POST(request: NextRequest, context: NextAuthContext): Promise<Res
 }
 
 async function signInWithinLimits(request: NextRequest, context: NextAuthContext, app: AppContext, requestId: string): Promise<Response> {
-  const admission = await admitSignInAttempt(
-    app.db,
-    await submittedUserName(request),
-    clientAddress(request.headers, app.config.trustedProxies),
-  );
+  const admission = await admitSignInAttempt(app.db, await submittedUserName(request), addressOf(request, app));
   if (!admission.admitted) {
     const detail = tooManySignInsMessage(admission.retryAfterSeconds);
     return problemResponse(tooManyRequests(detail, admission.retryAfterSeconds), requestId);
