@@ -1,10 +1,16 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/contracts/openapi";
+import { ServerProcess } from "../e2e/support/server-process";
 import { formatSummary, groupViolations, runCampaign } from "./fuzz/campaign";
 import { contractViolations } from "./fuzz/checks";
 import { type Caller, dispatch, type FuzzRequest, type FuzzResponse } from "./fuzz/dispatch";
 import { documentedOperations, type Operation, optionalBodyFields, pseudoOperations } from "./fuzz/operations";
+import { pageRequestArbitrary, pageTemplates, sendRaw, signIn } from "./fuzz/pages";
 import { type JsonSchema, type SchemaContext, validArbitrary } from "./fuzz/schema-arbitraries";
 import { type FuzzWorld, seedWorld } from "./fuzz/seed-state";
 import { useTestApp } from "./support/app";
@@ -12,13 +18,17 @@ import { manifest } from "./support/fixtures";
 import { resolveRoute } from "./support/router";
 
 /**
- * CONTRACT §4 and §10: no input, however malformed, produces a 5xx, and every error is
- * problem+json. Requests are generated from the OpenAPI document for every operation and sent
- * through the real route handlers. `npm test` sends a few thousand; `npm run fuzz` 20,000
+ * CONTRACT §4, §10 and §18: no input, however malformed, produces a 5xx, and every API error
+ * is problem+json. Requests are generated from the OpenAPI document for every operation and sent
+ * through the real route handlers; a fifth of the total go to console pages and /api/auth/* of
+ * the production server instead. `npm test` sends a few thousand; `npm run fuzz` 20,000
  * (FUZZ_REQUESTS). A failure prints the seed: FUZZ_SEED=<seed> replays the same requests,
  * FUZZ_ONLY=<text> narrows the run to the operations whose key contains the text.
  */
-const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
+const ALL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
+/** A fifth of the requests go to console pages and /api/auth/* over HTTP (CONTRACT §18), the rest to the API in-process. */
+const PAGE_REQUESTS = Math.round(ALL_REQUESTS * 0.2);
+const TOTAL_REQUESTS = ALL_REQUESTS - PAGE_REQUESTS;
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const ONLY = process.env.FUZZ_ONLY || undefined;
 const PRINT_SUMMARY = process.env.FUZZ_REQUESTS !== undefined || process.env.FUZZ_SUMMARY === "1";
@@ -221,3 +231,73 @@ describe("fuzzing every operation of the OpenAPI document", () => {
     60_000 + TOTAL_REQUESTS * 60,
   );
 });
+
+describe("fuzzing console pages and /api/auth/* on the production server", () => {
+  let server: ServerProcess | undefined;
+  let base: URL;
+  let sessionCookie = "";
+  let dataDir = "";
+  const PASSWORD = "fuzz admin password";
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "fuzz-pages-"));
+    const port = await freePort();
+    server = new ServerProcess(port, { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: "warn" });
+    // The first start may build the app (scripts/build-if-changed.mjs).
+    await server.start(600_000);
+    base = new URL(server.baseUrl);
+    sessionCookie = await signIn(base, "admin", PASSWORD);
+  }, 660_000);
+  afterAll(async () => {
+    await server?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    `answers ${PAGE_REQUESTS} generated requests without a 5xx, signed in and not (seed ${SEED})`,
+    async () => {
+      const requests = fc.sample(pageRequestArbitrary(pageTemplates()), { seed: SEED, numRuns: PAGE_REQUESTS });
+      const failures: string[] = [];
+      const statuses = new Map<number, number>();
+      // A few at a time: the server is one process on a shared machine.
+      for (let i = 0; i < requests.length; i += 4) {
+        await Promise.all(
+          requests.slice(i, i + 4).map(async (request) => {
+            const answer = await sendRaw(base, request, sessionCookie);
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+            if (answer.status >= 500 || answer.status === 0) {
+              failures.push(
+                `${answer.status} ${request.signedIn ? "signed-in" : "anonymous"} ${request.method} ${request.path} ${JSON.stringify(request.headers)} ${JSON.stringify(request.body ?? null)}: ${answer.text.slice(0, 200)}`,
+              );
+            }
+          }),
+        );
+      }
+      if (PRINT_SUMMARY)
+        console.log(
+          `pages and /api/auth/*: ${[...statuses]
+            .sort(([a], [b]) => a - b)
+            .map(([status, n]) => `${status}×${n}`)
+            .join(", ")}`,
+        );
+      expect(failures, `Replay with FUZZ_SEED=${SEED} FUZZ_REQUESTS=${ALL_REQUESTS}`).toEqual([]);
+      // Nothing crashed: the server still answers, and the session still works.
+      expect((await fetch(new URL("/readyz", base))).status).toBe(200);
+      const signedIn = await fetch(new URL("/api/auth/session", base), { headers: { cookie: sessionCookie } });
+      expect(await signedIn.json()).toMatchObject({ user: { id: "admin" } });
+    },
+    60_000 + PAGE_REQUESTS * 200,
+  );
+});
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -11,3 +11,69 @@ export function safeCallbackUrl(value: string | string[] | undefined | null): st
   if (url === "/signin" || url.startsWith("/signin?") || url.startsWith("/api/auth")) return DEFAULT_AFTER_SIGN_IN;
   return url;
 }
+
+/** The cookie in which next-auth keeps the callbackUrl, under both its names (`__Secure-` over https). */
+export const CALLBACK_URL_COOKIES = ["next-auth.callback-url", "__Secure-next-auth.callback-url"] as const;
+
+/**
+ * Whether next-auth would fail on this callbackUrl with a 500: its check (and its default
+ * redirect callback) takes a path against the site's origin and anything else as an absolute
+ * URL, and throws on what does not parse ("aaa"). A path, or an absolute http(s) URL, passes;
+ * next-auth itself sends a foreign origin back to the site's own.
+ */
+function isMalformedCallbackUrl(value: string): boolean {
+  if (value === "") return false;
+  try {
+    return !/^https?:$/.test(new URL(value, value.startsWith("/") ? "http://localhost" : undefined).protocol);
+  } catch {
+    return true;
+  }
+}
+
+/** What next-auth cannot take from a request and would answer with a 500, in words; null when all is well. */
+export interface MalformedAuthInput {
+  reason: string;
+  /** The bad value came from the callbackUrl cookie: the answer should clear it. */
+  fromCookie: boolean;
+}
+
+const malformed = (reason: string, fromCookie = false): MalformedAuthInput => ({ reason, fromCookie });
+const NOT_A_CALLBACK = "is neither a path on this site nor an http(s) URL";
+
+/**
+ * Checks a request to /api/auth/* before next-auth sees it: the callbackUrl in the query, the
+ * body and the cookie, and a JSON body, which next-auth parses without catching and reads as a
+ * form (an object of strings). Reads a copy of the body, so next-auth still reads the original.
+ */
+export async function malformedAuthInput(request: Request, cookies: ReadonlyMap<string, string>): Promise<MalformedAuthInput | null> {
+  const queried = new URL(request.url).searchParams.get("callbackUrl");
+  if (queried !== null && isMalformedCallbackUrl(queried)) return malformed(`The callbackUrl parameter ${NOT_A_CALLBACK}.`);
+  for (const name of CALLBACK_URL_COOKIES) {
+    const value = cookies.get(name);
+    if (value !== undefined && isMalformedCallbackUrl(value))
+      return malformed(`The ${name} cookie ${NOT_A_CALLBACK}; it is cleared.`, true);
+  }
+  if (request.method !== "POST" || !request.body) return null;
+  const contentType = request.headers.get("content-type") ?? "";
+  const text = await request.clone().text();
+  let fields: Record<string, unknown>;
+  if (contentType.includes("application/json")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return malformed("The body is not valid JSON.");
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return malformed("The body is not a JSON object.");
+    fields = parsed as Record<string, unknown>;
+    if (Object.values(fields).some((value) => typeof value !== "string"))
+      return malformed("The body's members must be strings, as a form's are.");
+  } else if (contentType.includes("application/x-www-form-urlencoded")) {
+    fields = Object.fromEntries(new URLSearchParams(text));
+  } else {
+    return null;
+  }
+  const posted = fields.callbackUrl;
+  if (typeof posted === "string" && isMalformedCallbackUrl(posted)) return malformed(`The callbackUrl field ${NOT_A_CALLBACK}.`);
+  return null;
+}

@@ -5,6 +5,7 @@ import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { consoleSessions } from "@/db/schema";
 import { iso } from "@/lib/contracts/fields";
+import { logger } from "@/lib/platform/log";
 import { recordSessionEntry } from "@/lib/services/audit/record";
 import type { AppContext } from "@/lib/services/context";
 import { principalForUser } from "@/lib/services/identity/principal";
@@ -41,6 +42,14 @@ export function authOptions(
     useSecureCookies: https,
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
+    // next-auth prints its own multi-line text to the console; here each is one JSON line of
+    // the process's log (a warning: what it reports is a client's request it refused or a
+    // provider that failed, and the request's answer says which).
+    logger: {
+      error: (code, metadata) => logger.warn({ request_id: requestId, code, error: describeAuthError(metadata) }, "next-auth error"),
+      warn: (code) => logger.warn({ request_id: requestId, code }, "next-auth warning"),
+      debug: () => {},
+    },
     providers: [
       CredentialsProvider({
         id: CREDENTIALS_PROVIDER_ID,
@@ -104,4 +113,10 @@ export function authOptions(
 export function oidcSignInOption(): { id: string; name: string } | null {
   const oidc = oidcConfigFromEnv();
   return oidc ? { id: OIDC_PROVIDER_ID, name: oidc.name } : null;
+}
+
+/** What next-auth's logger is given with an error: an Error, or `{ error, ...context }`; its name and message, no stack. */
+function describeAuthError(metadata: unknown): { name: string; message: string } | undefined {
+  const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
+  return error instanceof Error ? { name: error.name, message: error.message } : undefined;
 }

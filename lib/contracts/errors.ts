@@ -65,6 +65,7 @@ export const methodNotAllowed = (allowed: string[]) =>
   new DomainError("method-not-allowed", `This path supports ${allowed.join(", ")}.`, { allow: allowed });
 export const conflict = (detail: string, errors?: FieldError[], code: ProblemType = "conflict") =>
   new DomainError(code, detail, { errors });
+export const limitReached = (detail: string) => new DomainError("limit-reached", detail);
 export const payloadTooLarge = (limit: number) => new DomainError("payload-too-large", `The request body is larger than ${limit} bytes.`);
 export const unsupportedMediaType = (type: string) =>
   new DomainError("unsupported-media-type", `Request bodies must be application/json, not ${type}.`);

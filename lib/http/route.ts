@@ -65,6 +65,13 @@ const NO_PRINCIPAL = undefined as unknown as Principal;
 const markedInvalidPath = (request: Request) => request.headers.has("x-invalid-path-encoding");
 
 /**
+ * The client's method when the production server passed the request on as DELETE because Next
+ * does not route that method (TRACE, PROPFIND, ...: Next would answer with a 500); null for
+ * every other request, whose header the server removes.
+ */
+const markedUnsupportedMethod = (request: Request) => request.headers.get("x-unsupported-method");
+
+/**
  * Wraps one endpoint: authentication and permission, path/query/body parsing and
  * validation, then the handler; every error thrown on the way becomes problem+json.
  */
@@ -208,13 +215,26 @@ export function route(handlers: Partial<MethodTable>): MethodTable {
   // route, as /banks/rollout borrows the bank's GET and DELETE for a bank of that id, declares none).
   const template =
     allowed.map((m) => (handlers[m] as Partial<{ endpoint: Endpoint }> | undefined)?.endpoint?.path).find(Boolean) ?? UNMATCHED_ROUTE;
-  const refuse: RouteHandler = async (request) => {
+  const refuse = refuseMethod(template, allowed);
+  return Object.fromEntries(ALL_METHODS.map((m) => [m, refusingUnsupported(handlers[m] ?? refuse, refuse)])) as MethodTable;
+}
+
+/** 405 method-not-allowed with `Allow`, logged under the client's own method (the server's mark, if any). */
+function refuseMethod(template: string, allowed: HttpMethod[]): RouteHandler {
+  return async (request) => {
+    const method = markedUnsupportedMethod(request) ?? request.method;
     const requestId = requestIdFor(request.headers);
-    const observation = observeRequest(request.method, template, requestId);
-    const where = { method: request.method, path: new URL(request.url).pathname, requestId };
+    const observation = observeRequest(method, template, requestId);
+    const where = { method, path: new URL(request.url).pathname, requestId };
     return observation.finish(errorToResponse(methodNotAllowed(allowed), where));
   };
-  return Object.fromEntries(ALL_METHODS.map((m) => [m, handlers[m] ?? refuse])) as MethodTable;
+}
+
+/** `handler`, except that a request the server marked as of an unsupported method goes to `refuse`; keeps `endpoint`. */
+function refusingUnsupported(handler: RouteHandler, refuse: RouteHandler): RouteHandler {
+  const guarded: RouteHandler = (request, context) =>
+    markedUnsupportedMethod(request) !== null ? refuse(request) : handler(request, context);
+  return Object.assign(guarded, handler);
 }
 
 /** Exports of the catch-all route: any path under /ext/svc that no route file names. */
@@ -231,5 +251,7 @@ export function unknownPath(): MethodTable {
       return observation.finish(errorToResponse(error, { method: request.method, path, requestId }));
     }
   };
-  return Object.fromEntries(ALL_METHODS.map((m) => [m, answer])) as MethodTable;
+  // A method the API routes nowhere is refused on any path, known or not.
+  const refuse = refuseMethod(UNMATCHED_ROUTE, ALL_METHODS);
+  return Object.fromEntries(ALL_METHODS.map((m) => [m, refusingUnsupported(answer, refuse)])) as MethodTable;
 }

@@ -7,7 +7,12 @@
 //   413 as problem+json, after authentication, without reading the body either);
 // - answers a path with malformed percent-encoding, which Next would answer with a 500: outside
 //   the API with a plain 400; under the API by passing it on escaped and marked, so the API's
-//   pipeline answers it with its problem+json, request id and log line (lib/http/route.ts);
+//   pipeline answers it with its problem+json, request id and log line (lib/http/route.ts); outside
+//   the API, malformed percent-encoding in the query is refused with a plain 400 too;
+// - answers a method Next does not route (TRACE, PROPFIND, ...), which Next would answer with a
+//   500, the same way: outside the API with a plain 405 and Allow; under the API as DELETE (a
+//   method Next routes that may carry a body) marked with the method, so the pipeline answers
+//   405 method-not-allowed with the path's Allow;
 // - runs WEB_CONCURRENCY worker processes with DATABASE_URL (the embedded PGlite is owned by one
 //   process), restarts a worker that dies, and on SIGTERM or SIGINT stops accepting, lets
 //   in-flight requests finish for up to 10 s, then exits.
@@ -27,6 +32,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const API_PREFIX = "/ext/svc/";
 /** Set on a request whose path had malformed percent-encoding (and removed from any client's request). */
 const INVALID_PATH_HEADER = "x-invalid-path-encoding";
+/** Set to the client's method on a request whose method Next does not route (and removed from any client's request). */
+const UNSUPPORTED_METHOD_HEADER = "x-unsupported-method";
+/** The methods Next routes to pages and route handlers; Node's parser refuses names it does not know with its own 400. */
+const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 const dir = __dirname;
 process.env.NODE_ENV = "production";
@@ -87,9 +96,9 @@ function runPrimary(count) {
 
 // --- A worker (or the only process): Next behind a bounded node:http server ---------------------
 
-function hasValidPathEncoding(pathname) {
+function hasValidPercentEncoding(text) {
   try {
-    decodeURIComponent(pathname);
+    decodeURIComponent(text);
     return true;
   } catch {
     return false;
@@ -97,8 +106,13 @@ function hasValidPathEncoding(pathname) {
 }
 
 /** A plain 4xx outside the API, closing the connection (the rest of the request is not read). */
-function refuse(res, status, text) {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", connection: "close" });
+function refuse(res, status, text, headers = {}) {
+  res.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    "x-content-type-options": "nosniff",
+    connection: "close",
+    ...headers,
+  });
   res.end(`${text}\n`);
 }
 
@@ -127,7 +141,18 @@ async function runWorker() {
       const pathname = query === -1 ? url : url.slice(0, query);
       const isApi = pathname.startsWith(API_PREFIX);
       delete req.headers[INVALID_PATH_HEADER];
-      if (!hasValidPathEncoding(pathname)) {
+      delete req.headers[UNSUPPORTED_METHOD_HEADER];
+      if (!ROUTED_METHODS.has(req.method)) {
+        if (!isApi) return refuse(res, 405, `Method Not Allowed: ${req.method}.`, { allow: [...ROUTED_METHODS].join(", ") });
+        req.headers[UNSUPPORTED_METHOD_HEADER] = req.method;
+        req.method = "DELETE";
+      }
+      // Outside the API a bad escape in the query is refused as well (pages decode their parameters);
+      // the API's pipeline reads its query leniently and validates the values.
+      if (!isApi && query !== -1 && !hasValidPercentEncoding(url.slice(query + 1))) {
+        return refuse(res, 400, "Bad Request: the URL query has invalid percent-encoding.");
+      }
+      if (!hasValidPercentEncoding(pathname)) {
         if (!isApi) return refuse(res, 400, "Bad Request: the URL path has invalid percent-encoding.");
         // Every % escaped, so Next routes it (to the endpoint or the catch-all) without decoding
         // errors; the mark makes the pipeline answer 400 invalid-path-encoding.

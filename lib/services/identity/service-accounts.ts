@@ -6,6 +6,7 @@ import { serviceAccounts } from "@/db/schema";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso } from "@/lib/contracts/fields";
 import type { CreateServiceAccountRequest, ServiceAccount } from "@/lib/contracts/identity/schemas";
+import { assertRoomFor } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
@@ -42,6 +43,7 @@ export async function createServiceAccount(ctx: ServiceContext, input: z.output<
   if (role === "admin" && caller.role !== "admin") throw forbidden("Only an admin may create an admin service account.");
   try {
     return await withTransaction(ctx, async (tx) => {
+      await assertRoomFor(tx.db, "serviceAccounts", caller.userId);
       const [inserted] = await tx.db
         .insert(serviceAccounts)
         .values({ ownerUserId: caller.userId, id: input.id, displayName: input.display_name ?? input.id, role })

@@ -10,6 +10,7 @@ import type { OwnerScope } from "@/lib/contracts/scope";
 import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "@/lib/contracts/sources/names";
 import type { CreateSourceRequest, Source, UpdateSourceRequest } from "@/lib/contracts/sources/schemas";
 import { decryptSecret, encryptSecret } from "@/lib/platform/secret-box";
+import { assertRoomFor } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { catalogLocation, dropCachedCatalog } from "@/lib/services/marketplace";
 
@@ -70,6 +71,7 @@ export async function createSource(
   const name = sourceNameFor(input);
   try {
     return await withTransaction(ctx, async (tx) => {
+      if (scope.kind === "personal") await assertRoomFor(tx.db, "personalSources", scope.owner);
       const [inserted] = await tx.db
         .insert(templateSources)
         .values({

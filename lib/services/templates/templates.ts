@@ -8,6 +8,7 @@ import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, TemplateList } from "@/lib/contracts/templates/schemas";
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
+import { assertRoomFor } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { JsonText } from "@/lib/shared/json-text";
 import { createdContent, patchedContent, presentTemplate, type TemplateRow, type TemplateWire, templateJson } from "./template-fields";
@@ -151,8 +152,11 @@ function joinJson(rows: Array<[id: string, json: string]>): string {
 /**
  * Inserts a row; a taken (id, scope, owner) is 409, also when a concurrent insert wins the
  * race. `idField` names the request field that chose the id, so a form can show it there.
+ * Every way a template comes to be (create, install) goes through here, inside a transaction
+ * `db`: a personal one counts against its owner's bound (409 `limit-reached`).
  */
 export async function insertTemplate(db: Database, values: typeof templates.$inferInsert, idField: string): Promise<TemplateRow> {
+  if (values.scope === "personal" && values.owner) await assertRoomFor(db, "personalTemplates", values.owner);
   try {
     const [row] = await db.insert(templates).values(values).returning();
     return row!;

@@ -2,9 +2,10 @@
 
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
+import { CALLBACK_URL_COOKIES, malformedAuthInput } from "@/lib/auth/callback-url";
 import { isHttpsRequest } from "@/lib/auth/cookies";
 import { authOptions, CREDENTIALS_PROVIDER_ID } from "@/lib/auth/options";
-import { tooManyRequests } from "@/lib/contracts/errors";
+import { badRequest, tooManyRequests } from "@/lib/contracts/errors";
 import { errorToResponse } from "@/lib/http/problem";
 import { problemResponse } from "@/lib/http/problem-response";
 import { requestIdFor } from "@/lib/http/request-id";
@@ -29,12 +30,35 @@ async function nextAuth(request: NextRequest, context: NextAuthContext, app: App
 
 const addressOf = (request: NextRequest, app: AppContext): string => clientAddress(request.headers, app.config.trustedProxies);
 
+/**
+ * 400 problem+json for what next-auth would answer with a 500 (CONTRACT §18): a callbackUrl that
+ * is neither a path nor an http(s) URL (in the query, the body or its cookie, which the answer
+ * clears so the next sign-in works), or a JSON body that is no object of strings.
+ */
+async function refuseMalformed(request: NextRequest): Promise<Response | null> {
+  const cookies = new Map(request.cookies.getAll().map((cookie) => [cookie.name, cookie.value]));
+  const problem = await malformedAuthInput(request, cookies);
+  if (!problem) return null;
+  const response = problemResponse(badRequest(problem.reason), requestIdFor(request.headers));
+  if (problem.fromCookie) {
+    for (const name of CALLBACK_URL_COOKIES) {
+      response.headers.append(
+        "set-cookie",
+        `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`,
+      );
+    }
+  }
+  return response;
+}
+
 async function GET(request: NextRequest, context: NextAuthContext): Promise<Response> {
-  return nextAuth(request, context, await getApp());
+  return (await refuseMalformed(request)) ?? nextAuth(request, context, await getApp());
 }
 
 /** Password sign-ins (POST /api/auth/callback/credentials) pass the rate limits of CONTRACT §18 first. */
 async function POST(request: NextRequest, context: NextAuthContext): Promise<Response> {
+  const refused = await refuseMalformed(request);
+  if (refused) return refused;
   const [action, provider] = (await context.params).nextauth;
   const app = await getApp();
   if (action !== "callback" || provider !== CREDENTIALS_PROVIDER_ID) return nextAuth(request, context, app);

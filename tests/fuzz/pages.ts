@@ -1,0 +1,213 @@
+/**
+ * The fuzz campaign outside the API (CONTRACT §18): console pages and /api/auth/* answer 4xx,
+ * never 5xx, for any malformed input. Pages cannot run in-process, so the requests go over
+ * HTTP to the production server (`npm start`'s build and server), signed in and not.
+ */
+import { readdirSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import fc from "fast-check";
+
+const ROOT = path.join(import.meta.dirname, "..", "..");
+
+/** Every console page as a path template (`/banks/[bank_id]/policy`), read from app/(console) and app/signin. */
+export function pageTemplates(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}/${entry.name}`);
+      else if (entry.name === "page.tsx") found.push(prefix === "" ? "/" : prefix);
+    }
+  };
+  walk(path.join(ROOT, "app", "(console)"), "");
+  walk(path.join(ROOT, "app", "signin"), "/signin");
+  return found;
+}
+
+/** next-auth's routes, by the action and provider segments it reads. */
+const AUTH_PATHS = [
+  "/api/auth/csrf",
+  "/api/auth/providers",
+  "/api/auth/session",
+  "/api/auth/signin",
+  "/api/auth/signin/credentials",
+  "/api/auth/signout",
+  "/api/auth/callback/credentials",
+  "/api/auth/error",
+  "/api/auth/_log",
+  "/api/auth/unknown-action",
+];
+
+const METHODS = ["GET", "GET", "GET", "HEAD", "POST", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND", "MKCOL", "FOO"];
+
+/** Malformed percent-encoding and other awkward bits of a URL. */
+const AWKWARD = ["%zz", "%", "%E0%A4%A", "%C0%AF", "%00", "..", ".", "%2e%2e", "%2F", "\u00e9", "%ff%fe"];
+
+/** What a callbackUrl may be: paths, own and foreign URLs, and what is neither. */
+const CALLBACK_URLS = [
+  "aaa",
+  "/templates",
+  "//evil.example",
+  "/\\evil.example",
+  "http://evil.example/x",
+  "https://127.0.0.1/sources",
+  "javascript:alert(1)",
+  "ftp://x",
+  "http://",
+  "//",
+  "%zz",
+  "",
+  "/signin?callbackUrl=aaa",
+];
+
+const awkwardText = fc.oneof(
+  fc.constantFrom(...AWKWARD),
+  fc.string({ maxLength: 12 }).map(encodeURIComponent),
+  fc.string({ unit: "grapheme", maxLength: 8 }).map(encodeURIComponent),
+);
+const segment = fc.oneof(fc.constantFrom("x", "sales-bot", "admin", "new"), awkwardText);
+
+/** A page or auth path, its dynamic segments filled and sometimes more segments or bad escapes added. */
+const pathArbitrary = (templates: string[]) =>
+  fc
+    .tuple(
+      fc.constantFrom(...templates, ...AUTH_PATHS),
+      fc.array(segment, { maxLength: 4 }),
+      fc.array(segment, { maxLength: 2 }),
+      fc.boolean(),
+    )
+    .map(([template, fills, extra, trailingSlash]) => {
+      let i = 0;
+      const filled = template.replace(/\[[^\]]+\]/g, () => fills[i++] ?? "x");
+      const more = extra.length ? `/${extra.join("/")}` : "";
+      return `${filled === "/" && more ? "" : filled}${more}${trailingSlash ? "/" : ""}`;
+    });
+
+const queryValue = fc.oneof(fc.constantFrom(...CALLBACK_URLS).map(encodeURIComponent), fc.constantFrom(...CALLBACK_URLS), awkwardText);
+const queryArbitrary = fc
+  .array(fc.tuple(fc.constantFrom("callbackUrl", "error", "q", "cursor", "page", "tab", "csrf", "x"), queryValue), { maxLength: 3 })
+  .map((pairs) => pairs.map(([key, value]) => `${key}=${value}`).join("&"));
+
+/** Node's client refuses a path with spaces, control or non-ASCII characters (no server sees those raw): escaped. */
+const sendable = (target: string) => [...target].map((c) => (c > " " && c < "\u007f" ? c : encodeURIComponent(c))).join("");
+
+const headerArbitrary = fc.dictionary(
+  fc.constantFrom(
+    "content-type",
+    "accept",
+    "rsc",
+    "next-router-state-tree",
+    "next-action",
+    "x-forwarded-proto",
+    "x-forwarded-host",
+    "range",
+    "if-none-match",
+  ),
+  fc.oneof(
+    fc.constantFrom(
+      "application/json",
+      "application/x-www-form-urlencoded",
+      "text/plain",
+      "1",
+      "%zz",
+      "[]",
+      '"',
+      "bytes=5-1",
+      "evil.example",
+    ),
+    fc.string({ maxLength: 20 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
+  ),
+  { maxKeys: 3 },
+);
+
+const bodyArbitrary = fc.option(
+  fc.oneof(
+    fc.constantFrom(
+      "{",
+      "[]",
+      "null",
+      '{"callbackUrl":7}',
+      '{"callbackUrl":"aaa","csrfToken":"x"}',
+      "callbackUrl=aaa&csrfToken=x",
+      "callbackUrl=%zz",
+    ),
+    fc.string({ maxLength: 40 }),
+  ),
+  { nil: undefined },
+);
+
+export interface PageRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  signedIn: boolean;
+}
+
+/** One generated request outside the API; `sessionCookie` is added when `signedIn`. */
+export const pageRequestArbitrary = (templates: string[]): fc.Arbitrary<PageRequest> =>
+  fc
+    .record({
+      method: fc.constantFrom(...METHODS),
+      path: pathArbitrary(templates),
+      query: fc.option(queryArbitrary, { nil: undefined }),
+      headers: headerArbitrary,
+      callbackCookie: fc.option(fc.constantFrom(...CALLBACK_URLS), { nil: undefined }),
+      body: bodyArbitrary,
+      signedIn: fc.boolean(),
+    })
+    .map(({ method, path: pathname, query, headers, callbackCookie, body, signedIn }) => ({
+      method,
+      path: sendable(query === undefined ? pathname : `${pathname}?${query}`),
+      headers:
+        callbackCookie === undefined ? headers : { ...headers, cookie: `next-auth.callback-url=${encodeURIComponent(callbackCookie)}` },
+      body: method === "GET" || method === "HEAD" ? undefined : body,
+      signedIn,
+    }));
+
+export interface PageAnswer {
+  status: number;
+  text: string;
+}
+
+/** Sends one request with node:http, which (unlike fetch) sends any method and the path as given. */
+export function sendRaw(base: URL, request: PageRequest, sessionCookie: string): Promise<PageAnswer> {
+  const cookies = [request.headers.cookie, request.signedIn ? sessionCookie : undefined].filter(Boolean).join("; ");
+  const headers: Record<string, string> = { ...request.headers, ...(cookies ? { cookie: cookies } : {}) };
+  if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: base.hostname, port: base.port, method: request.method, path: request.path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8").slice(0, 2000) }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(request.body);
+  });
+}
+
+/** Signs in with the credentials form as the console does; the session cookie (`name=value`). */
+export async function signIn(base: URL, username: string, password: string): Promise<string> {
+  const csrf = await fetch(new URL("/api/auth/csrf", base));
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const answer = await fetch(new URL("/api/auth/callback/credentials", base), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
+    body: new URLSearchParams({ csrfToken, username, password, json: "true", callbackUrl: "/sources" }),
+    redirect: "manual",
+  });
+  const session = answer.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.startsWith("next-auth.session-token="));
+  if (!session) throw new Error(`signing in as ${username} failed: ${answer.status} ${await answer.text()}`);
+  return session;
+}
