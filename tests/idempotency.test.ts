@@ -317,3 +317,24 @@ describe.runIf(process.env.TEST_DB === "postgres")("two requests with one key at
     }
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("names the header on every write operation, as one reusable parameter, and the new problem types", async () => {
+    const doc = (await request("GET", "/ext/svc/openapi.json")).body;
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({ in: "header", name: "Idempotency-Key" });
+    expect(doc.components.parameters.IdempotencyKey.required).not.toBe(true);
+    let writes = 0;
+    for (const [path, operations] of Object.entries<Record<string, { parameters?: unknown[]; security?: unknown[] }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        const names = (op.parameters ?? []).filter((p) => JSON.stringify(p) === '{"$ref":"#/components/parameters/IdempotencyKey"}');
+        const isWrite = ["post", "put", "patch", "delete"].includes(method) && op.security?.length;
+        expect(names.length, `${method} ${path}`).toBe(isWrite ? 1 : 0);
+        if (isWrite) writes++;
+      }
+    }
+    expect(writes).toBeGreaterThan(20);
+    const problemTypes = JSON.stringify(doc.components.schemas.ProblemType);
+    for (const type of ["invalid-idempotency-key", "idempotency-key-reused", "idempotency-key-in-use"])
+      expect(problemTypes).toContain(type);
+  });
+});

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type CreateDocumentOptions, createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { Endpoint } from "@/lib/contracts/endpoint";
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS, IdempotencyKey } from "@/lib/contracts/idempotency";
+import { IDEMPOTENT_METHODS, IdempotencyKeyParameter } from "@/lib/contracts/idempotency";
 import { ProblemSchema } from "@/lib/contracts/problem-schema";
 import { nullMeansAbsent } from "@/lib/contracts/validation";
 import { listEndpoints } from "./endpoints";
@@ -55,8 +55,8 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     requestParams: {
       ...(endpoint.params && Object.keys(endpoint.params.shape).length ? { path: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
-      ...(idempotent ? { header: z.object({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKey.optional() }) } : {}),
     },
+    ...(idempotent ? { parameters: [IdempotencyKeyParameter] } : {}),
     requestBody: endpoint.body
       ? { required: true, content: { "application/json": { schema: endpoint.body, example: bodyExample(endpoint.body) } } }
       : undefined,
