@@ -2,11 +2,19 @@
  * CONTRACT §18: a write with an Idempotency-Key is done once. Runs on PGlite and PostgreSQL;
  * the cases where two requests truly overlap run on PostgreSQL only.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createBankTemplatesClient } from "@/client";
 import { auditEntries, idempotencyKeys, templateSources } from "@/db/schema";
 import { pruneIdempotencyKeys, requestFingerprint } from "@/lib/services/idempotency/keys";
 import { type ApiResponse, type Client, request, useTestApp } from "./support/app";
+import { runCli } from "./support/cli-process";
+import { serveApp } from "./support/http-app";
+import { listenOnLoopback } from "./support/loopback";
 
 const t = useTestApp();
 let alice: Client;
@@ -336,5 +344,105 @@ describe("the OpenAPI document", () => {
     const problemTypes = JSON.stringify(doc.components.schemas.ProblemType);
     for (const type of ["invalid-idempotency-key", "idempotency-key-reused", "idempotency-key-in-use"])
       expect(problemTypes).toContain(type);
+  });
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe("the typed client and the CLI", () => {
+  it("the typed client sends a key on every write, none on reads, and repeats it when it sends a write again", async () => {
+    const served = await serveApp();
+    try {
+      const sent: Array<{ method: string; key: string | null }> = [];
+      let loseNextAnswer = true;
+      const client = createBankTemplatesClient({
+        baseUrl: served.url,
+        apiKey: alice.token!,
+        fetch: async (req) => {
+          sent.push({ method: req.method, key: req.headers.get("idempotency-key") });
+          const response = await fetch(req);
+          // The first write is done, but its answer is lost on the way back.
+          if (req.method === "POST" && loseNextAnswer) {
+            loseNextAnswer = false;
+            throw new TypeError("fetch failed");
+          }
+          return response;
+        },
+      });
+      const created = await client.POST("/ext/svc/me/template-sources", { body: { url: "https://example.com/typed-client" } });
+      expect(created.response.status).toBe(201);
+      expect(created.response.headers.get("idempotent-replayed")).toBe("true");
+      expect(created.data?.name).toBe("typed-client");
+      expect(sent).toHaveLength(2);
+      expect(sent[0]!.key).toMatch(UUID);
+      expect(sent[1]!.key).toBe(sent[0]!.key);
+      expect(await sourcesNamed("typed-client", "alice")).toHaveLength(1);
+
+      sent.length = 0;
+      await client.GET("/ext/svc/me/template-sources");
+      await client.DELETE("/ext/svc/me/template-sources/{name}", { params: { path: { name: "typed-client" } } });
+      await client.POST("/ext/svc/me/template-sources", { body: { url: "https://example.com/typed-client-2" } });
+      expect(sent.map((s) => s.method)).toEqual(["GET", "DELETE", "POST"]);
+      expect(sent[0]!.key).toBeNull();
+      expect(sent[1]!.key).toMatch(UUID);
+      expect(sent[2]!.key).toMatch(UUID);
+      expect(sent[2]!.key).not.toBe(sent[1]!.key);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("the CLI sends a write again after its answer was lost, with the same key, and it is done once", async () => {
+    const served = await serveApp();
+    const keys: string[] = [];
+    let dropped = false;
+    // Between the CLI and the app: the first write's answer never reaches the CLI (the connection is cut).
+    const lossy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers: Record<string, string> = {};
+      for (const name of ["authorization", "content-type", "accept", "idempotency-key"]) {
+        const value = req.headers[name];
+        if (typeof value === "string") headers[name] = value;
+      }
+      if (req.method !== "GET") keys.push(headers["idempotency-key"] ?? "");
+      const method = req.method ?? "GET";
+      const upstream = await fetch(`${served.url}${req.url}`, {
+        method,
+        headers,
+        body: method === "GET" ? undefined : Buffer.concat(chunks),
+      });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      if (req.method === "POST" && !dropped) {
+        dropped = true;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
+      res.end(body);
+    });
+    const port = await listenOnLoopback(lossy);
+    const configDir = await mkdtemp(path.join(tmpdir(), "bank-templates-idem-"));
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        NO_COLOR: "1",
+        BANK_TEMPLATES_URL: `http://127.0.0.1:${port}`,
+        BANK_TEMPLATES_API_KEY: alice.token!,
+        BANK_TEMPLATES_CONFIG_DIR: configDir,
+      };
+      const run = await runCli(["--json", "sources", "add", "https://example.com/cli-retry"], env);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout).name).toBe("cli-retry");
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(UUID);
+      expect(keys[1]).toBe(keys[0]);
+      expect(await sourcesNamed("cli-retry", "alice")).toHaveLength(1);
+      expect(await auditCount("template_source.create", `${SOURCES}/cli-retry`)).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => lossy.close(() => resolve()));
+      await served.close();
+      await rm(configDir, { recursive: true, force: true });
+    }
   });
 });
