@@ -377,3 +377,42 @@ export const auditEntries = pgTable(
     index("audit_entries_at_idx").on(t.at),
   ],
 );
+
+/**
+ * Stored answers of writes sent with an `Idempotency-Key` (CONTRACT §18), one per key of one
+ * principal: `principal_sa` is the service account's id, or '' for the user itself (sa_id is null
+ * for users, so it cannot be part of the key). `state`: `running` from the claim before the
+ * handler, `written` once the write's own transaction committed (set in that transaction), `done`
+ * with the answer stored. A user's or service account's rows go with it (foreign keys cascade).
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    serviceAccountId: text("sa_id"),
+    principalSa: text("principal_sa").notNull(),
+    key: text("key").notNull(),
+    /** Method, path with query and a hash of the body: what the key was first used for. */
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state", { enum: ["running", "written", "done"] }).notNull(),
+    /** The request holding the key: only it may mark, answer or release it. */
+    claimId: text("claim_id").notNull(),
+    /** Refreshed while the request runs: a claim not refreshed for 60 s was left by a stopped process. */
+    claimedAt: timestamptz("claimed_at").notNull().defaultNow(),
+    status: integer("status"),
+    /** The answer's headers that matter (content-type, location, retry-after). */
+    headers: json("headers").$type<Record<string, string>>(),
+    body: text("body"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.principalSa, t.key] }),
+    foreignKey({
+      columns: [t.userId, t.serviceAccountId],
+      foreignColumns: [serviceAccounts.ownerUserId, serviceAccounts.id],
+    }).onDelete("cascade"),
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
+);

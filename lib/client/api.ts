@@ -17,9 +17,20 @@ type ParamsPart<P extends Schema> = P extends z.ZodType ? { params: InputOf<P> }
 type QueryPart<Q extends Schema> = Q extends z.ZodType ? { query?: InputOf<Q> } : { query?: undefined };
 type BodyPart<B extends Schema> = B extends z.ZodType ? { body: InputOf<B> } : { body?: undefined };
 
+/**
+ * A write's Idempotency-Key (CONTRACT §18): one per user action, given again when the same action
+ * is sent again (a resend after a lost answer is then done once). Without it each call of a
+ * write is its own action and gets a new key.
+ */
+interface IdempotencyPart {
+  idempotencyKey?: string;
+}
+
 /** What `api.call(endpoint, input)` takes for an endpoint: its path params, query and body. */
 export type CallInput<E> =
-  ContractOf<E> extends Endpoint<infer P, infer Q, infer B, infer _R> ? ParamsPart<P> & QueryPart<Q> & BodyPart<B> : never;
+  ContractOf<E> extends Endpoint<infer P, infer Q, infer B, infer _R>
+    ? ParamsPart<P> & QueryPart<Q> & BodyPart<B> & IdempotencyPart
+    : never;
 
 /** What `api.call` resolves to: the parsed response, or undefined for 204 endpoints. */
 export type CallResult<E> =
@@ -44,8 +55,23 @@ export function endpointUrl(endpoint: Pick<EndpointRoute, "path">, input: { para
   return search ? `${path}?${search}` : path;
 }
 
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * A new Idempotency-Key: a random UUID. crypto.randomUUID exists only in secure contexts, and
+ * the console may be served over plain http; getRandomValues exists everywhere.
+ */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E>): Promise<CallResult<E>> {
-  const body = (input as { body?: unknown } | undefined)?.body;
+  const { body, idempotencyKey } = (input ?? {}) as { body?: unknown } & IdempotencyPart;
+  const key = WRITES.has(endpoint.method) ? (idempotencyKey ?? newIdempotencyKey()) : undefined;
   let response: Response;
   try {
     response = await fetch(endpointUrl(endpoint, input ?? {}), {
@@ -56,6 +82,7 @@ async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E
         // Proves same-origin where browsers send no Origin or Sec-Fetch-Site (lib/http/auth.ts).
         "x-requested-with": "bank-templates-console",
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(key !== undefined ? { "idempotency-key": key } : {}),
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });

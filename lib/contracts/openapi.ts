@@ -1,20 +1,21 @@
 import { z } from "zod";
 import { type CreateDocumentOptions, createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { Endpoint } from "@/lib/contracts/endpoint";
+import { IDEMPOTENT_METHODS, IdempotencyKeyParameter } from "@/lib/contracts/idempotency";
 import { ProblemSchema } from "@/lib/contracts/problem-schema";
 import { nullMeansAbsent } from "@/lib/contracts/validation";
 import { listEndpoints } from "./endpoints";
 
 const ERROR_TEXT: Record<number, string> = {
-  400: "Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow",
+  400: "Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key",
   401: "Missing, unknown, revoked or inactive credentials",
   403: "Authenticated but not allowed",
   404: "No such resource (or not the caller's)",
   405: "The path does not have this method",
-  409: "Conflict with the current state",
+  409: "Conflict with the current state, or the Idempotency-Key is in use by a request still running",
   413: "Body larger than 1 MiB",
   415: "Body is not JSON",
-  422: "Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field",
+  422: "Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request",
   429: "Too many failed attempts; retry after `Retry-After` seconds",
   502: "An upstream server answered badly",
   503: "The database is unreachable",
@@ -31,6 +32,10 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   if (endpoint.access === "admin" || endpoint.access === "user") statuses.add(403);
   if (endpoint.body) for (const s of [400, 413, 415, 422]) statuses.add(s);
   if (endpoint.params || endpoint.query) statuses.add(422);
+  const idempotent = endpoint.access !== "public" && IDEMPOTENT_METHODS.has(endpoint.method);
+  // A write may carry an Idempotency-Key (CONTRACT §18): a malformed one (400), reused for another
+  // request (422), or in use by a request still running (409).
+  if (idempotent) for (const s of [400, 409, 422]) statuses.add(s);
 
   const success = !endpoint.response
     ? { description: "Done; no body" }
@@ -51,6 +56,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       ...(endpoint.params && Object.keys(endpoint.params.shape).length ? { path: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
     },
+    ...(idempotent ? { parameters: [IdempotencyKeyParameter] } : {}),
     requestBody: endpoint.body
       ? { required: true, content: { "application/json": { schema: endpoint.body, example: bodyExample(endpoint.body) } } }
       : undefined,

@@ -34,6 +34,10 @@ export const PROBLEM_TYPES = {
   "merge-base-missing":
     "An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.",
   "merge-invalid": "An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.",
+  "invalid-idempotency-key": "The Idempotency-Key header is not 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:` and `-`.",
+  "idempotency-key-reused": "The Idempotency-Key was used before by this caller for another method, path or body.",
+  "idempotency-key-in-use":
+    "The first request with this Idempotency-Key is still running (or its process stopped after writing, before answering); retry later.",
   "payload-too-large": "The body is larger than 1 MiB.",
   "unsupported-media-type": "The body is not JSON.",
   "validation-failed": "A well-formed request failed validation; `errors` lists each field.",
@@ -84,6 +88,9 @@ export const PROBLEM_STATUS: Record<ProblemType, number> = {
   "merge-conflict": 409,
   "merge-base-missing": 409,
   "merge-invalid": 409,
+  "invalid-idempotency-key": 400,
+  "idempotency-key-reused": 422,
+  "idempotency-key-in-use": 409,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
   "validation-failed": 422,

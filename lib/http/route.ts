@@ -1,6 +1,7 @@
 import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
+import type { Database } from "@/db/client";
 import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointResult, HttpMethod } from "@/lib/contracts/endpoint";
 import { methodNotAllowed, notFound } from "@/lib/contracts/errors";
 import { assertPathEncoding, assertStorable } from "@/lib/contracts/hygiene";
@@ -10,11 +11,13 @@ import { logError, UNMATCHED_ROUTE } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
 import { auditFor, settleJournal, silentAudit } from "@/lib/services/audit/record";
 import type { ServiceContext } from "@/lib/services/context";
+import { claimIdempotencyKey, type IdempotencyClaim, markingWrites, requestFingerprint } from "@/lib/services/idempotency/keys";
 import type { Principal } from "@/lib/services/identity/principal";
 import { JsonText } from "@/lib/shared/json-text";
 import { inSenderKeyOrder } from "@/lib/shared/key-order";
 import { authenticate, authorize } from "./auth";
 import { readJsonObject } from "./body";
+import { idempotencyKeyOf, replayedAnswer, settleClaim } from "./idempotency";
 import { errorToResponse } from "./problem";
 import { apiHeaders } from "./problem-response";
 import { requestIdFor } from "./request-id";
@@ -54,6 +57,11 @@ interface RouteContext {
 }
 export type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
 
+/** The Idempotency-Key a request claimed, once it did. */
+interface IdempotencyHold {
+  held?: { claim: IdempotencyClaim; db: Database };
+}
+
 const NO_PRINCIPAL = undefined as unknown as Principal;
 
 /**
@@ -90,6 +98,19 @@ export function handle<E extends Endpoint>(
     requestId: string,
     observation: RequestObservation,
   ): Promise<Response> => {
+    // The Idempotency-Key the request holds (CONTRACT §18): its answer is stored once it is known.
+    const idempotency: IdempotencyHold = {};
+    const response = await respond(request, context, requestId, observation, idempotency);
+    if (idempotency.held) await settleClaim(idempotency.held.db, idempotency.held.claim, response);
+    return response;
+  };
+  const respond = async (
+    request: Request,
+    context: RouteContext | undefined,
+    requestId: string,
+    observation: RequestObservation,
+    idempotency: IdempotencyHold,
+  ): Promise<Response> => {
     const url = new URL(request.url);
     const where = { method: request.method, path: url.pathname, requestId };
     try {
@@ -107,11 +128,23 @@ export function handle<E extends Endpoint>(
       const rawQuery = Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ""));
       assertStorable(rawQuery, "query");
       const query = endpoint.query ? parseOrThrow(endpoint.query, rawQuery, "query") : undefined;
-      const body = endpoint.body ? await parseBody(endpoint.body, request) : undefined;
+      const idempotencyKey = endpoint.access === "public" ? null : idempotencyKeyOf(request);
+      const sent = endpoint.body ? await parseBody(endpoint.body, request) : undefined;
+      const body = sent?.value;
 
-      // A write records its one audit entry in its own transaction (lib/services/audit/record.ts).
+      // After validation: a request that fails it changes nothing and fails the same way again.
+      if (idempotencyKey) {
+        const fingerprint = requestFingerprint(request.method, url.pathname + url.search, sent?.raw);
+        const outcome = await claimIdempotencyKey(app.db, principal, idempotencyKey, fingerprint);
+        if (outcome.replay) return replayedAnswer(outcome.replay, requestId);
+        idempotency.held = { claim: outcome.claim, db: app.db };
+      }
+
+      // A write records its one audit entry in its own transaction (lib/services/audit/record.ts),
+      // which also marks its Idempotency-Key written there.
       const journal = endpoint.access === "public" ? null : auditFor(endpoint, principal, requestId, { params, query, body });
-      const audit = journal ? journal.using(app.db) : silentAudit;
+      const journaled = journal ? journal.using(app.db) : silentAudit;
+      const audit = journal && idempotency.held ? markingWrites(journaled, app.db, idempotency.held.claim) : journaled;
       const ctx: RequestContext = { app, db: app.db, actor: principal, principal, requestId, signal: request.signal, audit, request };
       const payload = await handler({ ctx, params, query, body } as HandlerInput<E>);
       await settleJournal(journal, app.db, payload);
@@ -169,10 +202,10 @@ async function streamLines<T>(endpoint: Endpoint, stream: NdjsonStream<T>, reque
  * The validated body, its keys in the order sent (manifests are stored and answered that way,
  * CONTRACT §12); in POST and PUT a null optional field counts as absent (CONTRACT §10).
  */
-async function parseBody(schema: z.ZodType, request: Request): Promise<unknown> {
+async function parseBody(schema: z.ZodType, request: Request): Promise<{ raw: unknown; value: unknown }> {
   const raw = await readJsonObject(request);
   const value = request.method === "POST" || request.method === "PUT" ? dropNullOptionals(schema, raw) : raw;
-  return inSenderKeyOrder(parseOrThrow(schema, value, "request body"), value);
+  return { raw, value: inSenderKeyOrder(parseOrThrow(schema, value, "request body"), value) };
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;

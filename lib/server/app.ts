@@ -5,6 +5,7 @@ import { type Config, loadConfig } from "@/lib/platform/config";
 import { resolveSecretKey } from "@/lib/platform/secret-key";
 import { startAuditRetention } from "@/lib/services/audit/retention";
 import type { AppContext } from "@/lib/services/context";
+import { startIdempotencyPrune } from "@/lib/services/idempotency/keys";
 import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
 import { startPrincipalCache } from "@/lib/services/identity/principal-cache";
 import { startScheduledUpdateChecks } from "@/lib/services/templates/scheduled-check";
@@ -23,6 +24,7 @@ export function getApp(): Promise<AppContext> {
       // Whenever start-up succeeds (at boot, or at a later request once the database is up).
       if (app.config.updateCheckIntervalMinutes > 0) startScheduledUpdateChecks(app, app.config.updateCheckIntervalMinutes);
       startAuditRetention(app.db);
+      startIdempotencyPrune(app.db);
       return app;
     },
     (error) => {

@@ -1,0 +1,55 @@
+import "server-only";
+import type { Database } from "@/db/client";
+import { DomainError } from "@/lib/contracts/errors";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from "@/lib/contracts/idempotency";
+import { logError } from "@/lib/platform/log";
+import { type IdempotencyClaim, releaseClaim, type StoredAnswer, storeAnswer } from "@/lib/services/idempotency/keys";
+import { apiHeaders } from "./problem-response";
+
+/**
+ * The request's Idempotency-Key (CONTRACT §18), or null when it sends none or is no write.
+ * A malformed key: 400 `invalid-idempotency-key`, before the body is read.
+ */
+export function idempotencyKeyOf(request: Request): string | null {
+  if (!IDEMPOTENT_METHODS.has(request.method)) return null;
+  const value = request.headers.get(IDEMPOTENCY_KEY_HEADER);
+  if (value === null) return null;
+  if (IdempotencyKey.safeParse(value).success) return value;
+  const message = "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' and '-'";
+  throw new DomainError("invalid-idempotency-key", `The ${IDEMPOTENCY_KEY_HEADER} header ${message}.`, {
+    errors: [{ path: IDEMPOTENCY_KEY_HEADER, message }],
+  });
+}
+
+/** The headers of an answer that are part of it, stored and replayed with it (not the request id). */
+const KEPT_HEADERS = ["content-type", "location", "allow", "retry-after", "www-authenticate"];
+
+/**
+ * After the request holding `claim` answered: every answer but a 5xx is stored, and answers the
+ * key's later requests; after a 5xx the key is released (unless the write committed), so a retry
+ * runs. A failure to store is logged: the key then stays taken (a retry answers 409), never freed
+ * for a second write.
+ */
+export async function settleClaim(db: Database, claim: IdempotencyClaim, response: Response): Promise<void> {
+  try {
+    const streamed = response.headers.get("content-type")?.includes("ndjson");
+    if (response.status >= 500 || streamed) return await releaseClaim(db, claim);
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = response.headers.get(name);
+      if (value !== null) headers[name] = value;
+    }
+    const body = response.status === 204 ? null : await response.clone().text();
+    await storeAnswer(db, claim, { status: response.status, headers, body });
+  } catch (error) {
+    logError("settling an idempotency key failed", error);
+  }
+}
+
+/** A stored answer, sent again: its status, headers and body, with this request's own X-Request-Id. */
+export function replayedAnswer(answer: StoredAnswer, requestId: string): Response {
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { ...answer.headers, ...apiHeaders(requestId), [IDEMPOTENT_REPLAYED_HEADER]: "true" },
+  });
+}
