@@ -69,4 +69,3 @@ export function placeStandaloneAssets(root, { replace = false } = {}) {
     }
   }
 }
-

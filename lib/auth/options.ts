@@ -10,6 +10,7 @@ import type { AppContext } from "@/lib/services/context";
 import { principalForUser } from "@/lib/services/identity/principal";
 import { principalChangesSettled } from "@/lib/services/identity/principal-cache";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
+import { browserLabel } from "@/lib/shared/browser-label";
 import { verifyCredentials } from "./credentials";
 import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
 import { nextAuthSecret } from "./secret";
@@ -27,11 +28,12 @@ if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
  * next-auth's configuration for one request: JWT sessions in http-only SameSite=Lax
  * cookies (`Secure` and `__Secure-` over https), user name and password for local users,
  * and the optional OIDC provider. Sign-ins and sign-outs are audit entries (CONTRACT §17)
- * with the request's id.
+ * with the request's id, naming the session by its public id (never the token's `sid`).
+ * `userAgent` is the request's header, of which a new session keeps only a short label.
  */
 export function authOptions(
   app: Pick<AppContext, "db" | "secretKey">,
-  { https, requestId = randomUUID() }: { https: boolean; requestId?: string },
+  { https, requestId = randomUUID(), userAgent = null }: { https: boolean; requestId?: string; userAgent?: string | null },
 ): AuthOptions {
   const oidc = oidcConfigFromEnv();
   return {
@@ -65,8 +67,8 @@ export function authOptions(
       async jwt({ token, user }) {
         if (user) {
           const session = await app.db.transaction(async (tx) => {
-            const started = await createSession(tx, user.id);
-            const snapshot = { id: started.id, user_id: user.id, expires_at: iso(started.expiresAt) };
+            const started = await createSession(tx, user.id, browserLabel(userAgent));
+            const snapshot = { id: started.publicId, user_id: user.id, expires_at: iso(started.expiresAt) };
             await recordSessionEntry(tx, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
             return started;
           });
@@ -88,7 +90,7 @@ export function authOptions(
           const [row] = await tx.select().from(consoleSessions).where(eq(consoleSessions.id, sid)).limit(1);
           await endSession(tx, sid);
           if (!row) return;
-          const snapshot = { id: row.id, user_id: row.userId, expires_at: iso(row.expiresAt) };
+          const snapshot = { id: row.publicId, user_id: row.userId, expires_at: iso(row.expiresAt) };
           await recordSessionEntry(tx, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
         });
         await principalChangesSettled(app.db);

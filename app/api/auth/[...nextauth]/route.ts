@@ -23,7 +23,11 @@ interface NextAuthContext {
 // cookies are `Secure` depends on how this request arrived.
 async function nextAuth(request: NextRequest, context: NextAuthContext, app: AppContext): Promise<Response> {
   const https = isHttpsRequest(request.headers, request.url);
-  return NextAuth(request, context, authOptions(app, { https, requestId: requestIdFor(request.headers) }));
+  return NextAuth(
+    request,
+    context,
+    authOptions(app, { https, requestId: requestIdFor(request.headers), userAgent: request.headers.get("user-agent") }),
+  );
 }
 
 async function GET(request: NextRequest, context: NextAuthContext): Promise<Response> {
