@@ -222,12 +222,19 @@ export const bankPolicies = pgTable("bank_policies", {
 export const consoleSessions = pgTable(
   "console_sessions",
   {
+    /** The secret the session token carries as `sid`: never in an answer or an audit entry. */
     id: text("id").primaryKey(),
+    /** The session's name in the API and the audit log: random, but knowing it grants nothing. */
+    publicId: text("public_id").notNull().unique().default(sql`('ses_' || replace(gen_random_uuid()::text, '-', ''))`),
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     expiresAt: timestamptz("expires_at").notNull(),
+    /** Moved forward at most once a minute, when the session is verified. */
+    lastSeenAt: timestamptz("last_seen_at").notNull().defaultNow(),
+    /** The browser reduced to a short label ("Chromium on Linux"); never the raw User-Agent. */
+    browser: text("browser"),
   },
   (t) => [index("console_sessions_user_idx").on(t.userId)],
 );

@@ -352,9 +352,9 @@ describe("console sign-in and sign-out", () => {
       actor: { principal_type: "user", principal_id: "sana", user_id: "sana" },
       action: "session.sign-in",
       target_type: "session",
-      target_id: session!.id,
+      target_id: session!.publicId,
       before: null,
-      after: { id: session!.id, user_id: "sana", expires_at: session!.expiresAt.toISOString() },
+      after: { id: session!.publicId, user_id: "sana", expires_at: session!.expiresAt.toISOString() },
     });
     expect(Object.keys(entries[0]!.after as object).sort()).toEqual(["expires_at", "id", "user_id"]);
   });

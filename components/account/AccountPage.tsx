@@ -7,6 +7,7 @@ import { useMe } from "@/lib/client/hooks/identity";
 import { ApiKeysPanel } from "./ApiKeysPanel";
 import { PasswordPanel } from "./PasswordPanel";
 import { ServiceAccountsPanel } from "./ServiceAccountsPanel";
+import { SessionsPanel } from "./SessionsPanel";
 
 /** Who the API says you are: the same answer programs get from GET /ext/svc/me. */
 function Profile() {
@@ -24,14 +25,17 @@ function Profile() {
   );
 }
 
-/** Account: your password, your API keys (token shown once) and your service accounts with theirs. */
+/** Account: your password, your console sessions, your API keys (token shown once) and your service accounts with theirs. */
 export function AccountPage() {
   const me = useMe();
   // Passwords belong to users: the section shows only once /ext/svc/me says the caller is one.
   const isUser = me.data?.principal_type === "user";
   return (
     <>
-      <PageHeader title="Account" description="Your password, and the API keys and service accounts programs use to call the API." />
+      <PageHeader
+        title="Account"
+        description="Your password, where you are signed in, and the API keys and service accounts programs use to call the API."
+      />
       <Stack gap="xl">
         <Card withBorder padding="lg">
           <Profile />
@@ -39,6 +43,11 @@ export function AccountPage() {
         {isUser && (
           <Card withBorder padding="lg">
             <PasswordPanel />
+          </Card>
+        )}
+        {isUser && (
+          <Card withBorder padding="lg">
+            <SessionsPanel />
           </Card>
         )}
         <Card withBorder padding="lg">

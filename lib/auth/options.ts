@@ -12,6 +12,7 @@ import { principalForUser } from "@/lib/services/identity/principal";
 import { principalChangesSettled } from "@/lib/services/identity/principal-cache";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
 import { recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
+import { browserLabel } from "@/lib/shared/browser-label";
 import { verifyCredentials } from "./credentials";
 import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
 import { nextAuthSecret } from "./secret";
@@ -29,12 +30,19 @@ if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
  * next-auth's configuration for one request: JWT sessions in http-only SameSite=Lax
  * cookies (`Secure` and `__Secure-` over https), user name and password for local users,
  * and the optional OIDC provider. Sign-ins and sign-outs are audit entries (CONTRACT §17)
- * with the request's id. A sign-in also records the client address it came from (when
- * given), which exempts that user id from the address's sign-in limit (CONTRACT §18).
+ * with the request's id, naming the session by its public id (never the token's `sid`).
+ * `userAgent` is the request's header, of which a new session keeps only a short label. A
+ * sign-in also records the client address it came from (when given), which exempts that user
+ * id from the address's sign-in limit (CONTRACT §18).
  */
 export function authOptions(
   app: Pick<AppContext, "db" | "secretKey">,
-  { https, requestId = randomUUID(), clientAddress }: { https: boolean; requestId?: string; clientAddress?: string },
+  {
+    https,
+    requestId = randomUUID(),
+    clientAddress,
+    userAgent = null,
+  }: { https: boolean; requestId?: string; clientAddress?: string; userAgent?: string | null },
 ): AuthOptions {
   const oidc = oidcConfigFromEnv();
   return {
@@ -76,8 +84,8 @@ export function authOptions(
       async jwt({ token, user }) {
         if (user) {
           const session = await app.db.transaction(async (tx) => {
-            const started = await createSession(tx, user.id);
-            const snapshot = { id: started.id, user_id: user.id, expires_at: iso(started.expiresAt) };
+            const started = await createSession(tx, user.id, browserLabel(userAgent));
+            const snapshot = { id: started.publicId, user_id: user.id, expires_at: iso(started.expiresAt) };
             await recordSessionEntry(tx, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
             if (clientAddress !== undefined) await recordSignInAddress(tx, user.id, clientAddress);
             return started;
@@ -100,7 +108,7 @@ export function authOptions(
           const [row] = await tx.select().from(consoleSessions).where(eq(consoleSessions.id, sid)).limit(1);
           await endSession(tx, sid);
           if (!row) return;
-          const snapshot = { id: row.id, user_id: row.userId, expires_at: iso(row.expiresAt) };
+          const snapshot = { id: row.publicId, user_id: row.userId, expires_at: iso(row.expiresAt) };
           await recordSessionEntry(tx, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
         });
         await principalChangesSettled(app.db);

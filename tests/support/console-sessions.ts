@@ -44,7 +44,7 @@ async function callNextAuth(
   app: SessionApp,
   method: "GET" | "POST",
   action: string[],
-  { body, cookies = {} }: { body?: Record<string, string>; cookies?: Record<string, string> } = {},
+  { body, cookies = {}, userAgent }: { body?: Record<string, string>; cookies?: Record<string, string>; userAgent?: string } = {},
 ): Promise<NextAuthAnswer> {
   const answer: NextAuthAnswer = { status: 200, body: undefined, setCookies: new Map() };
   const headers: Record<string, string | string[]> = {};
@@ -76,7 +76,7 @@ async function callNextAuth(
   await (NextAuth as unknown as (req: unknown, res: unknown, options: unknown) => Promise<void>)(
     req,
     res,
-    authOptions(app, { https: false }),
+    authOptions(app, { https: false, userAgent: userAgent ?? null }),
   );
   const setCookie = headers["set-cookie"];
   for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
@@ -97,13 +97,14 @@ async function csrf(app: SessionApp): Promise<{ csrfToken: string; cookies: Reco
 /**
  * Signs in with user name and password as the sign-in page does (POST
  * /api/auth/callback/credentials); the session cookie as a Cookie header, or null when
- * refused.
+ * refused. `userAgent` is the browser's User-Agent header.
  */
-export async function signInWithPassword(app: SessionApp, username: string, password: string): Promise<string | null> {
+export async function signInWithPassword(app: SessionApp, username: string, password: string, userAgent?: string): Promise<string | null> {
   const { csrfToken, cookies } = await csrf(app);
   const answer = await callNextAuth(app, "POST", ["callback", "credentials"], {
     body: { csrfToken, username, password, json: "true" },
     cookies,
+    userAgent,
   });
   const token = answer.setCookies.get(SESSION_COOKIE);
   return token ? `${SESSION_COOKIE}=${token}` : null;

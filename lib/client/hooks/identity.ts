@@ -46,3 +46,17 @@ export function useRemoveUser() {
 export function useChangePassword() {
   return useEndpointMutation(identity.changePassword, { invalidates: [] });
 }
+
+// The caller's console sessions (Account page).
+
+export function useMySessions() {
+  return useEndpointQuery(identity.mySessions.list, undefined);
+}
+
+export function useEndSession() {
+  return useEndpointMutation(identity.mySessions.end, { invalidates: [identity.mySessions.list] });
+}
+
+export function useSignOutOtherSessions() {
+  return useEndpointMutation(identity.mySessions.endOthers, { invalidates: [identity.mySessions.list] });
+}

@@ -11,6 +11,7 @@ const ENDPOINT_ACTIONS = [
   "bank.policy.restore",
   "service_account.create",
   "service_account.delete",
+  "session.revoke",
   "template.check_updates",
   "template.create",
   "template.delete",

@@ -4,14 +4,17 @@ import { identityRoutes } from "./routes";
 import {
   ApiKey,
   ChangePasswordRequest,
+  ConsoleSessionList,
   CreateApiKeyRequest,
   CreatedApiKey,
   CreateServiceAccountRequest,
   CreateUserRequest,
+  EndedSessions,
   keyIdParams,
   Me,
   ServiceAccount,
   serviceAccountParams,
+  sessionIdParams,
   UpdateUserRequest,
   User,
   userIdParams,
@@ -85,6 +88,40 @@ export const identityEndpoints = {
     audit: { action: "user.password.change" },
   }),
   myApiKeys: apiKeyEndpoints(identityRoutes.myApiKeys, "user", undefined, "the caller's"),
+  // A user's console sessions; an API key may manage them too (its "current" is none).
+  mySessions: {
+    list: defineEndpoint({
+      ...identityRoutes.mySessions.list,
+      tag: "Sessions",
+      access: "user",
+      status: 200,
+      summary: "List the caller's live console sessions, the newest first",
+      response: ConsoleSessionList,
+    }),
+    end: defineEndpoint({
+      ...identityRoutes.mySessions.end,
+      tag: "Sessions",
+      access: "user",
+      status: 204,
+      summary: "End one of the caller's console sessions; it is refused from its next request on",
+      params: sessionIdParams,
+      errors: [404],
+      audit: { action: "session.revoke" },
+    }),
+    endOthers: defineEndpoint({
+      ...identityRoutes.mySessions.endOthers,
+      tag: "Sessions",
+      access: "user",
+      status: 200,
+      summary: "End every console session of the caller but the one asking (all of them, with an API key)",
+      response: EndedSessions,
+      audit: {
+        action: "session.revoke",
+        target: `${identityRoutes.mySessions.list.path}/{session_id}`,
+        perTarget: (answer) => (answer as { ended: number }).ended,
+      },
+    }),
+  },
   serviceAccounts: {
     list: defineEndpoint({
       ...identityRoutes.serviceAccounts.list,

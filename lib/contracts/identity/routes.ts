@@ -12,12 +12,18 @@ function apiKeyRoutes(base: string) {
 }
 
 const serviceAccounts = "/ext/svc/me/service-accounts";
+const sessions = "/ext/svc/me/sessions";
 const users = "/ext/svc/admin/users";
 
 export const identityRoutes = {
   me: route("GET", "/ext/svc/me"),
   changePassword: route("POST", "/ext/svc/me/password"),
   myApiKeys: apiKeyRoutes("/ext/svc/me/api-keys"),
+  mySessions: {
+    list: route("GET", sessions),
+    end: route("DELETE", `${sessions}/{session_id}`),
+    endOthers: route("POST", `${sessions}/sign-out-others`),
+  },
   serviceAccounts: {
     list: route("GET", serviceAccounts),
     create: route("POST", serviceAccounts),

@@ -111,6 +111,24 @@ export const ChangePasswordRequest = z
   })
   .meta({ id: "ChangePasswordRequest", example: { current_password: "old secret words", new_password: "a longer new passphrase" } });
 
+const ConsoleSession = z
+  .object({
+    id: z.string().meta({ description: "The session's public name; not its token, and it grants nothing." }),
+    created_at: timestamp.meta({ description: "When the user signed in." }),
+    last_seen_at: timestamp.meta({ description: "When the session was last used, to the minute." }),
+    browser: z.string().nullable().meta({ description: 'The browser it was started in, as a short label ("Firefox on Linux").' }),
+    current: z.boolean().meta({ description: "Whether this is the session making the request (never, with an API key)." }),
+  })
+  .meta({ id: "ConsoleSession" });
+
+export const ConsoleSessionList = z.object({ sessions: z.array(ConsoleSession) }).meta({ id: "ConsoleSessionList" });
+
+export const EndedSessions = z
+  .object({ ended: z.int().nonnegative().meta({ description: "How many sessions ended." }) })
+  .meta({ id: "EndedSessions", example: { ended: 2 } });
+
+export const sessionIdParams = z.object({ session_id: z.string() });
+
 export const userIdParams = z.object({ user_id: z.string() });
 export const keyIdParams = z.object({ key_id: z.string() });
 export const serviceAccountParams = z.object({ sa_id: z.string() });

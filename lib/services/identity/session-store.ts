@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
+import { and, eq, gt, lt, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { consoleSessions, users } from "@/db/schema";
 import type { Principal } from "@/lib/services/identity/principal";
@@ -9,19 +9,27 @@ import { invalidatePrincipals, principalCacheFor, principalChangesSettled } from
 /** How long a console sign-in lasts: a working day, not next-auth's default month. Absolute, never extended. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
+/** A session just started: `id` is the token's secret `sid`, `publicId` its name in answers and the audit log. */
+export interface StartedSession {
+  id: string;
+  publicId: string;
+  expiresAt: Date;
+}
+
 /**
  * Starts a console session for a user who just signed in: a row whose random id (256 bits)
  * the session token carries as `sid`. The row, not the token, decides whether the session
  * lives, so deleting it ends the session on the next request. The user's expired rows go
- * at the same time, so the table does not grow with every sign-in.
+ * at the same time, so the table does not grow with every sign-in. `browser` is the short
+ * label of the signing-in browser (lib/shared/browser-label.ts), or null.
  */
-export async function createSession(db: Database, userId: string): Promise<{ id: string; expiresAt: Date }> {
+export async function createSession(db: Database, userId: string, browser: string | null = null): Promise<StartedSession> {
   const id = randomBytes(32).toString("base64url");
   // The database's clock, the one validation compares against, for every process alike.
   const [row] = await db
     .insert(consoleSessions)
-    .values({ id, userId, expiresAt: sql`now() + make_interval(secs => ${SESSION_MAX_AGE_SECONDS})` })
-    .returning({ id: consoleSessions.id, expiresAt: consoleSessions.expiresAt });
+    .values({ id, userId, browser, expiresAt: sql`now() + make_interval(secs => ${SESSION_MAX_AGE_SECONDS})` })
+    .returning({ id: consoleSessions.id, publicId: consoleSessions.publicId, expiresAt: consoleSessions.expiresAt });
   await db.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), lte(consoleSessions.expiresAt, sql`now()`)));
   return row!;
 }
@@ -53,6 +61,26 @@ interface SessionLookup {
   userId: string;
   /** The row's expiry (ms since the epoch): a cached session still ends on time. */
   expiresAt: number;
+  /** When this process last knew `last_seen_at` to be set (ms since the epoch); moves forward as the session is used. */
+  lastSeenAt: number;
+}
+
+/** How stale `last_seen_at` may get: one write per session per minute at most. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/**
+ * Moves a session's `last_seen_at` to now when it is older than a minute. Conditional, so
+ * processes racing on one session write it once, and a session ended meanwhile updates
+ * nothing. The lookup remembers the write, so this process tries again only a minute later:
+ * most requests write nothing.
+ */
+async function recordSessionSeen(db: Database, sessionId: string, lookup: SessionLookup): Promise<void> {
+  if (Date.now() - lookup.lastSeenAt < LAST_SEEN_RESOLUTION_MS) return;
+  lookup.lastSeenAt = Date.now();
+  await db
+    .update(consoleSessions)
+    .set({ lastSeenAt: sql`now()` })
+    .where(and(eq(consoleSessions.id, sessionId), lt(consoleSessions.lastSeenAt, sql`now() - interval '1 minute'`)));
 }
 
 /**
@@ -65,10 +93,19 @@ export async function principalForLiveSession(db: Database, sessionId: string, u
   const cache = principalCacheFor(db);
   const cacheKey = `session:${sessionId}`;
   const cached = cache?.get<SessionLookup>(cacheKey);
-  if (cached && cached.userId === userId && cached.expiresAt > Date.now()) return cached.principal;
+  if (cached && cached.userId === userId && cached.expiresAt > Date.now()) {
+    await recordSessionSeen(db, sessionId, cached);
+    return cached.principal;
+  }
   const readAt = cache?.beginRead() ?? 0;
   const [row] = await db
-    .select({ id: users.id, role: users.role, displayName: users.displayName, expiresAt: consoleSessions.expiresAt })
+    .select({
+      id: users.id,
+      role: users.role,
+      displayName: users.displayName,
+      expiresAt: consoleSessions.expiresAt,
+      lastSeenAt: consoleSessions.lastSeenAt,
+    })
     .from(consoleSessions)
     .innerJoin(users, eq(users.id, consoleSessions.userId))
     .where(
@@ -89,6 +126,8 @@ export async function principalForLiveSession(db: Database, sessionId: string, u
     displayName: row.displayName,
     sessionId,
   });
-  cache?.store(cacheKey, { principal, userId, expiresAt: row.expiresAt.getTime() } satisfies SessionLookup, readAt);
+  const lookup: SessionLookup = { principal, userId, expiresAt: row.expiresAt.getTime(), lastSeenAt: row.lastSeenAt.getTime() };
+  await recordSessionSeen(db, sessionId, lookup);
+  cache?.store(cacheKey, lookup, readAt);
   return principal;
 }

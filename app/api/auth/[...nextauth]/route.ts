@@ -25,7 +25,8 @@ interface NextAuthContext {
 async function nextAuth(request: NextRequest, context: NextAuthContext, app: AppContext): Promise<Response> {
   const https = isHttpsRequest(request.headers, request.url);
   const clientAddress = addressOf(request, app);
-  return NextAuth(request, context, authOptions(app, { https, requestId: requestIdFor(request.headers), clientAddress }));
+  const userAgent = request.headers.get("user-agent");
+  return NextAuth(request, context, authOptions(app, { https, requestId: requestIdFor(request.headers), clientAddress, userAgent }));
 }
 
 const addressOf = (request: NextRequest, app: AppContext): string => clientAddress(request.headers, app.config.trustedProxies);
