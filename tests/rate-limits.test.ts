@@ -9,7 +9,7 @@ import { clientAddress, UNKNOWN_ADDRESS } from "@/lib/platform/client-address";
 import { appendPeerAddressToForwardedFor } from "@/lib/platform/peer-address";
 import { setApp } from "@/lib/server/app";
 import type { AppContext } from "@/lib/services/context";
-import { pruneSignInAddresses } from "@/lib/services/ratelimit/known-addresses";
+import { isKnownSignInAddress, pruneSignInAddresses, recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
 import {
   API_KEY_FAILURES_PER_ADDRESS,
   SIGN_IN_FAILURES_PER_ADDRESS,
@@ -272,6 +272,19 @@ describe.runIf(onPostgres)("sign-in limits shared by two app instances on one Po
         expectRateLimited(await signInWithPassword("dave", passwordOf("dave"), address), 900);
         expectSignedIn(await signInWithPassword("fred", passwordOf("fred"), address));
       }
+    });
+  });
+
+  it("records simultaneous sign-ins of one user from one address through both pools as one row", async () => {
+    await withSecondInstance(async (other) => {
+      const address = "198.51.100.81";
+      await Promise.all(Array.from({ length: 20 }, (_, i) => recordSignInAddress(i % 2 ? t.app.db : other.db, "hank", address)));
+      const rows = await t.app.db
+        .select()
+        .from(signInAddresses)
+        .where(and(eq(signInAddresses.userId, "hank"), eq(signInAddresses.address, address)));
+      expect(rows).toHaveLength(1);
+      expect(await isKnownSignInAddress(other.db, "hank", address)).toBe(true);
     });
   });
 
