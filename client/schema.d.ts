@@ -1892,9 +1892,9 @@ export interface components {
          *     - `urn:bank-templates:problem:method-not-allowed`: The path does not have this method.
          *     - `urn:bank-templates:problem:conflict`: The request conflicts with the current state.
          *     - `urn:bank-templates:problem:id-taken`: The id or name is taken.
+         *     - `urn:bank-templates:problem:limit-reached`: The principal already holds as many of these as it may (CONTRACT §18); remove one first.
          *     - `urn:bank-templates:problem:last-admin`: The change would leave the server without an active admin.
          *     - `urn:bank-templates:problem:local-edits`: The template has local edits; update with force=true to replace them.
-         *     - `urn:bank-templates:problem:limit-reached`: The principal already holds as many of these as it may (CONTRACT §18); remove one first.
          *     - `urn:bank-templates:problem:source-gone`: The template's source has been removed.
          *     - `urn:bank-templates:problem:template-gone`: The template is no longer in its source's catalog.
          *     - `urn:bank-templates:problem:stale-policy-document`: The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.
@@ -1902,6 +1902,9 @@ export interface components {
          *     - `urn:bank-templates:problem:merge-conflict`: An update with merge=true found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.
          *     - `urn:bank-templates:problem:merge-base-missing`: An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.
          *     - `urn:bank-templates:problem:merge-invalid`: An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.
+         *     - `urn:bank-templates:problem:invalid-idempotency-key`: The Idempotency-Key header is not 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:` and `-`.
+         *     - `urn:bank-templates:problem:idempotency-key-reused`: The Idempotency-Key was used before by this caller for another method, path or body.
+         *     - `urn:bank-templates:problem:idempotency-key-in-use`: The first request with this Idempotency-Key is still running (or its process stopped after writing, before answering); retry later.
          *     - `urn:bank-templates:problem:payload-too-large`: The body is larger than 1 MiB.
          *     - `urn:bank-templates:problem:unsupported-media-type`: The body is not JSON.
          *     - `urn:bank-templates:problem:validation-failed`: A well-formed request failed validation; `errors` lists each field.
@@ -1917,7 +1920,7 @@ export interface components {
          *     - `urn:bank-templates:problem:upstream-timeout`: An upstream server did not answer in time.
          * @enum {string}
          */
-        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
+        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:invalid-idempotency-key" | "urn:bank-templates:problem:idempotency-key-reused" | "urn:bank-templates:problem:idempotency-key-in-use" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
         FieldError: {
             /** @example manifest.mental_models[1].id */
             path: string;
@@ -2543,7 +2546,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -2600,7 +2606,10 @@ export interface operations {
     postMePassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2623,7 +2632,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,7 +2659,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2677,7 +2686,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2765,7 +2774,10 @@ export interface operations {
     postMeApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2791,7 +2803,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2827,7 +2839,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2854,7 +2866,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2886,7 +2898,10 @@ export interface operations {
     deleteMeApiKeysKeyId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 key_id: string;
             };
@@ -2900,6 +2915,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -2928,7 +2952,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3016,7 +3049,10 @@ export interface operations {
     deleteMeSessionsSessionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 session_id: string;
             };
@@ -3030,6 +3066,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -3058,7 +3103,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3090,7 +3144,10 @@ export interface operations {
     postMeSessionsSignOutOthers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3105,6 +3162,15 @@ export interface operations {
                     "application/json": components["schemas"]["EndedSessions"];
                 };
             };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
                 headers: {
@@ -3116,6 +3182,24 @@ export interface operations {
             };
             /** @description Authenticated but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3202,7 +3286,10 @@ export interface operations {
     postMeServiceAccounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3228,7 +3315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServiceAccount"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3264,7 +3351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3291,7 +3378,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3323,7 +3410,10 @@ export interface operations {
     deleteMeServiceAccountsSaId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 sa_id: string;
             };
@@ -3337,6 +3427,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -3365,7 +3464,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3432,7 +3540,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3464,7 +3572,10 @@ export interface operations {
     postMeServiceAccountsSaIdApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 sa_id: string;
             };
@@ -3492,7 +3603,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3528,7 +3639,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3555,7 +3666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3587,7 +3698,10 @@ export interface operations {
     deleteMeServiceAccountsSaIdApiKeysKeyId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 sa_id: string;
                 key_id: string;
@@ -3602,6 +3716,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -3630,7 +3753,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3718,7 +3850,10 @@ export interface operations {
     postAdminUsers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3745,7 +3880,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3772,7 +3907,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3799,7 +3934,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3875,7 +4010,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3907,7 +4042,10 @@ export interface operations {
     deleteAdminUsersUserId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 user_id: string;
             };
@@ -3922,102 +4060,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, unknown, revoked or inactive credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such resource (or not the caller's) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed attempts; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The database is unreachable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    patchAdminUsersUserId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "role": "admin",
-                 *       "is_active": true
-                 *     }
-                 */
-                "application/json": components["schemas"]["UpdateUserRequest"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["User"];
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4053,7 +4096,114 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchAdminUsersUserId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "admin",
+                 *       "is_active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4080,7 +4230,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4147,7 +4297,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4179,7 +4329,10 @@ export interface operations {
     postAdminUsersUserIdApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 user_id: string;
             };
@@ -4207,7 +4360,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4243,7 +4396,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4270,7 +4423,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4302,7 +4455,10 @@ export interface operations {
     deleteAdminUsersUserIdApiKeysKeyId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 user_id: string;
                 key_id: string;
@@ -4317,6 +4473,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -4345,7 +4510,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4424,7 +4598,10 @@ export interface operations {
     postMeTemplateSources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4449,7 +4626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Source"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4467,7 +4644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4494,7 +4671,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4526,7 +4703,10 @@ export interface operations {
     deleteMeTemplateSourcesName: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 name: string;
             };
@@ -4540,6 +4720,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -4559,7 +4748,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4591,7 +4789,10 @@ export interface operations {
     patchMeTemplateSourcesName: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 name: string;
             };
@@ -4618,7 +4819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Source"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4645,6 +4846,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -4663,7 +4873,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4735,7 +4945,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4841,7 +5051,10 @@ export interface operations {
     postAdminTemplateSources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4866,7 +5079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Source"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4893,7 +5106,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4920,7 +5133,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4952,7 +5165,10 @@ export interface operations {
     deleteAdminTemplateSourcesName: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 name: string;
             };
@@ -4967,93 +5183,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, unknown, revoked or inactive credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such resource (or not the caller's) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed attempts; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The database is unreachable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    patchAdminTemplateSourcesName: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "url": "https://github.com/acme/bank-templates/tree/main/templates",
-                 *       "auth_token": null
-                 *     }
-                 */
-                "application/json": components["schemas"]["UpdateSourceRequest"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Source"];
-                };
-            };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5089,6 +5219,122 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchAdminTemplateSourcesName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://github.com/acme/bank-templates/tree/main/templates",
+                 *       "auth_token": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSourceRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -5107,7 +5353,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5188,7 +5434,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5314,7 +5560,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5346,7 +5592,10 @@ export interface operations {
     postMeTemplates: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5394,7 +5643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5412,7 +5661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5439,7 +5688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5506,7 +5755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5538,7 +5787,10 @@ export interface operations {
     deleteMeTemplatesTemplateId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -5552,6 +5804,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -5571,7 +5832,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5603,7 +5873,10 @@ export interface operations {
     patchMeTemplatesTemplateId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -5630,7 +5903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5657,6 +5930,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -5675,7 +5957,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5707,7 +5989,10 @@ export interface operations {
     postMeTemplatesTemplateIdInstall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -5734,7 +6019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5761,7 +6046,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5788,7 +6073,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5843,7 +6128,10 @@ export interface operations {
                 /** @description Keep local edits: merge three ways (base: the version last installed or updated from the source). Conflicts answer 409 merge-conflict. */
                 merge?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -5860,7 +6148,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateResult"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5887,7 +6175,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5896,7 +6184,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5981,7 +6269,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5990,7 +6278,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6060,7 +6348,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdatePreview"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6087,7 +6375,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6096,7 +6384,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6184,7 +6472,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6216,7 +6504,10 @@ export interface operations {
     postAdminTemplates: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6264,7 +6555,7 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6291,7 +6582,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6318,7 +6609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6394,7 +6685,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6426,7 +6717,10 @@ export interface operations {
     deleteAdminTemplatesTemplateId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -6440,6 +6734,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -6468,7 +6771,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6500,7 +6812,10 @@ export interface operations {
     patchAdminTemplatesTemplateId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -6527,7 +6842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6563,6 +6878,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -6581,7 +6905,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6613,7 +6937,10 @@ export interface operations {
     postAdminTemplatesTemplateIdInstall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -6640,7 +6967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6676,7 +7003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6703,7 +7030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6758,7 +7085,10 @@ export interface operations {
                 /** @description Keep local edits: merge three ways (base: the version last installed or updated from the source). Conflicts answer 409 merge-conflict. */
                 merge?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -6775,7 +7105,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateResult"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6811,7 +7141,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6820,7 +7150,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6914,7 +7244,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6923,7 +7253,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6993,7 +7323,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdatePreview"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7029,7 +7359,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7038,7 +7368,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7123,7 +7453,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7191,7 +7521,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7223,7 +7553,10 @@ export interface operations {
     postMeTemplatesTemplateIdRollback: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -7249,7 +7582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7276,6 +7609,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -7294,7 +7636,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7326,7 +7668,10 @@ export interface operations {
     postMeTemplatesCheckUpdates: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7341,8 +7686,35 @@ export interface operations {
                     "application/json": components["schemas"]["CheckUpdatesResult"];
                 };
             };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7376,7 +7748,10 @@ export interface operations {
                 /** @description Overwrite local edits, and rewrite even when the revision is unchanged. */
                 force?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7391,6 +7766,15 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateAllResult"];
                 };
             };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
                 headers: {
@@ -7400,7 +7784,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7476,7 +7869,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7553,7 +7946,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7585,7 +7978,10 @@ export interface operations {
     postAdminTemplatesTemplateIdRollback: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 template_id: string;
             };
@@ -7611,7 +8007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7647,6 +8043,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -7665,7 +8070,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7697,7 +8102,10 @@ export interface operations {
     postAdminTemplatesCheckUpdates: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7712,6 +8120,15 @@ export interface operations {
                     "application/json": components["schemas"]["CheckUpdatesResult"];
                 };
             };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
                 headers: {
@@ -7723,6 +8140,24 @@ export interface operations {
             };
             /** @description Authenticated but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7756,7 +8191,10 @@ export interface operations {
                 /** @description Overwrite local edits, and rewrite even when the revision is unchanged. */
                 force?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7769,6 +8207,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UpdateAllResult"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
@@ -7789,7 +8236,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7850,7 +8306,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7918,7 +8374,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7950,7 +8406,10 @@ export interface operations {
     postManifestsValidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7992,7 +8451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManifestValidation"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8003,6 +8462,15 @@ export interface operations {
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8028,7 +8496,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8104,7 +8572,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8136,7 +8604,10 @@ export interface operations {
     putBanksBankIdPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 bank_id: string;
             };
@@ -8180,7 +8651,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankPolicy"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8207,6 +8678,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -8225,7 +8705,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8257,7 +8737,10 @@ export interface operations {
     deleteBanksBankIdPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 bank_id: string;
             };
@@ -8271,6 +8754,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -8299,7 +8791,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8382,7 +8883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8414,7 +8915,10 @@ export interface operations {
     postBanksBankIdPolicyRestore: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 bank_id: string;
             };
@@ -8440,7 +8944,7 @@ export interface operations {
                     "application/json": components["schemas"]["RestoredPolicy"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8476,7 +8980,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8503,7 +9007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8571,7 +9075,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8624,7 +9128,10 @@ export interface operations {
                 /** @description Compute what the import would do without writing anything. */
                 dry_run?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8650,7 +9157,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateBankResult"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8686,6 +9193,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -8704,7 +9220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8757,7 +9273,10 @@ export interface operations {
                 /** @description Compute what the import would do without writing anything. */
                 dry_run?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8785,7 +9304,7 @@ export interface operations {
                     "application/json": components["schemas"]["RolloutResult"];
                 };
             };
-            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, or an operation the resource does not allow */
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8812,6 +9331,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -8830,7 +9358,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8915,7 +9443,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8965,7 +9493,10 @@ export interface operations {
     deleteBanksBankId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 bank_id: string;
             };
@@ -8979,6 +9510,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -8998,7 +9538,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9083,7 +9632,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9168,7 +9717,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9266,7 +9815,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9344,7 +9893,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field */
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
