@@ -1,0 +1,69 @@
+import { ADMIN_HEADERS, apiCall, deleteIfPresent } from "./support/api";
+import { consoleNav, pageHeading, signIn } from "./support/console";
+import { expect, test } from "./support/fixtures";
+
+// CONTRACT §18 in the console: a key made to expire and to only read, as the dialog makes it,
+// is listed with its badge and date, and the API treats it so.
+test.describe.configure({ mode: "serial" });
+
+const USER = "kira";
+const PASSWORD = "kira's long enough password";
+
+test.beforeAll(async ({ request }) => {
+  await deleteIfPresent(request, `/ext/svc/admin/users/${USER}`);
+  await apiCall(request, "POST", "/ext/svc/admin/users", ADMIN_HEADERS, { id: USER, display_name: "Kira Holm", password: PASSWORD });
+  // A key that runs out within the week, made through the API: the list warns about it.
+  await apiCall(request, "POST", `/ext/svc/admin/users/${USER}/api-keys`, ADMIN_HEADERS, {
+    description: "nearly done",
+    expires_in_days: 3,
+  });
+});
+
+test("kira creates a read-only key expiring in 30 days; the list shows it and the API refuses its writes", async ({ page, request }) => {
+  await signIn(page, USER, PASSWORD);
+  await consoleNav(page).getByRole("link", { name: "Account", exact: true }).click();
+  await expect(pageHeading(page, "Account")).toBeVisible();
+  const keys = page.getByTestId("api-keys-table");
+  const nearlyDone = keys.getByRole("row").filter({ hasText: "nearly done" });
+  await expect(nearlyDone).toContainText("expires in 3 days");
+
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const dialog = page.getByRole("dialog", { name: "New API key for you", exact: true });
+  await dialog.getByLabel("Description").fill("dashboard");
+  await expect(dialog.getByRole("combobox", { name: "Expires" })).toHaveValue("90 days");
+  await dialog.getByRole("combobox", { name: "Expires" }).click();
+  await page.getByRole("option", { name: "30 days", exact: true }).click();
+  await dialog.getByLabel("Read-only").check();
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const token = (await dialog.getByTestId("new-token").getByLabel("New API key").innerText()).trim();
+  await dialog.getByLabel("I have copied the key and stored it safely").check();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+
+  // The list: the read-only badge, and the date the API gives, as this browser writes it.
+  const bearer = { authorization: `Bearer ${token}` };
+  const listed = await request.get("/ext/svc/me/api-keys", { headers: bearer });
+  expect(listed.status()).toBe(200);
+  const key = ((await listed.json()) as { description: string; scope: string; expires_at: string }[]).find(
+    (k) => k.description === "dashboard",
+  )!;
+  expect(key.scope).toBe("read");
+  const days = (Date.parse(key.expires_at) - Date.now()) / 86_400_000;
+  expect(days).toBeGreaterThan(29.9);
+  expect(days).toBeLessThan(30.1);
+  const shownDate = await page.evaluate(
+    (iso) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso)),
+    key.expires_at,
+  );
+  const row = keys.getByRole("row").filter({ hasText: "dashboard" });
+  await expect(row).toContainText("read-only");
+  await expect(row).toContainText(shownDate);
+  await expect(row).not.toContainText("expires in");
+
+  // The key reads, and is refused anything else.
+  expect((await request.get("/ext/svc/me", { headers: bearer })).status()).toBe(200);
+  const write = await request.post("/ext/svc/me/api-keys", { headers: bearer, data: { description: "sneaky" } });
+  expect(write.status()).toBe(403);
+  expect((await write.json()).type).toBe("urn:bank-templates:problem:key-read-only");
+  await expect(keys.getByRole("row").filter({ hasText: "sneaky" })).toHaveCount(0);
+});
