@@ -7,9 +7,11 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createBankTemplatesClient } from "@/client";
 import { auditEntries, idempotencyKeys, templateSources } from "@/db/schema";
+import { api } from "@/lib/client/api";
+import { endpoints } from "@/lib/client/endpoints";
 import { pruneIdempotencyKeys, requestFingerprint } from "@/lib/services/idempotency/keys";
 import { type ApiResponse, type Client, request, useTestApp } from "./support/app";
 import { runCli } from "./support/cli-process";
@@ -444,5 +446,29 @@ describe("the typed client and the CLI", () => {
       await served.close();
       await rm(configDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the console's client", () => {
+  it("sends a new key with every write, the caller's key for a resent action, and none with reads", async () => {
+    const keys: Array<string | null> = [];
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      keys.push(new Headers(init.headers).get("idempotency-key"));
+      return new Response(null, { status: 204 });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    try {
+      await api.call(endpoints.sources.personal.remove, { params: { name: "a" } });
+      await api.call(endpoints.sources.personal.remove, { params: { name: "a" } });
+      await api.call(endpoints.sources.personal.remove, { params: { name: "a" }, idempotencyKey: "action-1" });
+      await api.call(endpoints.sources.personal.remove, { params: { name: "a" }, idempotencyKey: "action-1" });
+      await api.call(endpoints.sources.personal.list);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1]).toMatch(UUID);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(keys.slice(2)).toEqual(["action-1", "action-1", null]);
   });
 });

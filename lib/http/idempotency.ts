@@ -43,6 +43,8 @@ export async function settleClaim(db: Database, claim: IdempotencyClaim, respons
     await storeAnswer(db, claim, { status: response.status, headers, body });
   } catch (error) {
     logError("settling an idempotency key failed", error);
+  } finally {
+    claim.stopRefreshing();
   }
 }
 

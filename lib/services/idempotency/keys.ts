@@ -84,56 +84,72 @@ export async function claimIdempotencyKey(db: Database, principal: Principal, ke
   const owner = ownerOf(principal);
   const claimId = randomUUID();
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    const fresh = { fingerprint, state: "running" as const, claimId, claimedAt: sql`now()`, createdAt: sql`now()` };
-    let claimed: unknown[];
-    try {
-      claimed = await db
-        .insert(idempotencyKeys)
-        .values({ ...owner, key, ...fresh })
-        .onConflictDoUpdate({
-          target: [idempotencyKeys.userId, idempotencyKeys.principalSa, idempotencyKeys.key],
-          set: { ...fresh, status: null, headers: null, body: null },
-          // An expired key is free; a claim of a stopped process is taken over by the same request only.
-          setWhere: sql`${expired} or (${idempotencyKeys.state} = 'running'
-            and ${idempotencyKeys.claimedAt} < now() - ${ms(CLAIM_STALE_MS)}
-            and ${idempotencyKeys.fingerprint} = excluded.fingerprint)`,
-        })
-        .returning({ claimId: idempotencyKeys.claimId });
-    } catch (error) {
-      // The caller was deleted since it authenticated.
-      if (isForeignKeyViolation(error)) throw unauthorized("The caller's account no longer exists.");
-      throw error;
-    }
-    if (claimed.length) return { claim: holding({ ...owner, key, claimId }, db) };
-
+    // Read first, without locking: a key in use answers at once, even while the write holding it
+    // has the row locked in its transaction (markingWrites), which the insert below would wait for.
     const [held] = await db
       .select({
         fingerprint: idempotencyKeys.fingerprint,
         state: idempotencyKeys.state,
+        stale: sql<boolean>`${idempotencyKeys.claimedAt} < now() - ${ms(CLAIM_STALE_MS)}`,
         status: idempotencyKeys.status,
         headers: idempotencyKeys.headers,
         body: idempotencyKeys.body,
       })
       .from(idempotencyKeys)
       .where(and(rowOf({ ...owner, key }), sql`not ${expired}`));
-    if (!held) continue;
-    if (held.fingerprint !== fingerprint) {
-      throw new DomainError(
-        "idempotency-key-reused",
-        "This Idempotency-Key was used for another request (method, path or body); use a new key for a new write.",
-      );
+    if (held) {
+      if (held.fingerprint !== fingerprint) {
+        throw new DomainError(
+          "idempotency-key-reused",
+          "This Idempotency-Key was used for another request (method, path or body); use a new key for a new write.",
+        );
+      }
+      if (held.state === "done" && held.status !== null) {
+        return { replay: { status: held.status, headers: held.headers ?? {}, body: held.body } };
+      }
+      if (held.state === "written") {
+        throw keyInUse(
+          "The first request with this Idempotency-Key has written and not answered yet (or its process stopped before answering); read the resource to see its state.",
+        );
+      }
+      if (!held.stale) throw keyInUse("The first request with this Idempotency-Key is still running; retry later.");
     }
-    if (held.state === "done" && held.status !== null)
-      return { replay: { status: held.status, headers: held.headers ?? {}, body: held.body } };
-    throw conflict(
-      held.state === "written"
-        ? "The first request with this Idempotency-Key has written and not answered yet (or its process stopped before answering); read the resource to see its state."
-        : "The first request with this Idempotency-Key is still running; retry later.",
-      undefined,
-      "idempotency-key-in-use",
-    );
+    if (await claimRow(db, { ...owner, key }, fingerprint, claimId)) return { claim: holding({ ...owner, key, claimId }, db) };
   }
-  throw conflict("The first request with this Idempotency-Key is changing; retry later.", undefined, "idempotency-key-in-use");
+  throw keyInUse("The first request with this Idempotency-Key is changing; retry later.");
+}
+
+const keyInUse = (detail: string) => conflict(detail, undefined, "idempotency-key-in-use");
+
+/**
+ * Inserts the claim, or takes over an expired key or a claim of a stopped process (for the same
+ * request only): one conditional statement, so of two requests only one gets it. True when this one did.
+ */
+async function claimRow(
+  db: Database,
+  row: ReturnType<typeof ownerOf> & { key: string },
+  fingerprint: string,
+  claimId: string,
+): Promise<boolean> {
+  const fresh = { fingerprint, state: "running" as const, claimId, claimedAt: sql`now()`, createdAt: sql`now()` };
+  try {
+    const claimed = await db
+      .insert(idempotencyKeys)
+      .values({ ...row, ...fresh })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.userId, idempotencyKeys.principalSa, idempotencyKeys.key],
+        set: { ...fresh, status: null, headers: null, body: null },
+        setWhere: sql`${expired} or (${idempotencyKeys.state} = 'running'
+          and ${idempotencyKeys.claimedAt} < now() - ${ms(CLAIM_STALE_MS)}
+          and ${idempotencyKeys.fingerprint} = excluded.fingerprint)`,
+      })
+      .returning({ claimId: idempotencyKeys.claimId });
+    return claimed.length > 0;
+  } catch (error) {
+    // The caller was deleted since it authenticated.
+    if (isForeignKeyViolation(error)) throw unauthorized("The caller's account no longer exists.");
+    throw error;
+  }
 }
 
 /** A claim whose row is refreshed while the request runs, so it never looks like a stopped process's. */
@@ -163,7 +179,7 @@ export function markingWrites(audit: Audit, db: Database, claim: IdempotencyClai
         .where(and(rowOf(claim), eq(idempotencyKeys.claimId, claim.claimId)))
         .returning({ key: idempotencyKeys.key });
       if (!marked.length) {
-        throw conflict("Another request took this Idempotency-Key over; nothing was written.", undefined, "idempotency-key-in-use");
+        throw keyInUse("Another request took this Idempotency-Key over; nothing was written.");
       }
     },
     using: (other) => markingWrites(audit.using(other), other, claim),
