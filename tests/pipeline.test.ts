@@ -101,6 +101,22 @@ describe("request pipeline", () => {
     expect(res.headers.get("allow")).toBe("PATCH, DELETE");
   });
 
+  it("answers 405 with the path's Allow to a request the server marked as of a method Next does not route (TRACE, PROPFIND)", async () => {
+    // lib/server/http-server.cjs passes such a request on as DELETE with the client's method in the mark.
+    for (const [path, allow] of [
+      [SOURCES, "GET, POST"],
+      [`${SOURCES}/x`, "PATCH, DELETE"],
+      ["/ext/svc/no-such-path", "GET, POST, PUT, PATCH, DELETE"],
+    ]) {
+      const res = await request("DELETE", path!, { token: ADMIN_TOKEN, headers: { "x-unsupported-method": "TRACE" } });
+      await expectProblem(res, 405);
+      expect(res.body.type).toBe("urn:bank-templates:problem:method-not-allowed");
+      expect(res.headers.get("allow"), path).toBe(allow);
+    }
+    // Unmarked, DELETE is DELETE: the source is missing, not the method.
+    expect((await request("DELETE", `${SOURCES}/x`, { token: ADMIN_TOKEN })).status).toBe(404);
+  });
+
   it("turns an unexpected exception into an opaque 500 and one structured log line", async () => {
     const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const res = errorToResponse(new Error("relation secret_table does not exist"), {

@@ -41,11 +41,16 @@ const malformed = (reason: string, fromCookie = false): MalformedAuthInput => ({
 const NOT_A_CALLBACK = "is neither a path on this site nor an http(s) URL";
 
 /**
- * Checks a request to /api/auth/* before next-auth sees it: the callbackUrl in the query, the
- * body and the cookie, and a JSON body, which next-auth parses without catching and reads as a
+ * Checks a request to /api/auth/* before next-auth sees it: the host it names, the callbackUrl in
+ * the query, the body and the cookie, and a JSON body, which next-auth parses without catching and reads as a
  * form (an object of strings). Reads a copy of the body, so next-auth still reads the original.
  */
 export async function malformedAuthInput(request: Request, cookies: ReadonlyMap<string, string>): Promise<MalformedAuthInput | null> {
+  // Without NEXTAUTH_URL, next-auth makes the site's URL of this header and fails on one that does not parse.
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (!process.env.NEXTAUTH_URL && host !== null && !URL.canParse(`https://${host}`)) {
+    return malformed("The X-Forwarded-Host (or Host) header is not a host name.");
+  }
   const queried = new URL(request.url).searchParams.get("callbackUrl");
   if (queried !== null && isMalformedCallbackUrl(queried)) return malformed(`The callbackUrl parameter ${NOT_A_CALLBACK}.`);
   for (const name of CALLBACK_URL_COOKIES) {

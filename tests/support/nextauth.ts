@@ -25,6 +25,8 @@ export interface NextAuthRequestOptions {
   form?: Record<string, string>;
   cookies?: Map<string, string>;
   headers?: Record<string, string>;
+  /** Sent as it is (with the content-type of `headers`), for malformed bodies. */
+  body?: string;
 }
 
 /** Next's request-scope storages, and its factory of the request store of route handlers. */
@@ -45,7 +47,7 @@ export async function callNextAuth(method: "GET" | "POST", path: string, options
     .filter(Boolean);
   const headers = new Headers({ host: url.host, ...options.headers });
   if (options.cookies?.size) headers.set("cookie", [...options.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-  let body: string | undefined;
+  let body: string | undefined = options.body;
   if (options.form) {
     body = new URLSearchParams(options.form).toString();
     headers.set("content-type", "application/x-www-form-urlencoded");

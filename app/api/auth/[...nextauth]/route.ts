@@ -5,7 +5,7 @@ import NextAuth from "next-auth";
 import { CALLBACK_URL_COOKIES, malformedAuthInput } from "@/lib/auth/callback-url";
 import { isHttpsRequest } from "@/lib/auth/cookies";
 import { authOptions, CREDENTIALS_PROVIDER_ID } from "@/lib/auth/options";
-import { badRequest, tooManyRequests } from "@/lib/contracts/errors";
+import { badRequest, methodNotAllowed, tooManyRequests } from "@/lib/contracts/errors";
 import { errorToResponse } from "@/lib/http/problem";
 import { problemResponse } from "@/lib/http/problem-response";
 import { requestIdFor } from "@/lib/http/request-id";
@@ -53,6 +53,11 @@ async function refuseMalformed(request: NextRequest): Promise<Response | null> {
 }
 
 async function GET(request: NextRequest, context: NextAuthContext): Promise<Response> {
+  const [action, provider] = (await context.params).nextauth;
+  // next-auth throws (a 500) on a GET of the credentials callback: only its form's POST signs in.
+  if (action === "callback" && provider === CREDENTIALS_PROVIDER_ID) {
+    return problemResponse(methodNotAllowed(["POST"]), requestIdFor(request.headers));
+  }
   return (await refuseMalformed(request)) ?? nextAuth(request, context, await getApp());
 }
 

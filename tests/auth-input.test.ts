@@ -1,0 +1,70 @@
+import "./support/nextauth"; // first: sets up what Next's server provides before anything loads Next
+/**
+ * CONTRACT §18: /api/auth/* answers 4xx, never 5xx, to what next-auth would fail on: a callbackUrl
+ * that is neither a path nor an http(s) URL (query, body, cookie), a JSON body that is no object
+ * of strings, a host header that is no host name, a GET of the credentials callback.
+ */
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "./support/app";
+import { callNextAuth } from "./support/nextauth";
+
+useTestApp();
+
+const expectBadRequest = (answer: { status: number; headers: Headers; body: any }, detail: RegExp) => {
+  expect(answer.status).toBe(400);
+  expect(answer.headers.get("content-type")).toBe("application/problem+json");
+  expect(answer.body.type).toBe("urn:bank-templates:problem:bad-request");
+  expect(answer.body.detail).toMatch(detail);
+};
+
+describe("callbackUrl that is neither a path nor an http(s) URL", () => {
+  it("in the query: 400 on every next-auth route; a path or an own URL passes", async () => {
+    for (const route of ["providers", "signin", "csrf", "session"]) {
+      expectBadRequest(await callNextAuth("GET", `/api/auth/${route}?callbackUrl=aaa`), /callbackUrl parameter/);
+    }
+    expect((await callNextAuth("GET", "/api/auth/providers?callbackUrl=%2Ftemplates")).status).toBe(200);
+    expect((await callNextAuth("GET", "/api/auth/providers?callbackUrl=http%3A%2F%2Flocalhost%2Fsources")).status).toBe(200);
+  });
+
+  it("in the body of the credentials callback: 400", async () => {
+    const answer = await callNextAuth("POST", "/api/auth/callback/credentials", {
+      form: { username: "admin", password: "x", callbackUrl: "aaa", csrfToken: "x", json: "true" },
+    });
+    expectBadRequest(answer, /callbackUrl field/);
+  });
+
+  it("in the cookie: 400, and the answer clears the cookie", async () => {
+    const answer = await callNextAuth("GET", "/api/auth/session", { cookies: new Map([["next-auth.callback-url", "aaa"]]) });
+    expectBadRequest(answer, /cookie/);
+    expect(answer.setCookies.get("next-auth.callback-url")).toBe("");
+    expect((await callNextAuth("GET", "/api/auth/session", { cookies: new Map([["next-auth.callback-url", "%2Fsources"]]) })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe("other requests next-auth fails on", () => {
+  it("a JSON body that is not an object of strings: 400", async () => {
+    for (const [text, detail] of [
+      ["{", /not valid JSON/],
+      ["[]", /not a JSON object/],
+      ['{"callbackUrl":7}', /must be strings/],
+    ] as const) {
+      const answer = await callNextAuth("POST", "/api/auth/signin/credentials", {
+        headers: { "content-type": "application/json" },
+        body: text,
+      });
+      expectBadRequest(answer, detail);
+    }
+  });
+
+  it("an X-Forwarded-Host that is no host name: 400", async () => {
+    expectBadRequest(await callNextAuth("GET", "/api/auth/error", { headers: { "x-forwarded-host": "r[4y" } }), /X-Forwarded-Host/);
+  });
+
+  it("a GET of the credentials callback: 405 with Allow: POST", async () => {
+    const answer = await callNextAuth("GET", "/api/auth/callback/credentials");
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toBe("POST");
+  });
+});
