@@ -6,6 +6,7 @@ import { listEndpoints } from "@/lib/contracts/endpoints";
 import { buildOpenApiDocument } from "@/lib/contracts/openapi";
 import { auditFor } from "@/lib/services/audit/record";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { createSession } from "@/lib/services/identity/session-store";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -78,7 +79,21 @@ const T_ADMIN = "/ext/svc/admin/templates";
 
 /** In order: each create comes before what uses it, each delete after. */
 const FIXTURES: WriteFixture[] = [
-  // Identity
+  // Identity. mia's two console sessions (beforeAll) end first: her password change ends them all.
+  {
+    operation: "DELETE /ext/svc/me/sessions/{session_id}",
+    caller: "member",
+    path: () => `/ext/svc/me/sessions/${created.miaSession}`,
+    target: () => `/ext/svc/me/sessions/${created.miaSession}`,
+    about: ["session", () => created.miaSession!, "delete"],
+  },
+  {
+    operation: "POST /ext/svc/me/sessions/sign-out-others",
+    caller: "member",
+    path: "/ext/svc/me/sessions/sign-out-others",
+    target: () => `/ext/svc/me/sessions/${created.miaOtherSession}`,
+    about: ["session", () => created.miaOtherSession!, "delete"],
+  },
   {
     operation: "POST /ext/svc/me/password",
     caller: "member",
@@ -369,6 +384,8 @@ beforeAll(async () => {
     .values({ id: RESTORABLE_POLICY_ENTRY, bankId: "mia-bank", actor: "mia", before: null, after: { version: "2026-03-24" } });
   expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "mia", password: MIA_PASSWORD })).status).toBe(201);
   tokens.member = (await call("admin", "POST", "/ext/svc/admin/users/mia/api-keys", {})).body.token;
+  created.miaSession = (await createSession(t.app.db, "mia")).publicId;
+  created.miaOtherSession = (await createSession(t.app.db, "mia")).publicId;
   expect((await call("member", "POST", "/ext/svc/me/service-accounts", { id: "mia-bot" })).status).toBe(201);
   tokens.bot = (await call("member", "POST", "/ext/svc/me/service-accounts/mia-bot/api-keys", {})).body.token;
   const source = await call("admin", "POST", "/ext/svc/admin/template-sources", {
