@@ -1892,7 +1892,7 @@ export interface components {
          *     - `urn:bank-templates:problem:method-not-allowed`: The path does not have this method.
          *     - `urn:bank-templates:problem:conflict`: The request conflicts with the current state.
          *     - `urn:bank-templates:problem:id-taken`: The id or name is taken.
-         *     - `urn:bank-templates:problem:limit-reached`: The principal already holds as many of these as it may (CONTRACT §18); remove one first.
+         *     - `urn:bank-templates:problem:limit-reached`: The caller already holds as many of these as it may (CONTRACT §18); delete one first.
          *     - `urn:bank-templates:problem:last-admin`: The change would leave the server without an active admin.
          *     - `urn:bank-templates:problem:local-edits`: The template has local edits; update with force=true to replace them.
          *     - `urn:bank-templates:problem:source-gone`: The template's source has been removed.
