@@ -53,7 +53,13 @@ function apiProblemType(problem: ProblemReport): ProblemType | undefined {
   return name !== undefined && Object.hasOwn(PROBLEM_STATUS, name) ? (name as ProblemType) : undefined;
 }
 
-const AUTH_PROBLEMS: ReadonlySet<ProblemType> = new Set(["unauthorized", "forbidden", "cross-site-session"]);
+const AUTH_PROBLEMS: ReadonlySet<ProblemType> = new Set([
+  "unauthorized",
+  "forbidden",
+  "cross-site-session",
+  "key-expired",
+  "key-read-only",
+]);
 
 /**
  * The exit code of a failure: by the API's problem type, as the server's DomainError names it

@@ -42,7 +42,7 @@ function servicesCalledByTheEdge(checker: ts.TypeChecker, files: readonly ts.Sou
 /**
  * What the edge may call outside that shape, and why: the pipeline's own machinery, which runs
  * before or around a ServiceContext exists (authenticating the caller, opening and settling the
- * request's audit journal).
+ * request's audit journal, claiming and settling its Idempotency-Key).
  */
 const NOT_VERBS = new Set([
   "@/lib/services/identity/principal#principalForApiKey",
@@ -50,6 +50,11 @@ const NOT_VERBS = new Set([
   "@/lib/services/ratelimit/api-keys#countFailedApiKey",
   "@/lib/services/audit/record#auditFor",
   "@/lib/services/audit/record#settleJournal",
+  "@/lib/services/idempotency/keys#requestFingerprint",
+  "@/lib/services/idempotency/keys#claimIdempotencyKey",
+  "@/lib/services/idempotency/keys#markingWrites",
+  "@/lib/services/idempotency/keys#storeAnswer",
+  "@/lib/services/idempotency/keys#releaseClaim",
 ]);
 
 describe("the service layer", () => {
