@@ -1,6 +1,7 @@
 "use client";
-import { Badge, Button, Group, Stack, Text, Title, Tooltip } from "@mantine/core";
+import { Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { IconLogout } from "@tabler/icons-react";
+import { IdleTooltip } from "@/components/console/IdleTooltip";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
 import { Table } from "@/components/console/Table";
@@ -87,9 +88,11 @@ export function SessionsPanel() {
                   <Text size="sm">{formatTimestamp(session.created_at)}</Text>
                 </Table.Td>
                 <Table.Td>
-                  <Tooltip label={formatTimestamp(session.last_seen_at)}>
-                    <Text size="sm">{formatAge(session.last_seen_at)}</Text>
-                  </Tooltip>
+                  <IdleTooltip label={formatTimestamp(session.last_seen_at)}>
+                    <Text component="time" dateTime={session.last_seen_at} size="sm">
+                      {formatAge(session.last_seen_at)}
+                    </Text>
+                  </IdleTooltip>
                 </Table.Td>
                 <RowActions
                   actions={
