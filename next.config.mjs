@@ -15,6 +15,11 @@ const nextConfig = {
   // e2e suite use), Next 16 would block its dev resources (HMR, chunks) as cross-origin.
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
+  experimental: {
+    // The middleware (proxy.ts, console pages and next-auth only) buffers a request's body to read
+    // it twice; 1 MiB, the limit every body has here (CONTRACT §18), not Next's default 10 MB.
+    proxyClientMaxBodySize: "1mb",
+  },
   reactStrictMode: true,
 };
 

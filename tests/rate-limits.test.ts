@@ -296,6 +296,23 @@ describe.runIf(onPostgres)("sign-in limits shared by two app instances on one Po
       expect(admissions.filter((a) => a.admitted)).toHaveLength(10);
     });
   });
+
+  it("never deadlocks when refused attempts take their count back while others are counted, through both pools", async () => {
+    // A refused attempt takes back both of its counters (address and pair) while other attempts
+    // count them: each statement must lock the two rows in the same order (CI once saw a deadlock).
+    await withSecondInstance(async (other) => {
+      for (let round = 0; round < 15; round++) {
+        const address = `192.0.2.${100 + round}`;
+        const admissions = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => admitSignInAttempt(i % 2 ? t.app.db : other.db, `racer${round}`, address)),
+        );
+        expect(
+          admissions.filter((a) => a.admitted),
+          `round ${round}`,
+        ).toHaveLength(10);
+      }
+    });
+  });
 });
 
 describe("failed API-key authentications per client address", () => {

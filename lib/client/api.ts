@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Endpoint } from "@/lib/contracts/endpoint";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from "@/lib/contracts/idempotency-header";
 import type { ContractOf, EndpointRoute } from "./endpoints";
 import { ApiProblem } from "./problem";
 
@@ -55,8 +56,6 @@ export function endpointUrl(endpoint: Pick<EndpointRoute, "path">, input: { para
   return search ? `${path}?${search}` : path;
 }
 
-const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
 /**
  * A new Idempotency-Key: a random UUID. crypto.randomUUID exists only in secure contexts, and
  * the console may be served over plain http; getRandomValues exists everywhere.
@@ -71,7 +70,7 @@ function newIdempotencyKey(): string {
 
 async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E>): Promise<CallResult<E>> {
   const { body, idempotencyKey } = (input ?? {}) as { body?: unknown } & IdempotencyPart;
-  const key = WRITES.has(endpoint.method) ? (idempotencyKey ?? newIdempotencyKey()) : undefined;
+  const key = IDEMPOTENT_METHODS.has(endpoint.method) ? (idempotencyKey ?? newIdempotencyKey()) : undefined;
   let response: Response;
   try {
     response = await fetch(endpointUrl(endpoint, input ?? {}), {
@@ -82,7 +81,7 @@ async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E
         // Proves same-origin where browsers send no Origin or Sec-Fetch-Site (lib/http/auth.ts).
         "x-requested-with": "bank-templates-console",
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
-        ...(key !== undefined ? { "idempotency-key": key } : {}),
+        ...(key !== undefined ? { [IDEMPOTENCY_KEY_HEADER]: key } : {}),
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });

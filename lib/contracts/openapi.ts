@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { type CreateDocumentOptions, createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { Endpoint } from "@/lib/contracts/endpoint";
-import { IDEMPOTENT_METHODS, IdempotencyKeyParameter } from "@/lib/contracts/idempotency";
+import { IdempotencyKeyParameter } from "@/lib/contracts/idempotency";
+import { IDEMPOTENT_METHODS } from "@/lib/contracts/idempotency-header";
 import { ProblemSchema } from "@/lib/contracts/problem-schema";
 import { nullMeansAbsent } from "@/lib/contracts/validation";
 import { listEndpoints } from "./endpoints";

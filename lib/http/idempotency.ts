@@ -1,7 +1,8 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import { DomainError } from "@/lib/contracts/errors";
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from "@/lib/contracts/idempotency";
+import { IdempotencyKey } from "@/lib/contracts/idempotency";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS, IDEMPOTENT_REPLAYED_HEADER } from "@/lib/contracts/idempotency-header";
 import { logError } from "@/lib/platform/log";
 import { type IdempotencyClaim, releaseClaim, type StoredAnswer, storeAnswer } from "@/lib/services/idempotency/keys";
 import { apiHeaders } from "./problem-response";

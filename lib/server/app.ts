@@ -8,6 +8,7 @@ import type { AppContext } from "@/lib/services/context";
 import { startIdempotencyPrune } from "@/lib/services/idempotency/keys";
 import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
 import { startPrincipalCache } from "@/lib/services/identity/principal-cache";
+import { startSignInAddressPrune } from "@/lib/services/ratelimit/known-addresses";
 import { startScheduledUpdateChecks } from "@/lib/services/templates/scheduled-check";
 
 // Route bundles and instrumentation are separate module graphs in one process: share via globalThis.
@@ -25,6 +26,7 @@ export function getApp(): Promise<AppContext> {
       if (app.config.updateCheckIntervalMinutes > 0) startScheduledUpdateChecks(app, app.config.updateCheckIntervalMinutes);
       startAuditRetention(app.db);
       startIdempotencyPrune(app.db);
+      startSignInAddressPrune(app.db);
       return app;
     },
     (error) => {

@@ -1,14 +1,14 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import canonicalize from "canonicalize";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
 import { idempotencyKeys } from "@/db/schema";
 import { conflict, DomainError, unauthorized } from "@/lib/contracts/errors";
 import { logError } from "@/lib/platform/log";
 import type { Audit, Principal } from "@/lib/services/context";
-import { type ExclusiveJob, scheduleJob } from "@/lib/services/jobs/exclusive-job";
+import { pruneInBatches, schedulePrune } from "@/lib/services/jobs/prune";
 
 /**
  * Writes done once per `Idempotency-Key` (CONTRACT §18), shared by every process through the
@@ -203,35 +203,29 @@ export async function releaseClaim(db: Database, claim: IdempotencyClaim): Promi
   claim.stopRefreshing();
   await db
     .delete(idempotencyKeys)
-    .where(and(rowOf(claim), eq(idempotencyKeys.claimId, claim.claimId), inArray(idempotencyKeys.state, ["running"])));
+    .where(and(rowOf(claim), eq(idempotencyKeys.claimId, claim.claimId), eq(idempotencyKeys.state, "running")));
 }
 
-// Batches keep each statement well inside the database time bound (db/bounded-client.ts).
 const PRUNE_BATCH = 5000;
 
 /** Deletes the keys older than `hours`; resolves to how many went. */
-export async function pruneIdempotencyKeys(db: Database, hours: number = IDEMPOTENCY_WINDOW_HOURS, signal?: AbortSignal): Promise<number> {
-  let pruned = 0;
-  while (!signal?.aborted) {
-    const batch = await db
-      .delete(idempotencyKeys)
-      .where(
-        sql`(${idempotencyKeys.userId}, ${idempotencyKeys.principalSa}, ${idempotencyKeys.key}) in (select user_id, principal_sa, key from ${idempotencyKeys} where ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${hours}) limit ${PRUNE_BATCH})`,
-      )
-      .returning({ key: idempotencyKeys.key });
-    pruned += batch.length;
-    if (batch.length < PRUNE_BATCH) break;
-  }
-  return pruned;
+export function pruneIdempotencyKeys(db: Database, hours: number = IDEMPOTENCY_WINDOW_HOURS, signal?: AbortSignal): Promise<number> {
+  return pruneInBatches(
+    async (size) =>
+      (
+        await db
+          .delete(idempotencyKeys)
+          .where(
+            sql`(${idempotencyKeys.userId}, ${idempotencyKeys.principalSa}, ${idempotencyKeys.key}) in (select user_id, principal_sa, key from ${idempotencyKeys} where ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${hours}) limit ${size})`,
+          )
+          .returning({ key: idempotencyKeys.key })
+      ).length,
+    PRUNE_BATCH,
+    signal,
+  );
 }
 
-/** Hourly, one process at a time (lib/services/jobs/exclusive-job.ts); expired rows answer nothing meanwhile. */
-const idempotencyPruneJob: ExclusiveJob = { name: "idempotency-prune", intervalMs: 60 * 60_000, leaseMs: 10 * 60_000 };
-
-/** Starts this process's timer for pruning expired keys. */
+/** Hourly, one process at a time; expired keys answer nothing meanwhile. */
 export function startIdempotencyPrune(db: Database): () => void {
-  return scheduleJob(db, idempotencyPruneJob, async (signal) => void (await pruneIdempotencyKeys(db, IDEMPOTENCY_WINDOW_HOURS, signal)), {
-    pollMs: 15 * 60_000,
-    onError: (error) => logError("idempotency key prune failed", error),
-  });
+  return schedulePrune(db, "idempotency-prune", 60 * 60_000, (signal) => pruneIdempotencyKeys(db, IDEMPOTENCY_WINDOW_HOURS, signal));
 }

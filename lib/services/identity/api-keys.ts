@@ -1,13 +1,14 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
-import { apiKeys, serviceAccounts, users } from "@/db/schema";
-import { conflict, notFound } from "@/lib/contracts/errors";
+import { apiKeys } from "@/db/schema";
+import { notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
 import { MAX_API_KEYS_PER_PRINCIPAL } from "@/lib/contracts/limits";
+import { assertWithinBound, countRows, type OwnerBound } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
@@ -109,45 +110,25 @@ export async function insertApiKey(db: Database, owner: KeyOwner, { description,
   return { ...present(inserted!), token };
 }
 
-/**
- * Locks the row of the principal that owns keys (the user, or the service account) until the
- * transaction ends, so creations for one principal count and insert one after another; false
- * when that principal is gone.
- */
-async function lockKeyOwner(db: Database, owner: KeyOwner): Promise<boolean> {
-  const rows =
-    owner.serviceAccountId === null
-      ? await db.select({ id: users.id }).from(users).where(eq(users.id, owner.userId)).for("update")
-      : await db
-          .select({ id: serviceAccounts.id })
-          .from(serviceAccounts)
-          .where(and(eq(serviceAccounts.ownerUserId, owner.userId), eq(serviceAccounts.id, owner.serviceAccountId)))
-          .for("update");
-  return rows.length > 0;
-}
+/** The bound on an owner's keys: those that still work (CONTRACT §18). */
+const keyBound = (owner: KeyOwner): OwnerBound => ({
+  max: MAX_API_KEYS_PER_PRINCIPAL,
+  held: (db) => countRows(db, apiKeys, and(ownerFilter(owner), stillWorks)),
+  refusal: () =>
+    `This ${owner.serviceAccountId === null ? "user" : "service account"} already holds ${MAX_API_KEYS_PER_PRINCIPAL} working API keys, the most it may; revoke one first.`,
+});
 
 /**
  * Creates a key for `owner`; the token is in the answer and nowhere else, ever (the audit
- * entry loses it to redact.ts). The owner's row is locked first, so the count of its working
- * keys and the insert are one step for concurrent creations: at most MAX_API_KEYS_PER_PRINCIPAL,
- * then 409 `limit-reached`. An owner deleted since the caller looked it up: 404, as if it had
- * been missing all along (the foreign key catches a deletion the lock cannot see).
+ * entry loses it to redact.ts). At most MAX_API_KEYS_PER_PRINCIPAL working keys, counted and
+ * inserted under the owning user's bounds lock (lib/services/bounds/owner-bounds.ts), then 409
+ * `limit-reached`. An owner deleted since the caller looked it up fails the foreign key: 404,
+ * as if it had been missing all along.
  */
 export async function createApiKey(ctx: ServiceContext, { owner, ...settings }: { owner: KeyOwner } & KeySettings) {
   try {
     return await withTransaction(ctx, async (tx) => {
-      if (!(await lockKeyOwner(tx.db, owner))) throw ownerGone(owner);
-      const [held] = await tx.db
-        .select({ n: count() })
-        .from(apiKeys)
-        .where(and(ownerFilter(owner), stillWorks));
-      if ((held?.n ?? 0) >= MAX_API_KEYS_PER_PRINCIPAL) {
-        throw conflict(
-          `This ${owner.serviceAccountId === null ? "user" : "service account"} already holds ${MAX_API_KEYS_PER_PRINCIPAL} working API keys, the most it may; revoke one first.`,
-          undefined,
-          "limit-reached",
-        );
-      }
+      await assertWithinBound(tx.db, owner.userId, keyBound(owner));
       const created = await insertApiKey(tx.db, owner, settings);
       await tx.audit.record({ action: "api_key.create", target: { type: "api_key", id: created.id }, before: null, after: created });
       return created;

@@ -1,11 +1,12 @@
 import "server-only";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, serviceAccounts, users } from "@/db/schema";
 import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
 import type { Principal, Role } from "@/lib/services/context";
 import { hashApiKey, looksLikeApiKey } from "./api-keys";
 import { principalCacheFor } from "./principal-cache";
+import { type KnownStamp, staleStamp, stampDue } from "./usage-stamps";
 
 export type { Principal, Role } from "@/lib/services/context";
 
@@ -22,7 +23,7 @@ interface KeyLookup {
   /** When the key stops working (ms since the epoch), or null: never. */
   expiresAt: number | null;
   /** When this process last knew `last_used_at` to be set; moves forward as the key is used. */
-  lastUsedAt: Date | null;
+  lastUsed: KnownStamp;
 }
 
 /**
@@ -109,26 +110,17 @@ async function lookUpApiKey(db: Database, tokenHash: string): Promise<KeyLookup 
     keyId: row.keyId,
     scope: row.scope,
     expiresAt: row.expiresAt?.getTime() ?? null,
-    lastUsedAt: row.lastUsedAt,
+    lastUsed: { stampedAt: row.lastUsedAt?.getTime() ?? null },
   };
 }
 
-/** How stale `last_used_at` may get: one write per key per minute at most (CONTRACT §11). */
-const KEY_USE_RESOLUTION_MS = 60_000;
-
-/**
- * Sets a key's `last_used_at` to now when it is older than a minute. Conditional, so
- * processes racing on one key write it once; a key revoked meanwhile updates nothing.
- * The lookup remembers the write, so this process tries again only a minute later.
- */
+/** Sets a key's `last_used_at` to now, at most once a minute (./usage-stamps.ts); a key revoked meanwhile updates nothing. */
 async function recordKeyUse(db: Database, lookup: KeyLookup): Promise<void> {
-  const { lastUsedAt } = lookup;
-  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < KEY_USE_RESOLUTION_MS) return;
-  lookup.lastUsedAt = new Date();
+  if (!stampDue(lookup.lastUsed)) return;
   await db
     .update(apiKeys)
     .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(apiKeys.id, lookup.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+    .where(and(eq(apiKeys.id, lookup.keyId), staleStamp(apiKeys.lastUsedAt)));
 }
 
 /** The principal of a signed-in console user, re-read so deactivation takes effect at once. */

@@ -1,10 +1,11 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, lt, lte, ne, sql } from "drizzle-orm";
+import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { consoleSessions, users } from "@/db/schema";
 import type { Principal } from "@/lib/services/identity/principal";
 import { invalidatePrincipals, principalCacheFor, principalChangesSettled } from "@/lib/services/identity/principal-cache";
+import { type KnownStamp, staleStamp, stampDue } from "./usage-stamps";
 
 /** How long a console sign-in lasts: a working day, not next-auth's default month. Absolute, never extended. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
@@ -61,26 +62,17 @@ interface SessionLookup {
   userId: string;
   /** The row's expiry (ms since the epoch): a cached session still ends on time. */
   expiresAt: number;
-  /** When this process last knew `last_seen_at` to be set (ms since the epoch); moves forward as the session is used. */
-  lastSeenAt: number;
+  /** When this process last knew `last_seen_at` to be set; moves forward as the session is used. */
+  lastSeen: KnownStamp;
 }
 
-/** How stale `last_seen_at` may get: one write per session per minute at most. */
-const LAST_SEEN_RESOLUTION_MS = 60_000;
-
-/**
- * Moves a session's `last_seen_at` to now when it is older than a minute. Conditional, so
- * processes racing on one session write it once, and a session ended meanwhile updates
- * nothing. The lookup remembers the write, so this process tries again only a minute later:
- * most requests write nothing.
- */
+/** Moves a session's `last_seen_at` to now, at most once a minute (./usage-stamps.ts); a session ended meanwhile updates nothing. */
 async function recordSessionSeen(db: Database, sessionId: string, lookup: SessionLookup): Promise<void> {
-  if (Date.now() - lookup.lastSeenAt < LAST_SEEN_RESOLUTION_MS) return;
-  lookup.lastSeenAt = Date.now();
+  if (!stampDue(lookup.lastSeen)) return;
   await db
     .update(consoleSessions)
     .set({ lastSeenAt: sql`now()` })
-    .where(and(eq(consoleSessions.id, sessionId), lt(consoleSessions.lastSeenAt, sql`now() - interval '1 minute'`)));
+    .where(and(eq(consoleSessions.id, sessionId), staleStamp(consoleSessions.lastSeenAt)));
 }
 
 /**
@@ -126,7 +118,12 @@ export async function principalForLiveSession(db: Database, sessionId: string, u
     displayName: row.displayName,
     sessionId,
   });
-  const lookup: SessionLookup = { principal, userId, expiresAt: row.expiresAt.getTime(), lastSeenAt: row.lastSeenAt.getTime() };
+  const lookup: SessionLookup = {
+    principal,
+    userId,
+    expiresAt: row.expiresAt.getTime(),
+    lastSeen: { stampedAt: row.lastSeenAt.getTime() },
+  };
   await recordSessionSeen(db, sessionId, lookup);
   cache?.store(cacheKey, lookup, readAt);
   return principal;

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { signInAddresses } from "@/db/schema";
+import { pruneInBatches, schedulePrune } from "@/lib/services/jobs/prune";
 import { KNOWN_ADDRESS_DAYS } from "./limits";
 
 /**
@@ -16,7 +17,6 @@ export async function recordSignInAddress(db: Database, userId: string, address:
     .insert(signInAddresses)
     .values({ userId, address, lastSuccessAt: sql`now()` })
     .onConflictDoUpdate({ target: [signInAddresses.userId, signInAddresses.address], set: { lastSuccessAt: sql`now()` } });
-  await pruneOccasionally(db);
 }
 
 /** Whether `userId` signed in successfully from `address` within the last KNOWN_ADDRESS_DAYS. */
@@ -36,31 +36,35 @@ export async function isKnownSignInAddress(db: Database, userId: string, address
 }
 
 // Rows past 30 days exempt nobody (the check above reads the date); they are deleted only to
-// keep the table small: each process prunes at most every PRUNE_INTERVAL_MS, PRUNE_BATCH rows
-// at a time, so no sign-in pays for a large delete.
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+// keep the table small, by an hourly job, never on a sign-in's path.
 const PRUNE_BATCH = 1000;
-// Per process, not per handle: sign-ins write through a fresh transaction handle each time.
-let lastPruneAt = 0;
 
-async function pruneOccasionally(db: Database): Promise<void> {
-  const now = Date.now();
-  if (now - lastPruneAt < PRUNE_INTERVAL_MS) return;
-  lastPruneAt = now;
-  await pruneSignInAddresses(db);
-}
-
-/** Deletes up to PRUNE_BATCH rows whose last success is older than KNOWN_ADDRESS_DAYS, in one statement. */
-export async function pruneSignInAddresses(db: Database): Promise<void> {
+/** Deletes the rows whose last success is older than KNOWN_ADDRESS_DAYS; resolves to how many went. */
+export function pruneSignInAddresses(db: Database, signal?: AbortSignal): Promise<number> {
   const stale = lt(signInAddresses.lastSuccessAt, sql`now() - ${KNOWN_FOR}`);
   // The outer condition is re-checked on rows a sign-in refreshed meanwhile, so those stay.
-  await db.delete(signInAddresses).where(
-    and(
-      stale,
-      sql`(${signInAddresses.userId}, ${signInAddresses.address}) in (
-        select old.user_id, old.address from ${signInAddresses} old
-        where old.last_success_at < now() - ${KNOWN_FOR}
-        limit ${sql.raw(String(PRUNE_BATCH))})`,
-    ),
+  return pruneInBatches(
+    async (size) =>
+      (
+        await db
+          .delete(signInAddresses)
+          .where(
+            and(
+              stale,
+              sql`(${signInAddresses.userId}, ${signInAddresses.address}) in (
+                select old.user_id, old.address from ${signInAddresses} old
+                where old.last_success_at < now() - ${KNOWN_FOR}
+                limit ${size})`,
+            ),
+          )
+          .returning({ userId: signInAddresses.userId })
+      ).length,
+    PRUNE_BATCH,
+    signal,
   );
+}
+
+/** Hourly, one process at a time. */
+export function startSignInAddressPrune(db: Database): () => void {
+  return schedulePrune(db, "sign-in-address-prune", 60 * 60_000, (signal) => pruneSignInAddresses(db, signal));
 }

@@ -88,7 +88,9 @@ export async function countEvents(db: Database, keys: CountedKey[]): Promise<Win
 /**
  * Takes back events counted by `countEvents` (an attempt that turned out not to be a
  * failure), in one statement. Only within the window they were counted in: a window that
- * has ended since keeps its fresh count.
+ * has ended since keeps its fresh count. The rows are locked in (bucket, key) order first, as
+ * `countEvents` locks them: an UPDATE alone locks in whatever order it finds the rows, and two
+ * statements locking the same two counters in opposite orders deadlock.
  */
 export async function takeBack(db: Database, counted: WindowCount[]): Promise<void> {
   if (counted.length === 0) return;
@@ -99,10 +101,17 @@ export async function takeBack(db: Database, counted: WindowCount[]): Promise<vo
       sql`(extract(epoch from ${rateLimits.windowStart}) * 1000)::float8 = ${c.windowStartMs}::float8`,
     ),
   );
+  const locked = db
+    .select({ bucket: rateLimits.bucket, key: rateLimits.key })
+    .from(rateLimits)
+    .where(and(gt(rateLimits.count, 0), or(...sameWindow)))
+    // Byte order, as `compare` sorts countEvents' rows (the database's collation may differ).
+    .orderBy(sql`${rateLimits.bucket} collate "C"`, sql`${rateLimits.key} collate "C"`)
+    .for("update");
   await db
     .update(rateLimits)
     .set({ count: sql`${rateLimits.count} - 1` })
-    .where(and(gt(rateLimits.count, 0), or(...sameWindow)));
+    .where(sql`(${rateLimits.bucket}, ${rateLimits.key}) in ${locked}`);
 }
 
 /** Thrown when the database answers a counter statement in a way it never should. */
