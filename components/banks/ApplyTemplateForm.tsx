@@ -2,9 +2,9 @@
 import { Alert, Button, Group, Stack, TextInput } from "@mantine/core";
 import { IconAlertTriangle, IconEye, IconPlayerPlay } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
-import { FormError } from "@/components/console/states";
 import { askToDiscard } from "@/components/forms/discard";
 import { FormFieldset } from "@/components/forms/FormFieldset";
+import { FormStatus } from "@/components/forms/FormStatus";
 import { useDialogEscape } from "@/components/forms/useDialogEscape";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
@@ -114,7 +114,7 @@ export function ApplyTemplateForm({ bankId: fixedBankId, initialTemplate = "", o
                 {form.problem?.detail}
               </Alert>
             ) : (
-              <FormError message={form.formError} />
+              <FormStatus form={form} />
             )}
             <Group justify="flex-end">
               {onCancel && (

@@ -46,7 +46,8 @@ function makeQueryClient() {
         },
         retryDelay: (failures) => Math.min(1000 * 2 ** failures, 5000),
       },
-      // A change is sent when the user asks, or fails with a message: never held back to be sent later unseen.
+      // A change is sent when the user asks. One that cannot reach the server waits in api.call
+      // (lib/client/pending-saves.ts), shown at its form and in the banner: never paused unseen.
       mutations: { networkMode: "always" },
     },
   });

@@ -1,5 +1,5 @@
 "use client";
-import { type CSSProperties, useEffect, useState } from "react";
+import { type CSSProperties, type ReactNode, useEffect, useState } from "react";
 import { plainButton, plainColumn, plainHeading, plainText } from "./plain-styles";
 import { checkNow, useReachability } from "./UnreachableStore";
 
@@ -39,8 +39,10 @@ function useSecondsUntil(at: number | null): number | null {
   return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** The server is out of reach: what that means, when the console tries again, and Retry. */
-export function UnreachableNotice({ detail, headingLevel = 2 }: { detail: string; headingLevel?: 1 | 2 }) {
+const buttons: CSSProperties = { display: "flex", flexWrap: "wrap", gap: "var(--mantine-spacing-xs)" };
+
+/** The server is out of reach: what that means, when the console tries again, Retry, and `actions` beside it. */
+export function UnreachableNotice({ detail, headingLevel = 2, actions }: { detail: string; headingLevel?: 1 | 2; actions?: ReactNode }) {
   const { checking, nextCheckAt } = useReachability();
   const seconds = useSecondsUntil(nextCheckAt);
   const Heading = headingLevel === 1 ? "h1" : "h2";
@@ -51,9 +53,12 @@ export function UnreachableNotice({ detail, headingLevel = 2 }: { detail: string
       <p style={text} aria-live="off">
         {checking || seconds === null ? "Trying again…" : `Trying again in ${seconds} s.`}
       </p>
-      <button type="button" style={button} className="mantine-focus-auto" onClick={() => void checkNow()} disabled={checking}>
-        Retry
-      </button>
+      <div style={buttons}>
+        <button type="button" style={button} className="mantine-focus-auto" onClick={() => void checkNow()} disabled={checking}>
+          Retry
+        </button>
+        {actions}
+      </div>
     </div>
   );
 }

@@ -2,6 +2,8 @@
 import { onlineManager } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type CSSProperties, type ReactNode, startTransition, useEffect } from "react";
+import { cancelPendingSaves, connectReachability, usePendingSaves } from "@/lib/client/pending-saves";
+import { plainButton } from "./plain-styles";
 import { UnreachableNotice } from "./UnreachableNotice";
 import { guardRouterFetches, reachability, reportUnreachable, useReachability, watchConnectivity, whenReachable } from "./UnreachableStore";
 
@@ -30,6 +32,8 @@ export function UnreachableWatch() {
   useEffect(() => {
     const unguard = guardRouterFetches();
     const unwatch = watchConnectivity();
+    // Saves that found the server out of reach wait for it here (lib/client/pending-saves.ts).
+    connectReachability({ reportUnreachable, whenReachable });
     // Online for TanStack Query is "the server answers", not only "the browser has a network":
     // queries pause while it does not, and go on (refetching what is stale) when it does again.
     onlineManager.setEventListener((setOnline) => reachability.subscribe(() => setOnline(!reachability.get().unreachable)));
@@ -39,13 +43,34 @@ export function UnreachableWatch() {
     };
   }, []);
   const { unreachable } = useReachability();
+  const saves = usePendingSaves().length;
   if (!unreachable) return null;
   return (
     <div style={place}>
-      <UnreachableNotice detail="The console lost its connection to the server. What you asked for goes on as soon as the server answers; nothing you typed is lost." />
+      <UnreachableNotice
+        detail={`The console lost its connection to the server. ${saves > 0 ? savesWaiting(saves) : "Pages load as soon as the server answers; nothing you typed is lost."}`}
+        actions={
+          saves > 0 && (
+            <button type="button" style={cancelButton} className="mantine-focus-auto" onClick={cancelPendingSaves}>
+              {saves === 1 ? "Cancel the save" : `Cancel the ${saves} saves`}
+            </button>
+          )
+        }
+      />
     </div>
   );
 }
+
+const cancelButton: CSSProperties = {
+  ...plainButton("xs"),
+  background: "var(--mantine-color-default)",
+  color: "var(--mantine-color-default-color)",
+  border: "1px solid var(--mantine-color-default-border)",
+};
+
+/** What the banner says of saves waiting for the server (the forms that sent them say "Saving when the server is back…"). */
+const savesWaiting = (count: number) =>
+  `${count === 1 ? "Your save is" : `${count} saves are`} sent again as soon as the server answers, and done once; nothing you typed is lost.`;
 
 const page: CSSProperties = { paddingBlock: "var(--mantine-spacing-xl)", maxWidth: 640 };
 

@@ -1,8 +1,8 @@
 "use client";
 import { Button, Group, Modal, type ModalProps, Stack } from "@mantine/core";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { FormError } from "@/components/console/states";
 import { askToDiscard, type DiscardQuestion } from "./discard";
+import { FormStatus, type FormStatusOf } from "./FormStatus";
 import { useDialogEscape } from "./useDialogEscape";
 import { useLeaveGuard } from "./useLeaveGuard";
 
@@ -15,7 +15,7 @@ interface FormModalProps {
   /** The submit button's label ("Add source", "Create key"). */
   submitLabel: string;
   /** What useFormSubmit gives: the busy flag, the form-level error and its reset. */
-  form: { busy: boolean; formError: string | null; reset: () => void };
+  form: FormStatusOf & { busy: boolean; reset: () => void };
   onSubmit: () => unknown;
   /** The fields. */
   children: ReactNode;
@@ -84,7 +84,7 @@ export function FormModal({
           <form onSubmit={submit} noValidate>
             <Stack>
               {children}
-              <FormError message={form.formError} />
+              <FormStatus form={form} />
               <Group justify="flex-end">
                 <Button variant="default" onClick={() => void close()}>
                   Cancel

@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useState } from "react";
 import { problemMessages } from "@/lib/client/messages";
+import { type PendingSave, watchSaves } from "@/lib/client/pending-saves";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 
 interface FormSubmitOptions<F extends string> {
@@ -20,6 +21,9 @@ export function useFormSubmit<F extends string>(fields: readonly F[], { statusFi
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [otherError, setOtherError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // This form's saves that are waiting for the server (lib/client/pending-saves.ts): the
+  // submission is still under way, busy stays true, and the form says so and offers Cancel.
+  const [waiting, setWaiting] = useState<readonly PendingSave[]>([]);
 
   const reset = useCallback(() => {
     setProblem(null);
@@ -30,6 +34,10 @@ export function useFormSubmit<F extends string>(fields: readonly F[], { statusFi
     async <T>(action: () => Promise<T>): Promise<T | undefined> => {
       setBusy(true);
       reset();
+      const unwatch = watchSaves((save) => {
+        setWaiting((saves) => [...saves, save]);
+        void save.settled.then(() => setWaiting((saves) => saves.filter((s) => s !== save)));
+      });
       try {
         return await action();
       } catch (error) {
@@ -37,6 +45,7 @@ export function useFormSubmit<F extends string>(fields: readonly F[], { statusFi
         else setOtherError(describeError(error));
         return undefined;
       } finally {
+        unwatch();
         setBusy(false);
       }
     },
@@ -53,5 +62,11 @@ export function useFormSubmit<F extends string>(fields: readonly F[], { statusFi
     problem,
     fieldError: (field: F): string | undefined => messages.fields[field],
     formError: otherError ?? messages.form,
+    /** The submission found the server out of reach and waits for it to send again. */
+    waiting: waiting.length > 0,
+    /** Does not send the waiting save: the submission ends with "Save cancelled". */
+    cancelWaiting: () => {
+      for (const save of waiting) save.cancel();
+    },
   };
 }

@@ -1,7 +1,7 @@
 "use client";
 import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
 import { type FormEvent, useState } from "react";
-import { FormError } from "@/components/console/states";
+import { FormStatus } from "@/components/forms/FormStatus";
 import { useTemplateFormProblem } from "@/components/templates/form-problem";
 import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
 import { type TemplateData, useInstallTemplate } from "@/lib/client/hooks/templates";
@@ -72,7 +72,7 @@ export function InstallModal({
             spellCheck={false}
             data-autofocus
           />
-          <FormError message={form.formError} />
+          <FormStatus form={form} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

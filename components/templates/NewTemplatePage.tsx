@@ -7,8 +7,8 @@ import { type FormEvent, useId, useMemo, useState } from "react";
 import { lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { SectionCard } from "@/components/console/SectionCard";
-import { FormError } from "@/components/console/states";
 import { JsonEditor } from "@/components/editor/JsonEditor";
+import { FormStatus } from "@/components/forms/FormStatus";
 import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { useCreateTemplate, useTemplates } from "@/lib/client/hooks/templates";
@@ -168,7 +168,7 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
               </Text>
             )}
           </SectionCard>
-          <FormError message={form.formError} />
+          <FormStatus form={form} />
           <Group justify="flex-end" gap="sm">
             {blocked && (
               <Text size="sm" c="dimmed" id={blockedId} data-testid="save-blocked-reason" style={{ flex: "1 1 16rem" }} ta="right">

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { IconCircleCheck, IconInfoCircle } from "@tabler/icons-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { SectionCard } from "@/components/console/SectionCard";
-import { FormError } from "@/components/console/states";
+import { FormStatus } from "@/components/forms/FormStatus";
 import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { type TemplateData, usePatchTemplate, useTemplates } from "@/lib/client/hooks/templates";
@@ -94,7 +94,7 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
             Saving marks this template as edited locally: a later update from {t.source_name} will ask before replacing your edits.
           </Alert>
         )}
-        <FormError message={form.formError} />
+        <FormStatus form={form} />
         {saved && !dirty && (
           <Group gap="xs" role="status">
             <IconCircleCheck size={18} color="var(--mantine-color-green-filled)" aria-hidden />

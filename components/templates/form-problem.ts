@@ -20,6 +20,8 @@ export function useTemplateFormProblem(fields: readonly string[], conflictField?
     fieldError: form.fieldError,
     manifestErrors,
     formError: form.formError,
+    waiting: form.waiting,
+    cancelWaiting: form.cancelWaiting,
   };
 }
 

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from "@/lib/contracts/idempotency-header";
 import type { ContractOf, EndpointRoute } from "./endpoints";
+import { isSaveCancelled, resendWhenReachable } from "./pending-saves";
 import { ApiProblem } from "./problem";
 
 // The console's one way to call /ext/svc: an endpoint's route (method and path, with its
@@ -68,12 +69,15 @@ function newIdempotencyKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The call never got an answer: no server, or no network to it. */
+const networkProblem = () => new ApiProblem(0, "Network Error", "The server could not be reached.");
+
 async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E>): Promise<CallResult<E>> {
   const { body, idempotencyKey } = (input ?? {}) as { body?: unknown } & IdempotencyPart;
   const key = IDEMPOTENT_METHODS.has(endpoint.method) ? (idempotencyKey ?? newIdempotencyKey()) : undefined;
-  let response: Response;
-  try {
-    response = await fetch(endpointUrl(endpoint, input ?? {}), {
+  // Every try of this call sends exactly this: the same request with the same key.
+  const send = () =>
+    fetch(endpointUrl(endpoint, input ?? {}), {
       method: endpoint.method,
       credentials: "same-origin",
       headers: {
@@ -85,8 +89,14 @@ async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
+  let response: Response;
+  try {
+    response = await send();
   } catch {
-    throw new ApiProblem(0, "Network Error", "The server could not be reached; check your connection and try again.");
+    // A read fails (its query waits and asks again); a write waits for the server and is sent
+    // again with its key, so it is done once even when only its answer was lost.
+    if (key === undefined) throw networkProblem();
+    response = await resendWhenReachable(send);
   }
   if (!response.ok) throw await ApiProblem.fromResponse(response);
   // Endpoints whose contract has no response answer 204 with no body.
@@ -103,5 +113,5 @@ export const api = { call };
 
 /** The call never got an answer: the server (or the network to it) is out of reach. */
 export function isNetworkFailure(error: unknown): boolean {
-  return error instanceof ApiProblem && error.status === 0;
+  return error instanceof ApiProblem && error.status === 0 && !isSaveCancelled(error);
 }
