@@ -17,9 +17,10 @@ export interface FormStatusOf {
 export function FormStatus({ form }: { form: FormStatusOf }) {
   if (!form.waiting) return <FormError message={form.formError} />;
   return (
-    <Alert color="yellow" data-testid="save-waiting">
+    // A status, not an alert: nothing failed, and it says so politely.
+    <Alert color="yellow" role="status" data-testid="save-waiting">
       <Group justify="space-between" gap="sm">
-        <Group gap="xs" role="status">
+        <Group gap="xs">
           <Loader size="xs" color="yellow" aria-hidden />
           <Text size="sm">Saving when the server is back…</Text>
         </Group>
