@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api, isNetworkFailure } from "@/lib/client/api";
 import { endpoints } from "@/lib/client/endpoints";
-import { connectReachability, type PendingSave, watchSaves } from "@/lib/client/pending-saves";
+import { type PendingSave, watchSaves } from "@/lib/client/pending-saves";
 import { ApiProblem } from "@/lib/client/problem";
+import { connectReachability } from "@/lib/client/resend";
 
 // The console's resend of a write that could not reach the server (lib/client/pending-saves.ts),
 // through api.call with a stand-in for the browser's fetch and for the reachability store.

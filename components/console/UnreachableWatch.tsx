@@ -2,7 +2,7 @@
 import { onlineManager } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type CSSProperties, type ReactNode, startTransition, useEffect } from "react";
-import { cancelPendingSaves, connectReachability, usePendingSaves } from "@/lib/client/pending-saves";
+import { cancelPendingSaves, connectReachability, usePendingSaves } from "@/lib/client/resend";
 import { plainButton } from "./plain-styles";
 import { UnreachableNotice } from "./UnreachableNotice";
 import { guardRouterFetches, reachability, reportUnreachable, useReachability, watchConnectivity, whenReachable } from "./UnreachableStore";
