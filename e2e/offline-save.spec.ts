@@ -1,0 +1,172 @@
+import type { APIRequestContext, Page, Request } from "@playwright/test";
+import { ADMIN_HEADERS as admin, apiCall as api } from "./support/api";
+import { signIn } from "./support/console";
+import { E2E_ADMIN_PASSWORD } from "./support/env";
+import { expect, type PageWatch, test } from "./support/fixtures";
+import { e2eManifest } from "./support/marketplace";
+
+// Honest offline (issue 23): a save that cannot reach the server waits for it, says so at the
+// form and in the banner, and is sent again, the same request with the same Idempotency-Key,
+// once the server answers, so it is done exactly once, even when the server did it and only
+// the answer was lost. The server "goes away" for the browser alone: its requests to the API
+// and to /healthz fail to connect (page.route), while the tests read the truth through the API.
+
+const templatePath = (id: string) => `/ext/svc/admin/templates/${id}`;
+
+/** A server template of its own for each test (ids with the time: a retry finds none of an earlier try's). */
+async function freshTemplate(request: APIRequestContext, label: string): Promise<string> {
+  const id = `offline-${label}-${Date.now()}`;
+  await api(request, "POST", "/ext/svc/admin/templates", admin, { id, name: "Offline handbook", manifest: e2eManifest() });
+  return id;
+}
+
+async function templateName(request: APIRequestContext, id: string): Promise<string> {
+  const res = await request.get(templatePath(id), { headers: admin });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { name: string }).name;
+}
+
+/** The audit entries of the template's edits: one per write that was done. */
+async function patchEntries(request: APIRequestContext, id: string): Promise<unknown[]> {
+  const query = new URLSearchParams({ action: "template.patch", target: templatePath(id) });
+  const res = await request.get(`/ext/svc/admin/audit?${query}`, { headers: admin });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { entries: unknown[] }).entries;
+}
+
+/** The server out of reach for this page: every API request and health check fails to connect. Returns "the server is back". */
+async function serverDown(page: Page, watch: PageWatch): Promise<() => Promise<void>> {
+  watch.expectError(/net::ERR_|Failed to load resource/);
+  const refuse = (route: { abort: (code: string) => Promise<void> }) => route.abort("connectionrefused");
+  await page.route("**/ext/svc/**", refuse);
+  await page.route("**/healthz", refuse);
+  return async () => {
+    await page.unroute("**/ext/svc/**", refuse);
+    await page.unroute("**/healthz", refuse);
+  };
+}
+
+/** Every PATCH of the template the page sends (also those that never reach the server). */
+function patchesOf(page: Page, id: string): Request[] {
+  const patches: Request[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "PATCH" && new URL(request.url()).pathname === templatePath(id)) patches.push(request);
+  });
+  return patches;
+}
+
+/** Signs in and opens the editor of a fresh server template; with every PATCH of it the page sends. */
+async function openEditor(page: Page, request: APIRequestContext, label: string) {
+  const id = await freshTemplate(request, label);
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await page.goto(`/templates/server/${id}`);
+  const form = page.getByRole("form", { name: `Edit template ${id}` });
+  await expect(form.getByLabel("Name")).toHaveValue("Offline handbook");
+  return { id, form, patches: patchesOf(page, id) };
+}
+
+test("a save while the server is out of reach waits for it, says so, and is done once when it answers", async ({
+  page,
+  request,
+  watch,
+}) => {
+  const { id, form, patches } = await openEditor(page, request, "down");
+  const serverBack = await serverDown(page, watch);
+
+  await form.getByLabel("Name").fill("Offline handbook, renamed");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  const waiting = form.getByTestId("save-waiting");
+  await expect(waiting).toContainText("Saving when the server is back…");
+  const banner = page.getByTestId("server-unreachable");
+  await expect(banner).toContainText("Your save is sent again as soon as the server answers");
+  await expect(banner).toContainText("nothing you typed is lost");
+  // Nothing claims the save failed, and the form is still at it.
+  await expect(form.getByRole("alert")).toHaveCount(0);
+  await expect(form.getByRole("button", { name: "Save changes" })).toHaveAttribute("data-loading", "true");
+  // While the server stays away the save waits: the health checks fail, the save is not sent again.
+  await page.waitForTimeout(4000);
+  await expect(waiting).toBeVisible();
+  expect(patches).toHaveLength(1);
+  expect(await templateName(request, id)).toBe("Offline handbook");
+
+  await serverBack();
+  await expect(form.getByRole("status").filter({ hasText: "Changes saved." })).toBeVisible({ timeout: 30_000 });
+  await expect(waiting).toBeHidden();
+  await expect(banner).toBeHidden();
+  expect(await templateName(request, id)).toBe("Offline handbook, renamed");
+  expect(await patchEntries(request, id)).toHaveLength(1);
+  // The resend was the same request with the same key.
+  expect(patches).toHaveLength(2);
+  const [first, resend] = patches;
+  expect(await resend!.headerValue("idempotency-key")).toBe(await first!.headerValue("idempotency-key"));
+  expect(await first!.headerValue("idempotency-key")).toMatch(/^[0-9a-f-]{36}$/);
+  expect(resend!.postData()).toBe(first!.postData());
+});
+
+test("a save whose answer was lost is sent again with its key and shows the first answer; it is written once", async ({
+  page,
+  request,
+  watch,
+}) => {
+  const { id, form, patches } = await openEditor(page, request, "lost");
+  watch.expectError(/net::ERR_|Failed to load resource/);
+  // The first PATCH reaches the server and is done; its answer never reaches the page.
+  let lost = false;
+  await page.route(`**${templatePath(id)}`, async (route) => {
+    if (route.request().method() !== "PATCH" || lost) return route.fallback();
+    lost = true;
+    const answer = await route.fetch();
+    expect(answer.status()).toBe(200);
+    await route.abort("connectionreset");
+  });
+
+  await form.getByLabel("Name").fill("Offline handbook, answer lost");
+  const resent = page.waitForResponse((r) => r.request().method() === "PATCH" && new URL(r.url()).pathname === templatePath(id));
+  await form.getByRole("button", { name: "Save changes" }).click();
+  const replay = await resent;
+  await expect(form.getByRole("status").filter({ hasText: "Changes saved." })).toBeVisible({ timeout: 30_000 });
+  await expect(form.getByRole("alert")).toHaveCount(0);
+
+  // The resend got the first answer again (CONTRACT §18), so the write was done once.
+  expect(replay.status()).toBe(200);
+  expect(await replay.headerValue("idempotent-replayed")).toBe("true");
+  expect(lost).toBe(true);
+  expect(patches).toHaveLength(2);
+  expect(await patches[1]!.headerValue("idempotency-key")).toBe(await patches[0]!.headerValue("idempotency-key"));
+  expect(await templateName(request, id)).toBe("Offline handbook, answer lost");
+  expect(await patchEntries(request, id)).toHaveLength(1);
+  await expect(form.getByLabel("Name")).toHaveValue("Offline handbook, answer lost");
+});
+
+test("a waiting save cancelled, at the form or on the banner, is never written", async ({ page, request, watch }) => {
+  const { id, form, patches } = await openEditor(page, request, "cancel");
+  const serverBack = await serverDown(page, watch);
+  const waiting = form.getByTestId("save-waiting");
+  const banner = page.getByTestId("server-unreachable");
+
+  // Cancelled at the form.
+  await form.getByLabel("Name").fill("Offline handbook, never saved");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(waiting).toContainText("Saving when the server is back…");
+  await waiting.getByRole("button", { name: "Cancel saving" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Save cancelled: it was not sent again.");
+  await expect(waiting).toBeHidden();
+  await expect(form.getByRole("button", { name: "Save changes" })).toBeEnabled();
+  // What was typed is still there, to save later.
+  await expect(form.getByLabel("Name")).toHaveValue("Offline handbook, never saved");
+  await expect(banner).toContainText("Pages load as soon as the server answers");
+
+  // Cancelled on the banner.
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(waiting).toBeVisible();
+  await banner.getByRole("button", { name: "Cancel the save" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Save cancelled: it was not sent again.");
+
+  await serverBack();
+  await expect(banner).toBeHidden({ timeout: 30_000 });
+  // Give a resend, if any were coming, the time to arrive.
+  await page.waitForTimeout(2000);
+  expect(patches).toHaveLength(2);
+  expect(await templateName(request, id)).toBe("Offline handbook");
+  expect(await patchEntries(request, id)).toHaveLength(0);
+});
