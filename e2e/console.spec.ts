@@ -169,6 +169,8 @@ test("member cora adds and removes sources, with conflicts shown at their fields
   await expect(nav.getByRole("link", { name: "Users", exact: true })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Server sources", exact: true })).toHaveCount(0);
   await expect(nav.getByText("Admin")).toHaveCount(0);
+  await nav.getByRole("link", { name: "Sources", exact: true }).click();
+  await expect(pageHeading(page, "Template sources")).toBeVisible();
   await expect(page.getByRole("tab", { name: "Server" })).toHaveCount(0);
   await expect(page.getByText("No personal sources yet")).toBeVisible();
 

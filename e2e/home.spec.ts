@@ -1,6 +1,6 @@
 import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
 import { createFreshUser, deleteBankIfPresent, deleteIfPresent, expectOk } from "./support/api";
-import { consoleNav, pageHeading, signIn } from "./support/console";
+import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
 import { expect, screenshot, test } from "./support/fixtures";
 import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
@@ -88,7 +88,15 @@ async function expectNothingWaiting(page: Page) {
   await follow(page, "home-sources", "Add a source", /\/sources$/, "Template sources");
 }
 
-test("signing in lands on Home; with nothing waiting the admin's Home says so, and what to do first", async ({ page }) => {
+test("signed out, / is the landing page; signing in from it lands on Home, which with nothing waiting says so and what to do first", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(pageHeading(page, "Bank Templates Console")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Account menu for / })).toHaveCount(0);
+  await screenshot(page, "landing");
+  await page.getByRole("link", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/signin$/);
   await signIn(page, HANA.id, HANA.password, "/");
   await expectNothingWaiting(page);
   await expect(card(page, "home-expiring")).toContainText("No user's API key expires within 7 days.");
@@ -104,6 +112,10 @@ test("a member's Home with nothing waiting has no admin cards", async ({ page })
   await expectNothingWaiting(page);
   await expect(card(page, "home-expiring")).toHaveCount(0);
   await expect(card(page, "home-audit")).toHaveCount(0);
+  // Signed out again, the same address is the landing page.
+  await signOut(page);
+  await page.goto("/");
+  await expect(pageHeading(page, "Bank Templates Console")).toBeVisible();
 });
 
 test("setup: updates waiting, banks behind, failing sources and a key expiring tomorrow", async () => {
