@@ -29,7 +29,7 @@ export default function NotFound() {
     <div style={container}>
       <h1 style={heading}>Page not found</h1>
       <p style={text}>There is no page at this address.</p>
-      <a href="/sources" style={link} className="mantine-focus-auto">
+      <a href="/" style={link} className="mantine-focus-auto">
         Go to the console
       </a>
     </div>

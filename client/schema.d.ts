@@ -201,7 +201,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
+        /** List users; with keys_expiring_within_days, those whose API keys expire soon */
         get: operations["getAdminUsers"];
         put?: never;
         /** Create a user */
@@ -2038,6 +2038,12 @@ export interface components {
              * @example 2026-11-22T10:15:30.123Z
              */
             updated_at: string;
+            /**
+             * Format: date-time
+             * @description Only with `?keys_expiring_within_days`: when the first of the user's own API keys that expires within that window stops working.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            next_key_expires_at?: string;
         };
         Source: {
             name: string;
@@ -3793,7 +3799,10 @@ export interface operations {
     };
     getAdminUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only users with one of their own API keys that still works and expires within this many days (1-365), each with `next_key_expires_at`: a console's "keys expiring soon" in one request. Service accounts' keys do not count. */
+                keys_expiring_within_days?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3820,6 +3829,15 @@ export interface operations {
             };
             /** @description Authenticated but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

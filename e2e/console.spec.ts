@@ -84,9 +84,12 @@ test("the admin creates member cora with a password and edits her", async ({ pag
 test("the admin sees every console page, the admin navigation and both source scopes", async ({ page, watch }) => {
   await signIn(page, "admin", E2E_ADMIN_PASSWORD);
   const nav = consoleNav(page);
-  for (const link of ["Sources", "Marketplace", "Templates", "Banks", "Account", "Users", "Server sources", "API reference"]) {
+  for (const link of ["Home", "Sources", "Marketplace", "Templates", "Banks", "Account", "Users", "Server sources", "API reference"]) {
     await expect(nav.getByRole("link", { name: link, exact: true })).toBeVisible();
   }
+  // Signing in lands on Home (e2e/home.spec.ts); the sources are a link away.
+  await expect(pageHeading(page, "Home")).toBeVisible();
+  await nav.getByRole("link", { name: "Sources", exact: true }).click();
   await expect(pageHeading(page, "Template sources")).toBeVisible();
   await expect(page.getByRole("tab", { name: "Server" })).toBeVisible();
   await expect(page.getByText("No personal sources yet")).toBeVisible();
@@ -166,6 +169,8 @@ test("member cora adds and removes sources, with conflicts shown at their fields
   await expect(nav.getByRole("link", { name: "Users", exact: true })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Server sources", exact: true })).toHaveCount(0);
   await expect(nav.getByText("Admin")).toHaveCount(0);
+  await nav.getByRole("link", { name: "Sources", exact: true }).click();
+  await expect(pageHeading(page, "Template sources")).toBeVisible();
   await expect(page.getByRole("tab", { name: "Server" })).toHaveCount(0);
   await expect(page.getByText("No personal sources yet")).toBeVisible();
 

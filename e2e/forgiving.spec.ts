@@ -120,6 +120,7 @@ test("a dialog with typed edits asks before closing; saved, it closes and nothin
   // A clean slate: a retry runs the test again on the same data.
   await deleteIfPresent(request, FORGIVING_SOURCE);
   await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await consoleNav(page).getByRole("link", { name: "Sources", exact: true }).click();
   await expect(pageHeading(page, "Template sources")).toBeVisible();
   await page.getByRole("button", { name: "Add source" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a personal source" });

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { ADMIN_HEADERS as admin, apiCall as api, createFreshUser, deleteBankIfPresent } from "./support/api";
+import { ADMIN_HEADERS as admin, apiCall as api, createFreshUser, deleteBankIfPresent, deleteIfPresent } from "./support/api";
 import { openBank, openBanks } from "./support/bank-steps";
 import { signIn } from "./support/console";
 import { DESKTOP, expect, MOBILE, overlayScreenshot, screenshotBoth, test } from "./support/fixtures";
@@ -42,6 +42,12 @@ async function overlayBoth(page: Page, name: string) {
   await overlayScreenshot(page, name);
   await page.setViewportSize(DESKTOP);
 }
+
+// Later specs expect an empty server (an admin's Home lists every bank): the banks and both users go.
+test.afterAll(async ({ request }) => {
+  for (const bank of BANKS) await deleteBankIfPresent(request, bank);
+  for (const user of [MIA, BOB]) await deleteIfPresent(request, `/ext/svc/admin/users/${user}`);
+});
 
 test("setup: member mia has three banks from version 1 of her template, which now has a version 2", async ({ request }) => {
   // A clean slate: a CI retry runs the whole serial file again on the same data.

@@ -1,7 +1,6 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { ConsoleProviders } from "@/components/console/ConsoleProviders";
-import { ConsoleShell } from "@/components/console/ConsoleShell";
+import { ConsoleChrome } from "@/components/console/ConsoleChrome";
 import { currentConsoleUser } from "@/lib/auth/console-user";
 
 // Every console page: signed-in users only. proxy.ts already sent visitors without a
@@ -10,9 +9,5 @@ import { currentConsoleUser } from "@/lib/auth/console-user";
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await currentConsoleUser();
   if (!user) redirect("/signin");
-  return (
-    <ConsoleProviders user={user}>
-      <ConsoleShell>{children}</ConsoleShell>
-    </ConsoleProviders>
-  );
+  return <ConsoleChrome user={user}>{children}</ConsoleChrome>;
 }

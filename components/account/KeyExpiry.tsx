@@ -3,8 +3,8 @@ import { Badge, Group, Text } from "@mantine/core";
 import { formatTimestamp, plural } from "@/lib/client/format";
 
 const DAY_MS = 24 * 3600 * 1000;
-/** How early a key's coming expiry is called out, so its users have time to replace it. */
-const WARN_DAYS = 7;
+/** How early a key's coming expiry is called out, so its users have time to replace it (here and on the home page). */
+export const KEY_EXPIRY_WARN_DAYS = 7;
 
 /** A key's expiry: the date (or "never"), yellow "expires in N days" within a week, red "expired" after. */
 export function KeyExpiry({ expiresAt, now = Date.now() }: { expiresAt: string | null; now?: number }) {
@@ -18,7 +18,7 @@ export function KeyExpiry({ expiresAt, now = Date.now() }: { expiresAt: string |
         <Badge color="red" variant="light" size="sm" tt="none">
           expired
         </Badge>
-      ) : daysLeft <= WARN_DAYS ? (
+      ) : daysLeft <= KEY_EXPIRY_WARN_DAYS ? (
         <Badge color="yellow" variant="light" size="sm" tt="none">
           expires in {plural(daysLeft, "day")}
         </Badge>

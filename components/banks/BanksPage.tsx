@@ -1,6 +1,5 @@
 "use client";
-import { Anchor, Badge, Button, Code, Group, Stack, Text } from "@mantine/core";
-import { IconPlus } from "@tabler/icons-react";
+import { Anchor, Badge, Code, Group, Stack, Text } from "@mantine/core";
 import Link from "next/link";
 import { useConsoleUser } from "@/components/console/console-user";
 import { ListSearch, useListSearch } from "@/components/console/ListSearch";
@@ -14,14 +13,7 @@ import { formatTimestamp } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { matchesSearch } from "@/lib/client/search";
 import { bankHref } from "./links";
-
-function NewBankButton({ label = "New bank" }: { label?: string }) {
-  return (
-    <Button component={Link} href="/banks/new" leftSection={<IconPlus size={16} aria-hidden />}>
-      {label}
-    </Button>
-  );
-}
+import { NewBankButton, NO_BANKS_YET } from "./NewBankButton";
 
 /** Banks: every bank for admins, your own for members, with owner and provenance. */
 function BanksPageView() {
@@ -45,11 +37,7 @@ function BanksPageView() {
         loading="Loading banks…"
         errorTitle="Could not load banks"
         isEmpty={(data) => data.banks.length === 0}
-        empty={{
-          title: "No banks yet",
-          description: "Create a bank from one of your templates: preview what it will contain, then apply it.",
-          action: <NewBankButton label="Create a bank" />,
-        }}
+        empty={NO_BANKS_YET}
       >
         {(data) => {
           const shown = data.banks.filter((b) => matchesSearch(search, b.bank_id, b.name, b.owner, b.last_applied?.template));

@@ -6,6 +6,7 @@ import {
   IconBuildingStore,
   IconDatabase,
   IconHistory,
+  IconHome,
   IconServer,
   IconTemplate,
   IconUserCircle,
@@ -24,6 +25,7 @@ interface NavItem {
 }
 
 const MAIN_NAV: NavItem[] = [
+  { href: "/", label: "Home", icon: IconHome },
   { href: "/sources", label: "Sources", icon: IconDatabase },
   { href: "/marketplace", label: "Marketplace", icon: IconBuildingStore },
   { href: "/templates", label: "Templates", icon: IconTemplate },

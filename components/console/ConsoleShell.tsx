@@ -31,7 +31,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
               aria-expanded={navOpen}
               aria-controls={NAV_ID}
             />
-            <Anchor component={Link} href="/sources" underline="never" c="inherit" aria-label="Bank Templates Console, home">
+            <Anchor component={Link} href="/" underline="never" c="inherit" aria-label="Bank Templates Console, home">
               <Group gap={6} wrap="nowrap">
                 <IconStack2 size={22} aria-hidden />
                 <Text fw={700}>Bank Templates</Text>

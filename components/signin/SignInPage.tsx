@@ -1,10 +1,10 @@
 "use client";
-import { Alert, Anchor, Box, Button, Center, Divider, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { IconAlertTriangle, IconCircleCheck, IconStack2 } from "@tabler/icons-react";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
-import { ColorSchemeToggle } from "@/components/console/ColorSchemeToggle";
 import { signInWithPassword } from "./password-sign-in";
+import { SignedOutFrame } from "./SignedOutFrame";
 import { signInErrorMessage } from "./sign-in-errors";
 
 interface SignInPageProps {
@@ -37,72 +37,65 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }
   };
 
   return (
-    <Box mih="100vh" p="md">
-      <Group justify="flex-end">
-        <ColorSchemeToggle />
-      </Group>
-      <Center mt="xl">
-        <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420} component="main">
+    <SignedOutFrame maxWidth={420}>
+      <Stack>
+        <Group gap={8}>
+          <IconStack2 size={26} aria-hidden />
+          <Title order={1} size="h2">
+            Sign in
+          </Title>
+        </Group>
+        <Text c="dimmed" size="sm">
+          to the Bank Templates Console.
+        </Text>
+        {signedOut && !error && (
+          <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status">
+            You are signed out.
+          </Alert>
+        )}
+        {error && (
+          <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Not signed in" role="alert" data-testid="signin-error">
+            {error}
+          </Alert>
+        )}
+        <form onSubmit={onSubmit}>
           <Stack>
-            <Group gap={8}>
-              <IconStack2 size={26} aria-hidden />
-              <Title order={1} size="h2">
-                Sign in
-              </Title>
-            </Group>
-            <Text c="dimmed" size="sm">
-              to the Bank Templates Console.
-            </Text>
-            {signedOut && !error && (
-              <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status">
-                You are signed out.
-              </Alert>
-            )}
-            {error && (
-              <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Not signed in" role="alert" data-testid="signin-error">
-                {error}
-              </Alert>
-            )}
-            <form onSubmit={onSubmit}>
-              <Stack>
-                <TextInput
-                  label="User name"
-                  name="username"
-                  autoComplete="username"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  required
-                  value={username}
-                  onChange={(e) => setUsername(e.currentTarget.value)}
-                  autoFocus
-                />
-                <PasswordInput
-                  label="Password"
-                  name="password"
-                  autoComplete="current-password"
-                  required
-                  value={password}
-                  onChange={(e) => setPassword(e.currentTarget.value)}
-                />
-                <Button type="submit" loading={busy} fullWidth>
-                  Sign in
-                </Button>
-              </Stack>
-            </form>
-            {oidc && (
-              <>
-                <Divider label="or" labelPosition="center" />
-                <Button variant="default" fullWidth onClick={() => signIn(oidc.id, { callbackUrl })}>
-                  Sign in with {oidc.name}
-                </Button>
-              </>
-            )}
-            <Text size="xs" c="dimmed">
-              Programs use API keys instead; see the <Anchor href="/ext/svc/openapi.json">OpenAPI document</Anchor>.
-            </Text>
+            <TextInput
+              label="User name"
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              value={username}
+              onChange={(e) => setUsername(e.currentTarget.value)}
+              autoFocus
+            />
+            <PasswordInput
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
+            <Button type="submit" loading={busy} fullWidth>
+              Sign in
+            </Button>
           </Stack>
-        </Paper>
-      </Center>
-    </Box>
+        </form>
+        {oidc && (
+          <>
+            <Divider label="or" labelPosition="center" />
+            <Button variant="default" fullWidth onClick={() => signIn(oidc.id, { callbackUrl })}>
+              Sign in with {oidc.name}
+            </Button>
+          </>
+        )}
+        <Text size="xs" c="dimmed">
+          Programs use API keys instead; see the <Anchor href="/ext/svc/openapi.json">OpenAPI document</Anchor>.
+        </Text>
+      </Stack>
+    </SignedOutFrame>
   );
 }

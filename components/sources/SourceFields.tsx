@@ -1,9 +1,6 @@
 "use client";
 import { Textarea, type TextareaProps, TextInput, type TextInputProps } from "@mantine/core";
-
-/** What the URL field says it accepts (lib/services/marketplace/location.ts). */
-const SOURCE_URL_HELP =
-  "A Git repository (GitHub, GitLab, also a /tree/<branch>/<folder> URL), a folder that holds templates.json, or the URL of a templates.json itself.";
+import { SOURCE_URL_HELP } from "./source-url-help";
 
 /** The URL field of the add and edit dialogs, focused when the dialog opens. */
 export function SourceUrlInput(props: TextInputProps) {

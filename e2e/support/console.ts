@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect } from "./fixtures";
 
-/** Signs in through the sign-in page and waits for the page it lands on. */
-export async function signIn(page: Page, user: string, password: string, landsOn = "/sources") {
+/** Signs in through the sign-in page and waits for the page it lands on: Home, unless the sign-in page was sent elsewhere. */
+export async function signIn(page: Page, user: string, password: string, landsOn = "/") {
   if (!page.url().includes("/signin")) await page.goto("/signin");
   await expect(page.getByRole("heading", { name: "Sign in", level: 1 })).toBeVisible();
   await page.getByLabel("User name").fill(user);

@@ -1,5 +1,5 @@
 /** Where the console goes after sign-in when nothing else was asked for. */
-const DEFAULT_AFTER_SIGN_IN = "/sources";
+const DEFAULT_AFTER_SIGN_IN = "/";
 
 /**
  * A callbackUrl we may navigate to: a path on this site only (`/x`, not `//host` or

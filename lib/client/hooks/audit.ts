@@ -33,6 +33,11 @@ export function useAuditLog(filters: AuditFilters, cursor: string | null) {
   );
 }
 
+/** The newest `limit` entries of the whole log, for a glance (the home page). */
+export function useLatestAuditEntries(limit: number, { enabled = true } = {}) {
+  return useEndpointQuery(list, { query: { limit } }, { enabled });
+}
+
 /** Where the browser downloads every entry of these filters as NDJSON (the session cookie goes along). */
 export function auditExportUrl(filters: AuditFilters): string {
   return endpointUrl(exportAll, { query: filters });

@@ -28,6 +28,11 @@ export function useUsers() {
   return useEndpointQuery(identity.users.list, undefined);
 }
 
+/** Users with one of their own API keys expiring within `days`, each with its first expiry (one request). */
+export function useUsersWithKeysExpiring(days: number, { enabled = true } = {}) {
+  return useEndpointQuery(identity.users.list, { query: { keys_expiring_within_days: days } }, { enabled });
+}
+
 export function useCreateUser() {
   return useEndpointMutation(identity.users.create, { invalidates: [identity.users.list] });
 }

@@ -17,6 +17,7 @@ import {
   sessionIdParams,
   UpdateUserRequest,
   User,
+  UserListQuery,
   userIdParams,
 } from "./schemas";
 
@@ -160,7 +161,8 @@ export const identityEndpoints = {
       tag: "Users",
       access: "admin",
       status: 200,
-      summary: "List users",
+      summary: "List users; with keys_expiring_within_days, those whose API keys expire soon",
+      query: UserListQuery,
       response: z.array(User),
     }),
     create: defineEndpoint({

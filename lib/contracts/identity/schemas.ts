@@ -77,8 +77,27 @@ export const User = z
     has_password: z.boolean(),
     created_at: timestamp,
     updated_at: timestamp,
+    next_key_expires_at: timestamp.optional().meta({
+      description:
+        "Only with `?keys_expiring_within_days`: when the first of the user's own API keys that expires within that window stops working.",
+    }),
   })
   .meta({ id: "User" });
+
+/** How far ahead the users list may look for keys about to expire: a key's longest lifetime. */
+export const UserListQuery = z.strictObject({
+  keys_expiring_within_days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_API_KEY_LIFETIME_DAYS)
+    .optional()
+    .meta({
+      description:
+        "Only users with one of their own API keys that still works and expires within this many days (1-365), each with " +
+        "`next_key_expires_at`: a console's \"keys expiring soon\" in one request. Service accounts' keys do not count.",
+    }),
+});
 
 const password = z.string().min(8, "must be at least 8 characters").max(1024);
 const email = z.email().max(320);

@@ -1,9 +1,9 @@
 import "server-only";
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, min, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
-import { users } from "@/db/schema";
+import { apiKeys, users } from "@/db/schema";
 import { conflict, notFound } from "@/lib/contracts/errors";
 import { iso } from "@/lib/contracts/fields";
 import type { CreateUserRequest, UpdateUserRequest, User } from "@/lib/contracts/identity/schemas";
@@ -27,8 +27,25 @@ export function presentUser(row: UserRow): z.input<typeof User> {
   };
 }
 
-export async function listUsers(ctx: ServiceContext) {
-  return (await ctx.db.select().from(users).orderBy(asc(users.id))).map(presentUser);
+export async function listUsers(ctx: ServiceContext, query: { keys_expiring_within_days?: number } = {}) {
+  const days = query.keys_expiring_within_days;
+  if (days === undefined) return (await ctx.db.select().from(users).orderBy(asc(users.id))).map(presentUser);
+  // Revoking deletes a key, so a key that still works is one not yet expired; by the database's clock, as expiry is judged.
+  const nextExpiry = min(apiKeys.expiresAt);
+  const rows = await ctx.db
+    .select({ user: users, nextExpiry })
+    .from(users)
+    .innerJoin(apiKeys, eq(apiKeys.userId, users.id))
+    .where(
+      and(
+        isNull(apiKeys.serviceAccountId),
+        gt(apiKeys.expiresAt, sql`now()`),
+        lte(apiKeys.expiresAt, sql`now() + make_interval(days => ${days}::int)`),
+      ),
+    )
+    .groupBy(users.id)
+    .orderBy(asc(users.id));
+  return rows.map(({ user, nextExpiry }) => ({ ...presentUser(user), next_key_expires_at: iso(nextExpiry!) }));
 }
 
 const noSuchUser = (id: string) => notFound(`No user ${id} exists.`);

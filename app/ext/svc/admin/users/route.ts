@@ -7,6 +7,6 @@ import { createUser, listUsers } from "@/lib/services/identity/users";
 const endpoints = identityEndpoints.users;
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: handle(endpoints.list, ({ ctx }) => listUsers(ctx)),
+  GET: handle(endpoints.list, ({ ctx, query }) => listUsers(ctx, query)),
   POST: handle(endpoints.create, ({ ctx, body }) => createUser(ctx, body)),
 });

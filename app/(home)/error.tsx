@@ -1,0 +1,3 @@
+"use client";
+// Home fails as any console page does (inside the shell, with a retry); the landing page shares it.
+export { default } from "../(console)/error";

@@ -1,0 +1,243 @@
+import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
+import { createFreshUser, deleteBankIfPresent, deleteIfPresent, expectOk } from "./support/api";
+import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
+import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
+import { expect, screenshot, test } from "./support/fixtures";
+import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
+
+// Issue 23, Home: signed in, `/` says what needs attention, each row a link to where it is
+// handled. Admin hana and member milo first see an empty server (what to do first), then:
+// a template of each with an update waiting (hana's personal one, and a server template both
+// see), a bank of each behind its template, a personal and a server source whose catalog fetch
+// fails, and a key of milo's that expires tomorrow (hana's card of expiring keys).
+test.describe.configure({ mode: "serial" });
+
+const HANA = { id: "home-hana", password: "hana's long home password" };
+const MILO = { id: "home-milo", password: "milo's long home password" };
+const HANDBOOK = "home-handbook";
+const NOTES = "home-notes";
+const HANA_BANK = "home-hana-bank";
+const MILO_BANK = "home-milo-bank";
+const SERVER_SOURCE = "home-server";
+const BROKEN_SERVER_SOURCE = "home-server-broken";
+const market = new E2eMarketplace();
+let admin: APIRequestContext;
+
+const handbook = (edition: string): CatalogEntry => ({
+  id: HANDBOOK,
+  name: "Home handbook",
+  manifest: e2eManifest({ directives: [{ name: "Edition", content: `Quote the ${edition} edition.` }] }),
+});
+
+/** An API context acting as `userId`, through a key the admin makes for it. */
+async function actingAs(userId: string) {
+  const key = await expectOk(await admin.post(`/ext/svc/admin/users/${userId}/api-keys`, { data: { description: "home e2e setup" } }));
+  return apiRequest.newContext({
+    baseURL: E2E_BASE_URL,
+    extraHTTPHeaders: { authorization: `Bearer ${((await key.json()) as { token: string }).token}` },
+  });
+}
+
+test.beforeAll(async () => {
+  await market.start();
+  admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
+  // A clean slate: a CI retry runs the whole serial file again on the same data.
+  await cleanUp();
+  await createFreshUser(admin, { id: HANA.id, display_name: "Hana", password: HANA.password, role: "admin" });
+  await createFreshUser(admin, { id: MILO.id, display_name: "Milo", password: MILO.password });
+});
+
+async function cleanUp() {
+  for (const bank of [HANA_BANK, MILO_BANK]) await deleteBankIfPresent(admin, bank);
+  await deleteIfPresent(admin, `/ext/svc/admin/templates/${HANDBOOK}`);
+  for (const source of [SERVER_SOURCE, BROKEN_SERVER_SOURCE]) await deleteIfPresent(admin, `/ext/svc/admin/template-sources/${source}`);
+  // Their personal sources, templates and keys go with them.
+  for (const user of [HANA, MILO]) await deleteIfPresent(admin, `/ext/svc/admin/users/${user.id}`);
+}
+
+// Later specs expect an empty server: remove what this one made.
+test.afterAll(async () => {
+  if (admin) await cleanUp();
+  await Promise.all([admin?.dispose(), market.stop()]);
+});
+
+const card = (page: Page, testId: string) => page.getByTestId(testId);
+
+/** Follows a card's link and checks the page it leads to, then returns Home. */
+async function follow(page: Page, testId: string, link: string | RegExp, url: RegExp, heading: string | RegExp) {
+  await card(page, testId).getByRole("link", { name: link }).click();
+  await expect(page).toHaveURL(url);
+  await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+  await consoleNav(page).getByRole("link", { name: "Home", exact: true }).click();
+  await expect(pageHeading(page, "Home")).toBeVisible();
+}
+
+/** Home with nothing waiting: said plainly, and each card says what to do first. */
+async function expectNothingWaiting(page: Page) {
+  await expect(pageHeading(page, "Home")).toBeVisible();
+  await expect(consoleNav(page).getByRole("link", { name: "Home", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("home-summary")).toHaveText("Nothing needs your attention.");
+  await expect(card(page, "home-updates")).toContainText("No templates yet");
+  await expect(card(page, "home-behind")).toContainText("No banks yet");
+  const sources = card(page, "home-sources");
+  await expect(sources).toContainText("No sources yet");
+  // The Add source dialog's hint: a folder, a repository or a templates.json.
+  await expect(sources).toContainText("a folder that holds templates.json, or the URL of a templates.json itself");
+  await follow(page, "home-updates", "Open the Marketplace", /\/marketplace$/, "Marketplace");
+  await follow(page, "home-behind", "Create a bank", /\/banks\/new$/, "New bank");
+  await follow(page, "home-sources", "Add a source", /\/sources$/, "Template sources");
+}
+
+test("signed out, / is the landing page; signing in from it lands on Home, which with nothing waiting says so and what to do first", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(pageHeading(page, "Bank Templates Console")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Account menu for / })).toHaveCount(0);
+  await screenshot(page, "landing");
+  await page.getByRole("link", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/signin$/);
+  await signIn(page, HANA.id, HANA.password, "/");
+  await expectNothingWaiting(page);
+  await expect(card(page, "home-expiring")).toContainText("No user's API key expires within 7 days.");
+  // The audit log holds the writes that made hana and milo.
+  const audit = card(page, "home-audit");
+  await expect(audit.getByRole("link", { name: `user.create: User ${MILO.id}` })).toBeVisible();
+  await follow(page, "home-audit", "Open the audit log", /\/admin\/audit$/, "Audit log");
+  await screenshot(page, "home-empty");
+});
+
+test("a member's Home with nothing waiting has no admin cards", async ({ page }) => {
+  await signIn(page, MILO.id, MILO.password, "/");
+  await expectNothingWaiting(page);
+  await expect(card(page, "home-expiring")).toHaveCount(0);
+  await expect(card(page, "home-audit")).toHaveCount(0);
+  // Signed out again, the same address is the landing page.
+  await signOut(page);
+  await page.goto("/");
+  await expect(pageHeading(page, "Bank Templates Console")).toBeVisible();
+});
+
+test("setup: updates waiting, banks behind, failing sources and a key expiring tomorrow", async () => {
+  const hana = await actingAs(HANA.id);
+  const milo = await actingAs(MILO.id);
+  market.setCatalog("home", [handbook("first")]);
+  market.failCatalog("home-broken");
+
+  // Hana's personal source and template, and a server source and template from the same catalog.
+  await expectOk(await hana.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("home"), alias: "home" } }));
+  await expectOk(await hana.post(`/ext/svc/me/templates/${HANDBOOK}/install`, { data: { source_name: "home" } }));
+  await expectOk(await hana.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl("home"), alias: SERVER_SOURCE } }));
+  await expectOk(await hana.post(`/ext/svc/admin/templates/${HANDBOOK}/install`, { data: { source_name: SERVER_SOURCE } }));
+  // A newer edition, and a check that records it on both templates.
+  market.setCatalog("home", [handbook("second")]);
+  await expectOk(await hana.get(`/ext/svc/me/templates/${HANDBOOK}/check-update`));
+  await expectOk(await hana.get(`/ext/svc/admin/templates/${HANDBOOK}/check-update`));
+
+  // Sources whose catalog fetch fails (the marketplace answers 500): hana's own and a server one.
+  await expectOk(await hana.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("home-broken"), alias: "broken" } }));
+  await expectOk(
+    await hana.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl("home-broken"), alias: BROKEN_SERVER_SOURCE } }),
+  );
+  expect((await hana.get("/ext/svc/me/template-sources/broken/catalog?refresh=true")).ok()).toBe(false);
+  expect((await hana.get(`/ext/svc/admin/template-sources/${BROKEN_SERVER_SOURCE}/catalog?refresh=true`)).ok()).toBe(false);
+
+  // A bank of each, made from a template that then gets a second version.
+  for (const [user, bank] of [
+    [hana, HANA_BANK],
+    [milo, MILO_BANK],
+  ] as const) {
+    await expectOk(await user.post("/ext/svc/me/templates", { data: { id: NOTES, name: "Home notes", manifest: e2eManifest() } }));
+    await expectOk(await user.post("/ext/svc/banks", { data: { bank_id: bank, template: NOTES } }));
+    await expectOk(
+      await user.patch(`/ext/svc/me/templates/${NOTES}`, {
+        data: { manifest: e2eManifest({ directives: [{ name: "Be brief", content: "Answer in two sentences." }] }) },
+      }),
+    );
+  }
+
+  // A key of milo's that runs out tomorrow.
+  await expectOk(await admin.post(`/ext/svc/admin/users/${MILO.id}/api-keys`, { data: { description: "short", expires_in_days: 1 } }));
+  await Promise.all([hana.dispose(), milo.dispose()]);
+});
+
+test("the admin's Home lists what waits, each a link to where it is handled", async ({ page }) => {
+  await signIn(page, HANA.id, HANA.password, "/");
+  await expect(pageHeading(page, "Home")).toBeVisible();
+  // Her template and the server's, both banks (admins see every bank), both sources, milo's key:
+  // at least these seven (an admin sees the whole server's).
+  await expect(page.getByTestId("home-summary")).toHaveText(/^\d+ things need your attention\.$/);
+  const count = Number((await page.getByTestId("home-summary").textContent())?.split(" ")[0]);
+  expect(count).toBeGreaterThanOrEqual(7);
+
+  await follow(
+    page,
+    "home-updates",
+    `Home handbook (personal/${HANDBOOK})`,
+    new RegExp(`/templates/personal/${HANDBOOK}/update$`),
+    `Review update of ${HANDBOOK}`,
+  );
+  await follow(
+    page,
+    "home-updates",
+    `Home handbook (server/${HANDBOOK})`,
+    new RegExp(`/templates/server/${HANDBOOK}/update$`),
+    `Review update of ${HANDBOOK}`,
+  );
+
+  const behind = card(page, "home-behind");
+  for (const bank of [HANA_BANK, MILO_BANK]) {
+    await expect(behind.getByRole("listitem").filter({ hasText: bank })).toContainText(`personal/${NOTES} has a newer version`);
+  }
+  await follow(page, "home-behind", HANA_BANK, new RegExp(`/banks/${HANA_BANK}$`), new RegExp(HANA_BANK));
+
+  await follow(page, "home-sources", "broken (personal)", /\/sources$/, "Template sources");
+  await follow(page, "home-sources", `${BROKEN_SERVER_SOURCE} (server)`, /\/sources\?scope=server$/, "Template sources");
+
+  await expect(card(page, "home-expiring").getByRole("listitem").filter({ hasText: MILO.id })).toContainText("expires in 1 day");
+  await follow(page, "home-expiring", `Milo (${MILO.id})`, new RegExp(`/admin/users\\?q=${MILO.id}$`), "Users");
+
+  // Among the newest entries, milo's key; its link opens the log on that target.
+  await card(page, "home-audit")
+    .getByRole("link", { name: /^api_key\.create: API key key_/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/admin\/audit\?target=%2Fext%2Fsvc%2Fadmin%2Fusers%2Fhome-milo%2Fapi-keys%2Fkey_/);
+  await expect(pageHeading(page, "Audit log")).toBeVisible();
+  await expect(page.getByTestId("audit-table").locator("tbody tr")).toHaveCount(1);
+  await consoleNav(page).getByRole("link", { name: "Home", exact: true }).click();
+  await expect(pageHeading(page, "Home")).toBeVisible();
+  await screenshot(page, "home");
+});
+
+test("a member's Home lists their own and the server's, and no admin cards", async ({ page, watch }) => {
+  // The failing server source's catalog, on the Marketplace page the card leads to.
+  watch.expectError(/catalog.* → 5\d\d|status of 5\d\d/);
+  await signIn(page, MILO.id, MILO.password, "/");
+  await expect(pageHeading(page, "Home")).toBeVisible();
+  // The server's template, his bank, the server's failing source.
+  await expect(page.getByTestId("home-summary")).toHaveText("3 things need your attention.");
+  await expect(card(page, "home-expiring")).toHaveCount(0);
+  await expect(card(page, "home-audit")).toHaveCount(0);
+
+  // A server template: members read it; an administrator updates it.
+  const updates = card(page, "home-updates");
+  await expect(updates.getByRole("listitem")).toHaveCount(1);
+  await expect(updates).toContainText("an administrator updates server templates");
+  await follow(page, "home-updates", `Home handbook (server/${HANDBOOK})`, new RegExp(`/templates/server/${HANDBOOK}$`), /Home handbook/);
+
+  const behind = card(page, "home-behind");
+  await expect(behind.getByRole("listitem")).toHaveCount(1);
+  await follow(page, "home-behind", MILO_BANK, new RegExp(`/banks/${MILO_BANK}$`), new RegExp(MILO_BANK));
+
+  // Only the server's failing source (hana's own is hers alone); a member sees its failure on the Marketplace.
+  const sources = card(page, "home-sources");
+  await expect(sources.getByRole("listitem")).toHaveCount(1);
+  await follow(
+    page,
+    "home-sources",
+    `${BROKEN_SERVER_SOURCE} (server)`,
+    new RegExp(`/marketplace\\?source=server%3A${BROKEN_SERVER_SOURCE}$`),
+    "Marketplace",
+  );
+});
