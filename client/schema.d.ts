@@ -2215,6 +2215,8 @@ export interface components {
             created_at: string;
             /** @description The principal id (user or service account) whose request wrote it. */
             actor: string;
+            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
+            restored_version: number | null;
             source_revision: string | null;
             locally_modified: boolean;
         };
@@ -2229,6 +2231,8 @@ export interface components {
             created_at: string;
             /** @description The principal id (user or service account) whose request wrote it. */
             actor: string;
+            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
+            restored_version: number | null;
             source_revision: string | null;
             locally_modified: boolean;
             name: string;

@@ -93,6 +93,7 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
                   <Text size="sm">{formatTimestamp(key.last_used_at)}</Text>
                 </Table.Td>
                 <RowActions
+                  name={`key ${key.prefix}`}
                   actions={[
                     { label: "Revoke", ariaLabel: `Revoke key ${key.prefix}`, danger: true, onClick: () => confirmRevoke.ask(key) },
                   ]}

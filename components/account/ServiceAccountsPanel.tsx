@@ -72,6 +72,7 @@ export function ServiceAccountsPanel() {
                   <RoleBadge role={account.role} />
                 </Table.Td>
                 <RowActions
+                  name={account.id}
                   actions={[
                     { label: "Keys", ariaLabel: `API keys of ${account.id}`, onClick: () => setKeysOf(account.id) },
                     {

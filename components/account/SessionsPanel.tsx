@@ -95,6 +95,7 @@ export function SessionsPanel() {
                   </IdleTooltip>
                 </Table.Td>
                 <RowActions
+                  name={`the session in ${browserName(session)}`}
                   actions={
                     session.current
                       ? []

@@ -94,6 +94,7 @@ function UsersTable({
             <Text size="sm">{user.has_password ? "set" : "none"}</Text>
           </Table.Td>
           <RowActions
+            name={user.id}
             gap={4}
             actions={[
               { label: "Edit", ariaLabel: `Edit user ${user.id}`, onClick: () => onEdit(user) },

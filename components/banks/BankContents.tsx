@@ -4,6 +4,7 @@ import { Fragment } from "react";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
+import classes from "./BankContents.module.css";
 
 type Entry = Record<string, unknown>;
 
@@ -43,7 +44,7 @@ function Tags({ value }: { value: unknown }) {
 
 /**
  * A config key that may wrap only between its words: a line break may follow each `_`, `.`
- * or `-`. (Breaking anywhere let a narrow table squeeze the column to one character a line.)
+ * or `-` (see BankContents.module.css). (Breaking anywhere let a narrow table squeeze the column to one character a line.)
  */
 function KeyName({ name }: { name: string }) {
   const parts = name.split(/(?<=[_.-])/);
@@ -74,7 +75,7 @@ export function ConfigTable({ config }: { config: Record<string, unknown> }) {
       {keys.map((key) => (
         <Table.Tr key={key}>
           <Table.Th scope="row" style={{ verticalAlign: "top" }}>
-            <Text size="sm" ff="monospace" style={{ overflowWrap: "break-word" }}>
+            <Text size="sm" ff="monospace" className={classes.key}>
               <KeyName name={key} />
             </Text>
           </Table.Th>

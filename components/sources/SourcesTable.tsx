@@ -75,6 +75,7 @@ export function SourcesTable({
             <Text size="sm">{formatTimestamp(source.created_at)}</Text>
           </Table.Td>
           <RowActions
+            name={source.name}
             actions={[
               {
                 label: "Edit",
