@@ -1,10 +1,7 @@
 "use client";
-import { ActionIcon, Button, Group, type MantineBreakpoint, VisuallyHidden } from "@mantine/core";
-import Link from "next/link";
+import { type MantineBreakpoint, VisuallyHidden } from "@mantine/core";
 import type { ReactNode } from "react";
-import { IdleTooltip } from "./IdleTooltip";
 import classes from "./ResourceTable.module.css";
-import { RowActionsMenu } from "./RowActionsMenu";
 import { Table, type TableProps } from "./Table";
 
 interface ResourceColumn {
@@ -72,83 +69,5 @@ export function ResourceTable({
         <Table.Tbody>{children}</Table.Tbody>
       </Table>
     </div>
-  );
-}
-
-export interface RowAction {
-  /** The visible label ("Delete"). */
-  label: string;
-  /** The accessible name, naming the row ("Delete user carol"). */
-  ariaLabel: string;
-  /** What the action does; an action with `href` is a link instead. */
-  onClick?: () => void;
-  href?: string;
-  /** A destructive action: red and subtle. */
-  danger?: boolean;
-  icon?: ReactNode;
-  /** Only the icon shows (the label as its tooltip) where the buttons stand side by side; not for links. */
-  iconOnly?: boolean;
-}
-
-function RowActionButton({ action }: { action: RowAction }) {
-  const color = action.danger ? "red" : undefined;
-  if (action.iconOnly) {
-    return (
-      <IdleTooltip label={action.label}>
-        <ActionIcon variant="subtle" color={color} aria-label={action.ariaLabel} onClick={action.onClick}>
-          {action.icon}
-        </ActionIcon>
-      </IdleTooltip>
-    );
-  }
-  const look = {
-    size: "xs",
-    variant: action.danger ? "subtle" : "light",
-    color,
-    leftSection: action.icon,
-    "aria-label": action.ariaLabel,
-  } as const;
-  return action.href ? (
-    <Button component={Link} href={action.href} {...look}>
-      {action.label}
-    </Button>
-  ) : (
-    <Button onClick={action.onClick} {...look}>
-      {action.label}
-    </Button>
-  );
-}
-
-/**
- * The last cell of a row: its buttons, right-aligned, on one line unless `wrap`. Below the
- * `sm` breakpoint two actions or more become one menu ("Actions for {name}"), so each stays
- * reachable on a phone instead of being pushed out of the table.
- */
-export function RowActions({
-  actions,
-  name,
-  gap = "xs",
-  wrap = false,
-}: {
-  actions: RowAction[];
-  /** The row's name, for the menu button ("Actions for carol"). */
-  name: string;
-  gap?: number | "xs";
-  wrap?: boolean;
-}) {
-  const collapse = actions.length > 1;
-  return (
-    <Table.Td>
-      <Group gap={gap} justify="flex-end" wrap={wrap ? "wrap" : "nowrap"} visibleFrom={collapse ? "sm" : undefined}>
-        {actions.map((action) => (
-          <RowActionButton key={action.label} action={action} />
-        ))}
-      </Group>
-      {collapse && (
-        <Group justify="flex-end" hiddenFrom="sm">
-          <RowActionsMenu name={name} actions={actions} />
-        </Group>
-      )}
-    </Table.Td>
   );
 }

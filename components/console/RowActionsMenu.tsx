@@ -1,9 +1,10 @@
 "use client";
 import { ActionIcon } from "@mantine/core";
-import { IconDots } from "@tabler/icons-react";
+// The chevron the account menu shows already: no icon of its own in the first load.
+import { IconChevronDown } from "@tabler/icons-react";
 import { type ComponentPropsWithoutRef, forwardRef, lazy } from "react";
 import { LazyMenu } from "./lazy-menu";
-import type { RowAction } from "./ResourceTable";
+import type { RowAction } from "./RowActions";
 
 const loadMenu = () => import("./RowActionsMenuDropdown");
 const RowActionsMenuDropdown = lazy(loadMenu);
@@ -13,7 +14,7 @@ export const RowActionsButton = forwardRef<HTMLButtonElement, { name: string } &
   function RowActionsButton({ name, ...props }, ref) {
     return (
       <ActionIcon ref={ref} variant="default" aria-label={`Actions for ${name}`} aria-haspopup="menu" {...props}>
-        <IconDots size={16} aria-hidden />
+        <IconChevronDown size={16} aria-hidden />
       </ActionIcon>
     );
   },

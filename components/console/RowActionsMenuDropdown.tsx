@@ -1,8 +1,8 @@
 "use client";
 import { Menu } from "@mantine/core";
 import Link from "next/link";
-import { useOpenedOnArrival } from "./lazy-menu";
-import type { RowAction } from "./ResourceTable";
+import { useOpenedOnArrival } from "./opened-on-arrival";
+import type { RowAction } from "./RowActions";
 import { RowActionsButton } from "./RowActionsMenu";
 
 /** The row's menu proper, loaded by `RowActionsMenu` when its button is first pressed (see LazyMenu). */

@@ -4,7 +4,7 @@ import { IconLogout, IconUserCircle } from "@tabler/icons-react";
 import Link from "next/link";
 import { signOut } from "next-auth/react";
 import { useConsoleUser } from "./console-user";
-import { useOpenedOnArrival } from "./lazy-menu";
+import { useOpenedOnArrival } from "./opened-on-arrival";
 import { UserMenuButton } from "./UserMenuButton";
 
 /**

@@ -1,5 +1,5 @@
 "use client";
-import { type ReactElement, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
+import { type ReactElement, type ReactNode, Suspense, useState } from "react";
 
 // Mantine's Menu (Popover, floating-ui, focus trap) is ~20 kB or more of gzipped JavaScript
 // that no page needs before someone opens a menu. So a menu's button comes first, the menu's
@@ -32,18 +32,4 @@ export function LazyMenu({
   });
   if (!pressed) return shown;
   return <Suspense fallback={shown}>{menu}</Suspense>;
-}
-
-/**
- * For the menu that took its button's place: its button (`target`) focused and the menu
- * open at once, so the press is not lost and closing the menu returns focus to the button.
- */
-export function useOpenedOnArrival() {
-  const target = useRef<HTMLButtonElement>(null);
-  const [opened, setOpened] = useState(false);
-  useEffect(() => {
-    target.current?.focus();
-    setOpened(true);
-  }, []);
-  return { target, opened, setOpened };
 }

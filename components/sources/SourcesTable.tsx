@@ -2,7 +2,8 @@
 import { Anchor, Badge, Group, Loader, Stack, Text } from "@mantine/core";
 import { IconAlertTriangle, IconCircleCheck, IconPencil, IconTrash } from "@tabler/icons-react";
 import type { z } from "zod";
-import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { ResourceTable } from "@/components/console/ResourceTable";
+import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp, plural } from "@/lib/client/format";
 import type { CatalogCheck } from "@/lib/client/hooks/sources";

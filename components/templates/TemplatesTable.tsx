@@ -3,7 +3,7 @@ import { Anchor, Badge, Group, Text, VisuallyHidden } from "@mantine/core";
 import { IconBuildingBank, IconDownload, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { newBankFromTemplateHref } from "@/components/banks/links";
-import { type RowAction, RowActions } from "@/components/console/ResourceTable";
+import { type RowAction, RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
@@ -27,7 +27,7 @@ export function TemplatesTable({ scope, templates, access, checkFailures, onUpda
   return (
     // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
     <div style={{ overflowX: "auto" }}>
-      <Table striped highlightOnHover verticalSpacing="sm" data-testid="templates-table" miw={360}>
+      <Table striped highlightOnHover verticalSpacing="sm" data-testid="templates-table" miw={300}>
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
@@ -88,8 +88,7 @@ function rowActions(scope: ScopeKind, t: TemplateData, access: Props["access"], 
   actions.push({
     label: "Delete",
     ariaLabel: `Delete template ${t.id}`,
-    icon: <IconTrash size={16} aria-hidden />,
-    iconOnly: true,
+    icon: <IconTrash size={14} aria-hidden />,
     danger: true,
     onClick: () => onDelete(t),
   });

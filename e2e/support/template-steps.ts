@@ -206,6 +206,11 @@ export async function deleteTemplate(page: Page, id: string) {
   await templateRow(page, id)
     .getByRole("button", { name: `Delete template ${id}` })
     .click();
+  await confirmTemplateDelete(page, id);
+}
+
+/** Confirms the "Delete template?" dialog that Delete opened, and sees the template's row gone. */
+export async function confirmTemplateDelete(page: Page, id: string) {
   const confirm = page.getByRole("dialog", { name: "Delete template?", exact: true });
   await expect(confirm).toContainText(id);
   await confirm.getByRole("button", { name: "Delete template" }).click();

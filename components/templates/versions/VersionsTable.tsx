@@ -1,6 +1,7 @@
 "use client";
 import { Badge, Group, Stack, Text } from "@mantine/core";
-import { ResourceTable, type RowAction, RowActions } from "@/components/console/ResourceTable";
+import { ResourceTable } from "@/components/console/ResourceTable";
+import { type RowAction, RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import type { VersionSummaryData } from "@/lib/client/hooks/versions";
