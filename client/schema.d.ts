@@ -2221,6 +2221,8 @@ export interface components {
             created_at: string;
             /** @description The principal id (user or service account) whose request wrote it. */
             actor: string;
+            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
+            restored_version: number | null;
             source_revision: string | null;
             locally_modified: boolean;
         };
@@ -2235,6 +2237,8 @@ export interface components {
             created_at: string;
             /** @description The principal id (user or service account) whose request wrote it. */
             actor: string;
+            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
+            restored_version: number | null;
             source_revision: string | null;
             locally_modified: boolean;
             name: string;

@@ -295,6 +295,8 @@ export const templateVersions = pgTable(
     manifest: json("manifest").$type<Record<string, unknown>>().notNull(),
     sourceRevision: text("source_revision"),
     locallyModified: boolean("locally_modified").notNull(),
+    /** The version a rollback restored; null for every other action. */
+    restoredVersion: integer("restored_version"),
   },
   (t) => [primaryKey({ columns: [t.templateRowId, t.version] })],
 );

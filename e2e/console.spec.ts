@@ -195,13 +195,14 @@ test("member cora adds and removes sources, with conflicts shown at their fields
   watch.expectError(/template-sources → 422|status of 422/);
   const duplicate = await addSource("https://gitlab.com/acme/other-templates");
   await expect(duplicate.getByLabel("URL")).toHaveAttribute("aria-invalid", "true");
-  await expect(duplicate.getByText("gives the name acme, which is taken; choose another alias")).toBeVisible();
+  await expect(duplicate.getByText("A personal source named “acme” already exists; give this one another name under Alias.")).toBeVisible();
   await screenshot(page, "sources-conflict");
 
   // The same conflict through an alias is shown at the alias.
   await duplicate.getByLabel("Alias").fill("acme");
   await duplicate.getByRole("button", { name: "Add source" }).click();
   await expect(duplicate.getByLabel("Alias")).toHaveAttribute("aria-invalid", "true");
+  await expect(duplicate.getByText("A personal source named “acme” already exists; choose another name.")).toBeVisible();
   await expect(duplicate.getByLabel("URL")).not.toHaveAttribute("aria-invalid", "true");
 
   // A URL without a path segment gives no name: 422 at the URL.

@@ -121,7 +121,7 @@ test("mira searches every source at once: by integration, with the integration f
   await dialog.getByRole("button", { name: "Install", exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(all.getByRole("status").filter({ hasText: "Installed" })).toContainText("as pair-programmer");
-  await expect(pair.getByTestId("installed-as")).toHaveText("Installed as pair-programmer");
+  await expect(pair.getByTestId("installed-as")).toHaveText("Installed as personal/pair-programmer");
 });
 
 test("mira refreshes a catalog that changed, and sees a failing marketplace on its catalog and the Sources page", async ({

@@ -145,8 +145,14 @@ test("dana installs a template, and again under an alias, with refusals at the a
   watch.expectError(/install → 422|status of 422/);
   const panel = await openCatalog(page, SOURCE);
   const card = catalogCard(panel, "support-bot");
-  await expect(card.getByRole("button", { name: "Install Support assistant" })).toHaveText("Install again");
-  await card.getByRole("button", { name: "Install Support assistant" }).click();
+  // Installed already: the card says where, and offers no Install; the preview installs again.
+  await expect(card.getByRole("button", { name: "Install Support assistant" })).toHaveCount(0);
+  await expect(card.getByRole("link", { name: "personal/support-bot" })).toHaveAttribute("href", "/templates/personal/support-bot");
+  await card.getByRole("button", { name: "Preview manifest of Support assistant" }).click();
+  await page
+    .getByRole("dialog", { name: /^Manifest of / })
+    .getByRole("button", { name: "Install again", exact: true })
+    .click();
   const dialog = page.getByRole("dialog", { name: "Install Support assistant" });
   await expect(dialog).toContainText("already installed as support-bot");
   await dialog.getByRole("button", { name: "Install", exact: true }).click();
@@ -160,8 +166,8 @@ test("dana installs a template, and again under an alias, with refusals at the a
   await expect(alias).toHaveAttribute("aria-invalid", "true");
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
-  await installFromMarketplace(page, { source: SOURCE, templateId: "support-bot", alias: "support-copy" });
-  await expect(card.getByTestId("installed-as")).toHaveText("Installed as support-bot, support-copy");
+  await installFromMarketplace(page, { source: SOURCE, templateId: "support-bot", alias: "support-copy", again: true });
+  await expect(card.getByTestId("installed-as")).toHaveText("Installed as personal/support-bot, personal/support-copy");
   await expect(catalogCard(panel, "sales-notes").getByText("Installed", { exact: true })).toHaveCount(0);
   await screenshot(page, "marketplace-installed");
 

@@ -57,7 +57,7 @@ async function rollBackTo(page: Page, version: number, recorded: number) {
     new RegExp(`Rolled back to version ${version}; this is version ${recorded}\\.`),
   );
   const row = versionRow(page, recorded);
-  await expect(row).toContainText("Rolled back");
+  await expect(row).toContainText(`Restored version ${version}`);
   await expect(row).toContainText("Current");
 }
 
@@ -157,7 +157,7 @@ test("vera rolls back to version 1, then undoes that by rolling back to version 
   await expect(page.getByTestId("versions-table").getByRole("caption")).toHaveText(
     "4 versions, newest first; the newest is the current content",
   );
-  await expect(versionRow(page, 3)).toContainText("Rolled back");
+  await expect(versionRow(page, 3)).toContainText("Restored version 1");
   await expect(versionRow(page, 3)).not.toContainText("Current");
   await expect(page.getByTestId("manifest-diff")).toContainText("from version 3 to version 4 (current)");
 

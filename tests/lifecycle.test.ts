@@ -49,11 +49,13 @@ describe.each([
     });
 
     const versions = (await caller().get(`${T}/notes-bot/versions`)).body.versions;
-    expect(versions.map((v: { version: number; action: string }) => [v.version, v.action])).toEqual([
-      [4, "rollback"],
-      [3, "update"],
-      [2, "patch"],
-      [1, "install"],
+    expect(
+      versions.map((v: { version: number; action: string; restored_version: number | null }) => [v.version, v.action, v.restored_version]),
+    ).toEqual([
+      [4, "rollback", 2],
+      [3, "update", null],
+      [2, "patch", null],
+      [1, "install", null],
     ]);
     expect(new Set(versions.map((v: { actor: string }) => v.actor))).toEqual(new Set([actor()]));
   });
@@ -62,7 +64,7 @@ describe.each([
     const undone = await caller().post(`${T}/notes-bot/rollback`, { version: 3 });
     expect(undone.body).toMatchObject({ description: "Upstream v2", locally_modified: false });
     const versions = (await caller().get(`${T}/notes-bot/versions`)).body.versions;
-    expect(versions[0]).toMatchObject({ version: 5, action: "rollback" });
+    expect(versions[0]).toMatchObject({ version: 5, action: "rollback", restored_version: 3 });
   });
 
   it("answers 404 for an unknown version, and for versions of a missing template", async () => {

@@ -4,7 +4,8 @@ import { IconKey, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
-import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { ResourceTable } from "@/components/console/ResourceTable";
+import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
@@ -93,6 +94,7 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
                   <Text size="sm">{formatTimestamp(key.last_used_at)}</Text>
                 </Table.Td>
                 <RowActions
+                  name={`key ${key.prefix}`}
                   actions={[
                     { label: "Revoke", ariaLabel: `Revoke key ${key.prefix}`, danger: true, onClick: () => confirmRevoke.ask(key) },
                   ]}

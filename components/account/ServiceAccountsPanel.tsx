@@ -5,8 +5,9 @@ import { useState } from "react";
 import { LazyModal as Modal } from "@/components/console/LazyModal";
 import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
-import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { ResourceTable } from "@/components/console/ResourceTable";
 import { RoleBadge } from "@/components/console/RoleBadge";
+import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveServiceAccount, useServiceAccounts } from "@/lib/client/hooks/identity";
@@ -72,6 +73,7 @@ export function ServiceAccountsPanel() {
                   <RoleBadge role={account.role} />
                 </Table.Td>
                 <RowActions
+                  name={account.id}
                   actions={[
                     { label: "Keys", ariaLabel: `API keys of ${account.id}`, onClick: () => setKeysOf(account.id) },
                     {

@@ -3,7 +3,8 @@ import { Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { IconLogout } from "@tabler/icons-react";
 import { IdleTooltip } from "@/components/console/IdleTooltip";
 import { QueryView } from "@/components/console/QueryView";
-import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { ResourceTable } from "@/components/console/ResourceTable";
+import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatAge, formatTimestamp, plural } from "@/lib/client/format";
@@ -95,6 +96,7 @@ export function SessionsPanel() {
                   </IdleTooltip>
                 </Table.Td>
                 <RowActions
+                  name={`the session in ${browserName(session)}`}
                   actions={
                     session.current
                       ? []

@@ -102,13 +102,13 @@ function AuditRow({ entry, viewerId }: { entry: Entry; viewerId: string }) {
             <time dateTime={entry.at}>{formatTimestamp(entry.at)}</time>
           </Text>
         </Table.Th>
-        <Table.Td>
+        <Table.Td data-label="Who">
           <Who actor={entry.actor} />
         </Table.Td>
-        <Table.Td>
+        <Table.Td data-label="Action">
           <Code>{entry.action}</Code>
         </Table.Td>
-        <Table.Td style={{ wordBreak: "break-all" }}>
+        <Table.Td data-label="Target" style={{ wordBreak: "break-all" }}>
           <Target entry={entry} viewerId={viewerId} />
         </Table.Td>
         <Table.Td>
@@ -150,6 +150,7 @@ function AuditTable({ entries, viewerId }: { entries: Entry[]; viewerId: string 
   return (
     <ResourceTable
       minWidth={640}
+      stacked
       striped
       verticalSpacing="sm"
       testId="audit-table"

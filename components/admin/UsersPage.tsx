@@ -10,8 +10,9 @@ import { ListSearch, useListSearch } from "@/components/console/ListSearch";
 import { lazyModal } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { QueryView } from "@/components/console/QueryView";
-import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { ResourceTable } from "@/components/console/ResourceTable";
 import { RoleBadge } from "@/components/console/RoleBadge";
+import { RowActions } from "@/components/console/RowActions";
 import { EmptyList } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
 import { withUrlState } from "@/components/console/url-state";
@@ -94,6 +95,7 @@ function UsersTable({
             <Text size="sm">{user.has_password ? "set" : "none"}</Text>
           </Table.Td>
           <RowActions
+            name={user.id}
             gap={4}
             actions={[
               { label: "Edit", ariaLabel: `Edit user ${user.id}`, onClick: () => onEdit(user) },

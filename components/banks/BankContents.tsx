@@ -1,5 +1,6 @@
 "use client";
 import { Accordion, Badge, Code, DataList, Group, Stack, Text } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { Fragment } from "react";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList } from "@/components/console/states";
@@ -42,10 +43,13 @@ function Tags({ value }: { value: unknown }) {
 }
 
 /**
- * A config key that may wrap only between its words: a line break may follow each `_`, `.`
- * or `-`. (Breaking anywhere let a narrow table squeeze the column to one character a line.)
+ * A config key that may wrap only between its words (`breakable`): a line break may follow
+ * each `_`, `.` or `-`. (Breaking anywhere let a narrow table squeeze the column to one
+ * character a line.) Where there is room (from the `sm` breakpoint up) it never wraps: even
+ * under `white-space: nowrap` Chromium breaks at a <wbr>, so there are none.
  */
-function KeyName({ name }: { name: string }) {
+function KeyName({ name, breakable }: { name: string; breakable: boolean }) {
+  if (!breakable) return name;
   const parts = name.split(/(?<=[_.-])/);
   return parts.map((part, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string; their position is their identity.
@@ -59,6 +63,8 @@ function KeyName({ name }: { name: string }) {
 /** The bank's config overrides, key by key. */
 export function ConfigTable({ config }: { config: Record<string, unknown> }) {
   const keys = Object.keys(config).sort();
+  // Phones first (the server's render, and a phone's): keys break between words until the width is known.
+  const wide = useMediaQuery("(min-width: 48em)") ?? false;
   if (keys.length === 0) {
     return <EmptyList title="No config overrides" description="No template applied so far set anything in its bank section." />;
   }
@@ -74,8 +80,8 @@ export function ConfigTable({ config }: { config: Record<string, unknown> }) {
       {keys.map((key) => (
         <Table.Tr key={key}>
           <Table.Th scope="row" style={{ verticalAlign: "top" }}>
-            <Text size="sm" ff="monospace" style={{ overflowWrap: "break-word" }}>
-              <KeyName name={key} />
+            <Text size="sm" ff="monospace">
+              <KeyName name={key} breakable={!wide} />
             </Text>
           </Table.Th>
           <Table.Td>

@@ -1,5 +1,5 @@
 "use client";
-import { Badge, Group, List, Stack, Text } from "@mantine/core";
+import { Badge, Code, Group, List, Stack, Text } from "@mantine/core";
 import { lazy, Suspense, useState } from "react";
 import { LoadingState } from "@/components/console/states";
 import { formatJson } from "@/components/templates/json-text";
@@ -8,10 +8,29 @@ import type { ImportChanges } from "@/lib/contracts/banks/schemas";
 // The line diff (and the `diff` library under it) loads the first time someone opens an entry.
 const ManifestDiff = lazy(() => import("@/components/templates/ManifestDiff").then((m) => ({ default: m.ManifestDiff })));
 
-/** A config value as it reads in one line: text quoted (so spaces and empty text show), anything else as JSON. */
-function configValue(value: unknown): string {
-  if (value === null || value === undefined) return "unset";
-  return JSON.stringify(value);
+/**
+ * A config value: text quoted (so spaces and empty text show), a number or flag as JSON on the
+ * line, an object or list as indented JSON in a block of its own (one long line read badly).
+ */
+function ConfigValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined)
+    return (
+      <Text span size="sm">
+        unset
+      </Text>
+    );
+  if (typeof value === "object") {
+    return (
+      <Code block data-testid="config-value" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+        {JSON.stringify(value, null, 2)}
+      </Code>
+    );
+  }
+  return (
+    <Text span size="sm" style={{ wordBreak: "break-word" }}>
+      {JSON.stringify(value)}
+    </Text>
+  );
 }
 
 /** Config fields whose value changes, as `field: before → after`. */
@@ -27,12 +46,16 @@ export function ConfigChanges({ changes, dryRun }: { changes: ImportChanges["con
     <List size="sm" spacing={2} aria-label="Config changes" data-testid="config-changes">
       {changes.map(({ field, before, after }) => (
         <List.Item key={field}>
-          <Text span size="sm" style={{ wordBreak: "break-word" }}>
+          <Group gap={6} align="flex-start" wrap="wrap">
             <Text span ff="monospace" size="sm">
-              {field}
+              {field}:
             </Text>
-            : {configValue(before)} → {configValue(after)}
-          </Text>
+            <ConfigValue value={before} />
+            <Text span size="sm">
+              →
+            </Text>
+            <ConfigValue value={after} />
+          </Group>
         </List.Item>
       ))}
     </List>

@@ -1,6 +1,7 @@
 "use client";
 import { Anchor, Autocomplete, Loader, Stack, Text } from "@mantine/core";
 import Link from "next/link";
+import { useState } from "react";
 import { useUsableTemplates } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
 
@@ -17,6 +18,7 @@ interface TemplatePickerProps {
  */
 export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePickerProps) {
   const usable = useUsableTemplates();
+  const [opened, setOpened] = useState(false);
   const loading = usable.isPending;
   const byScope = (scope: "personal" | "server") => usable.data?.templates.filter((t) => t.scope === scope);
   const names = new Map<string, string>();
@@ -54,6 +56,15 @@ export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePi
             </Text>
           </Stack>
         )}
+        // The list opens on a click or on typing, not on focus, and Enter that submits the form
+        // (Preview) closes it, as choosing a template does: left open, it covered Preview and its result.
+        openOnFocus={false}
+        dropdownOpened={opened}
+        onDropdownOpen={() => setOpened(true)}
+        onDropdownClose={() => setOpened(false)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") setOpened(false);
+        }}
         comboboxProps={{ withinPortal: true }}
         maxDropdownHeight={280}
       />

@@ -1,6 +1,7 @@
 "use client";
-import { Button, Group, type MantineBreakpoint, VisuallyHidden } from "@mantine/core";
+import { type MantineBreakpoint, VisuallyHidden } from "@mantine/core";
 import type { ReactNode } from "react";
+import classes from "./ResourceTable.module.css";
 import { Table, type TableProps } from "./Table";
 
 interface ResourceColumn {
@@ -16,20 +17,39 @@ interface ResourceTableProps extends Omit<TableProps, "children"> {
   caption?: ReactNode;
   /** Below this width the table scrolls sideways instead of squeezing. */
   minWidth?: number;
+  /**
+   * On phones (below `sm`) each row becomes a card, each cell a line under its `data-label`:
+   * for tables that cannot fit 390 px even with columns left out.
+   */
+  stacked?: boolean;
   testId?: string;
   /** The rows (Table.Tr). */
   children: ReactNode;
 }
 
 /** A table of API resources: header cells scoped as columns, an actions column, sideways scrolling. */
-export function ResourceTable({ columns, actions = false, caption, minWidth = 300, testId, children, ...tableProps }: ResourceTableProps) {
+export function ResourceTable({
+  columns,
+  actions = false,
+  caption,
+  minWidth = 300,
+  stacked = false,
+  testId,
+  children,
+  ...tableProps
+}: ResourceTableProps) {
   return (
     // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings
     // floating-ui (~20 kB gzipped) into the first load of every page with a table.
     // Focusable, so keyboard users can scroll a table wider than the screen (WCAG 2.1.1).
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable); this tab stop is that region.
     <div style={{ overflowX: "auto" }} tabIndex={0} {...(typeof caption === "string" ? { role: "region", "aria-label": caption } : {})}>
-      <Table data-testid={testId} miw={minWidth} {...tableProps}>
+      <Table
+        data-testid={testId}
+        miw={stacked ? { base: 0, sm: minWidth } : minWidth}
+        className={stacked ? classes.stacked : undefined}
+        {...tableProps}
+      >
         {caption && <Table.Caption>{caption}</Table.Caption>}
         <Table.Thead>
           <Table.Tr>
@@ -49,39 +69,5 @@ export function ResourceTable({ columns, actions = false, caption, minWidth = 30
         <Table.Tbody>{children}</Table.Tbody>
       </Table>
     </div>
-  );
-}
-
-export interface RowAction {
-  /** The visible label ("Delete"). */
-  label: string;
-  /** The accessible name, naming the row ("Delete user carol"). */
-  ariaLabel: string;
-  onClick: () => void;
-  /** A destructive action: red and subtle. */
-  danger?: boolean;
-  icon?: ReactNode;
-}
-
-/** The last cell of a row: its buttons, right-aligned, on one line unless `wrap`. */
-export function RowActions({ actions, gap = "xs", wrap = false }: { actions: RowAction[]; gap?: number | "xs"; wrap?: boolean }) {
-  return (
-    <Table.Td>
-      <Group gap={gap} justify="flex-end" wrap={wrap ? "wrap" : "nowrap"}>
-        {actions.map((action) => (
-          <Button
-            key={action.label}
-            size="xs"
-            variant={action.danger ? "subtle" : "light"}
-            color={action.danger ? "red" : undefined}
-            leftSection={action.icon}
-            aria-label={action.ariaLabel}
-            onClick={action.onClick}
-          >
-            {action.label}
-          </Button>
-        ))}
-      </Group>
-    </Table.Td>
   );
 }

@@ -3,8 +3,8 @@ import { Menu } from "@mantine/core";
 import { IconLogout, IconUserCircle } from "@tabler/icons-react";
 import Link from "next/link";
 import { signOut } from "next-auth/react";
-import { useEffect, useRef, useState } from "react";
 import { useConsoleUser } from "./console-user";
+import { useOpenedOnArrival } from "./opened-on-arrival";
 import { UserMenuButton } from "./UserMenuButton";
 
 /**
@@ -14,12 +14,7 @@ import { UserMenuButton } from "./UserMenuButton";
  */
 export default function UserMenuDropdown() {
   const user = useConsoleUser();
-  const target = useRef<HTMLButtonElement>(null);
-  const [opened, setOpened] = useState(false);
-  useEffect(() => {
-    target.current?.focus();
-    setOpened(true);
-  }, []);
+  const { target, opened, setOpened } = useOpenedOnArrival();
   return (
     <Menu position="bottom-end" width={220} withinPortal opened={opened} onChange={setOpened}>
       <Menu.Target>

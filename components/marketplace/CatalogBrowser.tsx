@@ -18,7 +18,7 @@ import {
 import { IconAlertTriangle, IconCircleCheck, IconDownload, IconEye, IconSearch } from "@tabler/icons-react";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
-import { useId, useMemo, useState } from "react";
+import { Fragment, useId, useMemo, useState } from "react";
 import { lazyDialog } from "@/components/console/lazy";
 import { EmptyList } from "@/components/console/states";
 import { templatePath } from "@/components/templates/paths";
@@ -163,6 +163,7 @@ export function CatalogBrowser({
             <li key={`${sourceKey(item.source)}/${item.entry.id}`}>
               <CatalogCard
                 item={item}
+                into={into}
                 words={words}
                 showSource={showSource}
                 onPreview={() => setPreviewing(item)}
@@ -195,12 +196,14 @@ export function CatalogBrowser({
 
 function CatalogCard({
   item: { entry, source },
+  into,
   words,
   showSource,
   onPreview,
   onInstall,
 }: {
   item: SourcedEntry;
+  into: ScopeKind;
   words: string[];
   showSource: boolean;
   onPreview: () => void;
@@ -264,12 +267,7 @@ function CatalogCard({
             {entry.problem.detail}
           </Text>
         )}
-        {isInstalled && (
-          <Text size="xs" c="dimmed" data-testid="installed-as">
-            Installed as {entry.installed_as.join(", ")}
-          </Text>
-        )}
-        <Group gap="xs" mt="auto" pt="xs">
+        <Group gap="xs" mt="auto" pt="xs" align="center">
           <Button
             size="xs"
             variant="default"
@@ -280,16 +278,30 @@ function CatalogCard({
           >
             Preview
           </Button>
-          <Button
-            size="xs"
-            variant={isInstalled ? "light" : "filled"}
-            leftSection={<IconDownload size={14} aria-hidden />}
-            onClick={onInstall}
-            disabled={entry.problem !== null}
-            aria-label={`Install ${entry.name}`}
-          >
-            {isInstalled ? "Install again" : "Install"}
-          </Button>
+          {/* Installed already: where it is, rather than an Install inviting a duplicate (Preview still installs again). */}
+          {isInstalled ? (
+            <Text size="xs" data-testid="installed-as">
+              Installed as{" "}
+              {entry.installed_as.map((id, i) => (
+                <Fragment key={id}>
+                  {i > 0 && ", "}
+                  <Anchor component={Link} href={templatePath(into, id)} size="xs" ff="monospace">
+                    {into}/{id}
+                  </Anchor>
+                </Fragment>
+              ))}
+            </Text>
+          ) : (
+            <Button
+              size="xs"
+              leftSection={<IconDownload size={14} aria-hidden />}
+              onClick={onInstall}
+              disabled={entry.problem !== null}
+              aria-label={`Install ${entry.name}`}
+            >
+              Install
+            </Button>
+          )}
         </Group>
       </Stack>
     </Card>

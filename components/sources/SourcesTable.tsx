@@ -2,7 +2,8 @@
 import { Anchor, Badge, Group, Loader, Stack, Text } from "@mantine/core";
 import { IconAlertTriangle, IconCircleCheck, IconPencil, IconTrash } from "@tabler/icons-react";
 import type { z } from "zod";
-import { ResourceTable, RowActions } from "@/components/console/ResourceTable";
+import { ResourceTable } from "@/components/console/ResourceTable";
+import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp, plural } from "@/lib/client/format";
 import type { CatalogCheck } from "@/lib/client/hooks/sources";
@@ -75,6 +76,7 @@ export function SourcesTable({
             <Text size="sm">{formatTimestamp(source.created_at)}</Text>
           </Table.Td>
           <RowActions
+            name={source.name}
             actions={[
               {
                 label: "Edit",

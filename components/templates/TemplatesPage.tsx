@@ -14,7 +14,6 @@ import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { marketplacePath, newTemplatePath, templatesPath } from "./paths";
 import { ScopeSwitch } from "./ScopeSwitch";
-import { TemplatesTable } from "./TemplatesTable";
 
 // Open while it holds a template; its code loads the first time it does.
 const UpdateTemplateModal = lazyDialog(
@@ -22,8 +21,13 @@ const UpdateTemplateModal = lazyDialog(
   (props) => props.template !== null,
   (props) => ({ ...props, template: null }),
 );
-// Checks and bulk updates: shown with the list, loaded beside it.
+// Checks and bulk updates, and the table itself (with its row actions and their phone menu):
+// shown with the list, loaded beside it.
 const TemplateUpdatesPanel = lazySection(() => import("./TemplateUpdatesPanel").then((m) => m.TemplateUpdatesPanel), null);
+const TemplatesTable = lazySection(
+  () => import("./TemplatesTable").then((m) => m.TemplatesTable),
+  <LoadingState label="Loading the templates…" />,
+);
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
 const noFailures: ReadonlyMap<string, string> = new Map();

@@ -1,9 +1,9 @@
 "use client";
-import { ActionIcon, Anchor, Badge, Button, Group, Text, VisuallyHidden } from "@mantine/core";
+import { Anchor, Badge, Group, Text, VisuallyHidden } from "@mantine/core";
 import { IconBuildingBank, IconDownload, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { newBankFromTemplateHref } from "@/components/banks/links";
-import { IdleTooltip } from "@/components/console/IdleTooltip";
+import { type RowAction, RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
@@ -27,7 +27,7 @@ export function TemplatesTable({ scope, templates, access, checkFailures, onUpda
   return (
     // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
     <div style={{ overflowX: "auto" }}>
-      <Table striped highlightOnHover verticalSpacing="sm" data-testid="templates-table" miw={360}>
+      <Table striped highlightOnHover verticalSpacing="sm" data-testid="templates-table" miw={300}>
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
@@ -63,6 +63,36 @@ export function TemplatesTable({ scope, templates, access, checkFailures, onUpda
       </Table>
     </div>
   );
+}
+
+/** What the caller may do with a template: create a bank from it (use), or update and delete it (manage). */
+function rowActions(scope: ScopeKind, t: TemplateData, access: Props["access"], onUpdate: Props["onUpdate"], onDelete: Props["onDelete"]) {
+  const actions: RowAction[] = [];
+  if (access === "use") {
+    actions.push({
+      label: "Create a bank",
+      ariaLabel: `Create a bank from ${t.id}`,
+      href: newBankFromTemplateHref(scope, t.id),
+      icon: <IconBuildingBank size={14} aria-hidden />,
+    });
+    return actions;
+  }
+  if (hasUpdate(t)) {
+    actions.push({
+      label: "Update",
+      ariaLabel: `Update template ${t.id}`,
+      icon: <IconDownload size={14} aria-hidden />,
+      onClick: () => onUpdate(t),
+    });
+  }
+  actions.push({
+    label: "Delete",
+    ariaLabel: `Delete template ${t.id}`,
+    icon: <IconTrash size={14} aria-hidden />,
+    danger: true,
+    onClick: () => onDelete(t),
+  });
+  return actions;
 }
 
 type RowProps = { scope: ScopeKind; template: TemplateData; checkFailure?: string } & Pick<Props, "access" | "onUpdate" | "onDelete">;
@@ -127,40 +157,7 @@ function TemplateRow({ scope, template: t, access, checkFailure, onUpdate, onDel
           <UpdateStatus template={t} checkFailure={checkFailure} />
         </Table.Td>
       )}
-      <Table.Td>
-        <Group gap={4} justify="flex-end" wrap="nowrap">
-          {access === "use" && (
-            <Button
-              component={Link}
-              href={newBankFromTemplateHref(scope, t.id)}
-              size="xs"
-              variant="light"
-              leftSection={<IconBuildingBank size={14} aria-hidden />}
-              aria-label={`Create a bank from ${t.id}`}
-            >
-              Create a bank
-            </Button>
-          )}
-          {access === "manage" && hasUpdate(t) && (
-            <Button
-              size="xs"
-              variant="light"
-              leftSection={<IconDownload size={14} aria-hidden />}
-              aria-label={`Update template ${t.id}`}
-              onClick={() => onUpdate(t)}
-            >
-              Update
-            </Button>
-          )}
-          {access === "manage" && (
-            <IdleTooltip label="Delete">
-              <ActionIcon variant="subtle" color="red" aria-label={`Delete template ${t.id}`} onClick={() => onDelete(t)}>
-                <IconTrash size={16} aria-hidden />
-              </ActionIcon>
-            </IdleTooltip>
-          )}
-        </Group>
-      </Table.Td>
+      <RowActions name={t.id} gap={4} actions={rowActions(scope, t, access, onUpdate, onDelete)} />
     </Table.Tr>
   );
 }

@@ -56,15 +56,26 @@ export const catalogCard = (scope: Locator | Page, templateId: string) => scope.
 
 /**
  * Installs a catalog entry from the marketplace, under `alias` when given, and sees the
- * success message and the entry marked as installed under that id.
+ * success message and the entry marked as installed under that id. An entry installed
+ * already (`again`) has no Install on its card, only where it is installed: it installs again
+ * from its manifest preview.
  */
 export async function installFromMarketplace(
   page: Page,
-  { source, templateId, alias }: { source: string; templateId: string; alias?: string },
+  { source, templateId, alias, again = false }: { source: string; templateId: string; alias?: string; again?: boolean },
 ) {
   const panel = await openCatalog(page, source);
   const card = catalogCard(panel, templateId);
-  await card.getByRole("button", { name: /^Install / }).click();
+  if (again) {
+    await expect(card.getByRole("button", { name: /^Install / })).toHaveCount(0);
+    await card.getByRole("button", { name: /^Preview manifest of / }).click();
+    await page
+      .getByRole("dialog", { name: /^Manifest of / })
+      .getByRole("button", { name: "Install again", exact: true })
+      .click();
+  } else {
+    await card.getByRole("button", { name: /^Install / }).click();
+  }
   const dialog = page.getByRole("dialog", { name: /^Install / });
   await dialog.getByLabel("Alias ID").fill(alias ?? "");
   await dialog.getByRole("button", { name: "Install", exact: true }).click();
@@ -195,6 +206,11 @@ export async function deleteTemplate(page: Page, id: string) {
   await templateRow(page, id)
     .getByRole("button", { name: `Delete template ${id}` })
     .click();
+  await confirmTemplateDelete(page, id);
+}
+
+/** Confirms the "Delete template?" dialog that Delete opened, and sees the template's row gone. */
+export async function confirmTemplateDelete(page: Page, id: string) {
   const confirm = page.getByRole("dialog", { name: "Delete template?", exact: true });
   await expect(confirm).toContainText(id);
   await confirm.getByRole("button", { name: "Delete template" }).click();

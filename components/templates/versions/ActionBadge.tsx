@@ -4,8 +4,8 @@ import type { VersionSummaryData } from "@/lib/client/hooks/versions";
 
 type Action = VersionSummaryData["action"];
 
-/** What wrote a version, in plain words. (A rollback's answer does not say which version it restored.) */
-export const ACTION_LABELS: Record<Action, string> = {
+/** What wrote a version, in plain words. */
+const ACTION_LABELS: Record<Action, string> = {
   create: "Created",
   install: "Installed",
   patch: "Edited",
@@ -21,10 +21,16 @@ const ACTION_COLORS: Record<Action, string> = {
   rollback: "grape",
 };
 
-export function ActionBadge({ action }: { action: Action }) {
+type VersionAction = Pick<VersionSummaryData, "action" | "restored_version">;
+
+/** What wrote a version; a rollback says which version it restored (those recorded before it was kept cannot). */
+export const versionActionLabel = (v: VersionAction) =>
+  v.action === "rollback" && v.restored_version !== null ? `Restored version ${v.restored_version}` : ACTION_LABELS[v.action];
+
+export function ActionBadge({ version }: { version: VersionAction }) {
   return (
-    <Badge color={ACTION_COLORS[action]} variant="light" tt="none" style={{ minWidth: "max-content" }}>
-      {ACTION_LABELS[action]}
+    <Badge color={ACTION_COLORS[version.action]} variant="light" tt="none" style={{ minWidth: "max-content" }}>
+      {versionActionLabel(version)}
     </Badge>
   );
 }

@@ -9,7 +9,7 @@ import type { ScopeKind } from "@/lib/contracts/scope";
 import { formatJson } from "../json-text";
 import { ManifestDiff } from "../ManifestDiff";
 import { MetadataDiff } from "../MetadataDiff";
-import { ACTION_LABELS } from "./ActionBadge";
+import { versionActionLabel } from "./ActionBadge";
 
 interface Props {
   scope: ScopeKind;
@@ -27,7 +27,7 @@ export function VersionCompare({ scope, id, versions, from, to, onChange }: Prop
   const name = (n: number) => `version ${n}${n === current ? " (current)" : ""}`;
   const options = versions.map((v) => ({
     value: String(v.version),
-    label: `Version ${v.version}${v.version === current ? " (current)" : ""} · ${ACTION_LABELS[v.action]} · ${formatTimestamp(v.created_at)}`,
+    label: `Version ${v.version}${v.version === current ? " (current)" : ""} · ${versionActionLabel(v)} · ${formatTimestamp(v.created_at)}`,
   }));
   return (
     <SectionCard title="Compare versions">

@@ -36,7 +36,7 @@ export function VersionDrawer({ scope, id, version, isCurrent, onClose, onRollba
       {version && (
         <Stack gap="sm">
           <Group gap={6}>
-            <ActionBadge action={version.action} />
+            <ActionBadge version={version} />
             {isCurrent && (
               <Badge color="green" variant="filled">
                 Current

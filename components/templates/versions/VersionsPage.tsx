@@ -11,7 +11,7 @@ import { useRollbackTemplate, useTemplateVersions, type VersionSummaryData } fro
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { TemplateSubpageCrumbs } from "../Crumbs";
 import { TemplateNotFound } from "../TemplateNotFound";
-import { ACTION_LABELS } from "./ActionBadge";
+import { versionActionLabel } from "./ActionBadge";
 import { VersionsTable } from "./VersionsTable";
 
 // The comparison shows once the versions arrived (its code, with the diff, loads alongside
@@ -91,7 +91,7 @@ function History({ scope, id, versions }: { scope: ScopeKind; id: string; versio
     message: (v) => (
       <>
         The template&apos;s content (name, description, category, integrations, tags and manifest), its source revision and its
-        &ldquo;edited locally&rdquo; mark become those of <strong>version {v.version}</strong> ({ACTION_LABELS[v.action].toLowerCase()}{" "}
+        &ldquo;edited locally&rdquo; mark become those of <strong>version {v.version}</strong> ({versionActionLabel(v).toLowerCase()}{" "}
         {formatTimestamp(v.created_at)}). This is recorded as a new version, so you can undo it by rolling back again.
       </>
     ),

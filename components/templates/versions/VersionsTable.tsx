@@ -1,6 +1,7 @@
 "use client";
 import { Badge, Group, Stack, Text } from "@mantine/core";
-import { ResourceTable, type RowAction, RowActions } from "@/components/console/ResourceTable";
+import { ResourceTable } from "@/components/console/ResourceTable";
+import { type RowAction, RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import type { VersionSummaryData } from "@/lib/client/hooks/versions";
@@ -61,14 +62,14 @@ export function VersionsTable({ versions, onView, onCompare, onRollback }: Props
               </Group>
               {/* Narrow screens leave out the Change and When columns (room for the actions); the row still says them. */}
               <Stack gap={4} mt={4} align="flex-start" hiddenFrom="sm">
-                <ActionBadge action={v.action} />
+                <ActionBadge version={v} />
                 <Text size="xs" c="dimmed">
                   {formatTimestamp(v.created_at)}
                 </Text>
               </Stack>
             </Table.Th>
             <Table.Td visibleFrom="sm">
-              <ActionBadge action={v.action} />
+              <ActionBadge version={v} />
             </Table.Td>
             <Table.Td visibleFrom="md">
               <Text size="sm" ff="monospace">
@@ -99,7 +100,7 @@ export function VersionsTable({ versions, onView, onCompare, onRollback }: Props
               </Group>
             </Table.Td>
             {/* Up to three buttons, wider side by side than a phone leaves the table: they may wrap. */}
-            <RowActions actions={actions} wrap />
+            <RowActions name={`version ${v.version}`} actions={actions} wrap />
           </Table.Tr>
         );
       })}

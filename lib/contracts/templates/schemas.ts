@@ -209,6 +209,9 @@ export const TemplateVersionSummary = z
     action: versionAction,
     created_at: timestamp,
     actor: z.string().meta({ description: "The principal id (user or service account) whose request wrote it." }),
+    restored_version: z.number().int().nullable().meta({
+      description: "For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept).",
+    }),
     source_revision: z.string().nullable(),
     locally_modified: z.boolean(),
   })

@@ -91,10 +91,14 @@ export async function createSource(
   } catch (error) {
     if (isUniqueViolation(error)) {
       // Point at the field the name came from, so a form can show the conflict there.
-      const field = input.alias ? "alias" : "url";
+      const taken = `A ${scopeWords(scope)} named “${name}” already exists`;
       throw conflict(
-        `A ${scopeWords(scope)} named ${name} already exists.`,
-        [{ path: field, message: `gives the name ${name}, which is taken; choose another alias` }],
+        `${taken}.`,
+        [
+          input.alias
+            ? { path: "alias", message: `${taken}; choose another name.` }
+            : { path: "url", message: `${taken}; give this one another name under Alias.` },
+        ],
         "id-taken",
       );
     }

@@ -15,8 +15,17 @@ export type VersionAction = (typeof templateVersions.$inferSelect)["action"];
 /** How many versions of a template are kept. */
 const KEPT_VERSIONS = 50;
 
-/** Records the row as it now is; `tx` must be the transaction that wrote it. */
-export async function recordVersion(tx: Database, row: TemplateRow, action: VersionAction, actor: string): Promise<number> {
+/**
+ * Records the row as it now is; `tx` must be the transaction that wrote it. A rollback names
+ * the version it restored (`restoredVersion`).
+ */
+export async function recordVersion(
+  tx: Database,
+  row: TemplateRow,
+  action: VersionAction,
+  actor: string,
+  restoredVersion: number | null = null,
+): Promise<number> {
   const [recorded] = await tx
     .insert(templateVersions)
     .values({
@@ -24,6 +33,7 @@ export async function recordVersion(tx: Database, row: TemplateRow, action: Vers
       version: sql`(select coalesce(max(${templateVersions.version}), 0) + 1 from ${templateVersions} where ${templateVersions.templateRowId} = ${row.rowId})`,
       action,
       actor,
+      restoredVersion,
       ...versionSnapshot(row),
     })
     .returning({ version: templateVersions.version });

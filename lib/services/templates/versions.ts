@@ -18,6 +18,7 @@ function presentVersionSummary(row: VersionRow) {
     action: row.action,
     created_at: iso(row.createdAt),
     actor: row.actor,
+    restored_version: row.restoredVersion,
     ...presentVersionState(row),
   };
 }
@@ -78,7 +79,7 @@ export async function rollbackTemplate(ctx: ServiceContext, { scope, templateId:
       .set({ ...versionSnapshot(target), updatedAt: new Date() })
       .where(eq(templates.rowId, current.rowId))
       .returning();
-    await recordVersion(tx, restored!, "rollback", actor.id);
+    await recordVersion(tx, restored!, "rollback", actor.id, version);
     const after = presentTemplate(restored!);
     await audit.record({ action: "template.rollback", target: { type: "template", id }, before: presentTemplate(current), after });
     return after;

@@ -1,0 +1,74 @@
+"use client";
+import { Button, Group } from "@mantine/core";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { RowActionsMenu } from "./RowActionsMenu";
+import { Table } from "./Table";
+
+// Apart from ResourceTable: a table of its own (the Templates table) uses these without it.
+
+export interface RowAction {
+  /** The visible label ("Delete"). */
+  label: string;
+  /** The accessible name, naming the row ("Delete user carol"). */
+  ariaLabel: string;
+  /** What the action does; an action with `href` is a link instead. */
+  onClick?: () => void;
+  href?: string;
+  /** A destructive action: red and subtle. */
+  danger?: boolean;
+  icon?: ReactNode;
+}
+
+function RowActionButton({ action }: { action: RowAction }) {
+  const look = {
+    size: "xs",
+    variant: action.danger ? "subtle" : "light",
+    color: action.danger ? "red" : undefined,
+    leftSection: action.icon,
+    "aria-label": action.ariaLabel,
+  } as const;
+  return action.href ? (
+    <Button component={Link} href={action.href} {...look}>
+      {action.label}
+    </Button>
+  ) : (
+    <Button onClick={action.onClick} {...look}>
+      {action.label}
+    </Button>
+  );
+}
+
+/**
+ * The last cell of a row: its buttons, right-aligned, on one line unless `wrap`. Below the
+ * `sm` breakpoint two actions or more become one menu ("Actions for {name}"), so each stays
+ * reachable on a phone instead of being pushed out of the table.
+ */
+export function RowActions({
+  actions,
+  name,
+  gap = "xs",
+  wrap = false,
+}: {
+  actions: RowAction[];
+  /** The row's name, for the menu button ("Actions for carol"). */
+  name: string;
+  gap?: number | "xs";
+  wrap?: boolean;
+}) {
+  const collapse = actions.length > 1;
+  return (
+    <Table.Td>
+      <Group gap={gap} justify="flex-end" wrap={wrap ? "wrap" : "nowrap"} visibleFrom={collapse ? "sm" : undefined}>
+        {actions.map((action) => (
+          <RowActionButton key={action.label} action={action} />
+        ))}
+      </Group>
+      {collapse && (
+        <Group justify="flex-end" hiddenFrom="sm">
+          <RowActionsMenu name={name} actions={actions} />
+        </Group>
+      )}
+    </Table.Td>
+  );
+}
