@@ -47,6 +47,7 @@ test("a source whose catalog fails when added shows why, and Edit fixes its URL"
   // "localhost" is not in the e2e server's MARKETPLACE_ALLOWED_HOSTS (127.0.0.1 is): refused as a loopback address.
   watch.expectError(/catalog\S* → 502|status of 502/);
   await signIn(page, MIRA.id, MIRA.password);
+  await consoleNav(page).getByRole("link", { name: "Sources", exact: true }).click();
   await expect(pageHeading(page, "Template sources")).toBeVisible();
   await page.getByRole("button", { name: "Add source" }).click();
   const add = page.getByRole("dialog", { name: "Add a personal source", exact: true });
