@@ -94,6 +94,7 @@ test("an admin keeps, replaces and removes a server source's token without ever 
     }),
   );
   await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await consoleNav(page).getByRole("link", { name: "Sources", exact: true }).click();
   await page.getByRole("tab", { name: "Server" }).click();
   const row = sourceRow(page, "company");
   await expect(row.getByText("Stored")).toBeVisible();

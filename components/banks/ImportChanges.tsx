@@ -47,13 +47,14 @@ export function ConfigChanges({ changes, dryRun }: { changes: ImportChanges["con
       {changes.map(({ field, before, after }) => (
         <List.Item key={field}>
           <Group gap={6} align="flex-start" wrap="wrap">
+            {/* The spaces between the parts: the flex gap shows them, the text needs them too. */}
             <Text span ff="monospace" size="sm">
               {field}:
-            </Text>
-            <ConfigValue value={before} />
+            </Text>{" "}
+            <ConfigValue value={before} />{" "}
             <Text span size="sm">
               →
-            </Text>
+            </Text>{" "}
             <ConfigValue value={after} />
           </Group>
         </List.Item>
