@@ -54,7 +54,10 @@ export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePi
             </Text>
           </Stack>
         )}
-        comboboxProps={{ withinPortal: true }}
+        // The suggestions open as the field gets focus (a bank's "Apply a template" dialog gives it
+        // focus at once): rendered beside the field they stay inside its page or dialog, where a
+        // screen reader's landmarks reach them, not at the end of the body outside every landmark.
+        comboboxProps={{ withinPortal: false }}
         maxDropdownHeight={280}
       />
       {failed && (

@@ -1,6 +1,7 @@
 "use client";
 import { Button, Group, type MantineBreakpoint, VisuallyHidden } from "@mantine/core";
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
+import { ScrollRegion } from "./ScrollRegion";
 import { Table, type TableProps } from "./Table";
 
 interface ResourceColumn {
@@ -13,7 +14,8 @@ interface ResourceTableProps extends Omit<TableProps, "children"> {
   columns: ResourceColumn[];
   /** Adds a last column of row actions, named for screen readers only. */
   actions?: boolean;
-  caption?: ReactNode;
+  /** What the table lists, in what order; it also names the table's scrolling region. */
+  caption: ReactNode;
   /** Below this width the table scrolls sideways instead of squeezing. */
   minWidth?: number;
   testId?: string;
@@ -23,14 +25,11 @@ interface ResourceTableProps extends Omit<TableProps, "children"> {
 
 /** A table of API resources: header cells scoped as columns, an actions column, sideways scrolling. */
 export function ResourceTable({ columns, actions = false, caption, minWidth = 300, testId, children, ...tableProps }: ResourceTableProps) {
+  const captionId = useId();
   return (
-    // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings
-    // floating-ui (~20 kB gzipped) into the first load of every page with a table.
-    // Focusable, so keyboard users can scroll a table wider than the screen (WCAG 2.1.1).
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable); this tab stop is that region.
-    <div style={{ overflowX: "auto" }} tabIndex={0} {...(typeof caption === "string" ? { role: "region", "aria-label": caption } : {})}>
+    <ScrollRegion labelledBy={captionId}>
       <Table data-testid={testId} miw={minWidth} {...tableProps}>
-        {caption && <Table.Caption>{caption}</Table.Caption>}
+        <Table.Caption id={captionId}>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, i) => (
@@ -48,7 +47,7 @@ export function ResourceTable({ columns, actions = false, caption, minWidth = 30
         </Table.Thead>
         <Table.Tbody>{children}</Table.Tbody>
       </Table>
-    </div>
+    </ScrollRegion>
   );
 }
 
