@@ -9,13 +9,15 @@ interface TemplatePickerProps {
   onChange: (value: string) => void;
   error?: string;
   autoFocus?: boolean;
+  /** The picker is in a dialog (a bank's "Apply a template"). */
+  inDialog?: boolean;
 }
 
 /**
  * The template to apply, as a ref: suggestions are every template the user may use, their
  * personal ones and the server's (GET /ext/svc/templates); a ref may also be typed.
  */
-export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePickerProps) {
+export function TemplatePicker({ value, onChange, error, autoFocus, inDialog = false }: TemplatePickerProps) {
   const usable = useUsableTemplates();
   const loading = usable.isPending;
   const byScope = (scope: "personal" | "server") => usable.data?.templates.filter((t) => t.scope === scope);
@@ -54,10 +56,10 @@ export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePi
             </Text>
           </Stack>
         )}
-        // The suggestions open as the field gets focus (a bank's "Apply a template" dialog gives it
-        // focus at once): rendered beside the field they stay inside its page or dialog, where a
-        // screen reader's landmarks reach them, not at the end of the body outside every landmark.
-        comboboxProps={{ withinPortal: false }}
+        // In a dialog the suggestions (open as soon as the dialog focuses the field) stay inside it,
+        // where screen readers look, not at the end of the body outside every landmark. On a page
+        // they float at the body's end instead: the card around the form would clip them.
+        comboboxProps={{ withinPortal: !inDialog }}
         maxDropdownHeight={280}
       />
       {failed && (
