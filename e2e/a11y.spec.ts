@@ -1,17 +1,20 @@
-import { type APIRequestContext, request as apiRequest, type Page } from "@playwright/test";
+import { type APIRequestContext, request as apiRequest, type Locator, type Page } from "@playwright/test";
 import { createFreshUser, deleteBankIfPresent, deleteIfPresent, expectOk } from "./support/api";
 import { axeFindings, type CheckedView } from "./support/axe";
+import { pickTemplate } from "./support/bank-steps";
 import { signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
 import { DESKTOP, expect, MOBILE, test } from "./support/fixtures";
 import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
 
-// Accessibility (WCAG 2.2 AA, checked by axe-core) of every console page, the sign-in page and
-// the landing page, at desktop and phone widths, in the light and the dark colour scheme.
-// Admin alma has something on every page: a personal source from a local marketplace with a
-// template installed from it (an update waiting), a hand-made template with two versions, a
-// bank made from it with a policy, a service account, a server source, and the audit entries
-// all that wrote. One sign-in, one page; every view is checked and all findings reported at once.
+// Accessibility (WCAG 2.2 AA, checked by axe-core) of every console page, its states and its
+// dialogs, the sign-in page and the landing page, at desktop and phone widths, in the light and
+// the dark colour scheme. Admin alma has something on every page: a personal source from a local
+// marketplace with a template installed from it and edited here (an update waiting, whose diff is
+// long enough to scroll, and a merge of her edit), a hand-made template with three versions (the
+// last rewrote its manifest), a bank made from its second version (behind, to roll out) with a
+// policy changed twice, a service account, a server source, and the audit entries all that wrote.
+// One sign-in, one page; every view is checked and all findings reported at once.
 test.describe.configure({ mode: "serial" });
 // A trace of ~90 page loads is hundreds of MB and slows every step; findings name what failed.
 test.use({ trace: "off" });
@@ -24,14 +27,23 @@ const market = new E2eMarketplace();
 let admin: APIRequestContext;
 let alma: APIRequestContext;
 
-const catalogEntry = (edition: string): CatalogEntry => ({
+/** `count` directives, the first naming the handbook's edition: enough of them make a diff taller than its scrolling box. */
+const directives = (edition: string, count = 1) => [
+  { name: "Edition", content: `Quote the ${edition} edition of the handbook.` },
+  ...Array.from({ length: count - 1 }, (_, i) => ({
+    name: `Chapter ${i + 1}`,
+    content: `Answer from chapter ${i + 1} of the ${edition} edition.`,
+  })),
+];
+
+const catalogEntry = (edition: string, directiveCount = 1): CatalogEntry => ({
   id: HANDBOOK,
   name: "Accessible handbook",
   description: "How the support team answers, for the accessibility check.",
   category: "support",
   integrations: ["slack", "zendesk"],
   tags: ["support", "handbook"],
-  manifest: e2eManifest({ directives: [{ name: "Edition", content: `Quote the ${edition} edition of the handbook.` }] }),
+  manifest: e2eManifest({ directives: directives(edition, directiveCount) }),
 });
 
 test.beforeAll(async () => {
@@ -53,6 +65,12 @@ test.beforeAll(async () => {
 
   await expectOk(await alma.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y" } }));
   await expectOk(await alma.post(`/ext/svc/me/templates/${HANDBOOK}/install`, { data: { source_name: "a11y" } }));
+  // Her edit of the edition line, which the source changes too: the update review offers a merge, with a conflict.
+  await expectOk(
+    await alma.patch(`/ext/svc/me/templates/${HANDBOOK}`, {
+      data: { manifest: e2eManifest({ directives: [{ name: "Edition", content: "Quote alma's annotated edition." }] }) },
+    }),
+  );
   await expectOk(await alma.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y-server" } }));
   await expectOk(
     await alma.post("/ext/svc/me/templates", {
@@ -69,21 +87,31 @@ test.beforeAll(async () => {
     await alma.patch(`/ext/svc/me/templates/${NOTES}`, { data: { name: "Accessible notes (reviewed)", tags: ["a11y", "reviewed"] } }),
   );
   await expectOk(await alma.post("/ext/svc/banks", { data: { bank_id: BANK, name: "Accessible bank", template: NOTES } }));
+  // A third version that rewrites the manifest: the versions page compares it with the second,
+  // and the bank, made from the second, is behind it (a rollout to make).
   await expectOk(
-    await alma.put(`/ext/svc/banks/${BANK}/policy`, {
-      data: {
-        document: {
-          version: "2026-03-24",
-          default_strategy: "balanced",
-          strategy_overrides: [{ scope: "channel", value: "support", strategy: "careful" }],
-          public_access: { default: { actions: ["bank:recall"], recall_budget: "low" } },
-        },
-      },
-    }),
+    await alma.patch(`/ext/svc/me/templates/${NOTES}`, { data: { manifest: e2eManifest({ directives: directives("notes", 30) }) } }),
   );
+  // Two policies: its history has an older one to restore.
+  for (const strategy of ["careful", "balanced"]) {
+    await expectOk(
+      await alma.put(`/ext/svc/banks/${BANK}/policy`, {
+        data: {
+          document: {
+            version: "2026-03-24",
+            default_strategy: strategy,
+            strategy_overrides: [{ scope: "channel", value: "support", strategy: "careful" }],
+            public_access: { default: { actions: ["bank:recall"], recall_budget: "low" } },
+          },
+        },
+      }),
+    );
+  }
   await expectOk(await alma.post("/ext/svc/me/service-accounts", { data: { id: "a11y-bot", display_name: "A11y bot" } }));
-  // A newer edition in the marketplace: the installed template has an update to review.
-  market.setCatalog("a11y", [catalogEntry("second")]);
+  // A newer edition in the marketplace, much longer: the installed template has an update to review.
+  market.setCatalog("a11y", [catalogEntry("second", 40)]);
+  // Checked, so the Templates page offers its Update.
+  await expectOk(await alma.post("/ext/svc/me/templates/check-updates", { data: {} }));
 });
 
 // Later specs expect an empty server and their own users: remove what this one made. (Alma's
@@ -165,48 +193,172 @@ test("the sign-in and landing pages pass axe at both widths in both schemes", as
   await checkAll(page, SIGNED_OUT_PAGES);
 });
 
-/** The console's dialogs, open, checked inside their overlay: forms with refused fields showing, and the discard question. */
+/** Where the states and dialogs of one width and scheme are checked, and what was found there. */
+interface Checks {
+  page: Page;
+  view: CheckedView;
+  found: string[];
+}
+
+/** Checks the page as it is now: `state` says what is open or shown beyond its URL. */
+async function checkState(c: Checks, state: string) {
+  await settle(c.page);
+  c.found.push(...(await axeFindings(c.page, { ...c.view, path: new URL(c.page.url()).pathname, state })));
+}
+
+/**
+ * Opens a dialog (or drawer) by clicking `opener`, checks it as it first shows, then `more` (further
+ * states inside it), and closes it by the button `closeBy` of the topmost dialog; returns once it is gone.
+ */
+async function checkDialog(
+  c: Checks,
+  opener: Locator,
+  name: string | RegExp,
+  { closeBy = "Cancel", more }: { closeBy?: string; more?: (dialog: Locator) => Promise<void> } = {},
+) {
+  await opener.click();
+  const dialog = c.page.getByRole("dialog", { name, exact: typeof name === "string" });
+  await expect(dialog).toBeVisible();
+  await checkState(c, `${name} dialog`);
+  await more?.(dialog);
+  // The topmost dialog's button: `more` may have left a question open above this one.
+  await c.page.getByRole("dialog").last().getByRole("button", { name: closeBy, exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Every dialog and state of the console beyond the pages as they load, page by page. */
 async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
-  const found: string[] = [];
-  const check = async (path: string, state: string) => found.push(...(await axeFindings(page, { ...view, path, state })));
+  const c: Checks = { page, view, found: [] };
+  const { scheme } = view;
 
-  await open(page, "/admin/users", "Users", view.scheme);
-  await page.getByRole("button", { name: "New user" }).click();
-  const newUser = page.getByRole("dialog", { name: "New user", exact: true });
-  await newUser.getByLabel("User name").fill("Not A Name");
-  await newUser.getByLabel("Email").fill("not-an-email");
-  await newUser.getByRole("button", { name: "Create user" }).click();
-  await expect(newUser.getByLabel("User name")).toHaveAttribute("aria-invalid", "true");
-  await settle(page);
-  await check("/admin/users", "New user dialog, fields refused");
-  // What was typed would be lost: closing asks first.
-  await newUser.getByRole("button", { name: "Cancel" }).click();
-  const discard = page.getByRole("dialog", { name: "Discard changes?" });
-  await expect(discard).toBeVisible();
-  await settle(page);
-  await check("/admin/users", "Discard changes? dialog");
-  await discard.getByRole("button", { name: "Discard" }).click();
-  await expect(newUser).toBeHidden();
+  await open(page, "/admin/users", "Users", scheme);
+  // The form with refused fields showing and, what was typed being lost, the question before closing.
+  await checkDialog(c, page.getByRole("button", { name: "New user" }), "New user", {
+    closeBy: "Discard",
+    more: async (newUser) => {
+      await newUser.getByLabel("User name").fill("Not A Name");
+      await newUser.getByLabel("Email").fill("not-an-email");
+      await newUser.getByRole("button", { name: "Create user" }).click();
+      await expect(newUser.getByLabel("User name")).toHaveAttribute("aria-invalid", "true");
+      await checkState(c, "New user dialog, fields refused");
+      await newUser.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByRole("dialog", { name: "Discard changes?" })).toBeVisible();
+      await checkState(c, "Discard changes? dialog");
+    },
+  });
+  await checkDialog(c, page.getByRole("button", { name: `Edit user ${ALMA.id}` }), `Edit user ${ALMA.id}`);
+  await checkDialog(c, page.getByRole("button", { name: `API keys of user ${ALMA.id}` }), `User ${ALMA.id}`, { closeBy: "Close" });
+  await checkDialog(c, page.getByRole("button", { name: `Delete user ${ALMA.id}` }), "Delete user?");
 
-  await open(page, "/sources", "Template sources", view.scheme);
-  await page.getByRole("button", { name: "Add source" }).click();
-  await expect(page.getByRole("dialog", { name: "Add a personal source", exact: true })).toBeVisible();
-  await settle(page);
-  await check("/sources", "Add source dialog");
+  await open(page, "/sources", "Template sources", scheme);
+  await checkDialog(c, page.getByRole("button", { name: "Add source" }), "Add a personal source");
+  await checkDialog(c, page.getByRole("button", { name: "Edit source a11y" }), "Edit source a11y");
+  await checkDialog(c, page.getByRole("button", { name: "Remove source a11y" }), "Remove source?");
 
-  await open(page, "/account", "Account", view.scheme);
-  await page.getByRole("button", { name: "Create API key" }).first().click();
-  await expect(page.getByRole("dialog", { name: /^New API key/ })).toBeVisible();
-  await settle(page);
-  await check("/account", "New API key dialog");
-  return found;
+  await open(page, "/marketplace", "Marketplace", scheme);
+  await checkDialog(
+    c,
+    page.getByRole("button", { name: "Preview manifest of Accessible handbook" }).first(),
+    "Manifest of Accessible handbook",
+    {
+      closeBy: "Close",
+    },
+  );
+  await checkDialog(c, page.getByRole("button", { name: "Install Accessible handbook" }).first(), "Install Accessible handbook");
+
+  await open(page, "/templates", "Templates", scheme);
+  await checkDialog(c, page.getByRole("button", { name: `Update template ${HANDBOOK}` }), `Update template ${HANDBOOK}?`);
+  await checkDialog(c, page.getByRole("button", { name: `Delete template ${NOTES}` }), "Delete template?");
+  // Update all asks first, listing each update with its diff on request.
+  await checkDialog(c, page.getByRole("button", { name: "Update all" }), /^Update 1 template from their sources\?/, {
+    more: async (dialog) => {
+      await dialog.getByRole("button", { name: "Show diff" }).click();
+      await expect(dialog.getByTestId("manifest-diff")).toBeVisible();
+      await checkState(c, "Update all dialog, a diff shown");
+    },
+  });
+
+  await open(page, `/templates/personal/${NOTES}`, /Accessible notes/, scheme);
+  await checkDialog(c, page.getByRole("button", { name: /^Roll out version \d+ to 1 bank$/ }), /^Roll out version \d+ of personal\//, {
+    more: async (dialog) => {
+      await expect(dialog.getByRole("button", { name: /^Apply/ })).toBeEnabled();
+      await checkState(c, "rollout dialog, previewed");
+    },
+  });
+  await checkDialog(c, page.getByRole("button", { name: "Delete template" }), "Delete template?");
+
+  await open(page, `/templates/personal/${NOTES}/versions`, `Versions of ${NOTES}`, scheme);
+  await expect(page.getByTestId("version-differences").getByTestId("manifest-diff")).toBeVisible();
+  await checkDialog(c, page.getByRole("button", { name: "View version 1" }), `Version 1 of ${NOTES}`, { closeBy: "Close" });
+  await checkDialog(c, page.getByRole("button", { name: "Roll back to version 1" }), `Roll back ${NOTES}?`);
+
+  // The review of an update of an edited template: overwriting shows the diff (checked with the
+  // page), keeping the edits shows the merge and the paths it could not decide.
+  await open(page, `/templates/personal/${HANDBOOK}/update`, /update/i, scheme);
+  await page.getByText("Keep my edits", { exact: true }).click();
+  await expect(page.getByTestId("merge-conflicts")).toBeVisible();
+  await checkState(c, "merge with conflicts");
+
+  await open(page, `/banks/${BANK}`, "Accessible bank", scheme);
+  await checkDialog(c, page.getByRole("button", { name: "Apply template" }), `Apply a template to ${BANK}`, {
+    closeBy: "Discard",
+    more: async (dialog) => {
+      await pickTemplate(dialog, page, `personal/${NOTES}`);
+      await dialog.getByRole("button", { name: "Preview" }).click();
+      await expect(dialog.getByTestId("import-preview")).toBeVisible();
+      await checkState(c, "apply template dialog, previewed");
+      // A chosen template would be lost: Cancel asks first.
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByRole("dialog", { name: "Discard changes?" })).toBeVisible();
+    },
+  });
+  await checkDialog(c, page.getByRole("button", { name: "Save as template" }), `Save ${BANK} as a template`);
+  await checkDialog(c, page.getByRole("button", { name: "Delete bank" }), "Delete bank?");
+
+  await open(page, `/banks/${BANK}/policy`, "Bank policy", scheme);
+  await checkDialog(c, page.getByRole("button", { name: "Delete policy" }), "Delete policy?");
+  await page.getByRole("tab", { name: "History" }).click();
+  await expect(page.getByTestId("policy-history").getByTestId("manifest-diff").first()).toBeVisible();
+  await checkState(c, "policy history");
+  // The older change, opened: it can be restored.
+  const older = page.getByTestId("policy-change").nth(1);
+  await older.getByRole("button").first().click();
+  await checkDialog(c, older.getByRole("button", { name: /^Restore this/ }), "Restore this policy?");
+
+  await open(page, "/admin/audit", "Audit log", scheme);
+  await page
+    .getByRole("button", { name: /^Show the changes of / })
+    .first()
+    .click();
+  await expect(page.getByTestId("audit-changes")).toBeVisible();
+  await checkState(c, "an entry's changes shown");
+
+  await open(page, "/account", "Account", scheme);
+  await checkDialog(c, page.getByRole("button", { name: "Change password" }), "Change your password");
+  await checkDialog(c, page.getByRole("button", { name: "New service account" }), "New service account");
+  await checkDialog(c, page.getByRole("button", { name: "API keys of a11y-bot" }), "Service account a11y-bot", { closeBy: "Close" });
+  await checkDialog(c, page.getByRole("button", { name: "Delete service account a11y-bot" }), "Delete service account?");
+  await checkDialog(c, page.getByRole("button", { name: /^Revoke key / }).first(), "Revoke API key?");
+  // A new key: the form, then the key shown once, which closes only once it is kept.
+  await checkDialog(c, page.getByRole("button", { name: "Create API key" }).first(), "New API key for you", {
+    closeBy: "Done",
+    more: async (dialog) => {
+      await dialog.getByLabel("Description").fill(`a11y ${view.width} ${scheme}`);
+      await dialog.getByRole("button", { name: "Create key" }).click();
+      await expect(dialog.getByTestId("new-token")).toBeVisible();
+      await checkState(c, "new API key shown once");
+      await dialog.getByLabel("I have copied the key and stored it safely").check();
+    },
+  });
+  return c.found;
 }
 
 test("every console page and its dialogs pass axe at both widths in both schemes", async ({ page, watch }) => {
   // The refused new user, on purpose.
   watch.expectError(/→ 422|status of 422/);
-  // About 4 minutes on an idle machine; the API reference is the slowest page to check.
-  test.setTimeout(12 * 60_000);
+  // Every page, its states and dialogs, at 2 widths × 2 schemes: 13.4 minutes measured with the
+  // machine's 2 cores shared by other builds and browser runs; the API reference is the slowest page.
+  test.setTimeout(35 * 60_000);
   // Signs in once the form is interactive (its submit handler attached).
   await page.goto("/signin");
   await settle(page);
@@ -224,6 +376,26 @@ test("every console page and its dialogs pass axe at both widths in both schemes
     await expectPhoneLayout(page, view.scheme);
     return [...dialogs, ...found];
   });
+});
+
+test("a long diff is a named region the keyboard reaches, shows focus on, and scrolls", async ({ page }) => {
+  await page.goto("/signin");
+  await settle(page);
+  await signIn(page, ALMA.id, ALMA.password);
+  await open(page, `/templates/personal/${HANDBOOK}/update`, /update/i, "light");
+  const diff = page.getByRole("region", { name: /lines added/ });
+  const scrolled = () => diff.evaluate((region) => region.scrollTop);
+  // Taller than its box, so there is something to scroll.
+  expect(await diff.evaluate((region) => region.scrollHeight - region.clientHeight)).toBeGreaterThan(0);
+  // Reached by Tab from the control before it, as a keyboard user gets there.
+  await page.getByRole("radio", { name: "Side by side" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(diff).toBeFocused();
+  expect(await diff.evaluate((region) => getComputedStyle(region).outlineStyle)).toBe("solid");
+  await page.keyboard.press("PageDown");
+  await expect.poll(scrolled).toBeGreaterThan(0);
+  await page.keyboard.press("Home");
+  await expect.poll(scrolled).toBe(0);
 });
 
 /** At 390 px: the versions table fits without sideways scrolling; bank config keys wrap between words only. */

@@ -59,6 +59,7 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
           <ResourceTable
             verticalSpacing="xs"
             testId="api-keys-table"
+            caption={owner.kind === "self" ? "Your API keys" : `API keys of ${ownerLabel}`}
             columns={[
               { label: "Key" },
               { label: "Description" },

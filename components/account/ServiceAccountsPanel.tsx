@@ -56,6 +56,7 @@ export function ServiceAccountsPanel() {
           <ResourceTable
             verticalSpacing="xs"
             testId="service-accounts-table"
+            caption="Your service accounts"
             columns={[{ label: "ID" }, { label: "Name", visibleFrom: "sm" }, { label: "Role" }]}
             actions
           >

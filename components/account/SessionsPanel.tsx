@@ -70,6 +70,7 @@ export function SessionsPanel() {
           <ResourceTable
             verticalSpacing="xs"
             testId="sessions-table"
+            caption="Your console sessions"
             columns={[{ label: "Browser" }, { label: "Signed in", visibleFrom: "sm" }, { label: "Last seen" }]}
             actions
           >

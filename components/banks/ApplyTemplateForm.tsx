@@ -108,6 +108,7 @@ export function ApplyTemplateForm({ bankId: fixedBankId, initialTemplate = "", o
               onChange={setTemplate}
               error={form.fieldError("template")}
               autoFocus={fixedBankId !== undefined}
+              inDialog={fixedBankId !== undefined}
             />
             {forbidden ? (
               <Alert color="red" role="alert" title="Not allowed" icon={<IconAlertTriangle aria-hidden />}>

@@ -10,13 +10,15 @@ interface TemplatePickerProps {
   onChange: (value: string) => void;
   error?: string;
   autoFocus?: boolean;
+  /** The picker is in a dialog (a bank's "Apply a template"). */
+  inDialog?: boolean;
 }
 
 /**
  * The template to apply, as a ref: suggestions are every template the user may use, their
  * personal ones and the server's (GET /ext/svc/templates); a ref may also be typed.
  */
-export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePickerProps) {
+export function TemplatePicker({ value, onChange, error, autoFocus, inDialog = false }: TemplatePickerProps) {
   const usable = useUsableTemplates();
   const [opened, setOpened] = useState(false);
   const loading = usable.isPending;
@@ -65,7 +67,10 @@ export function TemplatePicker({ value, onChange, error, autoFocus }: TemplatePi
         onKeyDown={(event) => {
           if (event.key === "Enter") setOpened(false);
         }}
-        comboboxProps={{ withinPortal: true }}
+        // In a dialog the suggestions stay inside it,
+        // where screen readers look, not at the end of the body outside every landmark. On a page
+        // they float at the body's end instead: the card around the form would clip them.
+        comboboxProps={{ withinPortal: !inDialog }}
         maxDropdownHeight={280}
       />
       {failed && (

@@ -1,7 +1,8 @@
 "use client";
 import { type MantineBreakpoint, VisuallyHidden } from "@mantine/core";
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import classes from "./ResourceTable.module.css";
+import { ScrollRegion } from "./ScrollRegion";
 import { Table, type TableProps } from "./Table";
 
 interface ResourceColumn {
@@ -14,7 +15,8 @@ interface ResourceTableProps extends Omit<TableProps, "children"> {
   columns: ResourceColumn[];
   /** Adds a last column of row actions, named for screen readers only. */
   actions?: boolean;
-  caption?: ReactNode;
+  /** What the table lists, in what order; it also names the table's scrolling region. */
+  caption: ReactNode;
   /** Below this width the table scrolls sideways instead of squeezing. */
   minWidth?: number;
   /**
@@ -38,19 +40,16 @@ export function ResourceTable({
   children,
   ...tableProps
 }: ResourceTableProps) {
+  const captionId = useId();
   return (
-    // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings
-    // floating-ui (~20 kB gzipped) into the first load of every page with a table.
-    // Focusable, so keyboard users can scroll a table wider than the screen (WCAG 2.1.1).
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable); this tab stop is that region.
-    <div style={{ overflowX: "auto" }} tabIndex={0} {...(typeof caption === "string" ? { role: "region", "aria-label": caption } : {})}>
+    <ScrollRegion labelledBy={captionId}>
       <Table
         data-testid={testId}
         miw={stacked ? { base: 0, sm: minWidth } : minWidth}
         className={stacked ? classes.stacked : undefined}
         {...tableProps}
       >
-        {caption && <Table.Caption>{caption}</Table.Caption>}
+        <Table.Caption id={captionId}>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, i) => (
@@ -68,6 +67,6 @@ export function ResourceTable({
         </Table.Thead>
         <Table.Tbody>{children}</Table.Tbody>
       </Table>
-    </div>
+    </ScrollRegion>
   );
 }

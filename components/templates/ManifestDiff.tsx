@@ -1,7 +1,8 @@
 "use client";
-import { Box, Group, Paper, SegmentedControl, Switch, Text, VisuallyHidden } from "@mantine/core";
+import { Group, Paper, SegmentedControl, Switch, Text, VisuallyHidden } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { Fragment, useId, useMemo, useState } from "react";
+import { ScrollRegion } from "@/components/console/ScrollRegion";
 import { type DiffLine, foldUnchanged, lineDiff, type SideBySideRow, sideBySide } from "./line-diff";
 import classes from "./ManifestDiff.module.css";
 
@@ -63,8 +64,7 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
         </Group>
       </Group>
       <Paper withBorder radius="sm">
-        {/* The browser's own scrolling: Mantine's ScrollArea brings floating-ui into the page's first load. */}
-        <Box mah={640} style={{ overflow: "auto" }}>
+        <ScrollRegion labelledBy={captionId} maxHeight={640}>
           <table className={classes.table} aria-labelledby={captionId}>
             {/* Keyed by layout: switching it mounts the other table afresh. */}
             <Fragment key={mode}>
@@ -72,7 +72,7 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
               <Body mode={mode} shown={shown} />
             </Fragment>
           </table>
-        </Box>
+        </ScrollRegion>
       </Paper>
     </div>
   );

@@ -1,5 +1,6 @@
 "use client";
 import { Text } from "@mantine/core";
+import { ScrollRegion } from "@/components/console/ScrollRegion";
 import { Table } from "@/components/console/Table";
 
 /** A template's details besides its manifest, as two contents to compare carry them. */
@@ -38,8 +39,7 @@ export function MetadataDiff({
     );
   }
   return (
-    // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
-    <div style={{ overflowX: "auto" }}>
+    <ScrollRegion label={`Details that differ from ${beforeLabel} to ${afterLabel}`}>
       <Table verticalSpacing="xs" data-testid="details-diff" miw={320}>
         <Table.Thead>
           <Table.Tr>
@@ -66,6 +66,6 @@ export function MetadataDiff({
           ))}
         </Table.Tbody>
       </Table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -4,6 +4,7 @@ import { IconBuildingBank, IconDownload, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { newBankFromTemplateHref } from "@/components/banks/links";
 import { type RowAction, RowActions } from "@/components/console/RowActions";
+import { ScrollRegion } from "@/components/console/ScrollRegion";
 import { Table } from "@/components/console/Table";
 import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
@@ -25,8 +26,7 @@ interface Props {
 /** Installed templates, one row each, with their source, revision, update state and actions. */
 export function TemplatesTable({ scope, templates, access, checkFailures, onUpdate, onDelete, caption }: Props) {
   return (
-    // The browser's own sideways scrolling: Table.ScrollContainer's ScrollArea brings floating-ui into the first load.
-    <div style={{ overflowX: "auto" }}>
+    <ScrollRegion label={caption}>
       <Table striped highlightOnHover verticalSpacing="sm" data-testid="templates-table" miw={300}>
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
@@ -61,7 +61,7 @@ export function TemplatesTable({ scope, templates, access, checkFailures, onUpda
           ))}
         </Table.Tbody>
       </Table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -42,7 +42,7 @@ export const field = (scope: Locator | Page, name: string) =>
   scope.getByRole("combobox", { name, exact: true }).or(scope.getByRole("textbox", { name, exact: true }));
 
 /** Types a template ref into the picker and closes its suggestions. */
-async function pickTemplate(scope: Locator, page: Page, template: string) {
+export async function pickTemplate(scope: Locator, page: Page, template: string) {
   const input = field(scope, "Template");
   await input.fill(template);
   await page.keyboard.press("Escape");
