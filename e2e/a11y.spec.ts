@@ -126,6 +126,8 @@ test.afterAll(async () => {
 
 /** Every console page, as a path and its h1 (a pattern where the page names its subject). */
 const CONSOLE_PAGES: { path: string; heading: string | RegExp }[] = [
+  // Alma's Home lists what waits: her update, her bank behind, the admin cards.
+  { path: "/", heading: "Home" },
   { path: "/sources", heading: "Template sources" },
   { path: "/marketplace", heading: "Marketplace" },
   { path: "/templates", heading: "Templates" },
@@ -373,6 +375,14 @@ test("every console page and its dialogs pass axe at both widths in both schemes
     await settle(page);
     const found = await axeFindings(page, { ...view, path: "/sources", state: "navigation open" });
     await page.getByRole("button", { name: "Close navigation" }).click();
+    // A row's actions folded into its menu, open.
+    await open(page, "/templates", "Templates", view.scheme);
+    await page.getByRole("button", { name: `Actions for ${HANDBOOK}` }).click();
+    await expect(page.getByRole("menu")).toBeVisible();
+    await settle(page);
+    found.push(...(await axeFindings(page, { ...view, path: "/templates", state: "row actions menu open" })));
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("menu")).toBeHidden();
     await expectPhoneLayout(page, view.scheme);
     return [...dialogs, ...found];
   });
