@@ -214,11 +214,11 @@ async function checkState(c: Checks, state: string) {
  */
 async function checkDialog(
   c: Checks,
-  opener: Locator,
+  opener: Locator | (() => Promise<Locator>),
   name: string | RegExp,
   { closeBy = "Cancel", more }: { closeBy?: string; more?: (dialog: Locator) => Promise<void> } = {},
 ) {
-  await opener.click();
+  await (typeof opener === "function" ? await opener() : opener).click();
   const dialog = c.page.getByRole("dialog", { name, exact: typeof name === "string" });
   await expect(dialog).toBeVisible();
   await checkState(c, `${name} dialog`);
@@ -227,6 +227,18 @@ async function checkDialog(
   await c.page.getByRole("dialog").last().getByRole("button", { name: closeBy, exact: true }).click();
   await expect(dialog).toBeHidden();
 }
+
+/**
+ * A row's action, as a dialog opener: its button, or on a phone, where a row's actions fold into
+ * one "Actions for {row}" menu, that menu opened and the action's item in it.
+ */
+const rowAction = (page: Page, row: string | RegExp, action: string | RegExp) => async (): Promise<Locator> => {
+  const button = page.getByRole("button", { name: action }).first();
+  if (await button.isVisible()) return button;
+  const actionsFor = typeof row === "string" ? `Actions for ${row}` : new RegExp(`^Actions for ${row.source}`);
+  await page.getByRole("button", { name: actionsFor }).first().click();
+  return page.getByRole("menu").getByRole("menuitem", { name: action }).first();
+};
 
 /** Every dialog and state of the console beyond the pages as they load, page by page. */
 async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
@@ -248,14 +260,14 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
       await checkState(c, "Discard changes? dialog");
     },
   });
-  await checkDialog(c, page.getByRole("button", { name: `Edit user ${ALMA.id}` }), `Edit user ${ALMA.id}`);
-  await checkDialog(c, page.getByRole("button", { name: `API keys of user ${ALMA.id}` }), `User ${ALMA.id}`, { closeBy: "Close" });
-  await checkDialog(c, page.getByRole("button", { name: `Delete user ${ALMA.id}` }), "Delete user?");
+  await checkDialog(c, rowAction(page, ALMA.id, `Edit user ${ALMA.id}`), `Edit user ${ALMA.id}`);
+  await checkDialog(c, rowAction(page, ALMA.id, `API keys of user ${ALMA.id}`), `User ${ALMA.id}`, { closeBy: "Close" });
+  await checkDialog(c, rowAction(page, ALMA.id, `Delete user ${ALMA.id}`), "Delete user?");
 
   await open(page, "/sources", "Template sources", scheme);
   await checkDialog(c, page.getByRole("button", { name: "Add source" }), "Add a personal source");
-  await checkDialog(c, page.getByRole("button", { name: "Edit source a11y" }), "Edit source a11y");
-  await checkDialog(c, page.getByRole("button", { name: "Remove source a11y" }), "Remove source?");
+  await checkDialog(c, rowAction(page, "a11y", "Edit source a11y"), "Edit source a11y");
+  await checkDialog(c, rowAction(page, "a11y", "Remove source a11y"), "Remove source?");
 
   await open(page, "/marketplace", "Marketplace", scheme);
   await checkDialog(
@@ -269,8 +281,8 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
   await checkDialog(c, page.getByRole("button", { name: "Install Accessible handbook" }).first(), "Install Accessible handbook");
 
   await open(page, "/templates", "Templates", scheme);
-  await checkDialog(c, page.getByRole("button", { name: `Update template ${HANDBOOK}` }), `Update template ${HANDBOOK}?`);
-  await checkDialog(c, page.getByRole("button", { name: `Delete template ${NOTES}` }), "Delete template?");
+  await checkDialog(c, rowAction(page, HANDBOOK, `Update template ${HANDBOOK}`), `Update template ${HANDBOOK}?`);
+  await checkDialog(c, rowAction(page, NOTES, `Delete template ${NOTES}`), "Delete template?");
   // Update all asks first, listing each update with its diff on request.
   await checkDialog(c, page.getByRole("button", { name: "Update all" }), /^Update 1 template from their sources\?/, {
     more: async (dialog) => {
@@ -291,8 +303,8 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
 
   await open(page, `/templates/personal/${NOTES}/versions`, `Versions of ${NOTES}`, scheme);
   await expect(page.getByTestId("version-differences").getByTestId("manifest-diff")).toBeVisible();
-  await checkDialog(c, page.getByRole("button", { name: "View version 1" }), `Version 1 of ${NOTES}`, { closeBy: "Close" });
-  await checkDialog(c, page.getByRole("button", { name: "Roll back to version 1" }), `Roll back ${NOTES}?`);
+  await checkDialog(c, rowAction(page, "version 1", "View version 1"), `Version 1 of ${NOTES}`, { closeBy: "Close" });
+  await checkDialog(c, rowAction(page, "version 1", "Roll back to version 1"), `Roll back ${NOTES}?`);
 
   // The review of an update of an edited template: overwriting shows the diff (checked with the
   // page), keeping the edits shows the merge and the paths it could not decide.
@@ -338,9 +350,9 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
   await open(page, "/account", "Account", scheme);
   await checkDialog(c, page.getByRole("button", { name: "Change password" }), "Change your password");
   await checkDialog(c, page.getByRole("button", { name: "New service account" }), "New service account");
-  await checkDialog(c, page.getByRole("button", { name: "API keys of a11y-bot" }), "Service account a11y-bot", { closeBy: "Close" });
-  await checkDialog(c, page.getByRole("button", { name: "Delete service account a11y-bot" }), "Delete service account?");
-  await checkDialog(c, page.getByRole("button", { name: /^Revoke key / }).first(), "Revoke API key?");
+  await checkDialog(c, rowAction(page, "a11y-bot", "API keys of a11y-bot"), "Service account a11y-bot", { closeBy: "Close" });
+  await checkDialog(c, rowAction(page, "a11y-bot", "Delete service account a11y-bot"), "Delete service account?");
+  await checkDialog(c, rowAction(page, /key /, /^Revoke key /), "Revoke API key?");
   // A new key: the form, then the key shown once, which closes only once it is kept.
   await checkDialog(c, page.getByRole("button", { name: "Create API key" }).first(), "New API key for you", {
     closeBy: "Done",

@@ -180,6 +180,24 @@ test("at 390 px the audit log is a list of cards, with no sideways scrolling", a
   await expect(firstRow).toHaveCSS("display", "table-row");
 });
 
+test("at 390 px the sources table is a list of cards, with no sideways scrolling", async ({ page }) => {
+  await page.setViewportSize(MOBILE);
+  await signIn(page, NADIA.id, NADIA.password);
+  await page.goto("/sources?scope=server");
+  await expect(pageHeading(page, "Template sources")).toBeVisible();
+  const table = page.getByTestId("sources-table");
+  const row = table.locator("tbody tr").filter({ hasText: SOURCE });
+  await expect(row).toHaveCSS("display", "block");
+  const url = row.locator("td[data-label='URL']");
+  expect(await url.evaluate((td) => getComputedStyle(td, "::before").content)).toBe('"URL"');
+  expect(await sidewaysOverflow(table.locator(".."))).toBeLessThanOrEqual(0);
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+  // Its Edit and Remove are one menu.
+  await expect(row.getByRole("button", { name: `Actions for ${SOURCE}` })).toBeInViewport({ ratio: 1 });
+  await page.setViewportSize(DESKTOP);
+  await expect(row).toHaveCSS("display", "table-row");
+});
+
 test("a rollback's version says which version it restored", async ({ page }) => {
   await expectOk(await nadia.post("/ext/svc/me/templates", { data: { id: NOTES, name: "Narrow notes", manifest: e2eManifest() } }));
   await expectOk(await nadia.patch(`/ext/svc/me/templates/${NOTES}`, { data: { name: "Narrow notes (edited)" } }));

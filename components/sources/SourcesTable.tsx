@@ -32,8 +32,10 @@ export function SourcesTable({
   caption: string;
 }) {
   return (
+    // On phones each source is a card: a URL and a fetch failure need the whole width.
     <ResourceTable
       minWidth={460}
+      stacked
       striped
       highlightOnHover
       verticalSpacing="sm"
@@ -60,13 +62,13 @@ export function SourcesTable({
               </Text>
             )}
           </Table.Th>
-          <Table.Td>
+          <Table.Td data-label="URL">
             <Anchor href={source.url} target="_blank" rel="noreferrer noopener" size="sm" style={{ wordBreak: "break-all" }}>
               {source.url}
             </Anchor>
           </Table.Td>
           {/* A long failure wraps instead of squeezing the columns beside it. */}
-          <Table.Td data-testid="source-catalog-status" maw={300}>
+          <Table.Td data-label="Catalog fetched" data-testid="source-catalog-status" maw={300}>
             <CatalogFetchCell source={source} check={checks.get(source.name)} />
           </Table.Td>
           <Table.Td visibleFrom="sm">
