@@ -9,7 +9,18 @@ import { RowActionsButton } from "./RowActionsMenu";
 export default function RowActionsMenuDropdown({ name, actions }: { name: string; actions: RowAction[] }) {
   const { target, opened, setOpened } = useOpenedOnArrival();
   return (
-    <Menu position="bottom-end" withinPortal opened={opened} onChange={setOpened}>
+    // Inside the page's landmarks, not portalled to the end of the body (axe: region), and fixed so
+    // the table's scrolling box does not clip it. No focus placeholder: a focusable presentational
+    // div is a child a menu may not have (axe: aria-required-children); a key still opens it on
+    // its first item.
+    <Menu
+      position="bottom-end"
+      withinPortal={false}
+      floatingStrategy="fixed"
+      withInitialFocusPlaceholder={false}
+      opened={opened}
+      onChange={setOpened}
+    >
       <Menu.Target>
         <RowActionsButton ref={target} name={name} />
       </Menu.Target>
@@ -23,7 +34,8 @@ export default function RowActionsMenuDropdown({ name, actions }: { name: string
             <Menu.Item
               key={action.label}
               leftSection={action.icon}
-              color={action.danger ? "red" : undefined}
+              // The scheme's readable red (Mantine's "red" item is 3.3:1 on white).
+              c={action.danger ? "var(--mantine-color-red-text)" : undefined}
               aria-label={action.ariaLabel}
               onClick={action.onClick}
             >
