@@ -13,7 +13,7 @@ import { formatTimestamp } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { matchesSearch } from "@/lib/client/search";
 import { bankHref } from "./links";
-import { NewBankButton, NO_BANKS_YET } from "./NewBankButton";
+import { BANKS_LIST_STATES, NewBankButton } from "./NewBankButton";
 
 /** Banks: every bank for admins, your own for members, with owner and provenance. */
 function BanksPageView() {
@@ -32,13 +32,7 @@ function BanksPageView() {
         }
         actions={<NewBankButton />}
       />
-      <QueryView
-        query={banks}
-        loading="Loading banks…"
-        errorTitle="Could not load banks"
-        isEmpty={(data) => data.banks.length === 0}
-        empty={NO_BANKS_YET}
-      >
+      <QueryView query={banks} {...BANKS_LIST_STATES}>
         {(data) => {
           const shown = data.banks.filter((b) => matchesSearch(search, b.bank_id, b.name, b.owner, b.last_applied?.template));
           const caption = isAdmin ? "All banks, by id" : "Your banks, by id";

@@ -12,8 +12,14 @@ export function NewBankButton({ label = "New bank" }: { label?: string }) {
 }
 
 /** The empty state of a bank list (the Banks page, the home page): what to do first. */
-export const NO_BANKS_YET = {
-  title: "No banks yet",
-  description: "Create a bank from one of your templates: preview what it will contain, then apply it.",
-  action: <NewBankButton label="Create a bank" />,
+/** How a view of the banks list says it is loading, failed or empty: the Banks page and Home show it alike. */
+export const BANKS_LIST_STATES = {
+  loading: "Loading banks…",
+  errorTitle: "Could not load banks",
+  isEmpty: (data: { banks: unknown[] }) => data.banks.length === 0,
+  empty: {
+    title: "No banks yet",
+    description: "Create a bank from one of your templates: preview what it will contain, then apply it.",
+    action: <NewBankButton label="Create a bank" />,
+  },
 };

@@ -1,5 +1,6 @@
 "use client";
 import { useSyncExternalStore } from "react";
+import { changeListeners } from "@/lib/client/change-listeners";
 
 // Whether the console can reach its server, for everything that talks to it: the router's
 // page fetches, the data queries, the error boundary. Once something finds the server out of
@@ -19,7 +20,7 @@ const DELAYS_MS = [1000, 2000, 3000, 5000];
 const CHECK_TIMEOUT_MS = 5000;
 
 let state: Reachability = { unreachable: false, nextCheckAt: null, checking: false };
-const listeners = new Set<() => void>();
+const listeners = changeListeners();
 let waiters: (() => void)[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 let failedChecks = 0;
@@ -29,15 +30,10 @@ let plainFetch: typeof fetch | null = null;
 
 function update(next: Partial<Reachability>) {
   state = { ...state, ...next };
-  for (const listener of listeners) listener();
+  listeners.emit();
 }
 
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
+const { subscribe } = listeners;
 
 export const reachability = { subscribe, get: () => state };
 

@@ -1,4 +1,5 @@
 "use client";
+import { changeListeners } from "@/lib/client/change-listeners";
 
 // The one "Discard changes?" question the console asks at a time, whoever asks it: a link
 // clicked or Back pressed on a page with unsaved edits (useLeaveGuard), or a dialog with
@@ -22,11 +23,8 @@ interface Pending extends DiscardQuestion {
 let pending: Pending | null = null;
 let hostReady = false;
 let wanted = false;
-const listeners = new Set<() => void>();
-
-const emit = () => {
-  for (const listener of listeners) listener();
-};
+const listeners = changeListeners();
+const emit = listeners.emit;
 
 /** Resolves once the host can show the dialog, or after `ms` (false) when it still cannot. */
 function hostShowsWithin(ms: number): Promise<boolean> {
@@ -35,12 +33,12 @@ function hostShowsWithin(ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (ready: boolean) => {
       clearTimeout(timer);
-      listeners.delete(check);
+      unsubscribe();
       resolve(ready);
     };
     const check = () => hostReady && done(true);
     const timer = setTimeout(() => done(false), ms);
-    listeners.add(check);
+    const unsubscribe = listeners.subscribe(check);
   });
 }
 
@@ -75,12 +73,7 @@ export function expectQuestions(): void {
 }
 
 export const discardStore = {
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
-  },
+  subscribe: listeners.subscribe,
   pending: () => pending,
   wanted: () => wanted,
   /** The host says whether it can show the dialog (its code loaded and mounted). */

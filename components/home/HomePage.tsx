@@ -5,7 +5,7 @@ import type { ComponentProps, ReactNode } from "react";
 import { KEY_EXPIRY_WARN_DAYS, KeyExpiry } from "@/components/account/KeyExpiry";
 import { targetLabel } from "@/components/admin/audit-links";
 import { bankHref } from "@/components/banks/links";
-import { NO_BANKS_YET } from "@/components/banks/NewBankButton";
+import { BANKS_LIST_STATES } from "@/components/banks/NewBankButton";
 import { useConsoleUser } from "@/components/console/console-user";
 import { PageHeader } from "@/components/console/PageHeader";
 import { QueryView } from "@/components/console/QueryView";
@@ -124,15 +124,7 @@ function UpdatesCard({ isAdmin }: { isAdmin: boolean }) {
 function BanksCard() {
   const banks = useBanks();
   return (
-    <AttentionCard
-      title="Banks behind their template"
-      testId="home-behind"
-      query={banks}
-      loading="Loading banks…"
-      errorTitle="Could not load banks"
-      isEmpty={(data) => data.banks.length === 0}
-      empty={NO_BANKS_YET}
-    >
+    <AttentionCard title="Banks behind their template" testId="home-behind" query={banks} {...BANKS_LIST_STATES}>
       {(data) => {
         const behind = data.banks.filter((b) => b.behind);
         if (behind.length === 0) return <AllClear>Every bank holds the latest version of its template.</AllClear>;

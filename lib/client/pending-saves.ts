@@ -1,3 +1,4 @@
+import { changeListeners } from "./change-listeners";
 import { ApiProblem } from "./problem";
 
 // A console write that could not reach the server is not a failure the user must answer: it
@@ -37,22 +38,17 @@ export function resendWhenReachable(send: () => Promise<Response>): Promise<Resp
 }
 
 let saves: readonly PendingSave[] = [];
-const listeners = new Set<() => void>();
+const listeners = changeListeners();
 const watchers = new Set<(save: PendingSave) => void>();
 
 function setSaves(next: readonly PendingSave[]) {
   saves = next;
-  for (const listener of listeners) listener();
+  listeners.emit();
 }
 
 /** The saves waiting for the server. */
 export const pendingSaves = {
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
-  },
+  subscribe: listeners.subscribe,
   get: () => saves,
   add(save: PendingSave) {
     setSaves([...saves, save]);
