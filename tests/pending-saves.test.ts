@@ -26,11 +26,22 @@ interface Sent {
 function fakeServer() {
   const sent: Sent[] = [];
   const answers = new Map<string, { status: number; body: string }>();
-  const state = { down: false, loseAnswer: false, keyInUse: 0, writes: 0 };
+  // `gateway`: a proxy in front answers for the server with this status and its own error page (the server sees nothing).
+  const state = { down: false, loseAnswer: false, keyInUse: 0, writes: 0, gateway: 0, serverUnavailable: false };
   const fetch = vi.fn(async (url: string, init: RequestInit) => {
     const key = new Headers(init.headers).get("Idempotency-Key");
     sent.push({ method: init.method ?? "GET", url, key, body: init.body as string | undefined });
     if (state.down) throw new TypeError("Failed to fetch");
+    if (state.gateway) return new Response("<html>Bad gateway</html>", { status: state.gateway, headers: { "content-type": "text/html" } });
+    if (state.serverUnavailable) {
+      const problem = {
+        type: "urn:bank-templates:problem:unavailable",
+        title: "Service Unavailable",
+        status: 503,
+        detail: "database down",
+      };
+      return new Response(JSON.stringify(problem), { status: 503, headers: { "content-type": "application/problem+json" } });
+    }
     if (state.keyInUse > 0) {
       state.keyInUse--;
       const problem = { type: "urn:bank-templates:problem:idempotency-key-in-use", title: "Conflict", status: 409, detail: "in use" };
@@ -166,6 +177,31 @@ describe("a console write that cannot reach the server", () => {
     await expect(saves[0]!.settled).resolves.toBeUndefined();
   });
 
+  it.each([502, 503, 504])("answered %i by a proxy in front of the server, waits for the server like a lost connection", async (status) => {
+    server.state.gateway = status;
+    const call = api.call(createSource, { body: BODY });
+    await reach.waitingForServer();
+    expect(reach.counts.reports).toBe(1);
+    expect(saves).toHaveLength(1);
+
+    server.state.gateway = 0;
+    reach.serverBack();
+    await expect(call).resolves.toEqual({ id: "source-1" });
+    expect(server.sent).toHaveLength(2);
+    expect(server.sent[1]).toEqual(server.sent[0]);
+    expect(server.state.writes).toBe(1);
+  });
+
+  it("answered 503 by the server itself (problem+json) fails with that answer: nothing waits", async () => {
+    server.state.serverUnavailable = true;
+    const error = await api.call(createSource, { body: BODY }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiProblem);
+    expect((error as ApiProblem).status).toBe(503);
+    expect(isNetworkFailure(error)).toBe(false);
+    expect(server.sent).toHaveLength(1);
+    expect(saves).toHaveLength(0);
+  });
+
   it("gives every new action its own key, and the caller's key when given", async () => {
     await api.call(createSource, { body: BODY });
     await api.call(createSource, { body: BODY });
@@ -183,6 +219,13 @@ describe("a read that cannot reach the server", () => {
     expect(isNetworkFailure(error)).toBe(true);
     expect(server.sent).toHaveLength(1);
     expect(server.sent[0]!.key).toBeNull();
+    expect(saves).toHaveLength(0);
+  });
+
+  it("answered 502 by a proxy fails as a network failure, for its query to wait for the server", async () => {
+    server.state.gateway = 502;
+    const error = await api.call(endpoints.sources.server.list).catch((e: unknown) => e);
+    expect(isNetworkFailure(error)).toBe(true);
     expect(saves).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 "use client";
 import { useSyncExternalStore } from "react";
 import { changeListeners } from "@/lib/client/change-listeners";
+import { isGatewayAnswer } from "@/lib/client/gateway-answer";
 
 // Whether the console can reach its server, for everything that talks to it: the router's
 // page fetches, the data queries, the error boundary. Once something finds the server out of
@@ -107,10 +108,6 @@ const isRouterRequest = (init: RequestInit | undefined) => {
   );
 };
 
-/** A proxy in front of the server answering for it: not the server's page. */
-const isGatewayAnswer = (response: Response) =>
-  [502, 503, 504].includes(response.status) && !response.headers.get("content-type")?.startsWith("text/x-component");
-
 /**
  * The router fetches a page's payload on every client-side navigation (and router.refresh()).
  * When that fetch fails, Next.js falls back to loading the URL as a whole new document, which
@@ -126,7 +123,7 @@ export function guardRouterFetches(): () => void {
     for (;;) {
       try {
         const response = await original(input, init);
-        if (!isGatewayAnswer(response)) return response;
+        if (!isGatewayAnswer(response, "text/x-component")) return response;
       } catch (error) {
         // Cancelled on purpose (a newer refresh): the router expects the rejection.
         if (init?.signal?.aborted) throw error;

@@ -1,7 +1,9 @@
 import type { z } from "zod";
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from "@/lib/contracts/idempotency-header";
+import { PROBLEM_CONTENT_TYPE } from "@/lib/contracts/problem-type-prefix";
 import type { ContractOf, EndpointRoute } from "./endpoints";
+import { isGatewayAnswer } from "./gateway-answer";
 import { isSaveCancelled, resendWhenReachable } from "./pending-saves";
 import { ApiProblem } from "./problem";
 
@@ -75,9 +77,10 @@ const networkProblem = () => new ApiProblem(0, "Network Error", "The server coul
 async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E>): Promise<CallResult<E>> {
   const { body, idempotencyKey } = (input ?? {}) as { body?: unknown } & IdempotencyPart;
   const key = IDEMPOTENT_METHODS.has(endpoint.method) ? (idempotencyKey ?? newIdempotencyKey()) : undefined;
-  // Every try of this call sends exactly this: the same request with the same key.
-  const send = () =>
-    fetch(endpointUrl(endpoint, input ?? {}), {
+  // Every try of this call sends exactly this: the same request with the same key. A proxy's
+  // 502/503/504 standing in for the server counts as no answer, like a failed connection.
+  const send = async () => {
+    const response = await fetch(endpointUrl(endpoint, input ?? {}), {
       method: endpoint.method,
       credentials: "same-origin",
       headers: {
@@ -89,6 +92,9 @@ async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
+    if (isGatewayAnswer(response, PROBLEM_CONTENT_TYPE)) throw new Error(`${response.status} from a proxy: the server did not answer`);
+    return response;
+  };
   let response: Response;
   try {
     response = await send();

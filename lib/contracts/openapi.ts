@@ -4,6 +4,7 @@ import type { Endpoint } from "@/lib/contracts/endpoint";
 import { IdempotencyKeyParameter } from "@/lib/contracts/idempotency";
 import { IDEMPOTENT_METHODS } from "@/lib/contracts/idempotency-header";
 import { ProblemSchema } from "@/lib/contracts/problem-schema";
+import { PROBLEM_CONTENT_TYPE } from "@/lib/contracts/problem-type-prefix";
 import { nullMeansAbsent } from "@/lib/contracts/validation";
 import { listEndpoints } from "./endpoints";
 
@@ -24,7 +25,7 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 function problem(status: number) {
-  return { description: ERROR_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: ProblemSchema } } };
+  return { description: ERROR_TEXT[status] ?? "Error", content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } } };
 }
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {

@@ -1,12 +1,11 @@
 import { type DomainError, nestedProblem } from "@/lib/contracts/errors";
 import type { Problem } from "@/lib/contracts/problem-schema";
+import { PROBLEM_CONTENT_TYPE } from "@/lib/contracts/problem-type-prefix";
 import { PROBLEM_STATUS } from "@/lib/contracts/problem-types";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 // Apart from lib/http/problem.ts (which logs and walks causes) so that the proxy, which answers
 // some requests before the API pipeline runs, makes its problems with this same function.
-
-const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 /** Headers every API answer carries, success or problem. */
 export function apiHeaders(requestId: string): Record<string, string> {

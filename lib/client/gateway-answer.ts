@@ -1,0 +1,12 @@
+// A proxy in front of the server (a load balancer, a reverse proxy) answers 502, 503 or 504 for
+// it while the server is down, restarting or slow: that is no answer from the server, and the
+// request may be sent again once it answers. The server's own answers of those statuses carry
+// its content type (problem+json from the API, the router's payload from pages), which no
+// proxy's error page does.
+
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/** Whether `response` came from a proxy standing in for the server, given the server's content type for this request. */
+export function isGatewayAnswer(response: Response, serverContentType: string): boolean {
+  return GATEWAY_STATUSES.has(response.status) && !response.headers.get("content-type")?.startsWith(serverContentType);
+}
