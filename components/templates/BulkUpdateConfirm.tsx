@@ -1,8 +1,8 @@
 "use client";
 import { Alert, Anchor, Badge, Button, Group, Modal, Paper, Stack, Text } from "@mantine/core";
-import { useMediaQuery } from "@mantine/hooks";
 import Link from "next/link";
 import { useState } from "react";
+import { useNarrowScreen } from "@/components/console/useNarrowScreen";
 import { plural } from "@/lib/client/format";
 import type { PreviewOutcome, UpdatePreviewData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
@@ -30,7 +30,7 @@ interface Props {
  * click away; then "Update N templates" or Cancel, which changes nothing.
  */
 export function BulkUpdateConfirm({ scope, opened, previews, onCancel, onConfirm }: Props) {
-  const narrow = useMediaQuery("(max-width: 48em)");
+  const narrow = useNarrowScreen();
   const ready = previews.flatMap((o) => (o.preview?.has_update ? [{ id: o.id, preview: o.preview }] : []));
   const failed = previews.flatMap((o) => (o.preview ? [] : [o]));
   const toUpdate = ready.filter((r) => !r.preview.locally_modified).map((r) => r.id);

@@ -1,8 +1,8 @@
 "use client";
 import { Group, Paper, SegmentedControl, Switch, Text, VisuallyHidden } from "@mantine/core";
-import { useMediaQuery } from "@mantine/hooks";
 import { Fragment, useId, useMemo, useState } from "react";
 import { ScrollRegion } from "@/components/console/ScrollRegion";
+import { useNarrowScreen } from "@/components/console/useNarrowScreen";
 import { type DiffLine, foldUnchanged, lineDiff, type SideBySideRow, sideBySide } from "./line-diff";
 import classes from "./ManifestDiff.module.css";
 
@@ -19,7 +19,7 @@ interface Props {
  * "added" before each changed line.
  */
 export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) {
-  const narrow = useMediaQuery("(max-width: 48em)");
+  const narrow = useNarrowScreen();
   const [view, setView] = useState<Mode | null>(null);
   const [showAll, setShowAll] = useState(false);
   const lines = useMemo(() => lineDiff(before, after), [before, after]);
