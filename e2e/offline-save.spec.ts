@@ -170,3 +170,43 @@ test("a waiting save cancelled, at the form or on the banner, is never written",
   expect(await templateName(request, id)).toBe("Offline handbook");
   expect(await patchEntries(request, id)).toHaveLength(0);
 });
+
+test("a delete confirmed while the server is out of reach waits in its dialog: Cancel sends nothing; confirmed, it is done once the server answers", async ({
+  page,
+  request,
+  watch,
+}) => {
+  const { id } = await openEditor(page, request, "delete");
+  const deletes: Request[] = [];
+  page.on("request", (sent) => {
+    if (sent.method() === "DELETE" && new URL(sent.url()).pathname === templatePath(id)) deletes.push(sent);
+  });
+  const dialog = page.getByRole("dialog", { name: "Delete template?" });
+  const banner = page.getByTestId("server-unreachable");
+
+  // Confirmed, waiting, then the dialog cancelled: "do not do it", so it is never sent again.
+  let serverBack = await serverDown(page, watch);
+  await page.getByRole("button", { name: "Delete template" }).click();
+  await dialog.getByRole("button", { name: "Delete template", exact: true }).click();
+  await expect(dialog.getByTestId("save-waiting")).toContainText("Saving when the server is back…");
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await serverBack();
+  await expect(banner).toBeHidden({ timeout: 30_000 });
+  await page.waitForTimeout(2000);
+  expect(deletes).toHaveLength(1);
+  expect((await request.get(templatePath(id), { headers: admin })).status()).toBe(200);
+
+  // Confirmed while out of reach and left to wait: deleted once the server answers, with the first try's key.
+  serverBack = await serverDown(page, watch);
+  await page.getByRole("button", { name: "Delete template" }).click();
+  await expect(dialog.getByTestId("save-waiting")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Delete template", exact: true }).click();
+  await expect(dialog.getByTestId("save-waiting")).toBeVisible();
+  await serverBack();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  expect((await request.get(templatePath(id), { headers: admin })).status()).toBe(404);
+  expect(deletes).toHaveLength(3);
+  expect(await deletes[2]!.headerValue("idempotency-key")).toBe(await deletes[1]!.headerValue("idempotency-key"));
+});

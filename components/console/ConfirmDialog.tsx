@@ -1,9 +1,11 @@
 "use client";
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useRef, useState } from "react";
+import { FormStatus } from "@/components/forms/FormStatus";
 import { useDialogEscape } from "@/components/forms/useDialogEscape";
+import { useWaitingSaves } from "@/components/forms/useWaitingSaves";
+import { isSaveCancelled } from "@/lib/client/pending-saves";
 import { describeError } from "@/lib/client/problem";
-import { FormError } from "./states";
 
 export interface ConfirmModalProps {
   opened: boolean;
@@ -15,22 +17,32 @@ export interface ConfirmModalProps {
   onConfirm: () => Promise<unknown>;
 }
 
-/** Asks before something that cannot be undone (delete, revoke). */
+/**
+ * Asks before something that cannot be undone (delete, revoke). While the server is out of reach
+ * the confirmed action waits for it, and the dialog says so; Cancel then means "do not do it"
+ * and sends nothing more.
+ */
 export function ConfirmDialog({ opened, onClose, title, children, confirmLabel, onConfirm }: ConfirmModalProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { track, waiting, cancelWaiting } = useWaitingSaves();
+  // Closed while its action waited: the action ends cancelled, which then needs no message.
+  const dismissed = useRef(false);
   const close = () => {
+    dismissed.current = true;
+    cancelWaiting();
     setError(null);
     onClose();
   };
   const confirm = async () => {
     setBusy(true);
     setError(null);
+    dismissed.current = false;
     try {
-      await onConfirm();
+      await track(onConfirm);
       close();
     } catch (e) {
-      setError(describeError(e));
+      if (!(dismissed.current && isSaveCancelled(e))) setError(describeError(e));
     } finally {
       setBusy(false);
     }
@@ -41,7 +53,7 @@ export function ConfirmDialog({ opened, onClose, title, children, confirmLabel, 
     <Modal opened={opened} onClose={close} title={title} centered closeOnEscape={false}>
       <Stack ref={escapeRef}>
         <Text size="sm">{children}</Text>
-        <FormError message={error} />
+        <FormStatus form={{ formError: error, waiting, cancelWaiting }} />
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             Cancel

@@ -1,8 +1,8 @@
 "use client";
 import { useCallback, useState } from "react";
 import { problemMessages } from "@/lib/client/messages";
-import { type PendingSave, watchSaves } from "@/lib/client/pending-saves";
 import { ApiProblem, describeError } from "@/lib/client/problem";
+import { useWaitingSaves } from "./useWaitingSaves";
 
 interface FormSubmitOptions<F extends string> {
   /**
@@ -21,9 +21,9 @@ export function useFormSubmit<F extends string>(fields: readonly F[], { statusFi
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [otherError, setOtherError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // This form's saves that are waiting for the server (lib/client/pending-saves.ts): the
-  // submission is still under way, busy stays true, and the form says so and offers Cancel.
-  const [waiting, setWaiting] = useState<readonly PendingSave[]>([]);
+  // While this form's save waits for the server the submission is still under way: busy
+  // stays true, and the form says so and offers Cancel.
+  const { track, waiting, cancelWaiting } = useWaitingSaves();
 
   const reset = useCallback(() => {
     setProblem(null);
@@ -34,22 +34,17 @@ export function useFormSubmit<F extends string>(fields: readonly F[], { statusFi
     async <T>(action: () => Promise<T>): Promise<T | undefined> => {
       setBusy(true);
       reset();
-      const unwatch = watchSaves((save) => {
-        setWaiting((saves) => [...saves, save]);
-        void save.settled.then(() => setWaiting((saves) => saves.filter((s) => s !== save)));
-      });
       try {
-        return await action();
+        return await track(action);
       } catch (error) {
         if (error instanceof ApiProblem) setProblem(error);
         else setOtherError(describeError(error));
         return undefined;
       } finally {
-        unwatch();
         setBusy(false);
       }
     },
-    [reset],
+    [reset, track],
   );
 
   // The console's one mapping from a problem to messages (lib/client/messages.ts).
@@ -63,10 +58,8 @@ export function useFormSubmit<F extends string>(fields: readonly F[], { statusFi
     fieldError: (field: F): string | undefined => messages.fields[field],
     formError: otherError ?? messages.form,
     /** The submission found the server out of reach and waits for it to send again. */
-    waiting: waiting.length > 0,
+    waiting,
     /** Does not send the waiting save: the submission ends with "Save cancelled". */
-    cancelWaiting: () => {
-      for (const save of waiting) save.cancel();
-    },
+    cancelWaiting,
   };
 }
