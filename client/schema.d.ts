@@ -2093,6 +2093,8 @@ export interface components {
             problem: components["schemas"]["NestedProblem"] | null;
             /** @description Ids under which the caller (in this scope) installed this entry from this source. */
             installed_as: string[];
+            /** @description Ids of the server templates installed from this entry of this same source (its name, scope and owner, as install recorded them), sorted. Under /me it tells a member what the server already has, apart from their own installed_as; under /admin the caller's scope is the server's, so it equals installed_as. */
+            installed_as_server: string[];
         };
         /** @description Why this item failed, with the members of a problem+json body; the other items were not affected. */
         NestedProblem: {

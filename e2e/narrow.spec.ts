@@ -5,10 +5,11 @@ import { pageHeading, signIn } from "./support/console";
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
 import { DESKTOP, expect, MOBILE, test } from "./support/fixtures";
 import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
-import { catalogCard, confirmTemplateDelete, templateRow } from "./support/template-steps";
+import { catalogCard, confirmTemplateDelete, installFromMarketplace, openCatalog, templateRow } from "./support/template-steps";
 
 // Issue 23's narrow screens, the Marketplace's installed state and small fixes: admin nadia's
-// Marketplace links a server template instead of offering Install again; at 390 px a
+// Marketplace links a server template instead of offering Install again, and so does member
+// nils' Marketplace, where he can still install a copy of his own from the preview; at 390 px a
 // template row's Update and Delete are reached through its actions menu and the audit log
 // needs no sideways scrolling; a rollback's version says which version it restored; the apply
 // preview prints a list value indented; the template picker closes when a template is
@@ -16,6 +17,7 @@ import { catalogCard, confirmTemplateDelete, templateRow } from "./support/templ
 test.describe.configure({ mode: "serial" });
 
 const NADIA = { id: "nadia", password: "nadia's long e2e password" };
+const NILS = { id: "nils", password: "nils's long e2e password" };
 const SOURCE = "narrow-hub";
 const INSTALLED = "desk-guide";
 const NOT_INSTALLED = "field-notes";
@@ -48,6 +50,7 @@ test.beforeAll(async () => {
   await deleteIfPresent(admin, `/ext/svc/admin/templates/${INSTALLED}`);
   await deleteIfPresent(admin, `/ext/svc/admin/template-sources/${SOURCE}`);
   await createFreshUser(admin, { id: NADIA.id, display_name: "Nadia", password: NADIA.password, role: "admin" });
+  await createFreshUser(admin, { id: NILS.id, display_name: "Nils", password: NILS.password, role: "member" });
   const key = await expectOk(await admin.post(`/ext/svc/admin/users/${NADIA.id}/api-keys`, { data: { description: "narrow setup" } }));
   nadia = await apiRequest.newContext({
     baseURL: E2E_BASE_URL,
@@ -59,12 +62,13 @@ test.beforeAll(async () => {
   );
 });
 
-// Later specs expect an empty server: remove what this one made. (Nadia's personal templates go with her.)
+// Later specs expect an empty server: remove what this one made. (Nadia's and Nils's personal templates go with them.)
 test.afterAll(async () => {
   await nadia?.delete(`/ext/svc/banks/${BANK}`);
   await admin?.delete(`/ext/svc/admin/templates/${INSTALLED}`);
   await admin?.delete(`/ext/svc/admin/template-sources/${SOURCE}`);
   await admin?.delete(`/ext/svc/admin/users/${NADIA.id}`);
+  await admin?.delete(`/ext/svc/admin/users/${NILS.id}`);
   await Promise.all([admin?.dispose(), nadia?.dispose(), market.stop()]);
 });
 
@@ -88,6 +92,26 @@ test("the Marketplace says where an entry is installed on the server, instead of
   await expect(catalogCard(panel, NOT_INSTALLED).getByRole("button", { name: "Install Field notes" })).toBeEnabled();
   await expect(catalogCard(panel, NOT_INSTALLED).getByTestId("installed-as")).toHaveCount(0);
 
+  await installed.getByRole("link", { name: `server/${INSTALLED}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/templates/server/${INSTALLED}$`));
+  await expect(pageHeading(page, "Desk guide")).toBeVisible();
+});
+
+test("a member sees where the server installed an entry instead of Install, and still installs a copy of his own", async ({ page }) => {
+  await signIn(page, NILS.id, NILS.password);
+  const panel = await openCatalog(page, SOURCE);
+  await expect(panel.getByTestId("catalog-count")).toHaveText("2 templates");
+  const installed = catalogCard(panel, INSTALLED);
+  await expect(installed.getByText("Installed", { exact: true })).toBeVisible();
+  await expect(installed.getByTestId("installed-as")).toHaveText(`Installed as server/${INSTALLED}`);
+  await expect(installed.getByRole("link", { name: `server/${INSTALLED}` })).toHaveAttribute("href", `/templates/server/${INSTALLED}`);
+  await expect(catalogCard(panel, NOT_INSTALLED).getByRole("button", { name: "Install Field notes" })).toBeEnabled();
+
+  // The preview installs his own copy ("Install again"); the card then names both.
+  await installFromMarketplace(page, { source: SOURCE, templateId: INSTALLED, again: true });
+  await expect(installed.getByTestId("installed-as")).toHaveText(`Installed as personal/${INSTALLED}, server/${INSTALLED}`);
+
+  // The server's template is his to read.
   await installed.getByRole("link", { name: `server/${INSTALLED}` }).click();
   await expect(page).toHaveURL(new RegExp(`/templates/server/${INSTALLED}$`));
   await expect(pageHeading(page, "Desk guide")).toBeVisible();

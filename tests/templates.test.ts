@@ -288,6 +288,57 @@ describe("installing from a marketplace", () => {
     expect(server.body).toMatchObject({ scope: "server", owner: null, source_scope: "server" });
     expect((await t.admin.get("/ext/svc/admin/template-sources/company/catalog")).status).toBe(200);
   });
+
+  it("marks each entry with the server templates installed from that same source, under /me and /admin", async () => {
+    const entries = async (caller: Client, path: string) => {
+      const res = await caller.get(path);
+      expect(res.status).toBe(200);
+      return Object.fromEntries(
+        res.body.templates.map((e: { id: string; installed_as: string[]; installed_as_server: string[] }) => [
+          e.id,
+          { mine: e.installed_as, server: e.installed_as_server },
+        ]),
+      );
+    };
+    // Bob installed support-bot from the server source, and so did the server: both lists name it.
+    expect(await entries(bob, "/ext/svc/me/template-sources/company/catalog")).toEqual({
+      "support-bot": { mine: ["support-bot"], server: ["support-bot"] },
+      "sales-bot": { mine: [], server: [] },
+    });
+    // Alice's support-bot came from her personal source (the same marketplace, another source): not this one's.
+    expect(await entries(alice, "/ext/svc/me/template-sources/company/catalog")).toMatchObject({
+      "support-bot": { mine: [], server: ["support-bot"] },
+    });
+    expect(await entries(alice, "/ext/svc/me/template-sources/inline/catalog")).toMatchObject({
+      "support-bot": { mine: ["support-2", "support-bot"], server: [] },
+      "sales-bot": { mine: ["sales-bot"], server: [] },
+    });
+    // Under /admin the caller's scope is the server's: the two lists are the same.
+    expect(await entries(t.admin, "/ext/svc/admin/template-sources/company/catalog")).toEqual({
+      "support-bot": { mine: ["support-bot"], server: ["support-bot"] },
+      "sales-bot": { mine: [], server: [] },
+    });
+
+    // A server template from the admin's personal source "inline" counts for that source only, not for
+    // Alice's personal source of the same name: a source is its name, scope and owner.
+    await t.admin.post("/ext/svc/me/template-sources", { url: `${market.url}/inline`, alias: "inline" });
+    const fromPersonal = await t.admin.post("/ext/svc/admin/templates/sales-bot/install", {
+      source_name: "inline",
+      source_scope: "personal",
+      alias_id: "admin-sales",
+    });
+    expect(fromPersonal.status).toBe(200);
+    expect(fromPersonal.body).toMatchObject({ scope: "server", source_scope: "personal", source_owner: "admin" });
+    expect(await entries(t.admin, "/ext/svc/me/template-sources/inline/catalog")).toMatchObject({
+      "sales-bot": { mine: [], server: ["admin-sales"] },
+    });
+    expect(await entries(alice, "/ext/svc/me/template-sources/inline/catalog")).toMatchObject({
+      "sales-bot": { mine: ["sales-bot"], server: [] },
+    });
+    expect(await entries(t.admin, "/ext/svc/admin/template-sources/company/catalog")).toMatchObject({
+      "sales-bot": { mine: [], server: [] },
+    });
+  });
 });
 
 describe("check-update and update", () => {

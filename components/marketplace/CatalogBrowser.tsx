@@ -35,6 +35,7 @@ import {
   type SourcedEntry,
 } from "./catalog-search";
 import { EntryBadges } from "./EntryBadges";
+import { installedPlaces } from "./installed";
 
 // Open while they hold an entry; their code loads the first time they do.
 const InstallModal = lazyDialog(
@@ -210,7 +211,8 @@ function CatalogCard({
   onInstall: () => void;
 }) {
   const headingId = useId();
-  const isInstalled = entry.installed_as.length > 0;
+  const places = installedPlaces(entry, into);
+  const isInstalled = places.length > 0;
   return (
     <Card
       withBorder
@@ -278,15 +280,16 @@ function CatalogCard({
           >
             Preview
           </Button>
-          {/* Installed already: where it is, rather than an Install inviting a duplicate (Preview still installs again). */}
+          {/* Installed already (by the caller, or on the server): where it is, rather than an Install inviting a
+              duplicate (Preview still installs again, a copy of one's own). */}
           {isInstalled ? (
             <Text size="xs" data-testid="installed-as">
               Installed as{" "}
-              {entry.installed_as.map((id, i) => (
-                <Fragment key={id}>
+              {places.map(({ scope, id }, i) => (
+                <Fragment key={`${scope}/${id}`}>
                   {i > 0 && ", "}
-                  <Anchor component={Link} href={templatePath(into, id)} size="xs" ff="monospace">
-                    {into}/{id}
+                  <Anchor component={Link} href={templatePath(scope, id)} size="xs" ff="monospace">
+                    {scope}/{id}
                   </Anchor>
                 </Fragment>
               ))}

@@ -60,6 +60,9 @@ export function InstallModal({
           <Text size="sm">
             Installs <strong>{entry?.id}</strong> from {sourceName} as {into === "server" ? "a server template" : "your template"}
             {entry?.installed_as.length ? `; it is already installed as ${entry.installed_as.join(", ")}, so give a new id` : ""}.
+            {into === "personal" && entry?.installed_as_server.length
+              ? ` The server has it as ${entry.installed_as_server.map((id) => `server/${id}`).join(", ")}; this installs your own copy.`
+              : ""}
           </Text>
           <TextInput
             label="Alias ID"

@@ -4,6 +4,7 @@ import { IconCheck, IconCopy, IconDownload } from "@tabler/icons-react";
 import { formatJson } from "@/components/templates/json-text";
 import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
 import { EntryBadges } from "./EntryBadges";
+import { isInstalledAnywhere } from "./installed";
 
 /** A catalog entry's manifest as formatted JSON, with its details, before installing it. */
 export function ManifestPreviewDrawer({
@@ -52,7 +53,7 @@ export function ManifestPreviewDrawer({
               onClick={() => onInstall(entry)}
               disabled={entry.problem !== null}
             >
-              {entry.installed_as.length ? "Install again" : "Install"}
+              {isInstalledAnywhere(entry) ? "Install again" : "Install"}
             </Button>
             <CopyButton value={json}>
               {({ copied, copy }) => (

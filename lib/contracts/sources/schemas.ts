@@ -92,6 +92,12 @@ const CatalogEntry = Template.pick({ id: true, name: true, description: true, ca
     installed_as: z
       .array(z.string())
       .meta({ description: "Ids under which the caller (in this scope) installed this entry from this source." }),
+    installed_as_server: z.array(z.string()).meta({
+      description:
+        "Ids of the server templates installed from this entry of this same source (its name, scope and owner, as " +
+        "install recorded them), sorted. Under /me it tells a member what the server already has, apart from " +
+        "their own installed_as; under /admin the caller's scope is the server's, so it equals installed_as.",
+    }),
   })
   .meta({ id: "CatalogEntry" });
 
