@@ -10,9 +10,11 @@
 // `.next` when it holds a build (BUILD_ID), else a fresh build in a temporary copy of the working
 // tree (node_modules hard-linked, or symlinked across file systems), removed afterwards.
 // BENCH_CPU_PROF=<dir> runs the 100k app under `node --cpu-prof` and writes its profile there.
+// Beside each target's req/s it prints the CPU time its requests cost, per request: the server's
+// processes (a cluster's workers included), PostgreSQL's and the load generator's (Linux /proc).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -96,6 +98,8 @@ function appBuild(log: (line: string) => void): { dir: string; cleanup(): void }
 interface Server {
   name: string;
   port: number;
+  /** The server's process (a cluster's primary, whose workers are its children). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -123,6 +127,7 @@ function startProcess(name: string, port: number, args: string[], cwd: string, e
   const server: Server = {
     name,
     port,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -159,9 +164,19 @@ interface Target {
   label: string;
   url: string;
   token?: string;
+  /** The process serving it, for its CPU time. */
+  server: Server;
 }
 
-async function measure(target: Target, seconds: number): Promise<number> {
+/** One target's measurement: requests per second, and CPU time spent on its requests. */
+interface Sample {
+  rate: number;
+  requests: number;
+  cpu: CpuTime;
+}
+
+async function measure(target: Target, seconds: number): Promise<Sample> {
+  const before = cpuTime(target.server.pid);
   const result = await autocannon({
     url: target.url,
     connections: CONNECTIONS,
@@ -169,22 +184,29 @@ async function measure(target: Target, seconds: number): Promise<number> {
     headers: target.token ? { authorization: `Bearer ${target.token}` } : {},
   });
   const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0) throw new Error(`${target.label}: ${failed} of ${result.requests.total} requests failed (non-2xx, errors or timeouts)`);
-  return result.requests.average;
+  if (failed > 0) {
+    const statuses = JSON.stringify((result as { statusCodeStats?: unknown }).statusCodeStats ?? {});
+    throw new Error(
+      `${target.label}: ${failed} of ${result.requests.total} requests failed (non-2xx, errors or timeouts; statuses ${statuses})`,
+    );
+  }
+  return { rate: result.requests.average, requests: result.requests.total, cpu: cpuSince(before, cpuTime(target.server.pid)) };
 }
 
-/** Mean requests per second of each target over alternating rounds. */
-async function rounds(targets: Target[], log: (line: string) => void): Promise<Map<string, number>> {
+/** Mean requests per second of each target over alternating rounds, and its CPU time per request. */
+async function rounds(targets: Target[], log: (line: string) => void): Promise<{ rate: Map<string, number>; cpu: Map<string, CpuTime> }> {
   // Warm-up: JIT, pools, caches (a worker process of the two-worker server warms up on its own).
   for (const target of targets) await measure(target, WARM_UP_SECONDS);
-  const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+  const samples = new Map<string, Sample[]>(targets.map((t) => [t.label, []]));
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate the order too, so no target always runs right after the same one.
     const order = round % 2 === 0 ? targets : [...targets].reverse();
     for (const target of order) samples.get(target.label)!.push(await measure(target, ROUND_SECONDS));
-    log(`  round ${round + 1}/${ROUNDS}: ${targets.map((t) => `${t.label} ${samples.get(t.label)!.at(-1)!.toFixed(0)}`).join(", ")}`);
+    log(`  round ${round + 1}/${ROUNDS}: ${targets.map((t) => `${t.label} ${samples.get(t.label)!.at(-1)!.rate.toFixed(0)}`).join(", ")}`);
   }
-  return new Map([...samples].map(([label, values]) => [label, values.reduce((a, b) => a + b, 0) / values.length]));
+  const rate = new Map([...samples].map(([label, values]) => [label, values.reduce((sum, s) => sum + s.rate, 0) / values.length]));
+  const cpu = new Map([...samples].map(([label, values]) => [label, perRequest(values)]));
+  return { rate, cpu };
 }
 
 /** Runs the report; returns whether every target was met. */
@@ -198,35 +220,50 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
   const servers: Server[] = [];
   try {
     const cursorKey = randomBytes(32).toString("hex");
-    servers.push(await startApp(build.dir, PORTS.app, large.url, 1, process.env.BENCH_CPU_PROF));
-    servers.push(await startApp(build.dir, PORTS.appSmall, small.url, 1));
-    servers.push(await startApp(build.dir, PORTS.appTwo, large.url, 2));
+    const one = await startApp(build.dir, PORTS.app, large.url, 1, process.env.BENCH_CPU_PROF);
+    servers.push(one);
+    const oneSmall = await startApp(build.dir, PORTS.appSmall, small.url, 1);
+    servers.push(oneSmall);
+    const two = await startApp(build.dir, PORTS.appTwo, large.url, 2);
+    servers.push(two);
     // The bare server answers templates with the app's own presenter: the JSON its database writes.
     const bareEnv = { DATABASE_URL: large.url, CURSOR_KEY: cursorKey, TEMPLATE_JSON_SQL: new PgDialect().sqlToQuery(templateJson).sql };
-    servers.push(await startProcess("bare", PORTS.bare, [path.join(ROOT, "bench/bare-server.mjs")], ROOT, bareEnv, "/healthz"));
-    servers.push(await nextStandalone("next floor", floor.dir, PORTS.floor, "/ok"));
+    const bareServer = await startProcess("bare", PORTS.bare, [path.join(ROOT, "bench/bare-server.mjs")], ROOT, bareEnv, "/healthz");
+    servers.push(bareServer);
+    const floorServer = await nextStandalone("next floor", floor.dir, PORTS.floor, "/ok");
+    servers.push(floorServer);
     const app = `http://127.0.0.1:${PORTS.app}`;
     const appTwo = `http://127.0.0.1:${PORTS.appTwo}`;
+    const bare = `http://127.0.0.1:${PORTS.bare}`;
     const listPath = "/ext/svc/me/templates?tag=tag3&limit=50";
     const templatePath = "/ext/svc/me/templates/t000123";
     // "×2": the same build with two worker processes, which is what `npm start` runs on this
     // 2-core machine (WEB_CONCURRENCY defaults to the CPU count); the others run one.
     const targets: Target[] = [
-      { label: "next floor", url: `http://127.0.0.1:${PORTS.floor}/ok` },
-      { label: "healthz", url: `${app}/healthz` },
-      { label: "me", url: `${app}/ext/svc/me`, token: large.token },
-      { label: "template", url: `${app}${templatePath}`, token: large.token },
-      { label: "list", url: `${app}${listPath}`, token: large.token },
-      { label: "me ×2", url: `${appTwo}/ext/svc/me`, token: large.token },
-      { label: "template ×2", url: `${appTwo}${templatePath}`, token: large.token },
-      { label: "list ×2", url: `${appTwo}${listPath}`, token: large.token },
-      { label: "bare list", url: `http://127.0.0.1:${PORTS.bare}${listPath}`, token: large.token },
-      { label: "bare me", url: `http://127.0.0.1:${PORTS.bare}/ext/svc/me`, token: large.token },
-      { label: "bare template", url: `http://127.0.0.1:${PORTS.bare}${templatePath}`, token: large.token },
-      { label: "list 1k", url: `http://127.0.0.1:${PORTS.appSmall}${listPath}`, token: small.token },
+      { label: "next floor", url: `http://127.0.0.1:${PORTS.floor}/ok`, server: floorServer },
+      { label: "healthz", url: `${app}/healthz`, server: one },
+      { label: "me", url: `${app}/ext/svc/me`, token: large.token, server: one },
+      { label: "template", url: `${app}${templatePath}`, token: large.token, server: one },
+      { label: "list", url: `${app}${listPath}`, token: large.token, server: one },
+      { label: "me ×2", url: `${appTwo}/ext/svc/me`, token: large.token, server: two },
+      { label: "template ×2", url: `${appTwo}${templatePath}`, token: large.token, server: two },
+      { label: "list ×2", url: `${appTwo}${listPath}`, token: large.token, server: two },
+      { label: "bare list", url: `${bare}${listPath}`, token: large.token, server: bareServer },
+      { label: "bare me", url: `${bare}/ext/svc/me`, token: large.token, server: bareServer },
+      { label: "bare template", url: `${bare}${templatePath}`, token: large.token, server: bareServer },
+      { label: "list 1k", url: `http://127.0.0.1:${PORTS.appSmall}${listPath}`, token: small.token, server: oneSmall },
     ];
-    const rate = await rounds(targets, log);
-    for (const [label, value] of rate) log(`  ${label.padEnd(14)} ${value.toFixed(0).padStart(6)} req/s`);
+    const { rate, cpu } = await rounds(targets, log);
+    // CPU time per request, by whom: req/s on a shared 2-core machine depends on the load
+    // generator and PostgreSQL too; this says what each request cost each of them. PostgreSQL's
+    // column counts every postgres process of the machine: meaningful on an otherwise idle server.
+    log(`  ${"".padEnd(14)} ${"req/s".padStart(6)}   CPU µs per request: server, PostgreSQL, load generator`);
+    for (const [label, value] of rate) {
+      const c = cpu.get(label)!;
+      log(
+        `  ${label.padEnd(14)} ${value.toFixed(0).padStart(6)}   ${[c.server, c.postgres, c.loadGenerator].map(formatMicros).join(", ")}`,
+      );
+    }
     // Every read as a ratio to both floors: the framework's (a minimal Next app) and the database's (bare server).
     const pairs: Array<[string, string]> = [
       ["healthz", "next floor"],
@@ -270,3 +307,82 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     await small.drop();
   }
 }
+
+/** CPU time in clock ticks: of a server's process tree, of every PostgreSQL process, and of this process (the load generator). */
+interface CpuTime {
+  server: number;
+  postgres: number;
+  loadGenerator: number;
+}
+
+// Linux's /proc; elsewhere the CPU columns read 0.
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
+
+/** user + system ticks of one process (all its threads), 0 when it is gone. */
+function processTicks(pid: number | string): number {
+  try {
+    // The command may hold spaces: the fields start after its closing parenthesis (utime, stime are 14 and 15).
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The process and its descendants (a cluster primary and its workers). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      children = children.concat(readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
+    }
+  } catch {
+    return [pid];
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+function postgresTicks(): number {
+  let ticks = 0;
+  try {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") ticks += processTicks(entry);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return ticks;
+}
+
+function cpuTime(serverPid: number): CpuTime {
+  const self = process.cpuUsage();
+  return {
+    server: processTree(serverPid).reduce((sum, pid) => sum + processTicks(pid), 0),
+    postgres: postgresTicks(),
+    loadGenerator: ((self.user + self.system) / 1e6) * CLOCK_TICKS_PER_SECOND,
+  };
+}
+
+function cpuSince(before: CpuTime, after: CpuTime): CpuTime {
+  return {
+    server: after.server - before.server,
+    postgres: after.postgres - before.postgres,
+    loadGenerator: after.loadGenerator - before.loadGenerator,
+  };
+}
+
+/** CPU microseconds per request over the samples. */
+function perRequest(samples: Sample[]): CpuTime {
+  const requests = samples.reduce((sum, s) => sum + s.requests, 0) || 1;
+  const micros = (pick: (c: CpuTime) => number) =>
+    (samples.reduce((sum, s) => sum + pick(s.cpu), 0) / CLOCK_TICKS_PER_SECOND / requests) * 1e6;
+  return { server: micros((c) => c.server), postgres: micros((c) => c.postgres), loadGenerator: micros((c) => c.loadGenerator) };
+}
+
+const formatMicros = (micros: number) => `${micros.toFixed(0)} µs`;
