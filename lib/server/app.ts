@@ -44,7 +44,9 @@ export function setApp(app: AppContext | undefined): void {
 
 export async function startApp(config: Config, log: (line: string) => void = console.log): Promise<AppContext> {
   const secretKey = resolveSecretKey(config);
-  const database = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(config.dataDir);
+  const database = config.databaseUrl
+    ? await openPostgres(config.databaseUrl, { max: config.databasePoolSize })
+    : await openPglite(config.dataDir);
   await runMigrations(database, config.databaseUrl ?? undefined);
   // Before bootstrapping, so its changes to the admin reach the other processes' caches too.
   await startPrincipalCache(database);
