@@ -1,14 +1,16 @@
 // The floor for the API's reads: node:http + postgres.js answering GET /ext/svc/me, GET one
-// template and a filtered page of templates with the same SQL and the same key check as the
-// app (lib/services/identity/principal.ts, lib/services/templates/templates.ts), and nothing else: no framework,
-// no validation, no cache. Started by bench/throughput.ts: PORT, DATABASE_URL, CURSOR_KEY (hex), and
+// template and a filtered page of templates with the same SQL, the same key check and as many
+// connections as the app (lib/services/identity/principal.ts, lib/services/templates/templates.ts),
+// and nothing else: no framework, no validation, no cache. Started by bench/throughput.ts: PORT,
+// DATABASE_URL, DATABASE_POOL_SIZE, CURSOR_KEY (hex), and
 // TEMPLATE_JSON_SQL: the app's presenter of a template as the SQL expression its hot reads send
 // (templateJson, lib/services/templates/template-fields.ts), so this server has no copy of its own.
 import { createHash, createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import postgres from "postgres";
 
-const sql = postgres(process.env.DATABASE_URL, { max: 10, onnotice: () => {} });
+// As many connections as the app keeps (DATABASE_POOL_SIZE, passed by bench/throughput.ts).
+const sql = postgres(process.env.DATABASE_URL, { max: Number(process.env.DATABASE_POOL_SIZE), onnotice: () => {} });
 const cursorKey = Buffer.from(process.env.CURSOR_KEY ?? "00", "hex");
 const templateJson = sql.unsafe(process.env.TEMPLATE_JSON_SQL);
 

@@ -21,6 +21,7 @@ import autocannon from "autocannon";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
+import { loadConfig } from "@/lib/platform/config";
 import { insertApiKey } from "@/lib/services/identity/api-keys";
 import { templateJson } from "@/lib/services/templates/template-fields";
 import { placeServer, placeStandaloneAssets } from "../scripts/build-if-changed.mjs";
@@ -227,7 +228,12 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     const two = await startApp(build.dir, PORTS.appTwo, large.url, 2);
     servers.push(two);
     // The bare server answers templates with the app's own presenter: the JSON its database writes.
-    const bareEnv = { DATABASE_URL: large.url, CURSOR_KEY: cursorKey, TEMPLATE_JSON_SQL: new PgDialect().sqlToQuery(templateJson).sql };
+    const bareEnv = {
+      DATABASE_URL: large.url,
+      DATABASE_POOL_SIZE: String(loadConfig({}).databasePoolSize),
+      CURSOR_KEY: cursorKey,
+      TEMPLATE_JSON_SQL: new PgDialect().sqlToQuery(templateJson).sql,
+    };
     const bareServer = await startProcess("bare", PORTS.bare, [path.join(ROOT, "bench/bare-server.mjs")], ROOT, bareEnv, "/healthz");
     servers.push(bareServer);
     const floorServer = await nextStandalone("next floor", floor.dir, PORTS.floor, "/ok");
