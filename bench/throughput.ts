@@ -15,6 +15,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -33,7 +34,6 @@ const CONNECTIONS = 32;
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WARM_UP_SECONDS = 5;
-const PORTS = { app: 3301, appSmall: 3302, bare: 3303, floor: 3304, appTwo: 3305 };
 
 /** A manifest of realistic size, so GET one template carries what a real one does. */
 const MANIFEST = JSON.stringify({
@@ -221,6 +221,14 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
   const servers: Server[] = [];
   try {
     const cursorKey = randomBytes(32).toString("hex");
+    // Ports nothing else listens on: a server already there (a test run's) would answer in its place.
+    const PORTS = {
+      app: await freePort(),
+      appSmall: await freePort(),
+      bare: await freePort(),
+      floor: await freePort(),
+      appTwo: await freePort(),
+    };
     const one = await startApp(build.dir, PORTS.app, large.url, 1, process.env.BENCH_CPU_PROF);
     servers.push(one);
     const oneSmall = await startApp(build.dir, PORTS.appSmall, small.url, 1);
@@ -312,6 +320,18 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     await large.drop();
     await small.drop();
   }
+}
+
+/** A port free on 127.0.0.1 right now (the system's pick). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** CPU time in clock ticks: of a server's process tree, of every PostgreSQL process, and of this process (the load generator). */
