@@ -10,19 +10,29 @@ import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/market
 // Accessibility (WCAG 2.2 AA, checked by axe-core) of every console page, its states and its
 // dialogs, the sign-in page and the landing page, at desktop and phone widths, in the light and
 // the dark colour scheme. Admin alma has something on every page: a personal source from a local
-// marketplace with a template installed from it and edited here (an update waiting, whose diff is
-// long enough to scroll, and a merge of her edit), a hand-made template with three versions (the
+// marketplace with two templates installed from it, one edited here (an update waiting, whose diff
+// is long enough to scroll, and a merge of her edit), a hand-made template with three versions (the
 // last rewrote its manifest), a bank made from its second version (behind, to roll out) with a
-// policy changed twice, a service account, a server source, and the audit entries all that wrote.
+// policy changed twice, another template with two banks of its own to roll out to, a service
+// account, a server source, a second console session, and the audit entries all that wrote. Member
+// milo has nothing of his own: his pages show what a member starts from.
 // One sign-in, one page; every view is checked and all findings reported at once.
 test.describe.configure({ mode: "serial" });
 // A trace of ~90 page loads is hundreds of MB and slows every step; findings name what failed.
 test.use({ trace: "off" });
 
 const ALMA = { id: "alma", password: "alma's long a11y password" };
+const MILO = { id: "milo", password: "milo's long a11y password" };
 const NOTES = "a11y-notes";
 const HANDBOOK = "a11y-handbook";
+const FAQ = "a11y-faq";
 const BANK = "a11y-bank";
+/** A template whose banks each view rolls a new version out to (apply and summary), apart from the bank the pages show. */
+const ROLLOUT = "a11y-rollout";
+const ROLLOUT_BANKS = ["a11y-rollout-1", "a11y-rollout-2"];
+/** Alma's other session, in another browser: the Account page offers to sign it out. */
+const OTHER_SESSION = "the session in Firefox on Windows";
+const FIREFOX_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 const market = new E2eMarketplace();
 let admin: APIRequestContext;
 let alma: APIRequestContext;
@@ -46,17 +56,18 @@ const catalogEntry = (edition: string, directiveCount = 1): CatalogEntry => ({
   manifest: e2eManifest({ directives: directives(edition, directiveCount) }),
 });
 
+/** The FAQ, never edited here: a new edition of it is an update that Update all applies. */
+const faqEntry = (edition: string): CatalogEntry => ({ ...catalogEntry(edition), id: FAQ, name: "Accessible FAQ", integrations: [] });
+
 test.beforeAll(async () => {
   await market.start();
-  market.setCatalog("a11y", [
-    catalogEntry("first"),
-    { ...catalogEntry("first"), id: "a11y-faq", name: "Accessible FAQ", integrations: [] },
-  ]);
+  market.setCatalog("a11y", [catalogEntry("first"), faqEntry("first")]);
   admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
   // A clean slate: a CI retry runs the whole serial file again on the same data.
-  await deleteBankIfPresent(admin, BANK);
+  for (const bank of [BANK, ...ROLLOUT_BANKS]) await deleteBankIfPresent(admin, bank);
   await deleteIfPresent(admin, "/ext/svc/admin/template-sources/a11y-server");
   await createFreshUser(admin, { id: ALMA.id, display_name: "Alma", password: ALMA.password, role: "admin" });
+  await createFreshUser(admin, { id: MILO.id, display_name: "Milo", password: MILO.password, role: "member" });
   const key = await expectOk(await admin.post(`/ext/svc/admin/users/${ALMA.id}/api-keys`, { data: { description: "a11y setup" } }));
   alma = await apiRequest.newContext({
     baseURL: E2E_BASE_URL,
@@ -64,7 +75,8 @@ test.beforeAll(async () => {
   });
 
   await expectOk(await alma.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y" } }));
-  await expectOk(await alma.post(`/ext/svc/me/templates/${HANDBOOK}/install`, { data: { source_name: "a11y" } }));
+  for (const id of [HANDBOOK, FAQ])
+    await expectOk(await alma.post(`/ext/svc/me/templates/${id}/install`, { data: { source_name: "a11y" } }));
   // Her edit of the edition line, which the source changes too: the update review offers a merge, with a conflict.
   await expectOk(
     await alma.patch(`/ext/svc/me/templates/${HANDBOOK}`, {
@@ -87,6 +99,8 @@ test.beforeAll(async () => {
     await alma.patch(`/ext/svc/me/templates/${NOTES}`, { data: { name: "Accessible notes (reviewed)", tags: ["a11y", "reviewed"] } }),
   );
   await expectOk(await alma.post("/ext/svc/banks", { data: { bank_id: BANK, name: "Accessible bank", template: NOTES } }));
+  await expectOk(await alma.post("/ext/svc/me/templates", { data: { id: ROLLOUT, name: "Accessible rollout", manifest: e2eManifest() } }));
+  for (const bank of ROLLOUT_BANKS) await expectOk(await alma.post("/ext/svc/banks", { data: { bank_id: bank, template: ROLLOUT } }));
   // A third version that rewrites the manifest: the versions page compares it with the second,
   // and the bank, made from the second, is behind it (a rollout to make).
   await expectOk(
@@ -109,7 +123,7 @@ test.beforeAll(async () => {
   }
   await expectOk(await alma.post("/ext/svc/me/service-accounts", { data: { id: "a11y-bot", display_name: "A11y bot" } }));
   // A newer edition in the marketplace, much longer: the installed template has an update to review.
-  market.setCatalog("a11y", [catalogEntry("second", 40)]);
+  market.setCatalog("a11y", [catalogEntry("second", 40), faqEntry("first")]);
   // Checked, so the Templates page offers its Update.
   await expectOk(await alma.post("/ext/svc/me/templates/check-updates", { data: {} }));
 });
@@ -118,9 +132,9 @@ test.beforeAll(async () => {
 // templates and source go with her; deleting them one by one would add audit entries.)
 test.afterAll(async () => {
   await alma?.delete(`/ext/svc/me/service-accounts/a11y-bot`);
-  await alma?.delete(`/ext/svc/banks/${BANK}`);
+  for (const bank of [BANK, ...ROLLOUT_BANKS]) await alma?.delete(`/ext/svc/banks/${bank}`);
   await admin?.delete("/ext/svc/admin/template-sources/a11y-server");
-  await admin?.delete(`/ext/svc/admin/users/${ALMA.id}`);
+  for (const user of [ALMA.id, MILO.id]) await admin?.delete(`/ext/svc/admin/users/${user}`);
   await Promise.all([admin?.dispose(), alma?.dispose(), market.stop()]);
 });
 
@@ -147,6 +161,9 @@ const CONSOLE_PAGES: { path: string; heading: string | RegExp }[] = [
   { path: "/admin/audit", heading: "Audit log" },
   { path: "/api-reference", heading: "API reference" },
 ];
+/** The pages a member's navigation offers. */
+const MEMBER_PATHS = ["/", "/sources", "/marketplace", "/templates", "/banks", "/account"];
+const MEMBER_PAGES = CONSOLE_PAGES.filter(({ path }) => MEMBER_PATHS.includes(path));
 const SIGNED_OUT_PAGES: { path: string; heading: string | RegExp }[] = [
   { path: "/signin", heading: "Sign in" },
   { path: "/", heading: "Bank Templates Console" },
@@ -163,8 +180,9 @@ async function open(page: Page, path: string, heading: string | RegExp, scheme: 
   if (path === "/api-reference") await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
 }
 
-async function settle(page: Page) {
-  await page.waitForLoadState("networkidle");
+/** Waits until the page is still; `idle` false while a request is held on purpose (a step in progress). */
+async function settle(page: Page, { idle = true } = {}) {
+  if (idle) await page.waitForLoadState("networkidle");
   await expect(page.locator(".mantine-Loader-root:visible")).toHaveCount(0);
   // Mantine's transitions (a fading alert, a collapsing panel) end before colours are measured.
   await page.waitForTimeout(250);
@@ -195,6 +213,14 @@ test("the sign-in and landing pages pass axe at both widths in both schemes", as
   await checkAll(page, SIGNED_OUT_PAGES);
 });
 
+test("a member's pages pass axe at both widths in both schemes", async ({ page }) => {
+  test.setTimeout(10 * 60_000);
+  await page.goto("/signin");
+  await settle(page);
+  await signIn(page, MILO.id, MILO.password);
+  await checkAll(page, MEMBER_PAGES);
+});
+
 /** Where the states and dialogs of one width and scheme are checked, and what was found there. */
 interface Checks {
   page: Page;
@@ -203,8 +229,8 @@ interface Checks {
 }
 
 /** Checks the page as it is now: `state` says what is open or shown beyond its URL. */
-async function checkState(c: Checks, state: string) {
-  await settle(c.page);
+async function checkState(c: Checks, state: string, { idle = true } = {}) {
+  await settle(c.page, { idle });
   c.found.push(...(await axeFindings(c.page, { ...c.view, path: new URL(c.page.url()).pathname, state })));
 }
 
@@ -264,6 +290,12 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
   await checkDialog(c, rowAction(page, ALMA.id, `API keys of user ${ALMA.id}`), `User ${ALMA.id}`, { closeBy: "Close" });
   await checkDialog(c, rowAction(page, ALMA.id, `Delete user ${ALMA.id}`), "Delete user?");
 
+  // Server sources: the personal sources' dialogs, for every user.
+  await open(page, "/admin/sources", "Server sources", scheme);
+  await checkDialog(c, page.getByRole("button", { name: "Add source" }), "Add a server source");
+  await checkDialog(c, rowAction(page, "a11y-server", "Edit source a11y-server"), "Edit source a11y-server");
+  await checkDialog(c, rowAction(page, "a11y-server", "Remove source a11y-server"), "Remove source?");
+
   await open(page, "/sources", "Template sources", scheme);
   await checkDialog(c, page.getByRole("button", { name: "Add source" }), "Add a personal source");
   await checkDialog(c, rowAction(page, "a11y", "Edit source a11y"), "Edit source a11y");
@@ -291,6 +323,17 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
       await checkState(c, "Update all dialog, a diff shown");
     },
   });
+  // A new edition of the FAQ: Update all updates it, skips the edited handbook and offers to
+  // replace its edits, which asks first.
+  market.setCatalog("a11y", [catalogEntry("second", 40), faqEntry(`${view.width} px ${scheme}`)]);
+  await page.getByRole("button", { name: "Update all" }).click();
+  await page
+    .getByRole("dialog", { name: /^Update 2 templates from their sources\?/ })
+    .getByRole("button", { name: "Update 1 template" })
+    .click();
+  const report = page.getByTestId("update-all-report");
+  await expect(report).toContainText("1 updated");
+  await checkDialog(c, report.getByRole("button", { name: "Replace local edits in 1 template" }), "Replace local edits?");
 
   await open(page, `/templates/personal/${NOTES}`, /Accessible notes/, scheme);
   await checkDialog(c, page.getByRole("button", { name: /^Roll out version \d+ to 1 bank$/ }), /^Roll out version \d+ of personal\//, {
@@ -300,6 +343,8 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
     },
   });
   await checkDialog(c, page.getByRole("button", { name: "Delete template" }), "Delete template?");
+
+  await checkRollout(c);
 
   await open(page, `/templates/personal/${NOTES}/versions`, `Versions of ${NOTES}`, scheme);
   await expect(page.getByTestId("version-differences").getByTestId("manifest-diff")).toBeVisible();
@@ -347,7 +392,15 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
   await expect(page.getByTestId("audit-changes")).toBeVisible();
   await checkState(c, "an entry's changes shown");
 
-  await open(page, "/account", "Account", scheme);
+  // The header's account menu, open; its Account entry leads on (a move within the console, which Back undoes).
+  await page.getByRole("button", { name: /^Account menu for / }).click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await checkState(c, "account menu open");
+  await page.getByRole("menuitem", { name: "Account" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  await settle(page);
+  await checkDialog(c, rowAction(page, OTHER_SESSION, `Sign out ${OTHER_SESSION}`), "Sign out this session?");
+  await checkDialog(c, page.getByRole("button", { name: "Sign out everywhere else" }), "Sign out everywhere else?");
   await checkDialog(c, page.getByRole("button", { name: "Change password" }), "Change your password");
   await checkDialog(c, page.getByRole("button", { name: "New service account" }), "New service account");
   await checkDialog(c, rowAction(page, "a11y-bot", "API keys of a11y-bot"), "Service account a11y-bot", { closeBy: "Close" });
@@ -361,18 +414,72 @@ async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
       await dialog.getByRole("button", { name: "Create key" }).click();
       await expect(dialog.getByTestId("new-token")).toBeVisible();
       await checkState(c, "new API key shown once");
+      // Back before the key is kept asks first.
+      await page.evaluate(() => window.history.back());
+      const leave = page.getByRole("dialog", { name: "Leave without the new key?" });
+      await expect(leave).toBeVisible();
+      await checkState(c, "Leave without the new key? dialog");
+      await leave.getByRole("button", { name: "Keep editing" }).click();
+      await expect(leave).toBeHidden();
+      await expect(page).toHaveURL(/\/account$/);
       await dialog.getByLabel("I have copied the key and stored it safely").check();
     },
   });
   return c.found;
 }
 
-test("every console page and its dialogs pass axe at both widths in both schemes", async ({ page, watch }) => {
+/**
+ * A new version of the rollout template rolled out to its two banks: the apply step with one bank
+ * done and the other's answer held, then the summary, where that bank failed (the answer a bank the
+ * caller may not write gets; an admin may write every bank, so the test gives it).
+ */
+async function checkRollout(c: Checks) {
+  const { page, view } = c;
+  const [, failing] = ROLLOUT_BANKS;
+  await expectOk(
+    await alma.patch(`/ext/svc/me/templates/${ROLLOUT}`, {
+      data: { manifest: e2eManifest({ directives: directives(`${view.width} px ${view.scheme}`) }) },
+    }),
+  );
+  await open(page, `/templates/personal/${ROLLOUT}`, "Accessible rollout", view.scheme);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const applying = (url: URL) => url.pathname === "/ext/svc/banks/rollout" && url.searchParams.get("dry_run") === "false";
+  await page.route(applying, async (route) => {
+    if ((route.request().postDataJSON() as { bank_ids: string[] }).bank_ids[0] !== failing) return route.continue();
+    await held;
+    const detail = `Bank ${failing} belongs to another user; only its owner or an admin may apply templates to it.`;
+    const problem = { type: "urn:bank-templates:problem:forbidden", title: "Forbidden", status: 403, detail };
+    await route.fulfill({ json: { results: [{ bank_id: failing, applied: false, import_result: null, changes: null, problem }] } });
+  });
+  await checkDialog(c, page.getByRole("button", { name: /^Roll out version \d+ to 2 banks$/ }), /^Roll out version \d+ of personal\//, {
+    closeBy: "Done",
+    more: async (dialog) => {
+      await dialog.getByRole("button", { name: "Apply to 2 banks" }).click();
+      await expect(dialog.getByRole("progressbar")).toHaveAccessibleName("Applied 1 of 2 banks");
+      await checkState(c, "rollout dialog, applying", { idle: false });
+      release();
+      await expect(dialog.getByTestId("rollout-summary")).toContainText("1 applied, 1 failed.");
+      await checkState(c, "rollout dialog, summary");
+    },
+  });
+  await page.unroute(applying);
+}
+
+test("every console page and its dialogs pass axe at both widths in both schemes", async ({ page, browser, watch }) => {
   // The refused new user, on purpose.
   watch.expectError(/→ 422|status of 422/);
-  // Every page, its states and dialogs, at 2 widths × 2 schemes: 13.4 minutes measured with the
-  // machine's 2 cores shared by other builds and browser runs; the API reference is the slowest page.
+  // Every page, its states and dialogs, at 2 widths × 2 schemes: 22.2 minutes measured with the
+  // machine's 2 cores shared by other builds and browser runs (13.4 before the sessions, rollout
+  // steps, server sources, account menu and the two questions were added, under a lighter load);
+  // the API reference is the slowest page.
   test.setTimeout(35 * 60_000);
+  // Alma's other session, in another browser.
+  const elsewhere = await browser.newContext({ userAgent: FIREFOX_ON_WINDOWS });
+  await signIn(await elsewhere.newPage(), ALMA.id, ALMA.password);
+  await elsewhere.close();
   // Signs in once the form is interactive (its submit handler attached).
   await page.goto("/signin");
   await settle(page);

@@ -105,14 +105,17 @@ function EntryChangeItem({ kind, entry }: { kind: string; entry: EntryChange }) 
   );
 }
 
-/** The mental models and directives an import creates or changes, each with its before and after. */
-export function EntryChanges({ changes, dryRun }: { changes: ImportChanges; dryRun: boolean }) {
+/**
+ * The mental models and directives an import creates or changes, each with its before and after;
+ * a region named for `bankId`, so a rollout's previews of several banks do not share one name.
+ */
+export function EntryChanges({ changes, dryRun, bankId }: { changes: ImportChanges; dryRun: boolean; bankId: string }) {
   const entries = [
     ...changes.mental_models.map((c) => ({ kind: "Mental model", entry: { ...c, key: c.id } })),
     ...changes.directives.map((c) => ({ kind: "Directive", entry: { ...c, key: c.name } })),
   ];
   return (
-    <Stack gap={4} component="section" aria-label="Changed entries">
+    <Stack gap={4} component="section" aria-label={`Changed entries of ${bankId}`}>
       <Text size="sm" fw={600}>
         Content {dryRun ? "that changes" : "that changed"}
       </Text>

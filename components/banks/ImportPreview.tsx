@@ -89,7 +89,7 @@ export function ImportPreview({ result, changes, template, bankId, existing, dry
           <Names title={`Directives created`} names={result.directives_created} empty={`None ${will} created.`} />
           <Names title={`Directives updated`} names={result.directives_updated} empty={`None ${will} updated.`} />
         </SimpleGrid>
-        <EntryChanges changes={changes} dryRun={dryRun} />
+        <EntryChanges changes={changes} dryRun={dryRun} bankId={bankId} />
       </Stack>
     </Card>
   );

@@ -1,23 +1,16 @@
 "use client";
 import { Button, Group } from "@mantine/core";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import type { MenuAction } from "./ConsoleMenu";
 import { RowActionsMenu } from "./RowActionsMenu";
 import { Table } from "./Table";
 
 // Apart from ResourceTable: a table of its own (the Templates table) uses these without it.
 
-export interface RowAction {
-  /** The visible label ("Delete"). */
-  label: string;
+/** A row's action; `danger` makes its button red and subtle. */
+export interface RowAction extends MenuAction {
   /** The accessible name, naming the row ("Delete user carol"). */
   ariaLabel: string;
-  /** What the action does; an action with `href` is a link instead. */
-  onClick?: () => void;
-  href?: string;
-  /** A destructive action: red and subtle. */
-  danger?: boolean;
-  icon?: ReactNode;
 }
 
 function RowActionButton({ action }: { action: RowAction }) {

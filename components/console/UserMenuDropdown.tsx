@@ -1,10 +1,8 @@
 "use client";
-import { Menu } from "@mantine/core";
 import { IconLogout, IconUserCircle } from "@tabler/icons-react";
-import Link from "next/link";
 import { signOut } from "next-auth/react";
+import { ConsoleMenu } from "./ConsoleMenu";
 import { useConsoleUser } from "./console-user";
-import { useOpenedOnArrival } from "./opened-on-arrival";
 import { UserMenuButton } from "./UserMenuButton";
 
 /**
@@ -14,23 +12,15 @@ import { UserMenuButton } from "./UserMenuButton";
  */
 export default function UserMenuDropdown() {
   const user = useConsoleUser();
-  const { target, opened, setOpened } = useOpenedOnArrival();
   return (
-    <Menu position="bottom-end" width={220} withinPortal opened={opened} onChange={setOpened}>
-      <Menu.Target>
-        <UserMenuButton ref={target} />
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>
-          Signed in as {user.id} ({user.role})
-        </Menu.Label>
-        <Menu.Item component={Link} href="/account" leftSection={<IconUserCircle size={16} aria-hidden />}>
-          Account
-        </Menu.Item>
-        <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={() => signOut({ callbackUrl: "/signin?signedOut=1" })}>
-          Sign out
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <ConsoleMenu
+      target={(ref) => <UserMenuButton ref={ref} />}
+      width={220}
+      heading={`Signed in as ${user.id} (${user.role})`}
+      actions={[
+        { label: "Account", href: "/account", icon: <IconUserCircle size={16} aria-hidden /> },
+        { label: "Sign out", icon: <IconLogout size={16} aria-hidden />, onClick: () => signOut({ callbackUrl: "/signin?signedOut=1" }) },
+      ]}
+    />
   );
 }
