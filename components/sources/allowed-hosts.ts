@@ -4,5 +4,5 @@ const ALLOWED_HOSTS_SETTING = "MARKETPLACE_ALLOWED_HOSTS";
 /** For a failure that is the server refusing the marketplace's address: what would allow it. */
 export function allowedHostsHint(reason: string): string | null {
   if (!reason.includes(ALLOWED_HOSTS_SETTING)) return null;
-  return `The server refuses marketplaces on private or local networks. If this one is meant to be used, an administrator can allow its host by adding it to ${ALLOWED_HOSTS_SETTING} in the server's settings.`;
+  return `The server refuses marketplaces on private or local networks; an administrator can allow its host by adding it to ${ALLOWED_HOSTS_SETTING}.`;
 }

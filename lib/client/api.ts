@@ -92,7 +92,8 @@ async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
-    if (isGatewayAnswer(response, PROBLEM_CONTENT_TYPE)) throw new Error(`${response.status} from a proxy: the server did not answer`);
+    // Thrown like a failed connection, and handled the same way below; no message is ever shown.
+    if (isGatewayAnswer(response, PROBLEM_CONTENT_TYPE)) throw new TypeError();
     return response;
   };
   let response: Response;

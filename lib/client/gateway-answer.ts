@@ -4,9 +4,8 @@
 // its content type (problem+json from the API, the router's payload from pages), which no
 // proxy's error page does.
 
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
-
 /** Whether `response` came from a proxy standing in for the server, given the server's content type for this request. */
 export function isGatewayAnswer(response: Response, serverContentType: string): boolean {
-  return GATEWAY_STATUSES.has(response.status) && !response.headers.get("content-type")?.startsWith(serverContentType);
+  // 502 Bad Gateway, 503 Service Unavailable, 504 Gateway Timeout.
+  return response.status >= 502 && response.status <= 504 && !response.headers.get("content-type")?.startsWith(serverContentType);
 }
