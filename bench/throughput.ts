@@ -15,7 +15,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -25,6 +24,7 @@ import { runMigrations } from "@/db/migrate";
 import { loadConfig } from "@/lib/platform/config";
 import { insertApiKey } from "@/lib/services/identity/api-keys";
 import { templateJson } from "@/lib/services/templates/template-fields";
+import { freePort } from "@/tests/support/free-port";
 import { placeServer, placeStandaloneAssets } from "../scripts/build-if-changed.mjs";
 import { freshBenchDatabase } from "./databases";
 import { seedTemplates } from "./seed";
@@ -320,18 +320,6 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     await large.drop();
     await small.drop();
   }
-}
-
-/** A port free on 127.0.0.1 right now (the system's pick). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** CPU time in clock ticks: of a server's process tree, of every PostgreSQL process, and of this process (the load generator). */

@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -15,6 +14,7 @@ import { type JsonSchema, type SchemaContext, validArbitrary } from "./fuzz/sche
 import { type FuzzWorld, seedWorld } from "./fuzz/seed-state";
 import { useTestApp } from "./support/app";
 import { manifest } from "./support/fixtures";
+import { freePort } from "./support/free-port";
 import { resolveRoute } from "./support/router";
 
 /**
@@ -295,15 +295,3 @@ describe.runIf(FUZZ_PAGES)("fuzzing console pages and /api/auth/* on the product
     60_000 + PAGE_REQUESTS * 200,
   );
 });
-
-/** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
