@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import TimingReporter from "./tests/support/timing-reporter";
 
 // The same suite runs on PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL.
 const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
@@ -17,9 +18,13 @@ export default defineConfig({
     include: ["tests/**/*.test.ts"],
     // Every test file: the logger at info, each line scanned for credentials (tests/support/log-scan.ts).
     setupFiles: ["tests/support/log-scan.ts"],
+    // Once per project: the migrated database that each file's database is a copy of.
+    globalSetup: ["tests/support/database-image.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci-out/vitest.json" }]] : ["default"],
+    reporters: process.env.CI
+      ? ["default", ["json", { outputFile: ".ci-out/vitest.json" }], new TimingReporter(".ci-out/vitest-timing.json")]
+      : ["default"],
     projects: databases.map((name) => ({
       extends: true,
       // The bundle-size test builds the app and needs no database: once, in the PGlite project.

@@ -1,6 +1,6 @@
 import { type DatabaseHandle, openPglite, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
-import { freshServerDatabase } from "@/tests/support/database";
+import { freshServerDatabase } from "@/tests/support/server-database";
 
 /** A new, empty database on the server of `serverUrl` (one where the bench may create databases), dropped again by `drop`. */
 export const freshBenchDatabase = (serverUrl: string) => freshServerDatabase(serverUrl, "bt_bench");

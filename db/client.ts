@@ -86,8 +86,11 @@ export async function openPostgres(url: string, options: { max?: number; bounded
   };
 }
 
-/** Opens the embedded PGlite database in `dataDir` (or in memory when null). */
-export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+/**
+ * Opens the embedded PGlite database in `dataDir` (or in memory when null); an in-memory one
+ * may start from `image`, a data directory PGlite dumped (the tests' migrated database).
+ */
+export async function openPglite(dataDir: string | null, options: { image?: Blob } = {}): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   let client: InstanceType<typeof PGlite>;
@@ -96,7 +99,7 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
   } else {
-    client = new PGlite();
+    client = new PGlite(options.image ? { loadDataDir: options.image } : undefined);
   }
   await client.waitReady;
   return {
