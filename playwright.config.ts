@@ -2,17 +2,29 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, CLEARED_ENV, E2E_ADMIN_PASSWORD, E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_PORT } from "./e2e/support/env";
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  CLEARED_ENV,
+  E2E_ADMIN_PASSWORD,
+  E2E_ADMIN_TOKEN,
+  E2E_BASE_URL,
+  E2E_WORKERS,
+  serverDataDir,
+  serverPort,
+} from "./e2e/support/env";
 
-// A fresh embedded database for every run. The config is evaluated again in each worker,
+// Fresh embedded databases for every run. The config is evaluated again in each worker,
 // which inherits the runner's environment, so the directory is made once.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "bank-templates-e2e-"));
+const runDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
-  // The console flow is one story in order, against one server: no parallel workers.
-  workers: 1,
+  // A worker per server (e2e/support/env.ts): a spec file's tests run in order on one worker,
+  // whose server holds only what the files that worker ran made; files spread over workers.
+  workers: E2E_WORKERS,
   fullyParallel: false,
   // In CI a failed test runs once more: one that then passes is reported as flaky (named at the
   // end of .ci/run's output, to be fixed) instead of failing the whole landing; one that fails
@@ -30,24 +42,25 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
   },
-  webServer: {
-    // `npm start` builds first when the sources changed since the last build. Its output goes
-    // through log-tap.mjs: every line kept for the credentials scan, request lines not shown.
+  // One server per worker slot, started one after another: the first `npm start` builds
+  // (when the sources changed since the last build), the others find the build current.
+  webServer: Array.from({ length: E2E_WORKERS }, (_, index) => ({
+    // Its output goes through log-tap.mjs: every line kept for the credentials scan, request lines not shown.
     command: `bash -o pipefail -c 'npm start 2>&1 | node e2e/support/log-tap.mjs "$DATA_DIR/server.log"'`,
-    url: `${E2E_BASE_URL}/readyz`,
+    url: `http://127.0.0.1:${serverPort(index)}/readyz`,
     reuseExistingServer: false,
     timeout: 600_000,
-    stdout: "pipe",
-    stderr: "pipe",
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
     env: {
       ...CLEARED_ENV,
-      PORT: String(E2E_PORT),
-      DATA_DIR: process.env.E2E_DATA_DIR,
+      PORT: String(serverPort(index)),
+      DATA_DIR: serverDataDir(runDir, index),
       BOOTSTRAP_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       BOOTSTRAP_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       MARKETPLACE_ALLOWED_HOSTS: "127.0.0.1",
       // A line per request, as in production, for the credentials scan (e2e/support/server-log.ts).
       LOG_LEVEL: "info",
     },
-  },
+  })),
 });

@@ -17,3 +17,15 @@ describe("DATABASE_POOL_SIZE", () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: value })).toThrow(/DATABASE_POOL_SIZE/);
   });
 });
+
+describe("UPDATE_CHECK_INTERVAL_MINUTES", () => {
+  it("is 60 unless set; 0 turns the check off; a fraction of a minute is taken (tests watch runs seconds apart)", () => {
+    expect(loadConfig({}).updateCheckIntervalMinutes).toBe(60);
+    expect(loadConfig({ UPDATE_CHECK_INTERVAL_MINUTES: "0" }).updateCheckIntervalMinutes).toBe(0);
+    expect(loadConfig({ UPDATE_CHECK_INTERVAL_MINUTES: "0.1" }).updateCheckIntervalMinutes).toBe(0.1);
+  });
+
+  it.each(["-1", "0.001", "hourly"])("refuses %s (less than a second, or not a number), naming the variable", (value) => {
+    expect(() => loadConfig({ UPDATE_CHECK_INTERVAL_MINUTES: value })).toThrow(/UPDATE_CHECK_INTERVAL_MINUTES/);
+  });
+});

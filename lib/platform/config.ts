@@ -24,7 +24,12 @@ const envSchema = z.object({
   HINDSIGHT_API_KEY: z.string().min(1).optional(),
   HINDSIGHT_TIMEOUT_MS: intFromEnv(10_000, 1),
   TRUSTED_PROXIES: intFromEnv(0, 0),
-  UPDATE_CHECK_INTERVAL_MINUTES: intFromEnv(60, 0),
+  // Whole minutes in production; a fraction (0.1: six seconds) lets a test watch several runs.
+  UPDATE_CHECK_INTERVAL_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .default(60)
+    .refine((minutes) => minutes === 0 || minutes >= 1 / 60, "0 (off) or at least 1/60 (a second)"),
   LOG_LEVEL: logLevel,
   METRICS_TOKEN: z.string().min(1).optional(),
 });
@@ -54,7 +59,7 @@ export interface Config {
   hindsight: { url: string; apiKey: string | null; timeoutMs: number } | null;
   /** Reverse proxies in front of the app that append to X-Forwarded-For (client address of the rate limits). */
   trustedProxies: number;
-  /** Minutes between scheduled update checks of installed templates; 0 turns them off. */
+  /** Minutes (a fraction allowed) between scheduled update checks of installed templates; 0 turns them off. */
   updateCheckIntervalMinutes: number;
   logLevel: LogLevel;
   /** Bearer token GET /metrics requires; null: the endpoint is open. */

@@ -60,14 +60,14 @@ export const runUpdateCheckIfDue = (app: AppContext, intervalMs: number) =>
 
 /** Starts this process's timer; the lease keeps runs one at a time across processes. */
 export function startScheduledUpdateChecks(app: AppContext, intervalMinutes: number): () => void {
-  const intervalMs = intervalMinutes * 60_000;
+  const intervalMs = Math.round(intervalMinutes * 60_000);
   return scheduleJob(
     app.db,
     updateCheckJob(intervalMs),
     async (signal) => void (await refreshAllUpdateStatuses(schedulerContext(app, signal))),
     {
       // Poll well inside the interval so a due check starts soon after it is due.
-      pollMs: Math.min(15_000, intervalMs),
+      pollMs: Math.min(15_000, intervalMs / 4),
       onError: (error) => logError("scheduled update check failed", error),
     },
   );
