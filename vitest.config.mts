@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import TimingReporter from "./tests/support/timing-reporter";
@@ -20,6 +21,9 @@ export default defineConfig({
     setupFiles: ["tests/support/log-scan.ts"],
     // Once per project: the migrated database that each file's database is a copy of.
     globalSetup: ["tests/support/database-image.ts"],
+    // A file per core: Vitest's default leaves one core to itself (one file at a time on CI's two),
+    // while most files wait on PostgreSQL or a test server for part of their time.
+    maxWorkers: os.availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: process.env.CI

@@ -81,6 +81,51 @@ if (playwright) {
 }
 
 if (!vitest || !playwright) failed += 1; // a runner that wrote no report counts as a failure
+
+// Where the time went: each phase of the run, the unit tests' time by database (summed over
+// their files, which run side by side), and the ten slowest tests of either runner.
+const seconds = (s) => `${s.toFixed(1)} s`;
+const minutes = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : seconds(s));
+let phases = [];
+try {
+  phases = readFileSync(".ci-out/phases.tsv", "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.split("\t"))
+    .map(([name, ms, status]) => ({ name, s: Number(ms) / 1000, status }));
+} catch {}
+const timing = read(".ci-out/vitest-timing.json");
+const slowest = [];
+if (timing) {
+  for (const t of timing.tests) slowest.push({ name: `vitest [${t.project}] ${t.name}`, s: t.seconds });
+  const byProject = new Map();
+  for (const f of timing.files) byProject.set(f.project, [...(byProject.get(f.project) ?? []), f]);
+  for (const [project, files] of byProject)
+    phases.push({ name: `  unit on ${project}: ${files.length} files, summed`, s: files.reduce((sum, f) => sum + f.seconds, 0) });
+}
+const collect = (suite, trail) => {
+  for (const inner of suite.suites ?? []) collect(inner, [...trail, inner.title]);
+  for (const spec of suite.specs ?? [])
+    for (const t of spec.tests ?? [])
+      for (const [i, result] of (t.results ?? []).entries())
+        slowest.push({ name: `playwright ${[...trail, spec.title].join(" > ")}${i ? ` (try ${i + 1})` : ""}`, s: result.duration / 1000 });
+};
+for (const suite of playwright?.suites ?? []) collect(suite, [suite.title]);
+if (phases.length) {
+  console.log("Time by phase:");
+  for (const p of phases)
+    console.log(`  ${p.name.padEnd(48)} ${minutes(p.s).padStart(12)}${p.status && p.status !== "0" ? ` (exit ${p.status})` : ""}`);
+  // Some phases run side by side (lint and types beside the build): the run's own clock.
+  try {
+    const wall = Number(BigInt(Date.now()) * 1_000_000n - BigInt(readFileSync(".ci-out/started", "utf8").trim())) / 1e9;
+    console.log(`  ${"the whole run, start to end".padEnd(48)} ${minutes(wall).padStart(12)}`);
+  } catch {}
+}
+if (slowest.length) {
+  console.log("Ten slowest tests:");
+  for (const t of slowest.sort((a, b) => b.s - a.s).slice(0, 10)) console.log(`  ${seconds(t.s).padStart(8)}  ${t.name.slice(0, 200)}`);
+}
+
 for (const name of names) console.log(name.slice(0, 600));
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
