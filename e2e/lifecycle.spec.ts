@@ -140,9 +140,13 @@ test("update badges come from the stored status: they survive a reload and count
 test("Update all shows its progress, then what it updated, skipped and why", async ({ page }) => {
   await signIn(page, LENA.id, LENA.password);
   await openTemplates(page);
-  // Each update waits a moment, so the progress can be seen between them.
+  // The updates wait until the progress was seen (a busy machine could otherwise finish both first).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   await page.route("**/ext/svc/me/templates/*/update?*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await held;
     await route.continue();
   });
   await page.getByRole("button", { name: "Update all" }).click();
@@ -154,6 +158,7 @@ test("Update all shows its progress, then what it updated, skipped and why", asy
   await expect(progress).toContainText(/Updating templates: [01] of 2/);
   await expect(progress.getByRole("progressbar", { name: "Updates" })).toHaveAttribute("aria-valuemax", "2");
   await screenshot(page, "templates-update-all-progress");
+  release();
 
   const report = page.getByTestId("update-all-report");
   await expect(report).toContainText("Update all: 2 updated, 0 already up to date, 1 skipped for local edits");
