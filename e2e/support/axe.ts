@@ -6,7 +6,7 @@ import type { Page } from "@playwright/test";
 // under best practice at a moderate impact: one main landmark, at the top level, with all
 // content inside landmarks, is what lets screen-reader users jump around a page.
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
-const LANDMARK_RULES = new Set([
+const LANDMARK_RULES = [
   "landmark-one-main",
   "landmark-no-duplicate-main",
   "landmark-main-is-top-level",
@@ -17,8 +17,10 @@ const LANDMARK_RULES = new Set([
   "landmark-complementary-is-top-level",
   "landmark-unique",
   "region",
-]);
+];
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
+/** Only the rules of this axe category (color-contrast, link-in-text-block) can find something in one colour scheme and not the other. */
+const COLOUR = "cat.color";
 
 /** Where a page was checked, for naming what failed there. */
 export interface CheckedView {
@@ -30,14 +32,62 @@ export interface CheckedView {
 }
 
 /**
- * Runs axe on the page as it is and returns one readable line per failing rule:
- * `page @ width scheme: rule (impact) what it means → targets`.
+ * Runs axe on the page as it is, with the rules of the WCAG tags and the landmark rules, and
+ * returns one readable line per failing rule:
+ * `page (state) @ width scheme: rule (impact) what it means → targets`.
  */
 export async function axeFindings(page: Page, view: CheckedView): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  return failures(await analyze(page), view);
+}
+
+/**
+ * Checks the page as it is now in both colour schemes: in the light one with every rule above,
+ * then, switched to the dark one on the same state (no reload, the same dialog open), with those
+ * of them that measure colour, the only ones that can find something in one scheme and not the
+ * other; then back to light. Waits until the page is still before each (`settle`: the page must
+ * be watched by `watchSettling`). Returns what failed, as `axeFindings` does.
+ */
+export async function axeFindingsInBothSchemes(page: Page, view: Omit<CheckedView, "scheme">, { idle = true } = {}): Promise<string[]> {
+  await settle(page, { idle });
+  const light = await analyze(page);
+  const ran = [...light.passes, ...light.violations, ...light.incomplete, ...light.inapplicable];
+  await colourScheme(page, "dark", { idle });
+  const dark = await analyze(
+    page,
+    ran.filter((rule) => rule.tags.includes(COLOUR)).map((rule) => rule.id),
+  );
+  await colourScheme(page, "light", { idle });
+  return [...failures(light, { ...view, scheme: "light" }), ...failures(dark, { ...view, scheme: "dark" })];
+}
+
+/** The landmark rules, run beside the WCAG tags (`rules` adds to `runOnly` tags). */
+const LANDMARKS_ON = Object.fromEntries(LANDMARK_RULES.map((rule) => [rule, { enabled: true }]));
+
+/**
+ * Runs axe on the page: `rules`, or those of the WCAG tags and the landmark rules. In legacy mode,
+ * in the page itself: the default opens a blank page for every check to merge the results of the
+ * page's frames, and the console has none.
+ */
+function analyze(page: Page, rules?: string[]) {
+  const builder = new AxeBuilder({ page }).setLegacyMode();
+  return (
+    rules ? builder.withRules(rules) : builder.options({ runOnly: { type: "tag", values: WCAG_TAGS }, rules: LANDMARKS_ON })
+  ).analyze();
+}
+type AxeResults = Awaited<ReturnType<typeof analyze>>;
+
+/** The console follows the system's colour scheme until someone picks one (defaultColorScheme "auto"). */
+async function colourScheme(page: Page, scheme: "light" | "dark", { idle = true } = {}) {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: "attached" });
+  await settle(page, { idle });
+}
+
+/** The findings that fail a view, as readable lines. */
+function failures(results: AxeResults, view: CheckedView): string[] {
   const where = `${view.path}${view.state ? ` (${view.state})` : ""} @ ${view.width}px ${view.scheme}`;
   return results.violations
-    .filter((v) => LANDMARK_RULES.has(v.id) || (v.tags.some((tag) => WCAG_TAGS.includes(tag)) && FAILING_IMPACTS.has(v.impact ?? "")))
+    .filter((v) => LANDMARK_RULES.includes(v.id) || (v.tags.some((tag) => WCAG_TAGS.includes(tag)) && FAILING_IMPACTS.has(v.impact ?? "")))
     .map((v) => {
       const targets = v.nodes.slice(0, 5).map((node) => `${node.target.join(" ")}${contrastOf(node.any)}`);
       const more = v.nodes.length > 5 ? ` …and ${v.nodes.length - 5} more` : "";
@@ -51,4 +101,69 @@ function contrastOf(checks: { id: string; data?: unknown }[]): string {
     | { fgColor?: string; bgColor?: string; contrastRatio?: number }
     | undefined;
   return data?.fgColor ? ` (${data.fgColor} on ${data.bgColor}, ${data.contrastRatio}:1)` : "";
+}
+
+/** What the page keeps for `settle`: requests in flight, DOM changes so far, frames found still in a row. */
+interface Probe {
+  requests: number;
+  changes: number;
+  seenChanges: number;
+  stillFrames: number;
+}
+
+/**
+ * Counts, in the page, the fetch and XHR requests in flight and every change of the DOM, from
+ * before the console's scripts run: what `settle` waits on. Call once per page, before it loads.
+ */
+export async function watchSettling(page: Page) {
+  await page.addInitScript(() => {
+    const probe: Probe = { requests: 0, changes: 0, seenChanges: 0, stillFrames: 0 };
+    (window as unknown as { a11yProbe: Probe }).a11yProbe = probe;
+    const fetch = window.fetch;
+    window.fetch = (...args) => {
+      probe.requests++;
+      return fetch(...args).finally(() => probe.requests--);
+    };
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      probe.requests++;
+      this.addEventListener("loadend", () => probe.requests--, { once: true });
+      send.apply(this, args);
+    };
+    new MutationObserver(() => probe.changes++).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+  });
+}
+
+/** Animation frames in a row that the page must be found still in. */
+const STILL_FRAMES = 3;
+
+/**
+ * Waits until the page is still, checked on every animation frame: no request in flight (unless
+ * `idle` is false, while a request is held on purpose), no Mantine loader showing, no transition
+ * or finite animation running (Mantine's transitions ignore reduced motion unless the theme
+ * says otherwise), and no change to the DOM — all for STILL_FRAMES frames in a row.
+ */
+export async function settle(page: Page, { idle = true } = {}) {
+  await page.evaluate(() => {
+    (window as unknown as { a11yProbe: Probe }).a11yProbe.stillFrames = 0;
+  });
+  await page.waitForFunction(
+    ({ idle, frames }) => {
+      const probe = (window as unknown as { a11yProbe: Probe }).a11yProbe;
+      const loading = [...document.querySelectorAll(".mantine-Loader-root")].some((loader) => loader.checkVisibility());
+      const moving = document
+        .getAnimations()
+        .some((animation) => animation.playState === "running" && animation.effect?.getComputedTiming().iterations !== Infinity);
+      const still = !(idle && probe.requests > 0) && !loading && !moving && probe.changes === probe.seenChanges;
+      probe.seenChanges = probe.changes;
+      probe.stillFrames = still ? probe.stillFrames + 1 : 0;
+      return probe.stillFrames >= frames;
+    },
+    { idle, frames: STILL_FRAMES },
+  );
 }
