@@ -51,12 +51,14 @@ export async function axeFindingsInBothSchemes(page: Page, view: Omit<CheckedVie
   await settle(page, { idle });
   const light = await analyze(page);
   const ran = [...light.passes, ...light.violations, ...light.incomplete, ...light.inapplicable];
-  await colourScheme(page, "dark", { idle });
+  await colourScheme(page, "dark");
+  await settle(page, { idle });
   const dark = await analyze(
     page,
     ran.filter((rule) => rule.tags.includes(COLOUR)).map((rule) => rule.id),
   );
-  await colourScheme(page, "light", { idle });
+  // Back to light for what the test does next; the next check waits for the page to be still.
+  await colourScheme(page, "light");
   return [...failures(light, { ...view, scheme: "light" }), ...failures(dark, { ...view, scheme: "dark" })];
 }
 
@@ -66,21 +68,26 @@ const LANDMARKS_ON = Object.fromEntries(LANDMARK_RULES.map((rule) => [rule, { en
 /**
  * Runs axe on the page: `rules`, or those of the WCAG tags and the landmark rules. In legacy mode,
  * in the page itself: the default opens a blank page for every check to merge the results of the
- * page's frames, and the console has none.
+ * page's frames, and the console has none. AxeBuilder evaluates axe's source (half a megabyte)
+ * before every run; it is given only to a page that has no axe yet.
  */
-function analyze(page: Page, rules?: string[]) {
-  const builder = new AxeBuilder({ page }).setLegacyMode();
-  return (
-    rules ? builder.withRules(rules) : builder.options({ runOnly: { type: "tag", values: WCAG_TAGS }, rules: LANDMARKS_ON })
-  ).analyze();
+async function analyze(page: Page, rules?: string[]) {
+  const injected = await page.evaluate(() => "axe" in window);
+  const builder = new AxeBuilder({ page, axeSource: injected ? ";" : undefined }).setLegacyMode();
+  // Passes, incomplete and inapplicable results name their rule and one node (what was checked), not every node.
+  const resultTypes: RunOptions["resultTypes"] = ["violations"];
+  const checking = rules
+    ? builder.options({ resultTypes }).withRules(rules)
+    : builder.options({ resultTypes, rules: LANDMARKS_ON }).withTags(WCAG_TAGS);
+  return checking.analyze();
 }
 type AxeResults = Awaited<ReturnType<typeof analyze>>;
+type RunOptions = Parameters<AxeBuilder["options"]>[0];
 
 /** The console follows the system's colour scheme until someone picks one (defaultColorScheme "auto"). */
-async function colourScheme(page: Page, scheme: "light" | "dark", { idle = true } = {}) {
+async function colourScheme(page: Page, scheme: "light" | "dark") {
   await page.emulateMedia({ colorScheme: scheme });
   await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: "attached" });
-  await settle(page, { idle });
 }
 
 /** The findings that fail a view, as readable lines. */
@@ -103,24 +110,27 @@ function contrastOf(checks: { id: string; data?: unknown }[]): string {
   return data?.fgColor ? ` (${data.fgColor} on ${data.bgColor}, ${data.contrastRatio}:1)` : "";
 }
 
-/** What the page keeps for `settle`: requests in flight, DOM changes so far, frames found still in a row. */
+/** What the page keeps for `settle`: requests in flight, DOM changes so far, and for the current wait the changes seen and frames found still in a row. */
 interface Probe {
   requests: number;
   changes: number;
+  wait: number;
   seenChanges: number;
   stillFrames: number;
 }
 
 /**
- * Counts, in the page, the fetch and XHR requests in flight and every change of the DOM, from
+ * Counts, in the page, the fetch and XHR requests in flight (but prefetches) and every change of the DOM, from
  * before the console's scripts run: what `settle` waits on. Call once per page, before it loads.
  */
 export async function watchSettling(page: Page) {
   await page.addInitScript(() => {
-    const probe: Probe = { requests: 0, changes: 0, seenChanges: 0, stillFrames: 0 };
+    const probe: Probe = { requests: 0, changes: 0, wait: 0, seenChanges: 0, stillFrames: 0 };
     (window as unknown as { a11yProbe: Probe }).a11yProbe = probe;
     const fetch = window.fetch;
     window.fetch = (...args) => {
+      // Next's prefetches of the pages that links lead to change nothing on this one.
+      if (new Headers(args[1]?.headers).has("next-router-prefetch")) return fetch(...args);
       probe.requests++;
       return fetch(...args).finally(() => probe.requests--);
     };
@@ -141,29 +151,31 @@ export async function watchSettling(page: Page) {
 
 /** Animation frames in a row that the page must be found still in. */
 const STILL_FRAMES = 3;
+/** Tells one wait from the previous in the page's probe. */
+let waits = 0;
 
 /**
  * Waits until the page is still, checked on every animation frame: no request in flight (unless
  * `idle` is false, while a request is held on purpose), no Mantine loader showing, no transition
- * or finite animation running (Mantine's transitions ignore reduced motion unless the theme
- * says otherwise), and no change to the DOM — all for STILL_FRAMES frames in a row.
+ * or finite animation running, and no change to the DOM — all for STILL_FRAMES frames in a row.
+ * A running transition or finite animation is finished at once (Mantine's ignore reduced motion
+ * unless the theme says otherwise): what is checked is where it ends.
  */
 export async function settle(page: Page, { idle = true } = {}) {
-  await page.evaluate(() => {
-    (window as unknown as { a11yProbe: Probe }).a11yProbe.stillFrames = 0;
-  });
   await page.waitForFunction(
-    ({ idle, frames }) => {
+    ({ idle, frames, wait }) => {
       const probe = (window as unknown as { a11yProbe: Probe }).a11yProbe;
+      if (probe.wait !== wait) Object.assign(probe, { wait, stillFrames: 0, seenChanges: probe.changes });
       const loading = [...document.querySelectorAll(".mantine-Loader-root")].some((loader) => loader.checkVisibility());
       const moving = document
         .getAnimations()
-        .some((animation) => animation.playState === "running" && animation.effect?.getComputedTiming().iterations !== Infinity);
-      const still = !(idle && probe.requests > 0) && !loading && !moving && probe.changes === probe.seenChanges;
+        .filter((animation) => animation.playState === "running" && animation.effect?.getComputedTiming().iterations !== Infinity);
+      for (const animation of moving) animation.finish();
+      const still = !(idle && probe.requests > 0) && !loading && moving.length === 0 && probe.changes === probe.seenChanges;
       probe.seenChanges = probe.changes;
       probe.stillFrames = still ? probe.stillFrames + 1 : 0;
       return probe.stillFrames >= frames;
     },
-    { idle, frames: STILL_FRAMES },
+    { idle, frames: STILL_FRAMES, wait: ++waits },
   );
 }
