@@ -63,9 +63,10 @@ interface User {
 type SignedIn = Awaited<ReturnType<Awaited<ReturnType<Browser["newContext"]>>["storageState"]>>;
 
 /**
- * What the tests of one worker check, named apart from another worker's (`slot`, the worker's
- * parallel index, which its retries keep) where the server holds it for everyone: users, banks, the
- * server source. Personal templates, sources and service accounts are their owner's own.
+ * What the tests of one worker check. What the server holds for everyone (users, banks, the server
+ * source) is named by the worker's parallel index, so two workers against one server do not meet;
+ * personal templates, sources and service accounts are their owner's own. A retry runs in a new
+ * worker (with a new marketplace, at a new port), which makes its world afresh.
  */
 interface World {
   alma: User;
@@ -207,9 +208,9 @@ const test = base.extend<{ user: "alma" | "milo" | null }, { world: World }>({
   },
 });
 
-// Mantine's transitions run with reduced motion too (the theme does not set respectReducedMotion):
-// `settle` waits for them to end. A trace of a test's page loads and axe runs is large and slows
-// every step; the findings name what failed.
+// Reduced motion, as a user who asks for it. Mantine's transitions still run (the theme does not
+// set respectReducedMotion): `settle` finishes them. A trace of a test's page loads and axe runs is
+// large and slows every step; the findings name what failed.
 test.use({ reducedMotion: "reduce", trace: "off" });
 test.describe.configure({ mode: "parallel", timeout: 5 * 60_000 });
 
