@@ -1,10 +1,10 @@
-import { type APIRequestContext, request as apiRequest, type Locator, type Page } from "@playwright/test";
-import { createFreshUser, deleteBankIfPresent, deleteIfPresent, expectOk } from "./support/api";
-import { axeFindings, type CheckedView } from "./support/axe";
+import { type APIRequestContext, request as apiRequest, type Browser, type Locator, type Page } from "@playwright/test";
+import { ADMIN_HEADERS, createFreshUser, deleteBankIfPresent, deleteIfPresent, expectOk } from "./support/api";
+import { axeFindingsInBothSchemes, settle, watchSettling } from "./support/axe";
 import { pickTemplate } from "./support/bank-steps";
 import { signIn } from "./support/console";
-import { E2E_ADMIN_TOKEN, E2E_BASE_URL } from "./support/env";
-import { DESKTOP, expect, MOBILE, test } from "./support/fixtures";
+import { E2E_BASE_URL } from "./support/env";
+import { test as base, DESKTOP, expect, MOBILE } from "./support/fixtures";
 import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
 
 // Accessibility (WCAG 2.2 AA, checked by axe-core) of every console page, its states and its
@@ -16,26 +16,12 @@ import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/market
 // policy changed twice, another template with two banks of its own to roll out to, a service
 // account, a server source, a second console session, and the audit entries all that wrote. Member
 // milo has nothing of his own: his pages show what a member starts from.
-// One sign-in, one page; every view is checked and all findings reported at once.
-test.describe.configure({ mode: "serial" });
-// A trace of ~90 page loads is hundreds of MB and slows every step; findings name what failed.
-test.use({ trace: "off" });
-
-const ALMA = { id: "alma", password: "alma's long a11y password" };
-const MILO = { id: "milo", password: "milo's long a11y password" };
-const NOTES = "a11y-notes";
-const HANDBOOK = "a11y-handbook";
-const FAQ = "a11y-faq";
-const BANK = "a11y-bank";
-/** A template whose banks each view rolls a new version out to (apply and summary), apart from the bank the pages show. */
-const ROLLOUT = "a11y-rollout";
-const ROLLOUT_BANKS = ["a11y-rollout-1", "a11y-rollout-2"];
-/** Alma's other session, in another browser: the Account page offers to sign it out. */
-const OTHER_SESSION = "the session in Firefox on Windows";
-const FIREFOX_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
-const market = new E2eMarketplace();
-let admin: APIRequestContext;
-let alma: APIRequestContext;
+//
+// Each test checks one page (or one step of a flow) at one width, with its states and dialogs: every
+// view in the light scheme with all the rules, then the same view switched to the dark scheme with
+// the colour rules (support/axe.ts). The tests are independent, so Playwright spreads them over its
+// workers and a CI retry runs only the test that failed. What they need (the "world" above) is made
+// once per worker through the API, afresh: a retry's new worker replaces what the failed try left.
 
 /** `count` directives, the first naming the handbook's edition: enough of them make a diff taller than its scrolling box. */
 const directives = (edition: string, count = 1) => [
@@ -45,6 +31,17 @@ const directives = (edition: string, count = 1) => [
     content: `Answer from chapter ${i + 1} of the ${edition} edition.`,
   })),
 ];
+
+const NOTES = "a11y-notes";
+const HANDBOOK = "a11y-handbook";
+const FAQ = "a11y-faq";
+/** A template whose banks the rollout test rolls a new version out to (apply and summary), apart from the bank the pages show. */
+const ROLLOUT = "a11y-rollout";
+/** Alma's other session, in another browser: the Account page offers to sign it out. */
+const OTHER_SESSION = "the session in Firefox on Windows";
+const FIREFOX_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+/** The personal source alma installs from, and its catalog in the marketplace. */
+const SOURCE = "a11y";
 
 const catalogEntry = (edition: string, directiveCount = 1): CatalogEntry => ({
   id: HANDBOOK,
@@ -59,33 +56,88 @@ const catalogEntry = (edition: string, directiveCount = 1): CatalogEntry => ({
 /** The FAQ, never edited here: a new edition of it is an update that Update all applies. */
 const faqEntry = (edition: string): CatalogEntry => ({ ...catalogEntry(edition), id: FAQ, name: "Accessible FAQ", integrations: [] });
 
-test.beforeAll(async () => {
-  await market.start();
-  market.setCatalog("a11y", [catalogEntry("first"), faqEntry("first")]);
-  admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
-  // A clean slate: a CI retry runs the whole serial file again on the same data.
-  for (const bank of [BANK, ...ROLLOUT_BANKS]) await deleteBankIfPresent(admin, bank);
-  await deleteIfPresent(admin, "/ext/svc/admin/template-sources/a11y-server");
-  await createFreshUser(admin, { id: ALMA.id, display_name: "Alma", password: ALMA.password, role: "admin" });
-  await createFreshUser(admin, { id: MILO.id, display_name: "Milo", password: MILO.password, role: "member" });
-  const key = await expectOk(await admin.post(`/ext/svc/admin/users/${ALMA.id}/api-keys`, { data: { description: "a11y setup" } }));
-  alma = await apiRequest.newContext({
+interface User {
+  id: string;
+  password: string;
+}
+type SignedIn = Awaited<ReturnType<Awaited<ReturnType<Browser["newContext"]>>["storageState"]>>;
+
+/**
+ * What the tests of one worker check. What the server holds for everyone (users, banks, the server
+ * source) is named by the worker's parallel index, so two workers against one server do not meet;
+ * personal templates, sources and service accounts are their owner's own. A retry runs in a new
+ * worker (with a new marketplace, at a new port), which makes its world afresh.
+ */
+interface World {
+  alma: User;
+  milo: User;
+  bank: string;
+  rolloutBanks: [string, string];
+  serverSource: string;
+  market: E2eMarketplace;
+  /** Alma's API key, for setting up through the API. */
+  api: APIRequestContext;
+  /** The browser sessions of alma (Chromium) and milo, as a storage state. */
+  sessions: Record<"alma" | "milo", SignedIn>;
+}
+
+function worldNames(slot: number) {
+  return {
+    alma: { id: `alma-${slot}`, password: "alma's long a11y password" },
+    milo: { id: `milo-${slot}`, password: "milo's long a11y password" },
+    bank: `a11y-bank-${slot}`,
+    rolloutBanks: [`a11y-rollout-${slot}-1`, `a11y-rollout-${slot}-2`] as [string, string],
+    serverSource: `a11y-server-${slot}`,
+  };
+}
+
+/**
+ * Removes what a world made that the server keeps for everyone: later spec files expect an empty
+ * server and their own users, and a new world starts from nothing. (Alma's templates, sources and
+ * service account go with her; deleting them one by one would add audit entries. Banks and their
+ * policies outlive their owner.)
+ */
+async function removeWorld(admin: APIRequestContext, names: ReturnType<typeof worldNames>) {
+  for (const bank of [names.bank, ...names.rolloutBanks]) await deleteBankIfPresent(admin, bank);
+  await deleteIfPresent(admin, `/ext/svc/admin/template-sources/${names.serverSource}`);
+  for (const user of [names.alma.id, names.milo.id]) await deleteIfPresent(admin, `/ext/svc/admin/users/${user}`);
+}
+
+/** Signs `user` in through the console, in a browser of its own, and returns the session. */
+async function sessionOf(browser: Browser, user: User, userAgent?: string): Promise<SignedIn> {
+  const context = await browser.newContext({ baseURL: E2E_BASE_URL, userAgent });
+  await signIn(await context.newPage(), user.id, user.password);
+  const session = await context.storageState();
+  await context.close();
+  return session;
+}
+
+async function makeWorld(browser: Browser, admin: APIRequestContext, slot: number): Promise<World> {
+  const names = worldNames(slot);
+  const { alma, milo, bank, rolloutBanks, serverSource } = names;
+  const market = await new E2eMarketplace().start();
+  market.setCatalog(SOURCE, [catalogEntry("first"), faqEntry("first")]);
+  await removeWorld(admin, names);
+  await createFreshUser(admin, { id: alma.id, display_name: "Alma", password: alma.password, role: "admin" });
+  await createFreshUser(admin, { id: milo.id, display_name: "Milo", password: milo.password, role: "member" });
+  const key = await expectOk(await admin.post(`/ext/svc/admin/users/${alma.id}/api-keys`, { data: { description: "a11y setup" } }));
+  const api = await apiRequest.newContext({
     baseURL: E2E_BASE_URL,
     extraHTTPHeaders: { authorization: `Bearer ${((await key.json()) as { token: string }).token}` },
   });
 
-  await expectOk(await alma.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y" } }));
+  await expectOk(await api.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl(SOURCE), alias: SOURCE } }));
   for (const id of [HANDBOOK, FAQ])
-    await expectOk(await alma.post(`/ext/svc/me/templates/${id}/install`, { data: { source_name: "a11y" } }));
+    await expectOk(await api.post(`/ext/svc/me/templates/${id}/install`, { data: { source_name: SOURCE } }));
   // Her edit of the edition line, which the source changes too: the update review offers a merge, with a conflict.
   await expectOk(
-    await alma.patch(`/ext/svc/me/templates/${HANDBOOK}`, {
+    await api.patch(`/ext/svc/me/templates/${HANDBOOK}`, {
       data: { manifest: e2eManifest({ directives: [{ name: "Edition", content: "Quote alma's annotated edition." }] }) },
     }),
   );
-  await expectOk(await alma.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl("a11y"), alias: "a11y-server" } }));
+  await expectOk(await api.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl(SOURCE), alias: serverSource } }));
   await expectOk(
-    await alma.post("/ext/svc/me/templates", {
+    await api.post("/ext/svc/me/templates", {
       data: {
         id: NOTES,
         name: "Accessible notes",
@@ -96,20 +148,21 @@ test.beforeAll(async () => {
     }),
   );
   await expectOk(
-    await alma.patch(`/ext/svc/me/templates/${NOTES}`, { data: { name: "Accessible notes (reviewed)", tags: ["a11y", "reviewed"] } }),
+    await api.patch(`/ext/svc/me/templates/${NOTES}`, { data: { name: "Accessible notes (reviewed)", tags: ["a11y", "reviewed"] } }),
   );
-  await expectOk(await alma.post("/ext/svc/banks", { data: { bank_id: BANK, name: "Accessible bank", template: NOTES } }));
-  await expectOk(await alma.post("/ext/svc/me/templates", { data: { id: ROLLOUT, name: "Accessible rollout", manifest: e2eManifest() } }));
-  for (const bank of ROLLOUT_BANKS) await expectOk(await alma.post("/ext/svc/banks", { data: { bank_id: bank, template: ROLLOUT } }));
+  await expectOk(await api.post("/ext/svc/banks", { data: { bank_id: bank, name: "Accessible bank", template: NOTES } }));
+  await expectOk(await api.post("/ext/svc/me/templates", { data: { id: ROLLOUT, name: "Accessible rollout", manifest: e2eManifest() } }));
+  for (const rolloutBank of rolloutBanks)
+    await expectOk(await api.post("/ext/svc/banks", { data: { bank_id: rolloutBank, template: ROLLOUT } }));
   // A third version that rewrites the manifest: the versions page compares it with the second,
   // and the bank, made from the second, is behind it (a rollout to make).
   await expectOk(
-    await alma.patch(`/ext/svc/me/templates/${NOTES}`, { data: { manifest: e2eManifest({ directives: directives("notes", 30) }) } }),
+    await api.patch(`/ext/svc/me/templates/${NOTES}`, { data: { manifest: e2eManifest({ directives: directives("notes", 30) }) } }),
   );
   // Two policies: its history has an older one to restore.
   for (const strategy of ["careful", "balanced"]) {
     await expectOk(
-      await alma.put(`/ext/svc/banks/${BANK}/policy`, {
+      await api.put(`/ext/svc/banks/${bank}/policy`, {
         data: {
           document: {
             version: "2026-03-24",
@@ -121,117 +174,70 @@ test.beforeAll(async () => {
       }),
     );
   }
-  await expectOk(await alma.post("/ext/svc/me/service-accounts", { data: { id: "a11y-bot", display_name: "A11y bot" } }));
+  await expectOk(await api.post("/ext/svc/me/service-accounts", { data: { id: "a11y-bot", display_name: "A11y bot" } }));
   // A newer edition in the marketplace, much longer: the installed template has an update to review.
-  market.setCatalog("a11y", [catalogEntry("second", 40), faqEntry("first")]);
+  market.setCatalog(SOURCE, [catalogEntry("second", 40), faqEntry("first")]);
   // Checked, so the Templates page offers its Update.
-  await expectOk(await alma.post("/ext/svc/me/templates/check-updates", { data: {} }));
+  await expectOk(await api.post("/ext/svc/me/templates/check-updates", { data: {} }));
+  // Alma's other session, in another browser, beside the one the tests use.
+  await sessionOf(browser, alma, FIREFOX_ON_WINDOWS);
+  const sessions = { alma: await sessionOf(browser, alma), milo: await sessionOf(browser, milo) };
+  return { ...names, market, api, sessions };
+}
+
+const test = base.extend<{ user: "alma" | "milo" | null }, { world: World }>({
+  world: [
+    async ({ browser }, use, workerInfo) => {
+      const admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: ADMIN_HEADERS });
+      const world = await makeWorld(browser, admin, workerInfo.parallelIndex);
+      await use(world);
+      await world.api.delete("/ext/svc/me/service-accounts/a11y-bot");
+      await removeWorld(admin, world);
+      await Promise.all([admin.dispose(), world.api.dispose(), world.market.stop()]);
+    },
+    { scope: "worker", timeout: 5 * 60_000 },
+  ],
+  /** Who the test's browser is signed in as; null: signed out. */
+  user: [null, { option: true }],
+  storageState: async ({ world, user }, use) => {
+    await use(user ? world.sessions[user] : undefined);
+  },
+  page: async ({ page }, use) => {
+    await watchSettling(page);
+    await use(page);
+  },
 });
 
-// Later specs expect an empty server and their own users: remove what this one made. (Alma's
-// templates and source go with her; deleting them one by one would add audit entries.)
-test.afterAll(async () => {
-  await alma?.delete(`/ext/svc/me/service-accounts/a11y-bot`);
-  for (const bank of [BANK, ...ROLLOUT_BANKS]) await alma?.delete(`/ext/svc/banks/${bank}`);
-  await admin?.delete("/ext/svc/admin/template-sources/a11y-server");
-  for (const user of [ALMA.id, MILO.id]) await admin?.delete(`/ext/svc/admin/users/${user}`);
-  await Promise.all([admin?.dispose(), alma?.dispose(), market.stop()]);
-});
+// Reduced motion, as a user who asks for it. Mantine's transitions still run (the theme does not
+// set respectReducedMotion): `settle` finishes them. A trace of a test's page loads and axe runs is
+// large and slows every step; the findings name what failed.
+test.use({ reducedMotion: "reduce", trace: "off" });
+test.describe.configure({ mode: "parallel", timeout: 5 * 60_000 });
 
-/** Every console page, as a path and its h1 (a pattern where the page names its subject). */
-const CONSOLE_PAGES: { path: string; heading: string | RegExp }[] = [
-  // Alma's Home lists what waits: her update, her bank behind, the admin cards.
-  { path: "/", heading: "Home" },
-  { path: "/sources", heading: "Template sources" },
-  { path: "/marketplace", heading: "Marketplace" },
-  { path: "/templates", heading: "Templates" },
-  { path: "/templates?scope=server", heading: "Templates" },
-  { path: "/templates/new", heading: /new template/i },
-  { path: `/templates/personal/${NOTES}`, heading: /Accessible notes/ },
-  { path: `/templates/personal/${HANDBOOK}`, heading: /Accessible handbook/ },
-  { path: `/templates/personal/${HANDBOOK}/update`, heading: /update/i },
-  { path: `/templates/personal/${NOTES}/versions`, heading: `Versions of ${NOTES}` },
-  { path: "/banks", heading: "Banks" },
-  { path: "/banks/new", heading: "New bank" },
-  { path: `/banks/${BANK}`, heading: "Accessible bank" },
-  { path: `/banks/${BANK}/policy`, heading: "Bank policy" },
-  { path: "/account", heading: "Account" },
-  { path: "/admin/users", heading: "Users" },
-  { path: "/admin/sources", heading: "Server sources" },
-  { path: "/admin/audit", heading: "Audit log" },
-  { path: "/api-reference", heading: "API reference" },
-];
-/** The pages a member's navigation offers. */
-const MEMBER_PATHS = ["/", "/sources", "/marketplace", "/templates", "/banks", "/account"];
-const MEMBER_PAGES = CONSOLE_PAGES.filter(({ path }) => MEMBER_PATHS.includes(path));
-const SIGNED_OUT_PAGES: { path: string; heading: string | RegExp }[] = [
-  { path: "/signin", heading: "Sign in" },
-  { path: "/", heading: "Bank Templates Console" },
-];
-const SCHEMES = ["light", "dark"] as const;
-const SIZES = [DESKTOP, MOBILE];
-
-/** Opens a page and waits until it shows its content: its h1, no loaders, no requests going. */
-async function open(page: Page, path: string, heading: string | RegExp, scheme: "light" | "dark") {
+/** Opens a page and waits until it shows its content: its h1, in the light scheme. */
+async function open(page: Page, path: string, heading: string | RegExp) {
   await page.goto(path);
   await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
-  await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", scheme);
-  await settle(page);
+  await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "light");
   if (path === "/api-reference") await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
 }
 
-/** Waits until the page is still; `idle` false while a request is held on purpose (a step in progress). */
-async function settle(page: Page, { idle = true } = {}) {
-  if (idle) await page.waitForLoadState("networkidle");
-  await expect(page.locator(".mantine-Loader-root:visible")).toHaveCount(0);
-  // Mantine's transitions (a fading alert, a collapsing panel) end before colours are measured.
-  await page.waitForTimeout(250);
-}
-
-/** Fails the test (softly, so every view still gets checked) when a view has findings. */
-function report(findings: string[]) {
+/**
+ * Checks the page as it is now, in both schemes, once it is still (`idle` false: while a request
+ * is held on purpose); `state` says what is open or shown beyond its URL. Fails the test softly, so
+ * every view still gets checked and all findings are reported at once.
+ */
+async function check(page: Page, state?: string, { idle = true } = {}) {
+  const url = new URL(page.url());
+  const view = { path: `${url.pathname}${url.search}`, width: page.viewportSize()!.width, state };
+  const findings = await axeFindingsInBothSchemes(page, view, { idle });
   expect.soft(findings, `accessibility findings:\n${findings.join("\n")}`).toEqual([]);
 }
 
-/** Every page × width × scheme, checked by axe; `extra` checks more states at each width and scheme. */
-async function checkAll(page: Page, pages: { path: string; heading: string | RegExp }[], extra?: (view: CheckedView) => Promise<string[]>) {
-  for (const scheme of SCHEMES) {
-    // The console follows the system's scheme until someone picks one (defaultColorScheme "auto").
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      for (const { path, heading } of pages) {
-        await open(page, path, heading, scheme);
-        report(await axeFindings(page, { path, width: size.width, scheme }));
-      }
-      if (extra) report(await extra({ path: "", width: size.width, scheme }));
-    }
-  }
-}
-
-test("the sign-in and landing pages pass axe at both widths in both schemes", async ({ page }) => {
-  await checkAll(page, SIGNED_OUT_PAGES);
-});
-
-test("a member's pages pass axe at both widths in both schemes", async ({ page }) => {
-  test.setTimeout(10 * 60_000);
-  await page.goto("/signin");
-  await settle(page);
-  await signIn(page, MILO.id, MILO.password);
-  await checkAll(page, MEMBER_PAGES);
-});
-
-/** Where the states and dialogs of one width and scheme are checked, and what was found there. */
-interface Checks {
-  page: Page;
-  view: CheckedView;
-  found: string[];
-}
-
-/** Checks the page as it is now: `state` says what is open or shown beyond its URL. */
-async function checkState(c: Checks, state: string, { idle = true } = {}) {
-  await settle(c.page, { idle });
-  c.found.push(...(await axeFindings(c.page, { ...c.view, path: new URL(c.page.url()).pathname, state })));
+/** Opens a page and checks it as it loads. */
+async function checkPage(page: Page, path: string, heading: string | RegExp) {
+  await open(page, path, heading);
+  await check(page);
 }
 
 /**
@@ -239,18 +245,18 @@ async function checkState(c: Checks, state: string, { idle = true } = {}) {
  * states inside it), and closes it by the button `closeBy` of the topmost dialog; returns once it is gone.
  */
 async function checkDialog(
-  c: Checks,
+  page: Page,
   opener: Locator | (() => Promise<Locator>),
   name: string | RegExp,
   { closeBy = "Cancel", more }: { closeBy?: string; more?: (dialog: Locator) => Promise<void> } = {},
 ) {
   await (typeof opener === "function" ? await opener() : opener).click();
-  const dialog = c.page.getByRole("dialog", { name, exact: typeof name === "string" });
+  const dialog = page.getByRole("dialog", { name, exact: typeof name === "string" });
   await expect(dialog).toBeVisible();
-  await checkState(c, `${name} dialog`);
+  await check(page, `${name} dialog`);
   await more?.(dialog);
   // The topmost dialog's button: `more` may have left a question open above this one.
-  await c.page.getByRole("dialog").last().getByRole("button", { name: closeBy, exact: true }).click();
+  await page.getByRole("dialog").last().getByRole("button", { name: closeBy, exact: true }).click();
   await expect(dialog).toBeHidden();
 }
 
@@ -266,280 +272,347 @@ const rowAction = (page: Page, row: string | RegExp, action: string | RegExp) =>
   return page.getByRole("menu").getByRole("menuitem", { name: action }).first();
 };
 
-/** Every dialog and state of the console beyond the pages as they load, page by page. */
-async function checkDialogs(page: Page, view: CheckedView): Promise<string[]> {
-  const c: Checks = { page, view, found: [] };
-  const { scheme } = view;
+/** A number for a new edition or version, new in this worker. */
+let editions = 0;
 
-  await open(page, "/admin/users", "Users", scheme);
-  // The form with refused fields showing and, what was typed being lost, the question before closing.
-  await checkDialog(c, page.getByRole("button", { name: "New user" }), "New user", {
-    closeBy: "Discard",
-    more: async (newUser) => {
-      await newUser.getByLabel("User name").fill("Not A Name");
-      await newUser.getByLabel("Email").fill("not-an-email");
-      await newUser.getByRole("button", { name: "Create user" }).click();
-      await expect(newUser.getByLabel("User name")).toHaveAttribute("aria-invalid", "true");
-      await checkState(c, "New user dialog, fields refused");
-      await newUser.getByRole("button", { name: "Cancel" }).click();
-      await expect(page.getByRole("dialog", { name: "Discard changes?" })).toBeVisible();
-      await checkState(c, "Discard changes? dialog");
-    },
+/** The pages a member's navigation offers, and the signed-out ones, as a path and its h1. */
+const MEMBER_PAGES: { path: string; heading: string }[] = [
+  { path: "/", heading: "Home" },
+  { path: "/sources", heading: "Template sources" },
+  { path: "/marketplace", heading: "Marketplace" },
+  { path: "/templates", heading: "Templates" },
+  { path: "/banks", heading: "Banks" },
+  { path: "/account", heading: "Account" },
+];
+const SIGNED_OUT_PAGES: { path: string; heading: string }[] = [
+  { path: "/signin", heading: "Sign in" },
+  { path: "/", heading: "Bank Templates Console" },
+];
+
+for (const size of [DESKTOP, MOBILE]) {
+  const phone = size === MOBILE;
+  test.describe(`${size.width} px`, () => {
+    test.use({ viewport: size });
+
+    test("the sign-in and landing pages, signed out", async ({ page }) => {
+      for (const { path, heading } of SIGNED_OUT_PAGES) await checkPage(page, path, heading);
+    });
+
+    test.describe("member", () => {
+      test.use({ user: "milo" });
+
+      test("a member's pages", async ({ page }) => {
+        for (const { path, heading } of MEMBER_PAGES) await checkPage(page, path, heading);
+      });
+    });
+
+    test.describe("admin", () => {
+      test.use({ user: "alma" });
+
+      // Alma's Home lists what waits: her update, her bank behind, the admin cards.
+      test("Home", async ({ page }) => {
+        await checkPage(page, "/", "Home");
+      });
+
+      test("/sources and its dialogs", async ({ page }) => {
+        await checkPage(page, "/sources", "Template sources");
+        await checkDialog(page, page.getByRole("button", { name: "Add source" }), "Add a personal source");
+        await checkDialog(page, rowAction(page, SOURCE, `Edit source ${SOURCE}`), `Edit source ${SOURCE}`);
+        await checkDialog(page, rowAction(page, SOURCE, `Remove source ${SOURCE}`), "Remove source?");
+        if (!phone) return;
+        // The navigation drawer of narrow screens, open.
+        await page.getByRole("button", { name: "Open navigation" }).click();
+        await expect(page.getByRole("navigation", { name: "Console" })).toBeInViewport();
+        await check(page, "navigation open");
+        await page.getByRole("button", { name: "Close navigation" }).click();
+      });
+
+      test("/marketplace and its dialogs", async ({ page }) => {
+        await checkPage(page, "/marketplace", "Marketplace");
+        const preview = page.getByRole("button", { name: "Preview manifest of Accessible handbook" }).first();
+        await checkDialog(page, preview, "Manifest of Accessible handbook", { closeBy: "Close" });
+        await checkDialog(page, page.getByRole("button", { name: "Install Accessible handbook" }).first(), "Install Accessible handbook");
+      });
+
+      test("/templates, its dialogs and Update all", async ({ page, world }) => {
+        await checkPage(page, "/templates", "Templates");
+        await checkDialog(page, rowAction(page, HANDBOOK, `Update template ${HANDBOOK}`), `Update template ${HANDBOOK}?`);
+        await checkDialog(page, rowAction(page, NOTES, `Delete template ${NOTES}`), "Delete template?");
+        // Update all asks first, listing each update with its diff on request.
+        await checkDialog(page, page.getByRole("button", { name: "Update all" }), /^Update 1 template from their sources\?/, {
+          more: async (dialog) => {
+            await dialog.getByRole("button", { name: "Show diff" }).click();
+            await expect(dialog.getByTestId("manifest-diff")).toBeVisible();
+            await check(page, "Update all dialog, a diff shown");
+          },
+        });
+        if (phone) {
+          // A row's actions folded into its menu, open.
+          await page.getByRole("button", { name: `Actions for ${HANDBOOK}` }).click();
+          await expect(page.getByRole("menu")).toBeVisible();
+          await check(page, "row actions menu open");
+          await page.keyboard.press("Escape");
+          await expect(page.getByRole("menu")).toBeHidden();
+        }
+        // A new edition of the FAQ: Update all updates it, skips the edited handbook and offers to
+        // replace its edits, which asks first. (The FAQ is at its source's edition before: this
+        // test is the only one that changes it, and applies what it changes.)
+        world.market.setCatalog(SOURCE, [catalogEntry("second", 40), faqEntry(`${size.width} px, edition ${++editions}`)]);
+        await page.getByRole("button", { name: "Update all" }).click();
+        await page
+          .getByRole("dialog", { name: /^Update 2 templates from their sources\?/ })
+          .getByRole("button", { name: "Update 1 template" })
+          .click();
+        const report = page.getByTestId("update-all-report");
+        await expect(report).toContainText("1 updated");
+        await checkDialog(page, report.getByRole("button", { name: "Replace local edits in 1 template" }), "Replace local edits?");
+      });
+
+      test("/templates?scope=server", async ({ page }) => {
+        await checkPage(page, "/templates?scope=server", "Templates");
+      });
+
+      test("/templates/new", async ({ page }) => {
+        await checkPage(page, "/templates/new", /new template/i);
+      });
+
+      test("a hand-made template and its dialogs", async ({ page }) => {
+        await checkPage(page, `/templates/personal/${NOTES}`, /Accessible notes/);
+        await checkDialog(
+          page,
+          page.getByRole("button", { name: /^Roll out version \d+ to 1 bank$/ }),
+          /^Roll out version \d+ of personal\//,
+          {
+            more: async (dialog) => {
+              await expect(dialog.getByRole("button", { name: /^Apply/ })).toBeEnabled();
+              await check(page, "rollout dialog, previewed");
+            },
+          },
+        );
+        await checkDialog(page, page.getByRole("button", { name: "Delete template" }), "Delete template?");
+      });
+
+      /**
+       * A new version of the rollout template rolled out to its two banks: the apply step with one bank
+       * done and the other's answer held, then the summary, where that bank failed (the answer a bank the
+       * caller may not write gets; an admin may write every bank, so the test gives it). Each run makes
+       * a new version, so both banks are behind it.
+       */
+      test("a rollout, applying and summed up", async ({ page, world }) => {
+        const [, failing] = world.rolloutBanks;
+        const edition = `${size.width} px, edition ${++editions}`;
+        await expectOk(
+          await world.api.patch(`/ext/svc/me/templates/${ROLLOUT}`, {
+            data: { manifest: e2eManifest({ directives: directives(edition) }) },
+          }),
+        );
+        await open(page, `/templates/personal/${ROLLOUT}`, "Accessible rollout");
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const applying = (url: URL) => url.pathname === "/ext/svc/banks/rollout" && url.searchParams.get("dry_run") === "false";
+        await page.route(applying, async (route) => {
+          if ((route.request().postDataJSON() as { bank_ids: string[] }).bank_ids[0] !== failing) return route.continue();
+          await held;
+          const detail = `Bank ${failing} belongs to another user; only its owner or an admin may apply templates to it.`;
+          const problem = { type: "urn:bank-templates:problem:forbidden", title: "Forbidden", status: 403, detail };
+          await route.fulfill({ json: { results: [{ bank_id: failing, applied: false, import_result: null, changes: null, problem }] } });
+        });
+        const rollOut = page.getByRole("button", { name: /^Roll out version \d+ to 2 banks$/ });
+        await checkDialog(page, rollOut, /^Roll out version \d+ of personal\//, {
+          closeBy: "Done",
+          more: async (dialog) => {
+            await dialog.getByRole("button", { name: "Apply to 2 banks" }).click();
+            await expect(dialog.getByRole("progressbar")).toHaveAccessibleName("Applied 1 of 2 banks");
+            await check(page, "rollout dialog, applying", { idle: false });
+            release();
+            await expect(dialog.getByTestId("rollout-summary")).toContainText("1 applied, 1 failed.");
+            await check(page, "rollout dialog, summary");
+          },
+        });
+      });
+
+      test("an installed template", async ({ page }) => {
+        await checkPage(page, `/templates/personal/${HANDBOOK}`, /Accessible handbook/);
+      });
+
+      // The review of an update of an edited template: overwriting shows the diff (checked with the
+      // page), keeping the edits shows the merge and the paths it could not decide.
+      test("an update's review and its merge", async ({ page }) => {
+        await checkPage(page, `/templates/personal/${HANDBOOK}/update`, /update/i);
+        await page.getByText("Keep my edits", { exact: true }).click();
+        await expect(page.getByTestId("merge-conflicts")).toBeVisible();
+        await check(page, "merge with conflicts");
+      });
+
+      test("a template's versions and their dialogs", async ({ page }) => {
+        await checkPage(page, `/templates/personal/${NOTES}/versions`, `Versions of ${NOTES}`);
+        await expect(page.getByTestId("version-differences").getByTestId("manifest-diff")).toBeVisible();
+        await checkDialog(page, rowAction(page, "version 1", "View version 1"), `Version 1 of ${NOTES}`, { closeBy: "Close" });
+        await checkDialog(page, rowAction(page, "version 1", "Roll back to version 1"), `Roll back ${NOTES}?`);
+        if (!phone) return;
+        // At 390 px the versions table fits without sideways scrolling.
+        const overflow = await page
+          .getByTestId("versions-table")
+          .evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
+        expect.soft(overflow, "the versions table scrolls sideways at 390 px").toBeLessThanOrEqual(0);
+      });
+
+      test("/banks", async ({ page }) => {
+        await checkPage(page, "/banks", "Banks");
+      });
+
+      test("/banks/new", async ({ page }) => {
+        await checkPage(page, "/banks/new", "New bank");
+      });
+
+      test("a bank and its dialogs", async ({ page, world }) => {
+        const { bank } = world;
+        await checkPage(page, `/banks/${bank}`, "Accessible bank");
+        await checkDialog(page, page.getByRole("button", { name: "Apply template" }), `Apply a template to ${bank}`, {
+          closeBy: "Discard",
+          more: async (dialog) => {
+            await pickTemplate(dialog, page, `personal/${NOTES}`);
+            await dialog.getByRole("button", { name: "Preview" }).click();
+            await expect(dialog.getByTestId("import-preview")).toBeVisible();
+            await check(page, "apply template dialog, previewed");
+            // A chosen template would be lost: Cancel asks first.
+            await dialog.getByRole("button", { name: "Cancel" }).click();
+            await expect(page.getByRole("dialog", { name: "Discard changes?" })).toBeVisible();
+          },
+        });
+        await checkDialog(page, page.getByRole("button", { name: "Save as template" }), `Save ${bank} as a template`);
+        await checkDialog(page, page.getByRole("button", { name: "Delete bank" }), "Delete bank?");
+        if (!phone) return;
+        // At 390 px bank config keys wrap between words only: "disposition_empathy" may break after
+        // its "_", so a key is at least as wide as "disposition_".
+        const keyWidth = await page
+          .getByTestId("bank-config")
+          .getByRole("rowheader", { name: "disposition_empathy" })
+          .evaluate((th) => th.clientWidth);
+        expect.soft(keyWidth, "a bank config key is squeezed to a few characters a line at 390 px").toBeGreaterThanOrEqual(90);
+      });
+
+      test("a bank's policy, its history and dialogs", async ({ page, world }) => {
+        await checkPage(page, `/banks/${world.bank}/policy`, "Bank policy");
+        await checkDialog(page, page.getByRole("button", { name: "Delete policy" }), "Delete policy?");
+        await page.getByRole("tab", { name: "History" }).click();
+        await expect(page.getByTestId("policy-history").getByTestId("manifest-diff").first()).toBeVisible();
+        await check(page, "policy history");
+        // The older change, opened: it can be restored.
+        const older = page.getByTestId("policy-change").nth(1);
+        await older.getByRole("button").first().click();
+        await checkDialog(page, older.getByRole("button", { name: /^Restore this/ }), "Restore this policy?");
+      });
+
+      // The header's account menu, open; its Account entry leads on (a move within the console,
+      // which Back undoes).
+      test("/account, reached from the account menu, and its dialogs", async ({ page, world }) => {
+        await open(page, "/", "Home");
+        await page.getByRole("button", { name: /^Account menu for / }).click();
+        await expect(page.getByRole("menu")).toBeVisible();
+        await check(page, "account menu open");
+        await page.getByRole("menuitem", { name: "Account" }).click();
+        await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+        await check(page);
+        await checkDialog(page, rowAction(page, OTHER_SESSION, `Sign out ${OTHER_SESSION}`), "Sign out this session?");
+        await checkDialog(page, page.getByRole("button", { name: "Sign out everywhere else" }), "Sign out everywhere else?");
+        await checkDialog(page, page.getByRole("button", { name: "Change password" }), "Change your password");
+        await checkDialog(page, page.getByRole("button", { name: "New service account" }), "New service account");
+        await checkDialog(page, rowAction(page, "a11y-bot", "API keys of a11y-bot"), "Service account a11y-bot", { closeBy: "Close" });
+        await checkDialog(page, rowAction(page, "a11y-bot", "Delete service account a11y-bot"), "Delete service account?");
+        await checkDialog(page, rowAction(page, /key /, /^Revoke key /), "Revoke API key?");
+        // A new key: the form, then the key shown once, which closes only once it is kept.
+        await checkDialog(page, page.getByRole("button", { name: "Create API key" }).first(), "New API key for you", {
+          closeBy: "Done",
+          more: async (dialog) => {
+            await dialog.getByLabel("Description").fill(`a11y ${size.width}, ${world.alma.id}`);
+            await dialog.getByRole("button", { name: "Create key" }).click();
+            await expect(dialog.getByTestId("new-token")).toBeVisible();
+            await check(page, "new API key shown once");
+            // Back before the key is kept asks first.
+            await page.evaluate(() => window.history.back());
+            const leave = page.getByRole("dialog", { name: "Leave without the new key?" });
+            await expect(leave).toBeVisible();
+            await check(page, "Leave without the new key? dialog");
+            await leave.getByRole("button", { name: "Keep editing" }).click();
+            await expect(leave).toBeHidden();
+            await expect(page).toHaveURL(/\/account$/);
+            await dialog.getByLabel("I have copied the key and stored it safely").check();
+          },
+        });
+      });
+
+      test("/admin/users and its dialogs", async ({ page, watch, world }) => {
+        // The refused new user, on purpose.
+        watch.expectError(/→ 422|status of 422/);
+        const { alma } = world;
+        await checkPage(page, "/admin/users", "Users");
+        // The form with refused fields showing and, what was typed being lost, the question before closing.
+        await checkDialog(page, page.getByRole("button", { name: "New user" }), "New user", {
+          closeBy: "Discard",
+          more: async (newUser) => {
+            await newUser.getByLabel("User name").fill("Not A Name");
+            await newUser.getByLabel("Email").fill("not-an-email");
+            await newUser.getByRole("button", { name: "Create user" }).click();
+            await expect(newUser.getByLabel("User name")).toHaveAttribute("aria-invalid", "true");
+            await check(page, "New user dialog, fields refused");
+            await newUser.getByRole("button", { name: "Cancel" }).click();
+            await expect(page.getByRole("dialog", { name: "Discard changes?" })).toBeVisible();
+            await check(page, "Discard changes? dialog");
+          },
+        });
+        await checkDialog(page, rowAction(page, alma.id, `Edit user ${alma.id}`), `Edit user ${alma.id}`);
+        await checkDialog(page, rowAction(page, alma.id, `API keys of user ${alma.id}`), `User ${alma.id}`, { closeBy: "Close" });
+        await checkDialog(page, rowAction(page, alma.id, `Delete user ${alma.id}`), "Delete user?");
+      });
+
+      // Server sources: the personal sources' dialogs, for every user.
+      test("/admin/sources and its dialogs", async ({ page, world }) => {
+        const { serverSource } = world;
+        await checkPage(page, "/admin/sources", "Server sources");
+        await checkDialog(page, page.getByRole("button", { name: "Add source" }), "Add a server source");
+        await checkDialog(page, rowAction(page, serverSource, `Edit source ${serverSource}`), `Edit source ${serverSource}`);
+        await checkDialog(page, rowAction(page, serverSource, `Remove source ${serverSource}`), "Remove source?");
+      });
+
+      test("/admin/audit, an entry's changes shown", async ({ page }) => {
+        await checkPage(page, "/admin/audit", "Audit log");
+        await page
+          .getByRole("button", { name: /^Show the changes of / })
+          .first()
+          .click();
+        await expect(page.getByTestId("audit-changes")).toBeVisible();
+        await check(page, "an entry's changes shown");
+      });
+
+      // The slowest page.
+      test("/api-reference", async ({ page }) => {
+        await checkPage(page, "/api-reference", "API reference");
+      });
+    });
   });
-  await checkDialog(c, rowAction(page, ALMA.id, `Edit user ${ALMA.id}`), `Edit user ${ALMA.id}`);
-  await checkDialog(c, rowAction(page, ALMA.id, `API keys of user ${ALMA.id}`), `User ${ALMA.id}`, { closeBy: "Close" });
-  await checkDialog(c, rowAction(page, ALMA.id, `Delete user ${ALMA.id}`), "Delete user?");
-
-  // Server sources: the personal sources' dialogs, for every user.
-  await open(page, "/admin/sources", "Server sources", scheme);
-  await checkDialog(c, page.getByRole("button", { name: "Add source" }), "Add a server source");
-  await checkDialog(c, rowAction(page, "a11y-server", "Edit source a11y-server"), "Edit source a11y-server");
-  await checkDialog(c, rowAction(page, "a11y-server", "Remove source a11y-server"), "Remove source?");
-
-  await open(page, "/sources", "Template sources", scheme);
-  await checkDialog(c, page.getByRole("button", { name: "Add source" }), "Add a personal source");
-  await checkDialog(c, rowAction(page, "a11y", "Edit source a11y"), "Edit source a11y");
-  await checkDialog(c, rowAction(page, "a11y", "Remove source a11y"), "Remove source?");
-
-  await open(page, "/marketplace", "Marketplace", scheme);
-  await checkDialog(
-    c,
-    page.getByRole("button", { name: "Preview manifest of Accessible handbook" }).first(),
-    "Manifest of Accessible handbook",
-    {
-      closeBy: "Close",
-    },
-  );
-  await checkDialog(c, page.getByRole("button", { name: "Install Accessible handbook" }).first(), "Install Accessible handbook");
-
-  await open(page, "/templates", "Templates", scheme);
-  await checkDialog(c, rowAction(page, HANDBOOK, `Update template ${HANDBOOK}`), `Update template ${HANDBOOK}?`);
-  await checkDialog(c, rowAction(page, NOTES, `Delete template ${NOTES}`), "Delete template?");
-  // Update all asks first, listing each update with its diff on request.
-  await checkDialog(c, page.getByRole("button", { name: "Update all" }), /^Update 1 template from their sources\?/, {
-    more: async (dialog) => {
-      await dialog.getByRole("button", { name: "Show diff" }).click();
-      await expect(dialog.getByTestId("manifest-diff")).toBeVisible();
-      await checkState(c, "Update all dialog, a diff shown");
-    },
-  });
-  // A new edition of the FAQ: Update all updates it, skips the edited handbook and offers to
-  // replace its edits, which asks first.
-  market.setCatalog("a11y", [catalogEntry("second", 40), faqEntry(`${view.width} px ${scheme}`)]);
-  await page.getByRole("button", { name: "Update all" }).click();
-  await page
-    .getByRole("dialog", { name: /^Update 2 templates from their sources\?/ })
-    .getByRole("button", { name: "Update 1 template" })
-    .click();
-  const report = page.getByTestId("update-all-report");
-  await expect(report).toContainText("1 updated");
-  await checkDialog(c, report.getByRole("button", { name: "Replace local edits in 1 template" }), "Replace local edits?");
-
-  await open(page, `/templates/personal/${NOTES}`, /Accessible notes/, scheme);
-  await checkDialog(c, page.getByRole("button", { name: /^Roll out version \d+ to 1 bank$/ }), /^Roll out version \d+ of personal\//, {
-    more: async (dialog) => {
-      await expect(dialog.getByRole("button", { name: /^Apply/ })).toBeEnabled();
-      await checkState(c, "rollout dialog, previewed");
-    },
-  });
-  await checkDialog(c, page.getByRole("button", { name: "Delete template" }), "Delete template?");
-
-  await checkRollout(c);
-
-  await open(page, `/templates/personal/${NOTES}/versions`, `Versions of ${NOTES}`, scheme);
-  await expect(page.getByTestId("version-differences").getByTestId("manifest-diff")).toBeVisible();
-  await checkDialog(c, rowAction(page, "version 1", "View version 1"), `Version 1 of ${NOTES}`, { closeBy: "Close" });
-  await checkDialog(c, rowAction(page, "version 1", "Roll back to version 1"), `Roll back ${NOTES}?`);
-
-  // The review of an update of an edited template: overwriting shows the diff (checked with the
-  // page), keeping the edits shows the merge and the paths it could not decide.
-  await open(page, `/templates/personal/${HANDBOOK}/update`, /update/i, scheme);
-  await page.getByText("Keep my edits", { exact: true }).click();
-  await expect(page.getByTestId("merge-conflicts")).toBeVisible();
-  await checkState(c, "merge with conflicts");
-
-  await open(page, `/banks/${BANK}`, "Accessible bank", scheme);
-  await checkDialog(c, page.getByRole("button", { name: "Apply template" }), `Apply a template to ${BANK}`, {
-    closeBy: "Discard",
-    more: async (dialog) => {
-      await pickTemplate(dialog, page, `personal/${NOTES}`);
-      await dialog.getByRole("button", { name: "Preview" }).click();
-      await expect(dialog.getByTestId("import-preview")).toBeVisible();
-      await checkState(c, "apply template dialog, previewed");
-      // A chosen template would be lost: Cancel asks first.
-      await dialog.getByRole("button", { name: "Cancel" }).click();
-      await expect(page.getByRole("dialog", { name: "Discard changes?" })).toBeVisible();
-    },
-  });
-  await checkDialog(c, page.getByRole("button", { name: "Save as template" }), `Save ${BANK} as a template`);
-  await checkDialog(c, page.getByRole("button", { name: "Delete bank" }), "Delete bank?");
-
-  await open(page, `/banks/${BANK}/policy`, "Bank policy", scheme);
-  await checkDialog(c, page.getByRole("button", { name: "Delete policy" }), "Delete policy?");
-  await page.getByRole("tab", { name: "History" }).click();
-  await expect(page.getByTestId("policy-history").getByTestId("manifest-diff").first()).toBeVisible();
-  await checkState(c, "policy history");
-  // The older change, opened: it can be restored.
-  const older = page.getByTestId("policy-change").nth(1);
-  await older.getByRole("button").first().click();
-  await checkDialog(c, older.getByRole("button", { name: /^Restore this/ }), "Restore this policy?");
-
-  await open(page, "/admin/audit", "Audit log", scheme);
-  await page
-    .getByRole("button", { name: /^Show the changes of / })
-    .first()
-    .click();
-  await expect(page.getByTestId("audit-changes")).toBeVisible();
-  await checkState(c, "an entry's changes shown");
-
-  // The header's account menu, open; its Account entry leads on (a move within the console, which Back undoes).
-  await page.getByRole("button", { name: /^Account menu for / }).click();
-  await expect(page.getByRole("menu")).toBeVisible();
-  await checkState(c, "account menu open");
-  await page.getByRole("menuitem", { name: "Account" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
-  await settle(page);
-  await checkDialog(c, rowAction(page, OTHER_SESSION, `Sign out ${OTHER_SESSION}`), "Sign out this session?");
-  await checkDialog(c, page.getByRole("button", { name: "Sign out everywhere else" }), "Sign out everywhere else?");
-  await checkDialog(c, page.getByRole("button", { name: "Change password" }), "Change your password");
-  await checkDialog(c, page.getByRole("button", { name: "New service account" }), "New service account");
-  await checkDialog(c, rowAction(page, "a11y-bot", "API keys of a11y-bot"), "Service account a11y-bot", { closeBy: "Close" });
-  await checkDialog(c, rowAction(page, "a11y-bot", "Delete service account a11y-bot"), "Delete service account?");
-  await checkDialog(c, rowAction(page, /key /, /^Revoke key /), "Revoke API key?");
-  // A new key: the form, then the key shown once, which closes only once it is kept.
-  await checkDialog(c, page.getByRole("button", { name: "Create API key" }).first(), "New API key for you", {
-    closeBy: "Done",
-    more: async (dialog) => {
-      await dialog.getByLabel("Description").fill(`a11y ${view.width} ${scheme}`);
-      await dialog.getByRole("button", { name: "Create key" }).click();
-      await expect(dialog.getByTestId("new-token")).toBeVisible();
-      await checkState(c, "new API key shown once");
-      // Back before the key is kept asks first.
-      await page.evaluate(() => window.history.back());
-      const leave = page.getByRole("dialog", { name: "Leave without the new key?" });
-      await expect(leave).toBeVisible();
-      await checkState(c, "Leave without the new key? dialog");
-      await leave.getByRole("button", { name: "Keep editing" }).click();
-      await expect(leave).toBeHidden();
-      await expect(page).toHaveURL(/\/account$/);
-      await dialog.getByLabel("I have copied the key and stored it safely").check();
-    },
-  });
-  return c.found;
 }
 
-/**
- * A new version of the rollout template rolled out to its two banks: the apply step with one bank
- * done and the other's answer held, then the summary, where that bank failed (the answer a bank the
- * caller may not write gets; an admin may write every bank, so the test gives it).
- */
-async function checkRollout(c: Checks) {
-  const { page, view } = c;
-  const [, failing] = ROLLOUT_BANKS;
-  await expectOk(
-    await alma.patch(`/ext/svc/me/templates/${ROLLOUT}`, {
-      data: { manifest: e2eManifest({ directives: directives(`${view.width} px ${view.scheme}`) }) },
-    }),
-  );
-  await open(page, `/templates/personal/${ROLLOUT}`, "Accessible rollout", view.scheme);
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const applying = (url: URL) => url.pathname === "/ext/svc/banks/rollout" && url.searchParams.get("dry_run") === "false";
-  await page.route(applying, async (route) => {
-    if ((route.request().postDataJSON() as { bank_ids: string[] }).bank_ids[0] !== failing) return route.continue();
-    await held;
-    const detail = `Bank ${failing} belongs to another user; only its owner or an admin may apply templates to it.`;
-    const problem = { type: "urn:bank-templates:problem:forbidden", title: "Forbidden", status: 403, detail };
-    await route.fulfill({ json: { results: [{ bank_id: failing, applied: false, import_result: null, changes: null, problem }] } });
-  });
-  await checkDialog(c, page.getByRole("button", { name: /^Roll out version \d+ to 2 banks$/ }), /^Roll out version \d+ of personal\//, {
-    closeBy: "Done",
-    more: async (dialog) => {
-      await dialog.getByRole("button", { name: "Apply to 2 banks" }).click();
-      await expect(dialog.getByRole("progressbar")).toHaveAccessibleName("Applied 1 of 2 banks");
-      await checkState(c, "rollout dialog, applying", { idle: false });
-      release();
-      await expect(dialog.getByTestId("rollout-summary")).toContainText("1 applied, 1 failed.");
-      await checkState(c, "rollout dialog, summary");
-    },
-  });
-  await page.unroute(applying);
-}
+test.describe("keyboard", () => {
+  test.use({ user: "alma" });
 
-test("every console page and its dialogs pass axe at both widths in both schemes", async ({ page, browser, watch }) => {
-  // The refused new user, on purpose.
-  watch.expectError(/→ 422|status of 422/);
-  // Every page, its states and dialogs, at 2 widths × 2 schemes: 22.2 minutes measured with the
-  // machine's 2 cores shared by other builds and browser runs (13.4 before the sessions, rollout
-  // steps, server sources, account menu and the two questions were added, under a lighter load);
-  // the API reference is the slowest page.
-  test.setTimeout(35 * 60_000);
-  // Alma's other session, in another browser.
-  const elsewhere = await browser.newContext({ userAgent: FIREFOX_ON_WINDOWS });
-  await signIn(await elsewhere.newPage(), ALMA.id, ALMA.password);
-  await elsewhere.close();
-  // Signs in once the form is interactive (its submit handler attached).
-  await page.goto("/signin");
-  await settle(page);
-  await signIn(page, ALMA.id, ALMA.password);
-  await checkAll(page, CONSOLE_PAGES, async (view) => {
-    const dialogs = await checkDialogs(page, view);
-    // The navigation drawer of narrow screens, open.
-    if (view.width !== MOBILE.width) return dialogs;
-    await open(page, "/sources", "Template sources", view.scheme);
-    await page.getByRole("button", { name: "Open navigation" }).click();
-    await expect(page.getByRole("navigation", { name: "Console" })).toBeInViewport();
+  test("a long diff is a named region the keyboard reaches, shows focus on, and scrolls", async ({ page }) => {
+    await open(page, `/templates/personal/${HANDBOOK}/update`, /update/i);
     await settle(page);
-    const found = await axeFindings(page, { ...view, path: "/sources", state: "navigation open" });
-    await page.getByRole("button", { name: "Close navigation" }).click();
-    // A row's actions folded into its menu, open.
-    await open(page, "/templates", "Templates", view.scheme);
-    await page.getByRole("button", { name: `Actions for ${HANDBOOK}` }).click();
-    await expect(page.getByRole("menu")).toBeVisible();
-    await settle(page);
-    found.push(...(await axeFindings(page, { ...view, path: "/templates", state: "row actions menu open" })));
-    await page.keyboard.press("Escape");
-    await expect(page.getByRole("menu")).toBeHidden();
-    await expectPhoneLayout(page, view.scheme);
-    return [...dialogs, ...found];
+    const diff = page.getByRole("region", { name: /lines added/ });
+    const scrolled = () => diff.evaluate((region) => region.scrollTop);
+    // Taller than its box, so there is something to scroll.
+    expect(await diff.evaluate((region) => region.scrollHeight - region.clientHeight)).toBeGreaterThan(0);
+    // Reached by Tab from the control before it, as a keyboard user gets there.
+    await page.getByRole("radio", { name: "Side by side" }).focus();
+    await page.keyboard.press("Tab");
+    await expect(diff).toBeFocused();
+    expect(await diff.evaluate((region) => getComputedStyle(region).outlineStyle)).toBe("solid");
+    await page.keyboard.press("PageDown");
+    await expect.poll(scrolled).toBeGreaterThan(0);
+    await page.keyboard.press("Home");
+    await expect.poll(scrolled).toBe(0);
   });
 });
-
-test("a long diff is a named region the keyboard reaches, shows focus on, and scrolls", async ({ page }) => {
-  await page.goto("/signin");
-  await settle(page);
-  await signIn(page, ALMA.id, ALMA.password);
-  await open(page, `/templates/personal/${HANDBOOK}/update`, /update/i, "light");
-  const diff = page.getByRole("region", { name: /lines added/ });
-  const scrolled = () => diff.evaluate((region) => region.scrollTop);
-  // Taller than its box, so there is something to scroll.
-  expect(await diff.evaluate((region) => region.scrollHeight - region.clientHeight)).toBeGreaterThan(0);
-  // Reached by Tab from the control before it, as a keyboard user gets there.
-  await page.getByRole("radio", { name: "Side by side" }).focus();
-  await page.keyboard.press("Tab");
-  await expect(diff).toBeFocused();
-  expect(await diff.evaluate((region) => getComputedStyle(region).outlineStyle)).toBe("solid");
-  await page.keyboard.press("PageDown");
-  await expect.poll(scrolled).toBeGreaterThan(0);
-  await page.keyboard.press("Home");
-  await expect.poll(scrolled).toBe(0);
-});
-
-/** At 390 px: the versions table fits without sideways scrolling; bank config keys wrap between words only. */
-async function expectPhoneLayout(page: Page, scheme: "light" | "dark") {
-  await open(page, `/templates/personal/${NOTES}/versions`, `Versions of ${NOTES}`, scheme);
-  const overflow = await page
-    .getByTestId("versions-table")
-    .evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
-  expect.soft(overflow, "the versions table scrolls sideways at 390 px").toBeLessThanOrEqual(0);
-
-  await open(page, `/banks/${BANK}`, "Accessible bank", scheme);
-  // "disposition_empathy" may break after its "_", so a key is at least as wide as "disposition_".
-  const keyWidth = await page
-    .getByTestId("bank-config")
-    .getByRole("rowheader", { name: "disposition_empathy" })
-    .evaluate((th) => th.clientWidth);
-  expect.soft(keyWidth, "a bank config key is squeezed to a few characters a line at 390 px").toBeGreaterThanOrEqual(90);
-}
