@@ -1,7 +1,6 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import TimingReporter from "./tests/support/timing-reporter";
 
 // The same suite runs on PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL.
 const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
@@ -27,7 +26,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: process.env.CI
-      ? ["default", ["json", { outputFile: ".ci-out/vitest.json" }], new TimingReporter(".ci-out/vitest-timing.json")]
+      ? ["default", ["json", { outputFile: ".ci-out/vitest.json" }], ["./tests/support/timing-reporter.ts", { outputFile: ".ci-out/vitest-timing.json" }]]
       : ["default"],
     projects: databases.map((name) => ({
       extends: true,

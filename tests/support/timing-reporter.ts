@@ -13,7 +13,11 @@ const fileSeconds = (module: TestModule) => {
 };
 
 export default class TimingReporter implements Reporter {
-  constructor(private readonly outputFile: string) {}
+  private readonly outputFile: string;
+
+  constructor(options: { outputFile: string }) {
+    this.outputFile = options.outputFile;
+  }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
     const files = modules.map((module) => ({
