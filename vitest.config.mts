@@ -26,7 +26,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: process.env.CI
-      ? ["default", ["json", { outputFile: ".ci-out/vitest.json" }], ["./tests/support/timing-reporter.ts", { outputFile: ".ci-out/vitest-timing.json" }]]
+      ? [
+          "default",
+          ["json", { outputFile: ".ci-out/vitest.json" }],
+          ["./tests/support/timing-reporter.ts", { outputFile: ".ci-out/vitest-timing.json" }],
+        ]
       : ["default"],
     projects: databases.map((name) => ({
       extends: true,
