@@ -1,6 +1,4 @@
-// First: what Next's server sets up before anything of Next loads (AsyncLocalStorage as a
-// global, which Next's request-scope storages capture when they are first loaded).
-import "next/dist/server/node-environment-baseline";
+// Next's server globals are set up before every test file (tests/support/next-environment.ts).
 import { NextRequest } from "next/server";
 import { GET, POST } from "@/app/api/auth/[...nextauth]/route";
 
