@@ -140,7 +140,7 @@ export const prepare = expectQuestions;
 
 /**
  * Leaving the page asks `what` (by default about unsaved edits) until the returned undo is
- * called. Loaded by useLeaveGuard once a form is on the page, not with the page's first load.
+ * called (useLeaveGuard calls it in the commit that makes a form dirty).
  */
 export function registerGuard(what: DiscardQuestion | undefined, currentRouter: Router): () => void {
   router = currentRouter;
