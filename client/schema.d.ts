@@ -1130,11 +1130,11 @@ export interface components {
         CreateTemplateRequest: {
             id: string;
             name: string;
-            manifest: components["schemas"]["BankTemplateManifest"];
             description?: string | null;
             category?: string | null;
             integrations?: string[] | null;
             tags?: string[] | null;
+            manifest: components["schemas"]["BankTemplateManifest"];
         };
         /**
          * @description A Hindsight bank-template manifest. Keys the schema does not name are kept as they are, with a warning.
@@ -2078,10 +2078,15 @@ export interface components {
         };
         CatalogEntry: {
             id: string;
+            /** @description The template's display name. */
             name: string;
+            /** @description What the template is for; null when not given. */
             description: string | null;
+            /** @description One label to group templates by; null when not given. */
             category: string | null;
+            /** @description The tools or products the template works with. */
             integrations: string[];
+            /** @description Free labels to find the template by. */
             tags: string[];
             /** @description The entry's manifest; null when it could not be fetched (see problem). */
             manifest: {
@@ -2114,10 +2119,15 @@ export interface components {
         };
         Template: {
             id: string;
+            /** @description The template's display name. */
             name: string;
+            /** @description What the template is for; null when not given. */
             description: string | null;
+            /** @description One label to group templates by; null when not given. */
             category: string | null;
+            /** @description The tools or products the template works with. */
             integrations: string[];
+            /** @description Free labels to find the template by. */
             tags: string[];
             /** @enum {string} */
             scope: "personal" | "server";
@@ -2143,6 +2153,7 @@ export interface components {
              * @example 2026-11-22T10:15:30.123Z
              */
             updated_at: string;
+            /** @description The bank-template manifest. */
             manifest: components["schemas"]["BankTemplateManifest"];
         };
         UpdateResult: {
@@ -2166,10 +2177,15 @@ export interface components {
             current: components["schemas"]["Template"];
             /** @description What an update would write, as the source holds it now. */
             latest: {
+                /** @description The template's display name. */
                 name: string;
+                /** @description What the template is for; null when not given. */
                 description: string | null;
+                /** @description One label to group templates by; null when not given. */
                 category: string | null;
+                /** @description The tools or products the template works with. */
                 integrations: string[];
+                /** @description Free labels to find the template by. */
                 tags: string[];
                 manifest: {
                     [key: string]: unknown;
@@ -2183,10 +2199,15 @@ export interface components {
             base_version: number;
             /** @description That version's content: the source's as last installed or updated. */
             base: {
+                /** @description The template's display name. */
                 name: string;
+                /** @description What the template is for; null when not given. */
                 description: string | null;
+                /** @description One label to group templates by; null when not given. */
                 category: string | null;
+                /** @description The tools or products the template works with. */
                 integrations: string[];
+                /** @description Free labels to find the template by. */
                 tags: string[];
                 manifest: {
                     [key: string]: unknown;
@@ -2194,10 +2215,15 @@ export interface components {
             };
             /** @description What an update with merge=true would write; at a conflicting path, the template's own value. */
             merged: {
+                /** @description The template's display name. */
                 name: string;
+                /** @description What the template is for; null when not given. */
                 description: string | null;
+                /** @description One label to group templates by; null when not given. */
                 category: string | null;
+                /** @description The tools or products the template works with. */
                 integrations: string[];
+                /** @description Free labels to find the template by. */
                 tags: string[];
                 manifest: {
                     [key: string]: unknown;
@@ -2243,11 +2269,17 @@ export interface components {
             restored_version: number | null;
             source_revision: string | null;
             locally_modified: boolean;
+            /** @description The template's display name. */
             name: string;
+            /** @description What the template is for; null when not given. */
             description: string | null;
+            /** @description One label to group templates by; null when not given. */
             category: string | null;
+            /** @description The tools or products the template works with. */
             integrations: string[];
+            /** @description Free labels to find the template by. */
             tags: string[];
+            /** @description The bank-template manifest. */
             manifest: components["schemas"]["BankTemplateManifest"];
         };
         CheckUpdatesResult: {

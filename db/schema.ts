@@ -7,6 +7,19 @@ const timestamptz = (name: string) => timestamp(name, { withTimezone: true, prec
 const createdAt = () => timestamptz("created_at").notNull().defaultNow();
 const updatedAt = () => timestamptz("updated_at").notNull().defaultNow();
 
+/**
+ * A template's content (lib/contracts/templates/content-fields.ts), the same columns in
+ * `templates` and in each of its `template_versions`.
+ */
+const templateContentColumns = () => ({
+  name: text("name").notNull(),
+  description: text("description"),
+  category: text("category"),
+  integrations: text("integrations").array().notNull().default(sql`'{}'::text[]`),
+  tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+  manifest: json("manifest").$type<Record<string, unknown>>().notNull(),
+});
+
 export const users = pgTable("users", {
   id: text("id").primaryKey(),
   displayName: text("display_name").notNull(),
@@ -100,12 +113,7 @@ export const templates = pgTable(
     id: text("id").notNull(),
     scope: text("scope", { enum: ["personal", "server"] }).notNull(),
     owner: text("owner").references(() => users.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    description: text("description"),
-    category: text("category"),
-    integrations: text("integrations").array().notNull().default(sql`'{}'::text[]`),
-    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
-    manifest: json("manifest").$type<Record<string, unknown>>().notNull(),
+    ...templateContentColumns(),
     sourceName: text("source_name"),
     sourceScope: text("source_scope", { enum: ["personal", "server"] }),
     sourceOwner: text("source_owner"),
@@ -287,12 +295,7 @@ export const templateVersions = pgTable(
     action: text("action", { enum: ["create", "install", "patch", "update", "rollback"] }).notNull(),
     actor: text("actor").notNull(),
     createdAt: createdAt(),
-    name: text("name").notNull(),
-    description: text("description"),
-    category: text("category"),
-    integrations: text("integrations").array().notNull(),
-    tags: text("tags").array().notNull(),
-    manifest: json("manifest").$type<Record<string, unknown>>().notNull(),
+    ...templateContentColumns(),
     sourceRevision: text("source_revision"),
     locallyModified: boolean("locally_modified").notNull(),
     /** The version a rollback restored; null for every other action. */

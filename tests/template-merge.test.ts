@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type MergeConflict, mergeTemplate, type TemplateContent } from "@/lib/contracts/templates/merge";
+import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
+import { type MergeConflict, mergeTemplate } from "@/lib/contracts/templates/merge";
 
 // The three-way merge of an update that keeps local edits (CONTRACT §16), case by case: each
 // case changes a base template on the local side, the upstream side or both, and states the

@@ -1,8 +1,9 @@
 "use client";
 import { SectionCard } from "@/components/console/SectionCard";
+import type { TemplateDetails } from "@/lib/contracts/templates/content-fields";
 import { formatJson } from "./json-text";
 import { ManifestDiff } from "./ManifestDiff";
-import { MetadataDiff, type TemplateMetadata } from "./MetadataDiff";
+import { MetadataDiff } from "./MetadataDiff";
 
 /** Two contents of a template compared: the details that differ, then the manifests line by line. */
 export function ContentDiff({
@@ -13,8 +14,8 @@ export function ContentDiff({
   manifestLabels = [beforeLabel, afterLabel],
   titles = ["Details", "Manifest"],
 }: {
-  before: TemplateMetadata & { manifest: unknown };
-  after: TemplateMetadata & { manifest: unknown };
+  before: TemplateDetails & { manifest: unknown };
+  after: TemplateDetails & { manifest: unknown };
   beforeLabel: string;
   afterLabel: string;
   /** The manifest diff's labels, when they say more than the details' (a revision, say). */

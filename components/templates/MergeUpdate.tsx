@@ -8,7 +8,8 @@ import { ErrorState, FormError, LoadingState } from "@/components/console/states
 import { type TemplateData, UpstreamMoved, useSaveResolvedMerge, useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import { contentOf, type MergePicks, mergeTemplate, sameContent, type TemplateContent } from "@/lib/contracts/templates/merge";
+import { contentOf, type TemplateContent } from "@/lib/contracts/templates/content-fields";
+import { type MergePicks, mergeTemplate, sameContent } from "@/lib/contracts/templates/merge";
 import { ContentDiff } from "./ContentDiff";
 import { MergeConflicts } from "./MergeConflicts";
 import { templatePath } from "./paths";

@@ -2,21 +2,8 @@
 import { Text } from "@mantine/core";
 import { ScrollRegion } from "@/components/console/ScrollRegion";
 import { Table } from "@/components/console/Table";
-
-/** A template's details besides its manifest, as two contents to compare carry them. */
-export interface TemplateMetadata {
-  name: string;
-  description: string | null;
-  category: string | null;
-  tags: string[];
-  integrations: string[];
-}
-
-const FIELDS = ["name", "description", "category", "tags", "integrations"] as const;
-
-/** A detail's value as text: lists joined, nothing as "none". */
-export const showValue = (value: unknown) =>
-  Array.isArray(value) ? (value.length ? value.join(", ") : "none") : value === null || value === "" ? "none" : String(value);
+import type { TemplateDetails } from "@/lib/contracts/templates/content-fields";
+import { DETAIL_KEYS, detailLabel, showValue } from "./details-form";
 
 /** The details that differ between two contents of a template, before beside after; only the changed fields. */
 export function MetadataDiff({
@@ -25,16 +12,16 @@ export function MetadataDiff({
   beforeLabel,
   afterLabel,
 }: {
-  before: TemplateMetadata;
-  after: TemplateMetadata;
+  before: TemplateDetails;
+  after: TemplateDetails;
   beforeLabel: string;
   afterLabel: string;
 }) {
-  const changed = FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
+  const changed = DETAIL_KEYS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
   if (changed.length === 0) {
     return (
       <Text size="sm" c="dimmed" data-testid="details-diff">
-        Name, description, category, tags and integrations are the same.
+        {DETAIL_KEYS.map(detailLabel).join(", ")}: the same.
       </Text>
     );
   }
@@ -51,7 +38,7 @@ export function MetadataDiff({
         <Table.Tbody>
           {changed.map((f) => (
             <Table.Tr key={f}>
-              <Table.Th scope="row">{f}</Table.Th>
+              <Table.Th scope="row">{detailLabel(f)}</Table.Th>
               <Table.Td>
                 <Text size="sm" td="line-through" c="red">
                   {showValue(before[f])}

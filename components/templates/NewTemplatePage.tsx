@@ -14,13 +14,14 @@ import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { useCreateTemplate, useTemplates } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { Crumbs } from "./Crumbs";
+import { createdDetails, DETAIL_KEYS, type DetailsForm, emptyDetails, fillFromEntry } from "./details-form";
 import { blockedSentence, saveBlockers, useTemplateFormProblem } from "./form-problem";
 import { formatJson } from "./json-text";
 import type { ManifestEditorProps } from "./ManifestEditor";
 import { templatePath, templatesPath } from "./paths";
-import { emptyMetadata, METADATA_FIELDS, type TemplateMetadata, TemplateMetadataFields } from "./TemplateMetadataFields";
+import { TemplateMetadataFields } from "./TemplateMetadataFields";
 
-const FIELDS = ["id", ...METADATA_FIELDS] as const;
+const FIELDS = ["id", ...DETAIL_KEYS] as const;
 
 // The manifest editor (live checks, the problem list) is ~5 kB gzipped that would take this
 // page's first load over its budget: it loads beside the page, and until it is there the
@@ -40,7 +41,6 @@ const EXAMPLE = {
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
 /** A new template from a pasted or uploaded manifest, checked live before it is created. */
 export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
@@ -49,7 +49,7 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
   const list = useTemplates(scope);
   const form = useTemplateFormProblem(FIELDS, "id");
   const [id, setId] = useState("");
-  const [meta, setMeta] = useState<TemplateMetadata>(emptyMetadata);
+  const [meta, setMeta] = useState<DetailsForm>(emptyDetails);
   const [text, setText] = useState("");
   const [fileNote, setFileNote] = useState<string | null>(null);
   const validation = useManifestValidation(text);
@@ -73,13 +73,7 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
     if (isRecord(parsed) && isRecord(parsed.manifest)) {
       const entry = parsed;
       if (!id && typeof entry.id === "string") setId(entry.id);
-      setMeta((m) => ({
-        name: m.name || (typeof entry.name === "string" ? entry.name : ""),
-        description: m.description || (typeof entry.description === "string" ? entry.description : ""),
-        category: m.category || (typeof entry.category === "string" ? entry.category : ""),
-        tags: m.tags.length ? m.tags : strings(entry.tags),
-        integrations: m.integrations.length ? m.integrations : strings(entry.integrations),
-      }));
+      setMeta((m) => fillFromEntry(m, entry));
       setText(formatJson(entry.manifest));
       setFileNote(`Loaded the catalog entry in ${file.name}: its manifest, and its details where the form was empty.`);
     } else {
@@ -93,7 +87,7 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
   const blockedId = useId();
   // Typed or uploaded but not created yet: leaving asks first. (Creating navigates with the
   // router, which the guard does not stop.)
-  useLeaveGuard(id !== "" || JSON.stringify(meta) !== JSON.stringify(emptyMetadata) || text !== "");
+  useLeaveGuard(id !== "" || JSON.stringify(meta) !== JSON.stringify(emptyDetails) || text !== "");
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -103,11 +97,7 @@ export function NewTemplatePage({ scope }: { scope: ScopeKind }) {
       create.mutateAsync({
         body: {
           id: id.trim(),
-          name: meta.name,
-          description: meta.description.trim() ? meta.description : undefined,
-          category: meta.category.trim() ? meta.category.trim() : undefined,
-          tags: meta.tags,
-          integrations: meta.integrations,
+          ...createdDetails(meta),
           manifest: manifest as never,
         },
       }),

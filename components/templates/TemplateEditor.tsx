@@ -8,22 +8,15 @@ import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { type TemplateData, usePatchTemplate, useTemplates } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { changedDetails, DETAIL_KEYS, type DetailsForm, detailsOf } from "./details-form";
 import { blockedSentence, saveBlockers, useTemplateFormProblem } from "./form-problem";
 import { formatJson } from "./json-text";
 import { ManifestEditor } from "./ManifestEditor";
-import { METADATA_FIELDS, metadataOf, type TemplateMetadata, TemplateMetadataFields } from "./TemplateMetadataFields";
-
-const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
-const orNull = (s: string) => (s.trim() === "" ? null : s);
+import { TemplateMetadataFields } from "./TemplateMetadataFields";
 
 /** What the form changed, as a PATCH body; empty when nothing changed. */
-function changesOf(t: TemplateData, meta: TemplateMetadata, manifest: unknown | undefined) {
-  const body: Record<string, unknown> = {};
-  if (meta.name !== t.name) body.name = meta.name;
-  if (orNull(meta.description) !== t.description) body.description = orNull(meta.description);
-  if (orNull(meta.category) !== t.category) body.category = orNull(meta.category);
-  if (!sameList(meta.tags, t.tags)) body.tags = meta.tags;
-  if (!sameList(meta.integrations, t.integrations)) body.integrations = meta.integrations;
+function changesOf(t: TemplateData, meta: DetailsForm, manifest: unknown | undefined) {
+  const body: Record<string, unknown> = changedDetails(t, meta);
   if (manifest !== undefined && JSON.stringify(manifest) !== JSON.stringify(t.manifest)) body.manifest = manifest;
   return body;
 }
@@ -32,8 +25,8 @@ function changesOf(t: TemplateData, meta: TemplateMetadata, manifest: unknown | 
 export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; template: TemplateData }) {
   const patch = usePatchTemplate(scope);
   const list = useTemplates(scope);
-  const form = useTemplateFormProblem(METADATA_FIELDS);
-  const [meta, setMeta] = useState(() => metadataOf(t));
+  const form = useTemplateFormProblem(DETAIL_KEYS);
+  const [meta, setMeta] = useState(() => detailsOf(t));
   const [text, setText] = useState(() => formatJson(t.manifest));
   const [saved, setSaved] = useState(false);
   const validation = useManifestValidation(text);
@@ -58,7 +51,7 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
       setter(v);
     };
   const discard = () => {
-    setMeta(metadataOf(t));
+    setMeta(detailsOf(t));
     setText(formatJson(t.manifest));
     form.reset();
     setSaved(false);
@@ -68,7 +61,7 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
     if (blocked || !dirty) return;
     const updated = await form.submit(() => patch.patch(t.id, changes as never));
     if (updated) {
-      setMeta(metadataOf(updated));
+      setMeta(detailsOf(updated));
       setText(formatJson(updated.manifest));
       setSaved(true);
     }

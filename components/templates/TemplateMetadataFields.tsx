@@ -1,42 +1,14 @@
 "use client";
 import { SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
 import { lazySection } from "@/components/console/lazy";
-
-/** The editable metadata of a template, as the form holds it. */
-export interface TemplateMetadata {
-  name: string;
-  description: string;
-  category: string;
-  tags: string[];
-  integrations: string[];
-}
-
-export const emptyMetadata: TemplateMetadata = { name: "", description: "", category: "", tags: [], integrations: [] };
-
-export const METADATA_FIELDS = ["name", "description", "category", "tags", "integrations"] as const;
-
-/** The metadata of a template for the form (nulls as empty strings). */
-export function metadataOf(t: {
-  name: string;
-  description: string | null;
-  category: string | null;
-  tags: string[];
-  integrations: string[];
-}): TemplateMetadata {
-  return {
-    name: t.name,
-    description: t.description ?? "",
-    category: t.category ?? "",
-    tags: [...t.tags],
-    integrations: [...t.integrations],
-  };
-}
+import type { DetailKey } from "@/lib/contracts/templates/content-fields";
+import type { DetailsForm } from "./details-form";
 
 /** An error at a field, or at one of its list items (`tags[2]`). */
 type ListField = "category" | "tags" | "integrations";
 
-export interface TemplateListFieldsProps extends Pick<TemplateMetadata, ListField> {
-  onChange: <K extends ListField>(key: K, value: TemplateMetadata[K]) => void;
+export interface TemplateListFieldsProps extends Pick<DetailsForm, ListField> {
+  onChange: <K extends ListField>(key: K, value: DetailsForm[K]) => void;
   categories: string[];
   errors: Partial<Record<ListField, string>>;
 }
@@ -45,7 +17,7 @@ export interface TemplateListFieldsProps extends Pick<TemplateMetadata, ListFiel
  * Until TemplateListFields' code has arrived: the same three fields, labelled and laid out as
  * they will be, showing their values, not yet editable.
  */
-function ListFieldsLoading({ category, tags, integrations }: Pick<TemplateMetadata, ListField>) {
+function ListFieldsLoading({ category, tags, integrations }: Pick<DetailsForm, ListField>) {
   const hint = "Enter or comma after each";
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" aria-busy>
@@ -65,9 +37,15 @@ const TemplateListFields = lazySection<TemplateListFieldsProps>(
   (props) => <ListFieldsLoading {...props} />,
 );
 
+/** The details this form has an input for: every one (a detail without its input does not compile). */
+const INPUTS = ["name", "description", "category", "tags", "integrations"] as const satisfies readonly DetailKey[];
+type WithoutInput = Exclude<DetailKey, (typeof INPUTS)[number]>;
+const everyDetailHasInput: [WithoutInput] extends [never] ? true : WithoutInput = true;
+void everyDetailHasInput;
+
 interface Props {
-  value: TemplateMetadata;
-  onChange: (value: TemplateMetadata) => void;
+  value: DetailsForm;
+  onChange: (value: DetailsForm) => void;
   fieldError: (field: string) => string | undefined;
   /** Categories already in use, offered while typing. */
   categories?: string[];
@@ -78,9 +56,9 @@ interface Props {
 /** The message at the Name field when it is empty and a name is required. */
 const NAME_REQUIRED = "A template needs a name: saving is off until it has one";
 
-/** Name, description, category, tags and integrations of a template. */
+/** A template's details: name, description, category, tags and integrations. */
 export function TemplateMetadataFields({ value, onChange, fieldError, categories = [], requireName = false }: Props) {
-  const set = <K extends keyof TemplateMetadata>(key: K, v: TemplateMetadata[K]) => onChange({ ...value, [key]: v });
+  const set = <K extends DetailKey>(key: K, v: DetailsForm[K]) => onChange({ ...value, [key]: v });
   return (
     <Stack gap="sm">
       <TextInput

@@ -1,11 +1,7 @@
 import { plural } from "@/lib/client/format";
+import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
 import { KEYED_MANIFEST_LISTS, sameJson } from "@/lib/contracts/templates/merge";
-import type { TemplateMetadata } from "./MetadataDiff";
-
-/** A template's content as an update preview carries it, installed or latest. */
-type Content = TemplateMetadata & { manifest: Record<string, unknown> };
-
-const METADATA_FIELDS = ["name", "description", "category", "tags", "integrations"] as const;
+import { DETAIL_KEYS, detailLabel } from "./details-form";
 
 /** The manifest lists and the key their entries are matched by (as an import matches them, CONTRACT §9). */
 const KEYED_LISTS = [
@@ -45,8 +41,8 @@ function listChange(before: unknown, after: unknown, { by, one, many }: (typeof 
  * What an update would change, in a few words per part: "description changed; 2 mental models
  * changed; bank settings changed". Empty when the contents are the same.
  */
-export function describeUpdate(current: Content, latest: Content): string[] {
-  const changes: string[] = METADATA_FIELDS.filter((f) => !same(current[f], latest[f])).map((f) => `${f} changed`);
+export function describeUpdate(current: TemplateContent, latest: TemplateContent): string[] {
+  const changes: string[] = DETAIL_KEYS.filter((f) => !same(current[f], latest[f])).map((f) => `${detailLabel(f).toLowerCase()} changed`);
   const [before, after] = [current.manifest, latest.manifest];
   if (!same(before.bank, after.bank)) changes.push("bank settings changed");
   for (const list of KEYED_LISTS) {

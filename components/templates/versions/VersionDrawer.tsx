@@ -6,11 +6,9 @@ import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import { useTemplateVersion, type VersionSummaryData } from "@/lib/client/hooks/versions";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { DETAIL_KEYS, detailLabel, showValue } from "../details-form";
 import { formatJson } from "../json-text";
-import { showValue } from "../MetadataDiff";
 import { ActionBadge } from "./ActionBadge";
-
-const FIELDS = ["name", "description", "category", "integrations", "tags"] as const;
 
 interface Props {
   scope: ScopeKind;
@@ -73,10 +71,10 @@ export function VersionDrawer({ scope, id, version, isCurrent, onClose, onRollba
             <>
               <Table layout="fixed" withTableBorder withColumnBorders data-testid="version-details">
                 <Table.Tbody>
-                  {FIELDS.map((f) => (
+                  {DETAIL_KEYS.map((f) => (
                     <Table.Tr key={f}>
                       <Table.Th scope="row" w={120}>
-                        {f}
+                        {detailLabel(f)}
                       </Table.Th>
                       <Table.Td>{showValue(content.data[f])}</Table.Td>
                     </Table.Tr>

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import type { TemplateContent } from "@/lib/contracts/templates/merge";
+import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
 import type { Template } from "@/lib/contracts/templates/schemas";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { api, type CallResult } from "../api";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
 import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
 import { parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "@/lib/contracts/sources/names";
-import { Template } from "@/lib/contracts/templates/schemas";
+import { detailsAnswerShape } from "@/lib/contracts/templates/content";
 
 const sourceName = z.string().regex(SOURCE_NAME_PATTERN, SOURCE_NAME_RULE);
 
@@ -77,9 +77,11 @@ export const CatalogQuery = z.strictObject({
   refresh: queryFlag("Revalidate the catalog with the marketplace (conditionally) instead of using a fresh cached copy."),
 });
 
-// A catalog entry has a template's own fields, as a template answers them.
-const CatalogEntry = Template.pick({ id: true, name: true, description: true, category: true, integrations: true, tags: true })
-  .extend({
+// A catalog entry has a template's id and details, as a template answers them.
+const CatalogEntry = z
+  .object({
+    id: z.string(),
+    ...detailsAnswerShape,
     manifest: z
       .record(z.string(), z.unknown())
       .nullable()

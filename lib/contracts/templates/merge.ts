@@ -14,16 +14,6 @@ import { formatPath } from "@/lib/contracts/validation";
  * a key is a change, and setting it to null is another.
  */
 
-/** A template's content: what an install or update takes from the source's entry. */
-export interface TemplateContent {
-  name: string;
-  description: string | null;
-  category: string | null;
-  integrations: string[];
-  tags: string[];
-  manifest: Record<string, unknown>;
-}
-
 /**
  * A path changed on both sides to different values (its schema: MergeConflictSchema). A side on
  * which the path does not exist (a key or an entry deleted there, or never added there) holds
@@ -177,13 +167,3 @@ export function mergeTemplate<T extends object>(base: T, local: T, upstream: T, 
 
 /** Whether two contents are the same (an object's key order aside): a merge equal to upstream leaves no local edits. */
 export const sameContent = (a: object, b: object) => sameJson(a, b);
-
-/** Just the content of a template (or of any answer carrying its fields): what a merge compares. */
-export const contentOf = ({ name, description, category, integrations, tags, manifest }: TemplateContent): TemplateContent => ({
-  name,
-  description,
-  category,
-  integrations,
-  tags,
-  manifest,
-});

@@ -1,30 +1,19 @@
 import { z } from "zod";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
 import { MergeConflictSchema, NestedProblemSchema } from "@/lib/contracts/problem-schema";
-import { BankTemplateManifest } from "./manifest";
+import { contentAnswerShape, createContentShape, detailsAnswerShape, patchContentShape, TemplateContentSchema } from "./content";
 
 export const TEMPLATE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const templateId = z
   .string()
   .regex(TEMPLATE_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_' or '-', starting with a letter or digit");
 
-const label = z.string().trim().min(1, "must not be blank").max(100);
-const labels = z.array(label).max(100);
-const templateName = z
-  .string()
-  .max(200)
-  .refine((s) => s.trim().length > 0, "must not be blank");
-const description = z.string().max(5000);
 const scopeName = z.enum(["personal", "server"]);
 
 export const Template = z
   .object({
     id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    category: z.string().nullable(),
-    integrations: z.array(z.string()),
-    tags: z.array(z.string()),
+    ...detailsAnswerShape,
     scope: scopeName,
     owner: z.string().nullable().meta({ description: "user_id of a personal template's owner; null for server templates." }),
     source_name: z.string().nullable(),
@@ -41,7 +30,7 @@ export const Template = z
     update_checked_at: timestamp.nullable().meta({ description: "When the update status was last checked; null for hand-made templates." }),
     installed_at: timestamp,
     updated_at: timestamp,
-    manifest: BankTemplateManifest,
+    manifest: contentAnswerShape.manifest,
   })
   .meta({ id: "Template" });
 
@@ -60,39 +49,17 @@ const exampleManifest = {
   directives: [{ name: "Be brief", content: "Answer in three sentences or fewer." }],
 };
 
-export const CreateTemplateRequest = z
-  .strictObject({
-    id: templateId,
-    name: templateName,
-    manifest: BankTemplateManifest,
-    description: description.nullish(),
-    category: label.nullish(),
-    integrations: labels.optional(),
-    tags: labels.optional(),
-  })
-  .meta({
-    id: "CreateTemplateRequest",
-    example: { id: "support-bot", name: "Support bot", manifest: exampleManifest, category: "support", tags: ["starter"] },
-  });
+export const CreateTemplateRequest = z.strictObject({ id: templateId, ...createContentShape }).meta({
+  id: "CreateTemplateRequest",
+  example: { id: "support-bot", name: "Support bot", manifest: exampleManifest, category: "support", tags: ["starter"] },
+});
 
-// CONTRACT §15: hindclaw's clients send every field they leave unset as null. A null name,
-// integrations, tags or manifest therefore leaves that field as it is (patchTemplate skips it);
-// a null description or category clears it.
-export const PatchTemplateRequest = z
-  .strictObject({
-    name: templateName.nullish(),
-    description: description.nullable().optional(),
-    category: label.nullable().optional(),
-    integrations: labels.nullish(),
-    tags: labels.nullish(),
-    manifest: BankTemplateManifest.nullish(),
-  })
-  .meta({
-    id: "PatchTemplateRequest",
-    description:
-      "Every field optional; `{}` changes nothing. `null` clears description or category, and leaves name, integrations, tags or manifest as they are.",
-    example: { description: "Answers support questions.", category: null },
-  });
+export const PatchTemplateRequest = z.strictObject(patchContentShape).meta({
+  id: "PatchTemplateRequest",
+  description:
+    "Every field optional; `{}` changes nothing. `null` clears description or category, and leaves name, integrations, tags or manifest as they are.",
+  example: { description: "Answers support questions.", category: null },
+});
 
 export const InstallTemplateRequest = z
   .strictObject({
@@ -162,20 +129,11 @@ export const ManifestValidation = z
   })
   .meta({ id: "ManifestValidation" });
 
-const TemplateMetadata = z.object({
-  name: z.string(),
-  description: z.string().nullable(),
-  category: z.string().nullable(),
-  integrations: z.array(z.string()),
-  tags: z.array(z.string()),
-  manifest: z.record(z.string(), z.unknown()),
-});
-
 const MergePreview = z
   .object({
     base_version: z.number().int().min(1).meta({ description: "The template version the merge starts from." }),
-    base: TemplateMetadata.meta({ description: "That version's content: the source's as last installed or updated." }),
-    merged: TemplateMetadata.meta({
+    base: TemplateContentSchema.meta({ description: "That version's content: the source's as last installed or updated." }),
+    merged: TemplateContentSchema.meta({
       description: "What an update with merge=true would write; at a conflicting path, the template's own value.",
     }),
     conflicts: z
@@ -194,7 +152,7 @@ export const UpdatePreview = z
     latest_revision: z.string(),
     locally_modified: z.boolean(),
     current: Template,
-    latest: TemplateMetadata.meta({ description: "What an update would write, as the source holds it now." }),
+    latest: TemplateContentSchema.meta({ description: "What an update would write, as the source holds it now." }),
     merge: MergePreview.optional().meta({ description: "With merge=true only." }),
   })
   .meta({ id: "UpdatePreview" });
@@ -221,14 +179,7 @@ export const TemplateVersionList = z
   .object({ versions: z.array(TemplateVersionSummary).meta({ description: "Newest first; the newest 50 are kept." }) })
   .meta({ id: "TemplateVersionList" });
 
-export const TemplateVersion = TemplateVersionSummary.extend({
-  name: z.string(),
-  description: z.string().nullable(),
-  category: z.string().nullable(),
-  integrations: z.array(z.string()),
-  tags: z.array(z.string()),
-  manifest: BankTemplateManifest,
-}).meta({ id: "TemplateVersion" });
+export const TemplateVersion = TemplateVersionSummary.extend(contentAnswerShape).meta({ id: "TemplateVersion" });
 
 export const templateVersionParams = templateParams.extend({
   version: z.coerce.number().int().min(1).max(2_147_483_647),

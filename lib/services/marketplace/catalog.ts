@@ -13,7 +13,8 @@ import {
 } from "@/lib/contracts/json-hygiene";
 import type { NestedProblem } from "@/lib/contracts/problem-schema";
 import type { ProblemType } from "@/lib/contracts/problem-types";
-import type { Template } from "@/lib/contracts/templates/schemas";
+import { upstreamDetailsShape } from "@/lib/contracts/templates/content";
+import { CONTENT_FIELDS, DETAIL_KEYS, entryDetails, type TemplateContent } from "@/lib/contracts/templates/content-fields";
 import { errorMap, issuesToFieldErrors } from "@/lib/contracts/validation";
 import type { ResolveHost } from "@/lib/platform/address";
 import type { Config } from "@/lib/platform/config";
@@ -38,10 +39,7 @@ export interface MarketplaceSource {
 type Manifest = Record<string, unknown>;
 
 /** One resolved catalog entry; `manifest` is not checked against the bank-template schema here. */
-export type CatalogTemplate = Pick<z.input<typeof Template>, "id" | "name" | "description" | "category" | "integrations" | "tags"> & {
-  manifest: Manifest;
-  revision: string;
-};
+export type CatalogTemplate = { id: string } & TemplateContent & { revision: string };
 
 /** A catalog entry whose manifest could not be had; `manifest` is null unless it was fetched. */
 export type UnresolvedTemplate = Omit<CatalogTemplate, "manifest" | "revision"> & {
@@ -80,11 +78,7 @@ function isSafeRelativePath(path: string): boolean {
 const catalogEntry = z
   .strictObject({
     id: z.string().regex(TEMPLATE_ID, TEMPLATE_ID_RULE),
-    name: z.string().refine((name) => name.trim().length > 0, "must not be blank"),
-    description: z.string().nullable().optional(),
-    category: z.string().nullable().optional(),
-    integrations: z.array(z.string()).optional(),
-    tags: z.array(z.string()).optional(),
+    ...upstreamDetailsShape,
     // z.custom keeps the manifest object as parsed (no copy), so its revision covers exactly what was sent.
     manifest: z.custom<Record<string, unknown>>(isPlainObject, "must be an object").optional(),
     manifest_file: z
@@ -160,16 +154,10 @@ function standIn(entry: unknown): unknown {
   if (!isPlainObject(entry)) return entry;
   const shown = (value: unknown) => (typeof value === "string" ? displayable(value) : value);
   const list = (value: unknown) => (Array.isArray(value) ? value.map(shown) : value);
-  const { id, name, description, category, integrations, tags } = entry;
-  return {
-    id,
-    name: shown(name),
-    description: shown(description),
-    category: shown(category),
-    integrations: list(integrations),
-    tags: list(tags),
-    manifest: {},
-  };
+  const details = Object.fromEntries(
+    DETAIL_KEYS.map((key) => [key, CONTENT_FIELDS[key].kind === "list" ? list(entry[key]) : shown(entry[key])]),
+  );
+  return { id: entry.id, ...details, manifest: {} };
 }
 
 /** An unusable entry's problem: 502 naming its first flaw, and the first few as `errors`. */
@@ -293,17 +281,8 @@ function manifestUrl(catalogUrl: string, path: string, index: number): string {
   return resolved.toString();
 }
 
-/** The entry's fields as a template has them: absent description and category are null, absent lists []. */
-function entryFields(entry: CatalogEntry) {
-  return {
-    id: entry.id,
-    name: entry.name,
-    description: entry.description ?? null,
-    category: entry.category ?? null,
-    integrations: entry.integrations ?? [],
-    tags: entry.tags ?? [],
-  };
-}
+/** The entry's id and details as a template has them: an absent `text?` null, an absent list []. */
+const entryFields = (entry: CatalogEntry) => ({ id: entry.id, ...entryDetails(entry) });
 
 async function loadManifest(session: CatalogSession, entry: CatalogEntry, url: string | null): Promise<Manifest> {
   if (entry.manifest !== undefined) return entry.manifest;

@@ -3,8 +3,9 @@ import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { templateVersions } from "@/db/schema";
 import { conflict, DomainError } from "@/lib/contracts/errors";
+import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
 import { checkManifest } from "@/lib/contracts/templates/manifest";
-import { mergeTemplate, sameContent, type TemplateContent } from "@/lib/contracts/templates/merge";
+import { mergeTemplate, sameContent } from "@/lib/contracts/templates/merge";
 import { presentVersionContent, type TemplateRow } from "./template-fields";
 
 /**

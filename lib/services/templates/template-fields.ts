@@ -4,6 +4,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import { templates, type templateVersions } from "@/db/schema";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
+import { CONTENT_FIELDS, type ContentKey, EMPTY_VALUE } from "@/lib/contracts/templates/content-fields";
 import type { Template } from "@/lib/contracts/templates/schemas";
 
 export type TemplateRow = typeof templates.$inferSelect;
@@ -35,9 +36,10 @@ interface TemplateField {
  * (presentTemplate), the JSON the database writes for the hot reads (templateJson), the
  * version snapshot and its presenters, and what an install takes from a catalog entry are all
  * derived from this list, and so are what a create and a patch write of the content. A new
- * field: its column (db/schema.ts and a migration), its key in the Template schema
- * (lib/contracts/templates/schemas.ts), and its line here; a content field also in the create
- * and patch requests, and (being versioned) in template_versions and the TemplateVersion schema.
+ * field: its column (db/schema.ts and a migration), its key in the Template schema, and its line
+ * here; a content field is declared in lib/contracts/templates/content-fields.ts, which gives
+ * the requests, versions and catalog entries their key (a content field missing here does not
+ * compile).
  */
 const TEMPLATE_FIELDS = [
   { wire: "id", column: "id", kind: "string" },
@@ -68,6 +70,11 @@ const everyWireKeyListed: [Missing] extends [never] ? true : Missing = true;
 void everyWireKeyListed;
 
 type ContentField = Extract<Field, { version: "content" }>;
+
+// The versioned content is exactly a template's content (lib/contracts/templates/content-fields.ts).
+type ContentMismatch = Exclude<ContentKey, ContentField["wire"]> | Exclude<ContentField["wire"], ContentKey>;
+const contentListed: [ContentMismatch] extends [never] ? true : ContentMismatch = true;
+void contentListed;
 type StateField = Extract<Field, { version: "state" }>;
 export type VersionedColumn = Extract<Field, { version: string }>["column"];
 
@@ -105,13 +112,10 @@ export function versionSnapshot(row: Pick<TemplateRow, VersionedColumn>): Pick<t
 /** A template's content as a request gives it: by wire name, any field absent or null. */
 type ContentInput = { [F in ContentField as F["wire"]]?: TemplateRow[F["column"]] | null };
 
-/** What a created template has for a field its request left out: a nullable field null, a list empty. */
-const EMPTY: Partial<Record<FieldKind, unknown>> = { "string?": null, strings: [] };
-
 /** The content columns of a new template (POST T): what the request gave, EMPTY for the rest. */
 export function createdContent(body: ContentInput & Pick<TemplateRow, "name" | "manifest">): Pick<TemplateRow, ContentField["column"]> {
   const out: Record<string, unknown> = {};
-  for (const field of CONTENT) out[field.column] = body[field.wire] ?? EMPTY[field.kind];
+  for (const field of CONTENT) out[field.column] = body[field.wire] ?? EMPTY_VALUE[CONTENT_FIELDS[field.wire].kind];
   return out as Pick<TemplateRow, ContentField["column"]>;
 }
 
