@@ -2,8 +2,8 @@
 // document, built from the zod schemas in process (no server, no database), and
 // tests/hindclaw-client/schema.d.ts from hindclaw's vendored document (the strict client of the tests).
 import { writeFileSync } from "node:fs";
-import { CLIENT_SCHEMA_PATH, generateClientSchema } from "@/lib/contracts/client-schema";
-import { buildOpenApiDocument } from "@/lib/contracts/openapi";
+import { CLIENT_SCHEMA_PATH, generateClientSchema } from "@/lib/contracts/registry/client-schema";
+import { buildOpenApiDocument } from "@/lib/contracts/registry/openapi";
 import { generateHindclawSchema, HINDCLAW_SCHEMA_PATH } from "@/tests/hindclaw-client/generate";
 
 const outputs: Array<[string, Promise<string>]> = [

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { consolePageOf } from "@/components/admin/audit-links";
 import { auditEntries, consoleSessions } from "@/db/schema";
 import { AUDIT_ACTIONS, SESSION_ACTIONS } from "@/lib/contracts/audit/actions";
-import { listEndpoints } from "@/lib/contracts/endpoints";
+import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { pruneAuditEntries } from "@/lib/services/audit/retention";
 import { type Client, request, useTestApp } from "./support/app";
 import { signInWithPassword, signOut } from "./support/console-sessions";

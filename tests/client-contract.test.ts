@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { endpointUrl } from "@/lib/client/api";
 import { endpoints } from "@/lib/client/endpoints";
 import { ApiProblem } from "@/lib/client/problem";
-import { listEndpoints } from "@/lib/contracts/endpoints";
+import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { request, useTestApp } from "./support/app";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -88,11 +88,15 @@ describe("the console's typed client", () => {
 
   it("finds every area's endpoint contracts, and the list gathering them, client-safe (zod and schemas only)", () => {
     const areas = readdirSync(path.join(ROOT, "lib/contracts"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
-    const contracts = ["", ...areas.map((entry) => entry.name)]
-      .map((area) => path.posix.join("lib/contracts", area, "endpoints.ts"))
+    const contracts = areas
+      .map((area) => path.posix.join("lib/contracts", area.name, "endpoints.ts"))
       .filter((file) => statSync(path.join(ROOT, file), { throwIfNoEntry: false }));
     expect(contracts).toEqual(
-      expect.arrayContaining(["lib/contracts/endpoints.ts", "lib/contracts/banks/endpoints.ts", "lib/contracts/policy/endpoints.ts"]),
+      expect.arrayContaining([
+        "lib/contracts/registry/endpoints.ts",
+        "lib/contracts/banks/endpoints.ts",
+        "lib/contracts/policy/endpoints.ts",
+      ]),
     );
     for (const file of contracts) expect(describeLeaks(path.join(ROOT, file)), file).toEqual([]);
   });
@@ -100,7 +104,7 @@ describe("the console's typed client", () => {
   it("takes the endpoint table from the contracts' routes, which pull in no zod and no schema", () => {
     const zodOrSchemas = [/^zod(\/|$)/, /\/(schemas|endpoints|lifecycle-endpoints|manifest)$/];
     expect(describeLeaks(path.join(ROOT, "lib/client/endpoints.ts"), zodOrSchemas)).toEqual([]);
-    expect(valueImports(readFileSync(path.join(ROOT, "lib/client/endpoints.ts"), "utf8"))).toEqual(["@/lib/contracts/routes"]);
+    expect(valueImports(readFileSync(path.join(ROOT, "lib/client/endpoints.ts"), "utf8"))).toEqual(["@/lib/contracts/registry/routes"]);
   });
 
   it("fills path parameters (encoded) and drops empty query values", () => {

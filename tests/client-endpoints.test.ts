@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { endpoints as routes } from "@/lib/client/endpoints";
 import { POLICY_VERSION as clientPolicyVersion } from "@/lib/client/policy-version";
-import { endpoints as contracts, listEndpoints } from "@/lib/contracts/endpoints";
 import { POLICY_VERSION } from "@/lib/contracts/policy/schemas";
+import { endpoints as contracts, listEndpoints } from "@/lib/contracts/registry/endpoints";
 
 const ROOT = path.resolve(__dirname, "..");
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "@/lib/contracts/openapi";
+import { buildOpenApiDocument } from "@/lib/contracts/registry/openapi";
 import { ServerProcess } from "../e2e/support/server-process";
 import { formatSummary, groupViolations, runCampaign } from "./fuzz/campaign";
 import { contractViolations } from "./fuzz/checks";

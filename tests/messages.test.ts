@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { problemMessages } from "@/lib/client/messages";
 import { ApiProblem, describeError } from "@/lib/client/problem";
-import { listEndpoints } from "@/lib/contracts/endpoints";
 import { DomainError } from "@/lib/contracts/errors";
+import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { errorMap, issuesToFieldErrors, parseOrThrow } from "@/lib/contracts/validation";
 
 // What zod's own English says ("Too small: expected string to have >=1 characters",

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { listEndpoints } from "@/lib/contracts/endpoints";
+import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { request, useTestApp } from "./support/app";
 import { resolveRoute } from "./support/router";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { describeRule, explainPolicy, resolvePolicy } from "@/lib/contracts/policy/resolve";
 import { type PolicyContext, PolicyDocument } from "@/lib/contracts/policy/schemas";
 import { resolvePolicy as serverResolve } from "@/lib/services/policy/policy";
-import { describeRule, explainPolicy, resolvePolicy } from "@/lib/services/policy/resolve";
 
 // The resolution the API and the console's resolve preview share: which rule wins, named
 // the way the preview shows it.

@@ -5,6 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
 import { rateLimits, signInAddresses } from "@/db/schema";
+import { tooManySignInsMessage } from "@/lib/contracts/identity/sign-in-messages";
 import { clientAddress, UNKNOWN_ADDRESS } from "@/lib/platform/client-address";
 import { appendPeerAddressToForwardedFor } from "@/lib/platform/peer-address";
 import { setApp } from "@/lib/server/app";
@@ -15,7 +16,6 @@ import {
   SIGN_IN_FAILURES_PER_ADDRESS,
   SIGN_IN_FAILURES_PER_USER_AND_ADDRESS,
 } from "@/lib/services/ratelimit/limits";
-import { tooManySignInsMessage } from "@/lib/services/ratelimit/messages";
 import { admitSignInAttempt } from "@/lib/services/ratelimit/sign-in";
 import { sweepExpiredCounters } from "@/lib/services/ratelimit/window-counter";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";

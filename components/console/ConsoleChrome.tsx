@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { ConsoleUser } from "@/lib/auth/console-user";
+import type { ConsoleUser } from "@/lib/contracts/identity/console-user";
 import { ConsoleProviders } from "./ConsoleProviders";
 import { ConsoleShell } from "./ConsoleShell";
 

@@ -3,9 +3,9 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@ta
 import { type ReactNode, useState } from "react";
 // Its popstate listener must be added before the router's: as this module is first evaluated.
 import "@/components/forms/popstate";
-import type { ConsoleUser } from "@/lib/auth/console-user";
 import { isNetworkFailure } from "@/lib/client/api";
 import { ApiProblem } from "@/lib/client/problem";
+import type { ConsoleUser } from "@/lib/contracts/identity/console-user";
 import { ConsoleUserProvider } from "./console-user";
 import { useLoaded } from "./useLoaded";
 

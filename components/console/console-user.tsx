@@ -1,6 +1,6 @@
 "use client";
 import { createContext, useContext } from "react";
-import type { ConsoleUser } from "@/lib/auth/console-user";
+import type { ConsoleUser } from "@/lib/contracts/identity/console-user";
 
 const ConsoleUserContext = createContext<ConsoleUser | null>(null);
 

@@ -1,5 +1,5 @@
 import { getCsrfToken } from "next-auth/react";
-import { tooManySignInsMessage } from "@/lib/services/ratelimit/messages";
+import { tooManySignInsMessage } from "@/lib/contracts/identity/sign-in-messages";
 import { signInErrorMessage } from "./sign-in-errors";
 
 /** Where next-auth's routes live (app/api/auth/[...nextauth]). */

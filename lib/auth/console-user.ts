@@ -1,17 +1,10 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
+import type { ConsoleUser } from "@/lib/contracts/identity/console-user";
 import { getApp } from "@/lib/server/app";
-import type { Role } from "@/lib/services/identity/principal";
 import { isHttpsRequest, readSessionToken } from "./cookies";
 import { principalForSession } from "./session";
-
-/** The signed-in console user, as the console's server components and client shell see it. */
-export interface ConsoleUser {
-  id: string;
-  displayName: string;
-  role: Role;
-}
 
 /**
  * The user of the current page request, re-read from the database (so a deactivated user is

@@ -70,7 +70,7 @@ export interface Endpoint<
 /**
  * Where an endpoint is: its method and path, all the console's browser code needs of it. Each
  * area states its routes once, zod-free, in lib/contracts/<area>/routes.ts; its contracts
- * spread them, and the console imports them (gathered in lib/contracts/routes.ts) without
+ * spread them, and the console imports them (gathered in lib/contracts/registry/routes.ts) without
  * pulling in a schema.
  */
 export type Route = Readonly<Pick<Endpoint, "method" | "path">>;

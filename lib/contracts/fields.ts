@@ -6,6 +6,8 @@ export const iso = (date: Date) => date.toISOString();
 export const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
 
 export const role = z.enum(["admin", "member"]);
+/** What a user or service account may do: the one definition, for the services, the sign-in and the console. */
+export type Role = z.infer<typeof role>;
 
 /** Ids of users and service accounts (CONTRACT §2). */
 export const principalId = z

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Database, DatabaseHandle } from "@/db/client";
+import type { Role } from "@/lib/contracts/fields";
 import type { ResolveHost } from "@/lib/platform/address";
 import type { Config } from "@/lib/platform/config";
 
@@ -16,7 +17,7 @@ export interface AppContext {
   resolveHost?: ResolveHost;
 }
 
-export type Role = "admin" | "member";
+export type { Role };
 
 /**
  * Who does something: the one type for it. A user, or a service account acting for its owner

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { openApiTypes } from "@/lib/contracts/client-schema";
+import { openApiTypes } from "@/lib/contracts/registry/client-schema";
 
 /** Where the strict client of hindclaw's document keeps its generated types. */
 export const HINDCLAW_SCHEMA_PATH = path.resolve(__dirname, "schema.d.ts");

@@ -1,4 +1,4 @@
-import { listEndpoints } from "@/lib/contracts/endpoints";
+import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 
 /** Every endpoint of the contract with its path parameters filled in by sample values. */
 export function sampleRequests() {

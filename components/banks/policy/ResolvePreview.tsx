@@ -4,8 +4,8 @@ import { useDebouncedValue } from "@mantine/hooks";
 import { useRef, useState } from "react";
 import { ErrorState } from "@/components/console/states";
 import { useResolvedPolicy } from "@/lib/client/hooks/policy";
+import { describeRule, type ExplainedResolution, explainPolicy, type PolicyRule } from "@/lib/contracts/policy/resolve";
 import type { PolicyContext, PolicyDocument, ResolvedPolicy } from "@/lib/contracts/policy/schemas";
-import { describeRule, type ExplainedResolution, explainPolicy, type PolicyRule } from "@/lib/services/policy/resolve";
 import type { PolicyDraft } from "./policy-document";
 
 interface ResolvePreviewProps {
@@ -32,7 +32,7 @@ const sameResolution = (a: ResolvedPolicy, b: ResolvedPolicy) =>
 
 /**
  * Which rules gave the API's answer, found by resolving the saved document here with the
- * server's own code (lib/services/policy/resolve.ts). Only when that gives the same answer: should
+ * server's own code (lib/contracts/policy/resolve.ts). Only when that gives the same answer: should
  * the stored policy have changed meanwhile, no rule is named rather than a wrong one.
  */
 function explain(saved: PolicyDraft | null, context: PolicyContext, answer: ResolvedPolicy): ExplainedResolution | undefined {

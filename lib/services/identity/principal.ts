@@ -8,7 +8,7 @@ import { hashApiKey, looksLikeApiKey } from "./api-keys";
 import { principalCacheFor } from "./principal-cache";
 import { type KnownStamp, staleStamp, stampDue } from "./usage-stamps";
 
-export type { Principal, Role } from "@/lib/services/context";
+export type { Principal } from "@/lib/services/context";
 
 /** A service account acts with the lower of its own role and its owner's. */
 function effectiveRole(own: Role, owner: Role): Role {

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { bankPolicies } from "@/db/schema";
 import { conflict, notFound } from "@/lib/contracts/errors";
+import { resolvePolicy } from "@/lib/contracts/policy/resolve";
 import {
   type BankPolicy,
   type PolicyContext,
@@ -15,7 +16,6 @@ import { issuesToFieldErrors } from "@/lib/contracts/validation";
 import { assertMayManageBank } from "@/lib/services/banks/access";
 import { findPolicyChange, recordPolicyChange } from "@/lib/services/banks/history";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
-import { resolvePolicy } from "./resolve";
 
 type BankPolicyResult = z.input<typeof BankPolicy>;
 
@@ -182,5 +182,5 @@ export async function resolveBankPolicy(
   return resolvePolicy(document, context);
 }
 
-// Pure, and shared with the console's resolve preview: ./resolve.ts.
-export { resolvePolicy } from "./resolve";
+// Pure, and shared with the console's resolve preview: lib/contracts/policy/resolve.ts.
+export { resolvePolicy } from "@/lib/contracts/policy/resolve";

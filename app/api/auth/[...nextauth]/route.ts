@@ -6,6 +6,7 @@ import { CALLBACK_URL_COOKIES, malformedAuthInput } from "@/lib/auth/callback-ur
 import { isHttpsRequest } from "@/lib/auth/cookies";
 import { authOptions, CREDENTIALS_PROVIDER_ID } from "@/lib/auth/options";
 import { badRequest, methodNotAllowed, tooManyRequests } from "@/lib/contracts/errors";
+import { tooManySignInsMessage } from "@/lib/contracts/identity/sign-in-messages";
 import { errorToResponse } from "@/lib/http/problem";
 import { problemResponse } from "@/lib/http/problem-response";
 import { requestIdFor } from "@/lib/http/request-id";
@@ -13,7 +14,6 @@ import { clientAddress } from "@/lib/platform/client-address";
 import { logError } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
 import type { AppContext } from "@/lib/services/context";
-import { tooManySignInsMessage } from "@/lib/services/ratelimit/messages";
 import { admitSignInAttempt, settleSignInAttempt } from "@/lib/services/ratelimit/sign-in";
 
 interface NextAuthContext {

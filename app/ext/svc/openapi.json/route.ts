@@ -1,5 +1,5 @@
 // GET /ext/svc/openapi.json – the OpenAPI 3.1 document of every endpoint (no authentication)
-import { buildOpenApiDocument } from "@/lib/contracts/openapi";
+import { buildOpenApiDocument } from "@/lib/contracts/registry/openapi";
 import { route } from "@/lib/http/route";
 
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;

@@ -7,7 +7,7 @@ import { lifecycleRoutesByScope, manifestRoutes, templateRoutesByScope, usableTe
 
 /**
  * Every endpoint's method and path, zod-free, grouped as the contracts in
- * lib/contracts/endpoints.ts (which spread these): what the console's browser code imports.
+ * lib/contracts/registry/endpoints.ts (which spread these): what the console's browser code imports.
  */
 export const routes = {
   identity: identityRoutes,
