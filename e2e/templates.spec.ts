@@ -285,7 +285,7 @@ test("dana reviews the diff of the edited template and updates it, overwriting t
     removed: ['"max_tokens": 1024', "Answer customers warmly and plainly."],
     beforeUpdate: async () => {
       const details = page.getByTestId("details-diff");
-      const nameRow = details.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "name", exact: true }) });
+      const nameRow = details.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Name", exact: true }) });
       await expect(nameRow).toContainText("Support assistant (ours)");
       await expect(nameRow).toContainText("Support assistant");
       await expect(details).toContainText("and escalates.");

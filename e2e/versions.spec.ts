@@ -96,11 +96,11 @@ test("vera sees the versions, compares them and opens the first one", async ({ p
   await expect(from).toHaveValue("1");
   await expect(to).toHaveValue("2");
   const details = page.getByTestId("details-diff");
-  const nameRow = details.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "name", exact: true }) });
+  const nameRow = details.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Name", exact: true }) });
   await expect(nameRow).toContainText("FAQ notes");
   await expect(nameRow).toContainText("FAQ notes (reviewed)");
-  await expect(details.getByRole("rowheader", { name: "tags", exact: true })).toBeVisible();
-  await expect(details.getByRole("rowheader", { name: "description", exact: true })).toHaveCount(0); // unchanged
+  await expect(details.getByRole("rowheader", { name: "Tags", exact: true })).toBeVisible();
+  await expect(details.getByRole("rowheader", { name: "Description", exact: true })).toHaveCount(0); // unchanged
   const diff = page.getByTestId("manifest-diff");
   await expect(diff).toContainText("from version 1 to version 2 (current)");
   await expect(
@@ -186,7 +186,7 @@ test("the admin sees a server template's versions; a member gets the 403 page", 
   const descriptionRow = page
     .getByTestId("details-diff")
     .getByRole("row")
-    .filter({ has: page.getByRole("rowheader", { name: "description" }) });
+    .filter({ has: page.getByRole("rowheader", { name: "Description" }) });
   await expect(descriptionRow).toContainText("Shared with the whole team.");
   await expect(page.getByTestId("manifest-diff")).toHaveText("The manifests are the same.");
 
