@@ -1134,6 +1134,7 @@ export interface components {
             category?: string | null;
             integrations?: string[] | null;
             tags?: string[] | null;
+            homepage_url?: string | null;
             manifest: components["schemas"]["BankTemplateManifest"];
         };
         /**
@@ -1672,7 +1673,7 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description Every field optional; `{}` changes nothing. `null` clears description or category, and leaves name, integrations, tags or manifest as they are.
+         * @description Every field optional; `{}` changes nothing. `null` clears description, category or homepage_url, and leaves name, integrations, tags or manifest as they are.
          * @example {
          *       "description": "Answers support questions.",
          *       "category": null
@@ -1684,6 +1685,7 @@ export interface components {
             category?: string | null;
             integrations?: string[] | null;
             tags?: string[] | null;
+            homepage_url?: string | null;
             manifest?: components["schemas"]["BankTemplateManifest"] | null;
         };
         /**
@@ -2088,6 +2090,8 @@ export interface components {
             integrations: string[];
             /** @description Free labels to find the template by. */
             tags: string[];
+            /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
+            homepage_url: string | null;
             /** @description The entry's manifest; null when it could not be fetched (see problem). */
             manifest: {
                 [key: string]: unknown;
@@ -2129,6 +2133,8 @@ export interface components {
             integrations: string[];
             /** @description Free labels to find the template by. */
             tags: string[];
+            /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
+            homepage_url: string | null;
             /** @enum {string} */
             scope: "personal" | "server";
             /** @description user_id of a personal template's owner; null for server templates. */
@@ -2187,6 +2193,8 @@ export interface components {
                 integrations: string[];
                 /** @description Free labels to find the template by. */
                 tags: string[];
+                /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
+                homepage_url: string | null;
                 manifest: {
                     [key: string]: unknown;
                 };
@@ -2209,6 +2217,8 @@ export interface components {
                 integrations: string[];
                 /** @description Free labels to find the template by. */
                 tags: string[];
+                /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
+                homepage_url: string | null;
                 manifest: {
                     [key: string]: unknown;
                 };
@@ -2225,6 +2235,8 @@ export interface components {
                 integrations: string[];
                 /** @description Free labels to find the template by. */
                 tags: string[];
+                /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
+                homepage_url: string | null;
                 manifest: {
                     [key: string]: unknown;
                 };
@@ -2279,6 +2291,8 @@ export interface components {
             integrations: string[];
             /** @description Free labels to find the template by. */
             tags: string[];
+            /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
+            homepage_url: string | null;
             /** @description The bank-template manifest. */
             manifest: components["schemas"]["BankTemplateManifest"];
         };

@@ -17,6 +17,7 @@ const templateContentColumns = () => ({
   category: text("category"),
   integrations: text("integrations").array().notNull().default(sql`'{}'::text[]`),
   tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+  homepageUrl: text("homepage_url"),
   manifest: json("manifest").$type<Record<string, unknown>>().notNull(),
 });
 

@@ -40,6 +40,7 @@ const support = (overrides: Partial<CatalogEntry> = {}): CatalogEntry => ({
   category: "support",
   integrations: ["slack", "zendesk"],
   tags: ["starter", "customers"],
+  homepage_url: "https://example.com/templates/support-bot",
   manifest: e2eManifest(),
   ...overrides,
 });
@@ -91,6 +92,11 @@ test("dana adds a source and browses its catalog: search, filters, badges, manif
   for (const badge of ["Integration: slack", "Integration: zendesk", "Category: support", "#starter"]) {
     await expect(card.getByText(badge, { exact: true })).toBeVisible();
   }
+  // The entry's home page, opening in a new tab; an entry without one has no link.
+  const home = card.getByRole("link", { name: "Home page of Support assistant (opens in a new tab)" });
+  await expect(home).toHaveAttribute("href", "https://example.com/templates/support-bot");
+  await expect(home).toHaveAttribute("target", "_blank");
+  await expect(catalogCard(panel, "sales-notes").getByRole("link", { name: /^Home page of/ })).toHaveCount(0);
   await screenshotBoth(page, "marketplace");
 
   // Search by name and by description.
@@ -180,11 +186,17 @@ test("dana installs a template, and again under an alias, with refusals at the a
   await screenshotBoth(page, "templates");
 });
 
-test("dana edits a template: details, and a manifest checked live with errors at their paths", async ({ page }) => {
+test("dana edits a template: details, and a manifest checked live with errors at their paths", async ({ page, watch }) => {
   await signIn(page, DANA.id, DANA.password);
   await openTemplate(page, "support-bot");
   await expect(pageHeading(page, "Support assistant")).toBeVisible();
   await expect(page.getByTestId("update-state").getByText("Up to date")).toBeVisible();
+  // The home page the catalog gave: a link beside the title, and a field of the form.
+  await expect(page.getByRole("link", { name: "Home page of Support assistant (opens in a new tab)" })).toHaveAttribute(
+    "href",
+    "https://example.com/templates/support-bot",
+  );
+  await expect(page.getByRole("textbox", { name: "Home page" })).toHaveValue("https://example.com/templates/support-bot");
   await expect(manifestValidation(page)).toContainText("Valid bank-template manifest");
 
   // A mistake is listed at its path, with its line, and saving waits until it is fixed.
@@ -213,10 +225,19 @@ test("dana edits a template: details, and a manifest checked live with errors at
   // Leaving with edits would ask first: drop them, then edit afresh.
   await page.getByRole("button", { name: "Discard changes", exact: true }).click();
 
+  // A home page that is not a web address is refused, at its field.
+  watch.expectError(/support-bot → 422|status of 422/);
+  const homepage = page.getByRole("textbox", { name: "Home page" });
+  await homepage.fill("ftp://example.com/support-bot");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(homepage).toHaveAttribute("aria-invalid", "true");
+  await page.getByRole("button", { name: "Discard changes", exact: true }).click();
+
   await editTemplate(page, "support-bot", {
     name: "Support assistant (ours)",
     description: "Our own take on the support assistant.",
     addTags: ["edited"],
+    homepage: "https://example.com/ours/support",
     manifest: e2eManifest({
       mental_models: [
         { id: "open-tickets", name: "Open tickets", source_query: "Which customer issues are still open?" },
@@ -229,6 +250,7 @@ test("dana edits a template: details, and a manifest checked live with errors at
   await expect(pageHeading(page, "Support assistant (ours)")).toBeVisible();
   await expect(manifestValue(page)).toHaveValue(/"max_tokens": 1024/);
   await expect(page.getByLabel("Description")).toHaveValue("Our own take on the support assistant.");
+  await expect(page.getByRole("textbox", { name: "Home page" })).toHaveValue("https://example.com/ours/support");
   await screenshotBoth(page, "template-detail");
 
   await openTemplates(page);

@@ -23,25 +23,37 @@ describe.each([
   const folder = `/v-${scope}`;
 
   beforeAll(async () => {
-    market.setFile(`${folder}/templates.json`, catalog(catalogEntry("notes-bot")));
+    market.setFile(`${folder}/templates.json`, catalog(catalogEntry("notes-bot", { homepage_url: "https://example.com/notes" })));
     const source = await caller().post(`${prefix}/template-sources`, { url: `${market.url}${folder}`, alias: `v-${scope}` });
     expect(source.status).toBe(201);
   });
 
   it("records install, patch, update and rollback, and rollback restores version 2", async () => {
-    expect((await caller().post(`${T}/notes-bot/install`, { source_name: `v-${scope}`, source_scope: scope })).status).toBe(200);
-    const patched = await caller().patch(`${T}/notes-bot`, { description: "Edited here" });
+    const installed = await caller().post(`${T}/notes-bot/install`, { source_name: `v-${scope}`, source_scope: scope });
+    expect(installed.status).toBe(200);
+    expect(installed.body.homepage_url).toBe("https://example.com/notes");
+    const patched = await caller().patch(`${T}/notes-bot`, { description: "Edited here", homepage_url: "https://example.com/ours" });
     expect(patched.body.locally_modified).toBe(true);
-    market.setFile(`${folder}/templates.json`, catalog(catalogEntry("notes-bot", { description: "Upstream v2" })));
+    const v2entry = catalogEntry("notes-bot", { description: "Upstream v2", homepage_url: "https://example.com/v2" });
+    market.setFile(`${folder}/templates.json`, catalog(v2entry));
     const updated = await request("POST", `${T}/notes-bot/update?force=true`, { token: caller().token });
     expect(updated.body.updated).toBe(true);
+    expect(updated.body.template.homepage_url).toBe("https://example.com/v2");
 
     const rolledBack = await caller().post(`${T}/notes-bot/rollback`, { version: 2 });
     expect(rolledBack.status).toBe(200);
     const v2 = (await caller().get(`${T}/notes-bot/versions/2`)).body;
-    expect(v2).toMatchObject({ version: 2, action: "patch", description: "Edited here", locally_modified: true, actor: actor() });
+    expect(v2).toMatchObject({
+      version: 2,
+      action: "patch",
+      description: "Edited here",
+      homepage_url: "https://example.com/ours",
+      locally_modified: true,
+      actor: actor(),
+    });
     expect(rolledBack.body).toMatchObject({
       description: v2.description,
+      homepage_url: "https://example.com/ours",
       name: v2.name,
       manifest: v2.manifest,
       source_revision: v2.source_revision,

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import canonicalize from "canonicalize";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
@@ -114,6 +116,30 @@ describe("templateRevision", () => {
     expect(templateRevision({ name: "A", tags: ["x"], manifest: manifest() })).not.toBe(bare);
   });
 
+  it("counts a homepage_url only when it is set, so entries without one keep their revision (CONTRACT §6)", () => {
+    // The revision as CONTRACT §6 defines it, computed here by hand: SHA-256 over RFC 8785 JSON of the six fields.
+    const content = { category: null, description: "D", integrations: [], manifest: manifest(), name: "A", tags: ["x"] };
+    const byHand = createHash("sha256").update(canonicalize(content)!).digest("hex").slice(0, 16);
+    expect(templateRevision({ name: "A", description: "D", tags: ["x"], manifest: manifest() })).toBe(byHand);
+    expect(templateRevision({ name: "A", description: "D", tags: ["x"], homepage_url: null, manifest: manifest() })).toBe(byHand);
+    const linked = templateRevision({
+      name: "A",
+      description: "D",
+      tags: ["x"],
+      homepage_url: "https://example.com/a",
+      manifest: manifest(),
+    });
+    expect(linked).not.toBe(byHand);
+    const moved = templateRevision({
+      name: "A",
+      description: "D",
+      tags: ["x"],
+      homepage_url: "https://example.com/b",
+      manifest: manifest(),
+    });
+    expect(moved).not.toBe(linked);
+  });
+
   it("ignores key order", () => {
     const reordered = { mental_models: manifest().mental_models, bank: manifest().bank, version: "1" };
     expect(templateRevision({ name: "A", manifest: reordered })).toBe(templateRevision({ name: "A", manifest: manifest() }));
@@ -169,6 +195,7 @@ describe("loading catalogs", () => {
           category: "retail",
           integrations: ["slack"],
           tags: ["banking", "alpha"],
+          homepage_url: null,
           manifest: manifest(),
           revision: templateRevision(entry("alpha")),
           problem: null,
@@ -180,6 +207,7 @@ describe("loading catalogs", () => {
           category: null,
           integrations: [],
           tags: [],
+          homepage_url: null,
           manifest: manifest(),
           revision: templateRevision({ name: "Beta", manifest: manifest() }),
           problem: null,

@@ -15,6 +15,7 @@ const BASE: TemplateContent = {
   category: "support",
   integrations: ["slack"],
   tags: ["starter", "support"],
+  homepage_url: "https://example.com/support",
   manifest: {
     version: "1",
     bank: { retain_mission: "Keep decisions.", retain_chunk_size: 3000, entity_labels: [{ key: "team" }] },

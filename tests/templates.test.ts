@@ -24,7 +24,11 @@ describe.each([
   const caller = () => (scope === "personal" ? alice : t.admin);
 
   it("creates with 200 and every field", async () => {
-    const res = await caller().post(T, hand("alpha", { description: "First", category: "ops", integrations: ["slack"], tags: ["a", "b"] }));
+    const homepage_url = "https://example.com/templates/alpha";
+    const res = await caller().post(
+      T,
+      hand("alpha", { description: "First", category: "ops", integrations: ["slack"], tags: ["a", "b"], homepage_url }),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: "alpha",
@@ -33,6 +37,7 @@ describe.each([
       category: "ops",
       integrations: ["slack"],
       tags: ["a", "b"],
+      homepage_url,
       scope,
       owner: scope === "personal" ? "alice" : null,
       source_name: null,
@@ -81,7 +86,7 @@ describe.each([
     expect((await caller().get(`${T}?limit=501`)).status).toBe(422);
   });
 
-  it("patches: {} changes nothing, null clears description/category and leaves name, tags, integrations, manifest", async () => {
+  it("patches: {} changes nothing, null clears description/category/homepage_url and leaves name, tags, integrations, manifest", async () => {
     const before = (await caller().get(`${T}/alpha`)).body;
     const same = await caller().patch(`${T}/alpha`, {});
     expect(same.status).toBe(200);
@@ -90,15 +95,29 @@ describe.each([
     const unset = await caller().patch(`${T}/alpha`, { name: null, tags: null, integrations: null, manifest: null });
     expect(unset.status, unset.text).toBe(200);
     expect(unset.body).toEqual(before);
-    const cleared = await caller().patch(`${T}/alpha`, { description: null, category: null, name: "Renamed", tags: null });
-    expect(cleared.body).toMatchObject({ description: null, category: null, name: "Renamed", locally_modified: false });
+    const cleared = await caller().patch(`${T}/alpha`, {
+      description: null,
+      category: null,
+      homepage_url: null,
+      name: "Renamed",
+      tags: null,
+    });
+    expect(cleared.body).toMatchObject({ description: null, category: null, homepage_url: null, name: "Renamed", locally_modified: false });
     expect(cleared.body).toMatchObject({ tags: before.tags, integrations: before.integrations, manifest: before.manifest });
     expect(cleared.body.updated_at >= before.updated_at).toBe(true);
-    for (const field of ["name", "tags", "integrations", "manifest"]) {
+    for (const field of ["name", "tags", "integrations", "manifest", "homepage_url"]) {
       const res = await caller().patch(`${T}/alpha`, { [field]: 7 });
       expect(res.status, field).toBe(422);
       expect(res.body.errors[0].path).toBe(field);
     }
+    // A home page is an http or https address: a link the console shows must not run script or leave the web.
+    for (const homepage_url of ["javascript:alert(1)", "ftp://example.com/x", "not a url", `https://example.com/${"x".repeat(2048)}`]) {
+      const res = await caller().patch(`${T}/alpha`, { homepage_url });
+      expect(res.status, homepage_url).toBe(422);
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: "homepage_url" })]);
+    }
+    const linked = await caller().patch(`${T}/alpha`, { homepage_url: "http://example.com/alpha" });
+    expect(linked.body).toMatchObject({ homepage_url: "http://example.com/alpha", name: "Renamed" });
     expect((await caller().patch(`${T}/alpha`, { colour: "red" })).status).toBe(422);
   });
 
@@ -507,6 +526,13 @@ describe("marketplace faults", () => {
   it("an entry with both manifest and manifest_file: 502", async () => {
     market.setFile("/both/templates.json", catalog(catalogEntry("x", { manifest_file: "x.json" })));
     await expectFault(await installFrom("/both"), 502, "/both/templates.json");
+  });
+
+  it("an entry whose homepage_url is not an http(s) URL: 502 naming the field", async () => {
+    market.setFile("/badhome/templates.json", catalog(catalogEntry("x", { homepage_url: "javascript:alert(1)" })));
+    const res = await installFrom("/badhome");
+    await expectFault(res, 502, "/badhome/templates.json");
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: "templates[0].homepage_url" })]);
   });
 
   it("manifest_file ../x.json: 502", async () => {

@@ -8,6 +8,7 @@ const content = (overrides: Record<string, unknown> = {}, manifest: Record<strin
   category: null,
   tags: ["support"],
   integrations: [],
+  homepage_url: null,
   ...overrides,
   manifest: {
     version: "1",
@@ -28,7 +29,7 @@ describe("describeUpdate", () => {
 
   it("names changed details, bank settings and counts list entries by their key", () => {
     const latest = content(
-      { description: "Answers better.", tags: ["support", "faq"] },
+      { description: "Answers better.", tags: ["support", "faq"], homepage_url: "https://example.com/support-bot" },
       {
         bank: { retain_mission: "Keep more." },
         mental_models: [
@@ -43,6 +44,7 @@ describe("describeUpdate", () => {
     expect(describeUpdate(content(), latest)).toEqual([
       "description changed",
       "tags changed",
+      "home page changed",
       "bank settings changed",
       "2 mental models changed, 1 added",
       "1 directive removed",

@@ -21,6 +21,7 @@ import { useQueryStates } from "nuqs";
 import { Fragment, useId, useMemo, useState } from "react";
 import { lazyDialog } from "@/components/console/lazy";
 import { EmptyList } from "@/components/console/states";
+import { HomepageLink } from "@/components/templates/HomepageLink";
 import { templatePath } from "@/components/templates/paths";
 import { sourceKey } from "@/lib/client/hooks/sources";
 import { searchWords } from "@/lib/client/search";
@@ -264,6 +265,7 @@ function CatalogCard({
           </Text>
         )}
         <EntryBadges entry={entry} highlight={words} />
+        <HomepageLink url={entry.homepage_url} name={entry.name} />
         {entry.problem && (
           <Text size="xs" c="yellow.9" role="note" data-testid="entry-problem">
             {entry.problem.detail}

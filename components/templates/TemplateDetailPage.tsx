@@ -29,6 +29,7 @@ import {
 import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { Crumbs } from "./Crumbs";
+import { HomepageLink } from "./HomepageLink";
 import { templatesPath, templateUpdatePath, templateVersionsPath } from "./paths";
 import { TemplateBanks } from "./TemplateBanks";
 import { CopyManifestButton, TemplateContents, TemplateUsage } from "./TemplateContents";
@@ -133,6 +134,7 @@ function Loaded({
                 Edited locally
               </Badge>
             )}
+            <HomepageLink url={t.homepage_url} name={t.name} />
           </Group>
         </Stack>
         <Group gap="xs">

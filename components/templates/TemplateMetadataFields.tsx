@@ -2,7 +2,7 @@
 import { SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
 import { lazySection } from "@/components/console/lazy";
 import type { DetailKey } from "@/lib/contracts/templates/content-fields";
-import type { DetailsForm } from "./details-form";
+import { type DetailsForm, detailLabel } from "./details-form";
 
 /** An error at a field, or at one of its list items (`tags[2]`). */
 type ListField = "category" | "tags" | "integrations";
@@ -38,7 +38,7 @@ const TemplateListFields = lazySection<TemplateListFieldsProps>(
 );
 
 /** The details this form has an input for: every one (a detail without its input does not compile). */
-const INPUTS = ["name", "description", "category", "tags", "integrations"] as const satisfies readonly DetailKey[];
+const INPUTS = ["name", "description", "category", "tags", "integrations", "homepage_url"] as const satisfies readonly DetailKey[];
 type WithoutInput = Exclude<DetailKey, (typeof INPUTS)[number]>;
 const everyDetailHasInput: [WithoutInput] extends [never] ? true : WithoutInput = true;
 void everyDetailHasInput;
@@ -56,7 +56,7 @@ interface Props {
 /** The message at the Name field when it is empty and a name is required. */
 const NAME_REQUIRED = "A template needs a name: saving is off until it has one";
 
-/** A template's details: name, description, category, tags and integrations. */
+/** A template's details: name, description, category, tags, integrations and home page. */
 export function TemplateMetadataFields({ value, onChange, fieldError, categories = [], requireName = false }: Props) {
   const set = <K extends DetailKey>(key: K, v: DetailsForm[K]) => onChange({ ...value, [key]: v });
   return (
@@ -89,6 +89,16 @@ export function TemplateMetadataFields({ value, onChange, fieldError, categories
           tags: fieldError("tags"),
           integrations: fieldError("integrations"),
         }}
+      />
+      <TextInput
+        label={detailLabel("homepage_url")}
+        description="Optional. An http or https address where the template is described."
+        placeholder="https://example.com/templates/support-bot"
+        type="url"
+        value={value.homepage_url}
+        onChange={(e) => set("homepage_url", e.currentTarget.value)}
+        error={fieldError("homepage_url")}
+        maxLength={2048}
       />
     </Stack>
   );

@@ -9,6 +9,7 @@ export interface CatalogEntry {
   category?: string;
   integrations?: string[];
   tags?: string[];
+  homepage_url?: string;
   manifest: Record<string, unknown>;
 }
 

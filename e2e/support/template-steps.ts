@@ -107,6 +107,7 @@ export interface TemplateEdits {
   description?: string;
   category?: string;
   addTags?: string[];
+  homepage?: string;
   manifest?: Record<string, unknown>;
 }
 
@@ -132,6 +133,7 @@ export async function editTemplate(page: Page, id: string, edits: TemplateEdits)
   if (edits.name !== undefined) await form.getByLabel("Name").fill(edits.name);
   if (edits.description !== undefined) await form.getByLabel("Description").fill(edits.description);
   if (edits.category !== undefined) await form.getByLabel("Category").fill(edits.category);
+  if (edits.homepage !== undefined) await form.getByRole("textbox", { name: "Home page" }).fill(edits.homepage);
   for (const tag of edits.addTags ?? []) {
     await form.getByLabel("Tags").fill(tag);
     await form.getByLabel("Tags").press("Enter");

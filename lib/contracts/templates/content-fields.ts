@@ -33,6 +33,7 @@ export const CONTENT_FIELDS = {
   category: { kind: "text?", label: "Category" },
   integrations: { kind: "list", label: "Integrations" },
   tags: { kind: "list", label: "Tags" },
+  homepage_url: { kind: "text?", label: "Home page", revisionWhenSet: true },
   manifest: { kind: "manifest", label: "Manifest" },
 } as const satisfies Record<string, ContentField>;
 

@@ -20,6 +20,7 @@ const templateName = z
   .string()
   .max(200)
   .refine((s) => s.trim().length > 0, "must not be blank");
+const homepageUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).max(2048);
 
 interface FieldSchemas {
   /** What the field means, in the API's document. */
@@ -40,6 +41,11 @@ const SCHEMAS: Record<ContentKey, FieldSchemas> = {
   category: { about: "One label to group templates by; null when not given.", write: label },
   integrations: { about: "The tools or products the template works with.", write: labels },
   tags: { about: "Free labels to find the template by.", write: labels },
+  homepage_url: {
+    about: "The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none.",
+    write: homepageUrl,
+    upstream: homepageUrl,
+  },
   manifest: { about: "The bank-template manifest.", write: BankTemplateManifest },
 };
 

@@ -57,7 +57,7 @@ export const CreateTemplateRequest = z.strictObject({ id: templateId, ...createC
 export const PatchTemplateRequest = z.strictObject(patchContentShape).meta({
   id: "PatchTemplateRequest",
   description:
-    "Every field optional; `{}` changes nothing. `null` clears description or category, and leaves name, integrations, tags or manifest as they are.",
+    "Every field optional; `{}` changes nothing. `null` clears description, category or homepage_url, and leaves name, integrations, tags or manifest as they are.",
   example: { description: "Answers support questions.", category: null },
 });
 

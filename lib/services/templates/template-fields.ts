@@ -48,6 +48,7 @@ const TEMPLATE_FIELDS = [
   { wire: "category", column: "category", kind: "string?", version: "content" },
   { wire: "integrations", column: "integrations", kind: "strings", version: "content" },
   { wire: "tags", column: "tags", kind: "strings", version: "content" },
+  { wire: "homepage_url", column: "homepageUrl", kind: "string?", version: "content" },
   { wire: "scope", column: "scope", kind: "string" },
   { wire: "owner", column: "owner", kind: "string?" },
   { wire: "source_name", column: "sourceName", kind: "string?" },
