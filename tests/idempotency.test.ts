@@ -281,8 +281,8 @@ describe.runIf(process.env.TEST_DB === "postgres")("two requests with one key at
         held = resolve;
       });
       const holder = other
-        .begin(async (tx) => {
-          await tx`insert into template_sources (scope, owner, name, url) values ('personal', 'alice', 'slow', 'https://example.com/held')`;
+        .begin(async (transaction) => {
+          await transaction`insert into template_sources (scope, owner, name, url) values ('personal', 'alice', 'slow', 'https://example.com/held')`;
           held();
           await released;
           throw new Error("roll back");

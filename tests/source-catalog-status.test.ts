@@ -289,8 +289,8 @@ describe("the status write", () => {
     let release!: () => void;
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = t.app.db.transaction(async (tx) => {
-      await tx.select().from(templateSources).where(eq(templateSources.id, row!.id)).for("update");
+    const holder = t.app.db.transaction(async (transaction) => {
+      await transaction.select().from(templateSources).where(eq(templateSources.id, row!.id)).for("update");
       locked();
       await new Promise<void>((resolve) => (release = resolve));
     });

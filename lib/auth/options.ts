@@ -83,11 +83,11 @@ export function authOptions(
       // re-read per request.
       async jwt({ token, user }) {
         if (user) {
-          const session = await app.db.transaction(async (tx) => {
-            const started = await createSession(tx, user.id, browserLabel(userAgent));
+          const session = await app.db.transaction(async (transaction) => {
+            const started = await createSession(transaction, user.id, browserLabel(userAgent));
             const snapshot = { id: started.publicId, user_id: user.id, expires_at: iso(started.expiresAt) };
-            await recordSessionEntry(tx, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
-            if (clientAddress !== undefined) await recordSignInAddress(tx, user.id, clientAddress);
+            await recordSessionEntry(transaction, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
+            if (clientAddress !== undefined) await recordSignInAddress(transaction, user.id, clientAddress);
             return started;
           });
           return { sub: user.id, name: user.name ?? user.id, sid: session.id };
@@ -104,12 +104,12 @@ export function authOptions(
       async signOut({ token }) {
         const sid = token?.sid;
         if (typeof sid !== "string") return;
-        await app.db.transaction(async (tx) => {
-          const [row] = await tx.select().from(consoleSessions).where(eq(consoleSessions.id, sid)).limit(1);
-          await endSession(tx, sid);
+        await app.db.transaction(async (transaction) => {
+          const [row] = await transaction.select().from(consoleSessions).where(eq(consoleSessions.id, sid)).limit(1);
+          await endSession(transaction, sid);
           if (!row) return;
           const snapshot = { id: row.publicId, user_id: row.userId, expires_at: iso(row.expiresAt) };
-          await recordSessionEntry(tx, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
+          await recordSessionEntry(transaction, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
         });
         await principalChangesSettled(app.db);
       },

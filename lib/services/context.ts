@@ -75,5 +75,5 @@ export interface ServiceContext {
 
 /** Runs `fn` in one transaction, with a context whose `db` and `audit` write in it. */
 export function withTransaction<T>(ctx: ServiceContext, fn: (tx: ServiceContext) => Promise<T>): Promise<T> {
-  return ctx.db.transaction((tx) => fn({ ...ctx, db: tx, audit: ctx.audit.using(tx) }));
+  return ctx.db.transaction((transaction) => fn({ ...ctx, db: transaction, audit: ctx.audit.using(transaction) }));
 }

@@ -10,8 +10,8 @@ import type { Database, DatabaseHandle, Notifications } from "@/db/client";
  * the very next request in every process.
  *
  * Every write that can change or end a principal (key revoked, user or service account
- * deactivated, deleted, role or name changed, session ended) calls `invalidatePrincipals(tx)`
- * inside its transaction, which sends NOTIFY (delivered at commit, atomically with the change),
+ * deactivated, deleted, role or name changed, session ended) calls `invalidatePrincipals(db)`
+ * with its transaction, which sends NOTIFY (delivered at commit, atomically with the change),
  * and `principalChangesSettled(db)` after the commit, which returns once every process that may
  * serve from its cache has dropped it:
  *
@@ -243,9 +243,9 @@ export async function startPrincipalCache(handle: DatabaseHandle): Promise<void>
  * delivered at commit, to every process; a rolled-back write sends nothing. Single-process
  * caches drop at once (an early drop only costs a database read).
  */
-export async function invalidatePrincipals(tx: Database): Promise<void> {
+export async function invalidatePrincipals(db: Database): Promise<void> {
   for (const cache of registry.local) cache.drop();
-  await tx.execute(sql`select pg_notify(${CHANNEL}, 'inv')`);
+  await db.execute(sql`select pg_notify(${CHANNEL}, 'inv')`);
 }
 
 /**

@@ -37,9 +37,9 @@ export async function createSession(db: Database, userId: string, browser: strin
 
 /** Ends one console session (sign-out), in every process before it returns. Ending one that is already gone is no error. */
 export async function endSession(db: Database, sessionId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.delete(consoleSessions).where(eq(consoleSessions.id, sessionId));
-    await invalidatePrincipals(tx);
+  await db.transaction(async (transaction) => {
+    await transaction.delete(consoleSessions).where(eq(consoleSessions.id, sessionId));
+    await invalidatePrincipals(transaction);
   });
   await principalChangesSettled(db);
 }
@@ -50,10 +50,10 @@ export async function endSession(db: Database, sessionId: string): Promise<void>
  * transaction and call principalChangesSettled after the commit: then it takes effect on
  * the next request in every process.
  */
-export async function endUserSessions(tx: Database, userId: string, options: { except?: string | null } = {}): Promise<void> {
+export async function endUserSessions(db: Database, userId: string, options: { except?: string | null } = {}): Promise<void> {
   const whose = eq(consoleSessions.userId, userId);
-  await tx.delete(consoleSessions).where(options.except ? and(whose, ne(consoleSessions.id, options.except)) : whose);
-  await invalidatePrincipals(tx);
+  await db.delete(consoleSessions).where(options.except ? and(whose, ne(consoleSessions.id, options.except)) : whose);
+  await invalidatePrincipals(db);
 }
 
 /** A live session as the principal cache keeps it. */

@@ -94,20 +94,20 @@ export const ADMIN_CHANGE_LOCK = 0x61646d6e; // "admn"
  * Serialises changes that can remove an active admin (demote, deactivate, delete) until the
  * transaction ends, so the last-admin check and the write see every earlier such change.
  */
-async function lockAdminChanges(tx: Database): Promise<void> {
-  await tx.execute(sql.raw(`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK})`));
+async function lockAdminChanges(db: Database): Promise<void> {
+  await db.execute(sql.raw(`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK})`));
 }
 
 /** The user row, locked until the transaction ends; 404 when it is gone. */
-async function lockUser(tx: Database, id: string): Promise<UserRow> {
-  const [row] = await tx.select().from(users).where(eq(users.id, id)).for("update");
+async function lockUser(db: Database, id: string): Promise<UserRow> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).for("update");
   if (!row) throw noSuchUser(id);
   return row;
 }
 
 /** Refuses to leave the server without an active admin: nobody could manage it then. Run under lockAdminChanges. */
-async function assertAnotherActiveAdmin(tx: Database, id: string, action: string) {
-  const [other] = await tx
+async function assertAnotherActiveAdmin(db: Database, id: string, action: string) {
+  const [other] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(users)
     .where(and(eq(users.role, "admin"), eq(users.isActive, true), ne(users.id, id)));
