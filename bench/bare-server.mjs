@@ -1,6 +1,6 @@
 // The floor for the API's reads: node:http + postgres.js answering GET /ext/svc/me, GET one
 // template and a filtered page of templates with the same SQL, the same key check and as many
-// connections as the app (lib/services/identity/principal.ts, lib/services/templates/templates.ts),
+// connections as the app (lib/services/identity/authenticate.ts, lib/services/templates/templates.ts),
 // and nothing else: no framework, no validation, no cache. Started by bench/throughput.ts: PORT,
 // DATABASE_URL, DATABASE_POOL_SIZE, CURSOR_KEY (hex), and
 // TEMPLATE_JSON_SQL: the app's presenter of a template as the SQL expression its hot reads send

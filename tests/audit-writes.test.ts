@@ -504,12 +504,12 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       status: 204,
       audit: { action: "test.rollback" },
     });
-    const principal = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
-    const journal = auditFor(endpoint, principal, "r", { params: undefined, query: undefined, body: undefined })!;
+    const admin = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
+    const journal = auditFor(endpoint, admin, "r", { params: undefined, query: undefined, body: undefined })!;
     const ctx: ServiceContext = {
       app: t.app,
       db: t.app.db,
-      actor: principal,
+      actor: admin,
       requestId: "r",
       signal: new AbortController().signal,
       audit: journal.using(t.app.db),

@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
 import { silentAudit } from "@/lib/services/audit/record";
 import { embeddedBankStore } from "@/lib/services/banks/store";
-import type { ServiceContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { AuthenticatedActor, ServiceContext } from "@/lib/services/context";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, largeManifest, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -191,11 +190,11 @@ describe("the embedded store, whatever the list sizes", () => {
   // Beyond what a manifest may hold, and beyond the 65,535 bound parameters one statement can
   // carry at four per row (16,384 rows): the store batches its statements.
   const ROWS = 16_500;
-  const principal: Principal = { type: "user", id: "erin", userId: "erin", role: "member", displayName: "Erin" };
+  const erin: AuthenticatedActor = { type: "user", id: "erin", userId: "erin", role: "member", displayName: "Erin" };
   const ctx = (): ServiceContext => ({
     app: t.app,
     db: t.app.db,
-    actor: principal,
+    actor: erin,
     requestId: "large-imports",
     signal: new AbortController().signal,
     audit: silentAudit,

@@ -5,8 +5,7 @@ import { GET as browseRoute } from "@/app/ext/svc/me/template-sources/[name]/cat
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { marketplaceCache, marketplaceFetchLeases } from "@/db/schema";
 import { DomainError } from "@/lib/contracts/errors";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { AppContext, AuthenticatedActor } from "@/lib/services/context";
 import {
   cacheKey,
   catalogLocation,
@@ -25,7 +24,7 @@ const t = useTestApp();
 const onPostgres = process.env.TEST_DB === "postgres";
 const market = useMarketplace(t);
 let alice: Client;
-const alicePrincipal: Principal = { type: "user", id: "alice", userId: "alice", role: "member", displayName: "alice" };
+const aliceActor: AuthenticatedActor = { type: "user", id: "alice", userId: "alice", role: "member", displayName: "alice" };
 const aliceScope = { kind: "personal", owner: "alice" } as const;
 
 beforeAll(async () => {
@@ -177,7 +176,7 @@ describe("single flight across processes (the lease)", () => {
       market.clearRequests();
       const results = await Promise.all(
         names.map((id, i) =>
-          installTemplate(serviceContext(i % 2 ? second : t.app, alicePrincipal), {
+          installTemplate(serviceContext(i % 2 ? second : t.app, aliceActor), {
             kind: "personal",
             templateId: id,
             body: { source_name: "shared" },
@@ -189,7 +188,7 @@ describe("single flight across processes (the lease)", () => {
 
       market.clearRequests();
       const checks = await Promise.all(
-        names.map((id, i) => checkForUpdate(serviceContext(i % 2 ? second : t.app, alicePrincipal), { scope: aliceScope, templateId: id })),
+        names.map((id, i) => checkForUpdate(serviceContext(i % 2 ? second : t.app, aliceActor), { scope: aliceScope, templateId: id })),
       );
       expect(checks.every((c) => c.has_update === false)).toBe(true);
       expect(market.count("/shared/templates.json")).toBe(1);

@@ -45,7 +45,7 @@ function servicesCalledByTheEdge(checker: ts.TypeChecker, files: readonly ts.Sou
  * request's audit journal, claiming and settling its Idempotency-Key).
  */
 const NOT_VERBS = new Set([
-  "@/lib/services/identity/principal#principalForApiKey",
+  "@/lib/services/identity/authenticate#actorForApiKey",
   "@/lib/services/ratelimit/api-keys#apiKeyAddressBlockedFor",
   "@/lib/services/ratelimit/api-keys#countFailedApiKey",
   "@/lib/services/audit/record#auditFor",

@@ -5,7 +5,7 @@ import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { useCreateServiceAccount } from "@/lib/client/hooks/identity";
-import type { Role } from "@/lib/services/identity/principal";
+import type { Role } from "@/lib/services/context";
 
 const FIELDS = ["id", "display_name", "role"] as const;
 

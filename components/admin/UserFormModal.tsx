@@ -6,7 +6,7 @@ import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { useCreateUser, useUpdateUser } from "@/lib/client/hooks/identity";
 import type { User } from "@/lib/contracts/identity/schemas";
-import type { Role } from "@/lib/services/identity/principal";
+import type { Role } from "@/lib/services/context";
 
 const FIELDS = ["id", "display_name", "email", "role", "is_active", "password"] as const;
 type UserRow = z.output<typeof User>;

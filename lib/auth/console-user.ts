@@ -2,9 +2,9 @@ import "server-only";
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { getApp } from "@/lib/server/app";
-import type { Role } from "@/lib/services/identity/principal";
+import type { Role } from "@/lib/services/context";
 import { isHttpsRequest, readSessionToken } from "./cookies";
-import { principalForSession } from "./session";
+import { actorForSession } from "./session";
 
 /** The signed-in console user, as the console's server components and client shell see it. */
 export interface ConsoleUser {
@@ -21,6 +21,6 @@ export const currentConsoleUser = cache(async (): Promise<ConsoleUser | null> =>
   const [cookieStore, headerList] = await Promise.all([cookies(), headers()]);
   const token = readSessionToken((name) => cookieStore.get(name)?.value, isHttpsRequest(headerList));
   if (!token) return null;
-  const principal = await principalForSession(await getApp(), token);
-  return principal ? { id: principal.id, displayName: principal.displayName, role: principal.role } : null;
+  const actor = await actorForSession(await getApp(), token);
+  return actor ? { id: actor.id, displayName: actor.displayName, role: actor.role } : null;
 });

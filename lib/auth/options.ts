@@ -8,8 +8,8 @@ import { iso } from "@/lib/contracts/fields";
 import { logger } from "@/lib/platform/log";
 import { recordSessionEntry } from "@/lib/services/audit/record";
 import type { AppContext } from "@/lib/services/context";
-import { principalForUser } from "@/lib/services/identity/principal";
-import { principalChangesSettled } from "@/lib/services/identity/principal-cache";
+import { actorChangesSettled } from "@/lib/services/identity/actor-cache";
+import { actorForUser } from "@/lib/services/identity/authenticate";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
 import { recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
 import { browserLabel } from "@/lib/shared/browser-label";
@@ -74,7 +74,7 @@ export function authOptions(
       // OIDC sign-ins whose email matched no active user arrive with an empty id: refuse
       // (the sign-in page shows AccessDenied). Credentials were checked in authorize.
       async signIn({ user, account }) {
-        if (account?.provider === OIDC_PROVIDER_ID) return Boolean(user.id) && (await principalForUser(app.db, user.id)) !== null;
+        if (account?.provider === OIDC_PROVIDER_ID) return Boolean(user.id) && (await actorForUser(app.db, user.id)) !== null;
         return true;
       },
       // A fresh sign-in (credentials or OIDC) starts a console_sessions row; the token names
@@ -111,7 +111,7 @@ export function authOptions(
           const snapshot = { id: row.publicId, user_id: row.userId, expires_at: iso(row.expiresAt) };
           await recordSessionEntry(transaction, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
         });
-        await principalChangesSettled(app.db);
+        await actorChangesSettled(app.db);
       },
     },
   };

@@ -8,7 +8,7 @@ export const isoOrNull = (date: Date | null) => (date ? date.toISOString() : nul
 export const role = z.enum(["admin", "member"]);
 
 /** Ids of users and service accounts (CONTRACT §2). */
-export const principalId = z
+export const actorId = z
   .string()
   .min(1)
   .max(64)

@@ -36,8 +36,8 @@ export interface Actor {
 /** The actor of the scheduled jobs: the process itself, acting for no user. */
 export const SCHEDULER: Actor = { type: "system", id: "scheduler", userId: "scheduler", role: "admin", displayName: "Scheduled job" };
 
-/** An authenticated caller: a user or a service account. */
-export type Principal = Actor & { type: "user" | "service_account" };
+/** The actor of a request: a user or a service account, authenticated by its API key or console session. */
+export type AuthenticatedActor = Actor & { type: "user" | "service_account" };
 
 /** What an audit entry is about (CONTRACT §17). */
 export type AuditTargetType = "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";

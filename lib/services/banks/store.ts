@@ -7,7 +7,7 @@ import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
-import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
 import type { BankFilter, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { importChanges } from "./changes";
 import { presentBankDetail } from "./detail";
@@ -19,7 +19,6 @@ import { newerVersionExists } from "./provenance";
 const bankColumns = { ...getTableColumns(banks), behind: newerVersionExists(banks.lastAppliedTemplateRow, banks.lastAppliedVersion) };
 type BankRow = typeof banks.$inferSelect & { behind: boolean };
 type Entry = Record<string, unknown>;
-type Actor = ServiceContext["actor"];
 
 /** Admins see and change every bank, others their own: the rule of reading, listing, importing and deleting. */
 const mayChange = (bank: BankRow, actor: Actor) => actor.role === "admin" || bank.owner === actor.userId;

@@ -7,7 +7,7 @@ import { isForeignKeyViolation } from "@/db/errors";
 import { idempotencyKeys } from "@/db/schema";
 import { conflict, DomainError, unauthorized } from "@/lib/contracts/errors";
 import { logError } from "@/lib/platform/log";
-import type { Audit, Principal } from "@/lib/services/context";
+import type { Audit, AuthenticatedActor } from "@/lib/services/context";
 import { pruneInBatches, schedulePrune } from "@/lib/services/jobs/prune";
 
 /**
@@ -59,11 +59,11 @@ export function requestFingerprint(method: string, pathWithQuery: string, body: 
   return `${method} ${pathWithQuery} ${hash}`;
 }
 
-const ownerOf = (principal: Principal) => ({
-  userId: principal.userId,
+const ownerOf = (actor: AuthenticatedActor) => ({
+  userId: actor.userId,
   // A service account's id is unique per owner only; '' stands for the user itself.
-  principalSa: principal.type === "service_account" ? principal.id : "",
-  serviceAccountId: principal.type === "service_account" ? principal.id : null,
+  principalSa: actor.type === "service_account" ? actor.id : "",
+  serviceAccountId: actor.type === "service_account" ? actor.id : null,
 });
 
 const rowOf = (claim: Pick<IdempotencyClaim, "userId" | "principalSa" | "key">) =>
@@ -80,8 +80,13 @@ const CLAIM_ATTEMPTS = 3;
  * answer (`replay`), 422 `idempotency-key-reused` when it asked for something else, 409
  * `idempotency-key-in-use` while it runs.
  */
-export async function claimIdempotencyKey(db: Database, principal: Principal, key: string, fingerprint: string): Promise<ClaimOutcome> {
-  const owner = ownerOf(principal);
+export async function claimIdempotencyKey(
+  db: Database,
+  actor: AuthenticatedActor,
+  key: string,
+  fingerprint: string,
+): Promise<ClaimOutcome> {
+  const owner = ownerOf(actor);
   const claimId = randomUUID();
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     // Read first, without locking: a key in use answers at once, even while the write holding it

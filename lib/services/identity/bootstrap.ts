@@ -4,9 +4,9 @@ import { and, eq, like, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, users } from "@/db/schema";
 import type { AppContext } from "@/lib/services/context";
+import { actorChangesSettled, invalidateActors } from "./actor-cache";
 import { hashApiKey } from "./api-keys";
 import { hashPassword, verifyPassword } from "./passwords";
-import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 const ADMIN_ID = "admin";
 const BOOTSTRAP_KEY_PREFIX = "key_boot_";
@@ -30,9 +30,9 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
         .onConflictDoUpdate({ target: users.id, set: { role: "admin", isActive: true } });
       if (token) await installBootstrapKey(transaction, token);
       // The admin may have been demoted or deactivated, and earlier bootstrap keys are revoked.
-      await invalidatePrincipals(transaction);
+      await invalidateActors(transaction);
     });
-    await principalChangesSettled(db);
+    await actorChangesSettled(db);
     if (password) {
       // Writing the same password twice (two processes starting together) is harmless.
       const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ADMIN_ID));

@@ -9,8 +9,8 @@ import { iso } from "@/lib/contracts/fields";
 import type { CreateUserRequest, UpdateUserRequest, User } from "@/lib/contracts/identity/schemas";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { endUserSessions } from "@/lib/services/identity/session-store";
+import { actorChangesSettled, invalidateActors } from "./actor-cache";
 import { hashPassword } from "./passwords";
-import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -150,14 +150,14 @@ export async function updateUser(ctx: ServiceContext, { id, patch }: { id: strin
       .where(eq(users.id, id))
       .returning();
     if (!row) throw noSuchUser(id);
-    // Role, activity and name are part of the principal that keys and sessions stand for.
+    // Role, activity and name are part of the actor that keys and sessions stand for.
     if (endsSessions) await endUserSessions(tx.db, id);
-    else await invalidatePrincipals(tx.db);
+    else await invalidateActors(tx.db);
     const after = presentUser(row);
     await audited(after);
     return after;
   });
-  await principalChangesSettled(ctx.db);
+  await actorChangesSettled(ctx.db);
   return updated;
 }
 
@@ -169,8 +169,8 @@ export async function deleteUser(ctx: ServiceContext, { id }: { id: string }): P
     if (current.role === "admin" && current.isActive) await assertAnotherActiveAdmin(tx.db, id, "delete");
     const deleted = await tx.db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
     if (deleted.length === 0) throw noSuchUser(id);
-    await invalidatePrincipals(tx.db);
+    await invalidateActors(tx.db);
     await tx.audit.record({ action: "user.delete", target: { type: "user", id }, before: presentUser(current), after: null });
   });
-  await principalChangesSettled(ctx.db);
+  await actorChangesSettled(ctx.db);
 }

@@ -1,22 +1,22 @@
 import { notFound } from "@/lib/contracts/errors";
 import type { OwnerScope, ScopeKind } from "@/lib/contracts/scope";
-import type { AppContext, ServiceContext } from "@/lib/services/context";
+import type { Actor, AppContext } from "@/lib/services/context";
 import { findSourceWithToken } from "./sources";
 
 /**
  * The source a caller installs or browses from (CONTRACT §7 install). With `sourceScope`
  * that scope's source; otherwise under /me the caller's personal source, then a server
- * source of that name; under /admin a server source. 404 when there is none. `principal` is the
- * caller (a Principal, or a ServiceContext's actor): only whose personal sources count is read.
+ * source of that name; under /admin a server source. 404 when there is none. `actor` is the
+ * caller: only whose personal sources count is read.
  */
 export async function findUsableSource(
   app: AppContext,
   kind: ScopeKind,
-  principal: Pick<ServiceContext["actor"], "userId">,
+  actor: Pick<Actor, "userId">,
   name: string,
   sourceScope?: ScopeKind,
 ) {
-  const personal: OwnerScope = { kind: "personal", owner: principal.userId };
+  const personal: OwnerScope = { kind: "personal", owner: actor.userId };
   const server: OwnerScope = { kind: "server", owner: null };
   const candidates = sourceScope ? [sourceScope === "personal" ? personal : server] : kind === "personal" ? [personal, server] : [server];
   for (const scope of candidates) {
