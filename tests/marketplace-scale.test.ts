@@ -26,6 +26,8 @@ const market = useMarketplace(t);
 let alice: Client;
 const aliceActor: AuthenticatedActor = { type: "user", id: "alice", userId: "alice", role: "member", displayName: "alice" };
 const aliceScope = { kind: "personal", owner: "alice" } as const;
+/** The marketplace dependencies of a call by alice. */
+const deps = () => marketplaceDeps(serviceContext(t.app, aliceActor));
 
 beforeAll(async () => {
   alice = await t.user("alice");
@@ -107,8 +109,8 @@ describe("single flight in one process", () => {
     });
     const source = { url: `${market.url}/held`, authToken: null };
     const leaving = new AbortController();
-    const first = loadCatalogTemplate(marketplaceDeps(t.app), source, "held", "cached", { signal: leaving.signal });
-    const second = loadCatalogTemplate(marketplaceDeps(t.app), source, "held", "cached");
+    const first = loadCatalogTemplate(deps(), source, "held", "cached", { signal: leaving.signal });
+    const second = loadCatalogTemplate(deps(), source, "held", "cached");
     await eventually(() => market.count("/held/templates.json") === 1, 5000, "the catalog request");
     leaving.abort();
     await expect(first).rejects.toMatchObject({ code: "client-gone" });
@@ -119,8 +121,6 @@ describe("single flight in one process", () => {
 });
 
 describe("single flight across processes (the lease)", () => {
-  const deps = () => marketplaceDeps(t.app);
-
   it("waits for the lease holder's answer instead of fetching", async () => {
     market.setFile("/leased/templates.json", catalog(catalogEntry("other")));
     const url = catalogLocation(`${market.url}/leased`);
@@ -334,7 +334,7 @@ describe("browse resilience", () => {
 
 it("rejects with a DomainError when the caller is already gone", async () => {
   const gone = AbortSignal.abort();
-  const error = await loadCatalog(marketplaceDeps(t.app), { url: `${market.url}/many`, authToken: null }, "cached", { signal: gone }).catch(
+  const error = await loadCatalog(deps(), { url: `${market.url}/many`, authToken: null }, "cached", { signal: gone }).catch(
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(DomainError);
