@@ -5,7 +5,7 @@ import { defineEndpoint } from "@/lib/contracts/endpoint";
 import { listEndpoints } from "@/lib/contracts/endpoints";
 import { buildOpenApiDocument } from "@/lib/contracts/openapi";
 import { auditFor } from "@/lib/services/audit/record";
-import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { callContext, withTransaction } from "@/lib/services/context";
 import { createSession } from "@/lib/services/identity/session-store";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
@@ -506,14 +506,7 @@ describe("audit entries of the writes in the OpenAPI document", () => {
     });
     const admin = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
     const journal = auditFor(endpoint, admin, "r", { params: undefined, query: undefined, body: undefined })!;
-    const ctx: ServiceContext = {
-      app: t.app,
-      db: t.app.db,
-      actor: admin,
-      requestId: "r",
-      signal: new AbortController().signal,
-      audit: journal.using(t.app.db),
-    };
+    const ctx = callContext(t.app, { actor: admin, requestId: "r", signal: new AbortController().signal, audit: journal.using(t.app.db) });
     const write = withTransaction(ctx, async (tx) => {
       await tx.audit.record({ action: "test.rollback", target: { type: "template", id: "x" }, before: null, after: { id: "x" } });
       expect(journal.recorded).toBe(true);

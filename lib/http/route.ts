@@ -10,7 +10,7 @@ import { observeRequest, type RequestObservation } from "@/lib/http/request-log"
 import { logError, UNMATCHED_ROUTE } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
 import { auditFor, settleJournal, silentAudit } from "@/lib/services/audit/record";
-import type { AuthenticatedActor, ServiceContext } from "@/lib/services/context";
+import { type AuthenticatedActor, callContext, type ServiceContext } from "@/lib/services/context";
 import { claimIdempotencyKey, type IdempotencyClaim, markingWrites, requestFingerprint } from "@/lib/services/idempotency/keys";
 import { JsonText } from "@/lib/shared/json-text";
 import { inSenderKeyOrder } from "@/lib/shared/key-order";
@@ -144,7 +144,7 @@ export function handle<E extends Endpoint>(
       const journal = endpoint.access === "public" ? null : auditFor(endpoint, actor, requestId, { params, query, body });
       const journaled = journal ? journal.using(app.db) : silentAudit;
       const audit = journal && idempotency.held ? markingWrites(journaled, app.db, idempotency.held.claim) : journaled;
-      const ctx: RequestContext = { app, db: app.db, actor, requestId, signal: request.signal, audit, request };
+      const ctx: RequestContext = { ...callContext(app, { actor, requestId, signal: request.signal, audit }), request };
       const payload = await handler({ ctx, params, query, body } as HandlerInput<E>);
       await settleJournal(journal, app.db, payload);
       const { status } = endpoint;

@@ -37,8 +37,9 @@ import type { SourceRow } from "./sources";
 type CatalogStatus = Pick<SourceRow, "catalogFetchedAt" | "catalogError">;
 
 /**
- * Runs `load` (one marketplace operation for `source`) and records with `db` how its catalog load
- * went; answers its result and the source as now recorded.
+ * Runs `load` (one marketplace operation for `source`) and records how its catalog load went,
+ * with `db` (a call's rootDb: the status stands whatever the call then does); answers its result
+ * and the source as now recorded.
  */
 export async function withCatalogStatus<T>(
   db: Database,

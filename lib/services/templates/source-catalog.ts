@@ -29,7 +29,7 @@ export interface BrowseInput {
 export async function browseCatalog(ctx: ServiceContext, { kind, sourceName, sourceScope, refresh }: BrowseInput) {
   const source = await findUsableSource(ctx, kind, sourceName, sourceScope);
   // When the client goes away (ctx.signal), fetching stops.
-  const { result: catalog, source: recorded } = await withCatalogStatus(ctx.app.db, source.row, { signal: ctx.signal }, (operation) =>
+  const { result: catalog, source: recorded } = await withCatalogStatus(ctx.rootDb, source.row, { signal: ctx.signal }, (operation) =>
     loadCatalog(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, refresh ? "revalidate" : "cached", operation),
   );
   // One query for both lists: the caller's own templates from this very source (name, scope and

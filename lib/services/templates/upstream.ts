@@ -34,8 +34,9 @@ import {
 } from "./templates";
 import { recordVersion } from "./version-log";
 
-export const marketplaceDeps = ({ app }: Pick<ServiceContext, "app">): MarketplaceDeps => ({
-  db: app.db,
+/** What the marketplace code needs of a call: its cache is written through the root database (ServiceContext.rootDb). */
+export const marketplaceDeps = ({ app, rootDb }: Pick<ServiceContext, "app" | "rootDb">): MarketplaceDeps => ({
+  db: rootDb,
   config: app.config.marketplace,
   resolveHost: app.resolveHost,
 });
@@ -84,7 +85,7 @@ export async function installTemplate(
   const source = await findUsableSource(ctx, kind, body.source_name, body.source_scope);
   // An id taken by the path's template id is fixed by choosing an alias; either way alias_id is the field.
   if (await findTemplate(ctx.db, scope, id)) throw idTaken(id, "alias_id");
-  const { result: entry } = await withCatalogStatus(ctx.app.db, source.row, { signal: ctx.signal }, (observed) =>
+  const { result: entry } = await withCatalogStatus(ctx.rootDb, source.row, { signal: ctx.signal }, (observed) =>
     loadCatalogTemplate(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, "cached", observed),
   );
   if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
@@ -135,7 +136,7 @@ async function latestEntry(
   const source = await findSourceWithToken(ctx.db, ctx.app.secretKey, sourceScope, row.sourceName!);
   if (!source) throw sourceGone(row);
   const sourceTemplateId = row.sourceTemplateId ?? row.id;
-  const { result: entry } = await withCatalogStatus(ctx.app.db, source.row, operation, (observed) =>
+  const { result: entry } = await withCatalogStatus(ctx.rootDb, source.row, operation, (observed) =>
     loadCatalogTemplate(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, mode, observed),
   );
   if (!entry) {
