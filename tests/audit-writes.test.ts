@@ -500,7 +500,7 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       path: "/ext/svc/test",
       summary: "",
       tag: "",
-      access: "principal",
+      access: "authenticated",
       status: 204,
       audit: { action: "test.rollback" },
     });
