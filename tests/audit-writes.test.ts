@@ -428,8 +428,8 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       const target = typeof fixture.target === "function" ? fixture.target(answer.body) : fixture.target;
       const actor = ACTORS[fixture.caller];
       expect(entries[0], fixture.operation).toMatchObject({
-        principalType: actor.principal_type,
-        principalId: actor.principal_id,
+        actorType: actor.principal_type,
+        actorId: actor.principal_id,
         userId: actor.user_id,
         action: actions.get(fixture.operation),
         requestId,

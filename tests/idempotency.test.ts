@@ -200,7 +200,7 @@ describe("expiry and claims left behind", () => {
     const claim = (key: string, url: string, state: "running" | "written", age: string) =>
       t.app.db.insert(idempotencyKeys).values({
         userId: "alice",
-        principalSa: "",
+        actorSa: "",
         key,
         fingerprint: fingerprint(url),
         state,

@@ -102,8 +102,8 @@ export class AuditJournal {
       .insert(auditEntries)
       .values({
         id,
-        principalType: this.actor.type,
-        principalId: this.actor.id,
+        actorType: this.actor.type,
+        actorId: this.actor.id,
         userId: this.actor.userId,
         action: this.action,
         target,
@@ -175,8 +175,8 @@ export async function recordSessionEntry(
 ): Promise<void> {
   const signIn = entry.kind === "sign-in";
   await db.insert(auditEntries).values({
-    principalType: "user",
-    principalId: entry.userId,
+    actorType: "user",
+    actorId: entry.userId,
     userId: entry.userId,
     action: `session.${entry.kind}`,
     target: SESSION_TARGET,

@@ -43,7 +43,7 @@ export interface StoredAnswer {
 /** A key this request holds until it stores its answer or releases the key. */
 export interface IdempotencyClaim {
   readonly userId: string;
-  readonly principalSa: string;
+  readonly actorSa: string;
   readonly key: string;
   readonly claimId: string;
   /** Stops refreshing the claim (called by storeAnswer and releaseClaim). */
@@ -62,12 +62,12 @@ export function requestFingerprint(method: string, pathWithQuery: string, body: 
 const ownerOf = (actor: AuthenticatedActor) => ({
   userId: actor.userId,
   // A service account's id is unique per owner only; '' stands for the user itself.
-  principalSa: actor.type === "service_account" ? actor.id : "",
+  actorSa: actor.type === "service_account" ? actor.id : "",
   serviceAccountId: actor.type === "service_account" ? actor.id : null,
 });
 
-const rowOf = (claim: Pick<IdempotencyClaim, "userId" | "principalSa" | "key">) =>
-  and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.principalSa, claim.principalSa), eq(idempotencyKeys.key, claim.key));
+const rowOf = (claim: Pick<IdempotencyClaim, "userId" | "actorSa" | "key">) =>
+  and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.actorSa, claim.actorSa), eq(idempotencyKeys.key, claim.key));
 
 const ms = (value: number) => sql`make_interval(secs => ${value / 1000})`;
 const expired = sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`;
@@ -142,7 +142,7 @@ async function claimRow(
       .insert(idempotencyKeys)
       .values({ ...row, ...fresh })
       .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.principalSa, idempotencyKeys.key],
+        target: [idempotencyKeys.userId, idempotencyKeys.actorSa, idempotencyKeys.key],
         set: { ...fresh, status: null, headers: null, body: null },
         setWhere: sql`${expired} or (${idempotencyKeys.state} = 'running'
           and ${idempotencyKeys.claimedAt} < now() - ${ms(CLAIM_STALE_MS)}
@@ -221,7 +221,7 @@ export function pruneIdempotencyKeys(db: Database, hours: number = IDEMPOTENCY_W
         await db
           .delete(idempotencyKeys)
           .where(
-            sql`(${idempotencyKeys.userId}, ${idempotencyKeys.principalSa}, ${idempotencyKeys.key}) in (select user_id, principal_sa, key from ${idempotencyKeys} where ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${hours}) limit ${size})`,
+            sql`(${idempotencyKeys.userId}, ${idempotencyKeys.actorSa}, ${idempotencyKeys.key}) in (select user_id, principal_sa, key from ${idempotencyKeys} where ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${hours}) limit ${size})`,
           )
           .returning({ key: idempotencyKeys.key })
       ).length,
