@@ -1,6 +1,6 @@
 // The floor for the API's reads: node:http + postgres.js answering GET /ext/svc/me, GET one
 // template and a filtered page of templates with the same SQL, the same key check and as many
-// connections as the app (lib/services/identity/principal.ts, lib/services/templates/templates.ts),
+// connections as the app (lib/services/identity/authenticate.ts, lib/services/templates/templates.ts),
 // and nothing else: no framework, no validation, no cache. Started by bench/throughput.ts: PORT,
 // DATABASE_URL, DATABASE_POOL_SIZE, CURSOR_KEY (hex), and
 // TEMPLATE_JSON_SQL: the app's presenter of a template as the SQL expression its hot reads send
@@ -14,7 +14,7 @@ const sql = postgres(process.env.DATABASE_URL, { max: Number(process.env.DATABAS
 const cursorKey = Buffer.from(process.env.CURSOR_KEY ?? "00", "hex");
 const templateJson = sql.unsafe(process.env.TEMPLATE_JSON_SQL);
 
-async function principalFor(header) {
+async function actorFor(header) {
   const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "")?.[1];
   if (!token) return null;
   const hash = createHash("sha256").update(token, "utf8").digest("hex");
@@ -47,15 +47,15 @@ createServer(async (req, res) => {
   try {
     const url = new URL(req.url, "http://localhost");
     if (url.pathname === "/healthz") return send(res, 200, { status: "ok" });
-    const principal = await principalFor(req.headers.authorization);
-    if (!principal) return send(res, 401, { status: 401 });
+    const actor = await actorFor(req.headers.authorization);
+    if (!actor) return send(res, 401, { status: 401 });
     if (url.pathname === "/ext/svc/me") {
       return send(res, 200, {
-        user_id: principal.userId,
-        principal_type: principal.type,
-        principal_id: principal.id,
-        role: principal.role,
-        display_name: principal.displayName,
+        user_id: actor.userId,
+        principal_type: actor.type,
+        principal_id: actor.id,
+        role: actor.role,
+        display_name: actor.displayName,
       });
     }
     if (url.pathname === "/ext/svc/me/templates") {
@@ -63,10 +63,10 @@ createServer(async (req, res) => {
       const limit = Number(url.searchParams.get("limit") ?? 50);
       const rows = await sql`
         select id, ${templateJson} as json from templates
-        where scope = 'personal' and owner = ${principal.userId} and tags @> ${[tag]}::text[]
+        where scope = 'personal' and owner = ${actor.userId} and tags @> ${[tag]}::text[]
         order by id limit ${limit + 1}`;
       const page = rows.slice(0, limit);
-      const context = JSON.stringify(["personal", principal.userId, null, tag]);
+      const context = JSON.stringify(["personal", actor.userId, null, tag]);
       const next = rows.length > limit ? JSON.stringify(encodeCursor(page[page.length - 1].id, context)) : "null";
       return sendText(res, 200, `{"templates":[${page.map((row) => row.json).join(",")}],"next_cursor":${next}}`);
     }
@@ -74,7 +74,7 @@ createServer(async (req, res) => {
     if (one) {
       const [row] = await sql`
         select ${templateJson} as json from templates
-        where scope = 'personal' and owner = ${principal.userId} and id = ${decodeURIComponent(one[1])} limit 1`;
+        where scope = 'personal' and owner = ${actor.userId} and id = ${decodeURIComponent(one[1])} limit 1`;
       return row ? sendText(res, 200, row.json) : send(res, 404, { status: 404 });
     }
     send(res, 404, { status: 404 });

@@ -10,15 +10,14 @@ import { MANIFEST_LIMITS } from "@/lib/contracts/templates/manifest";
 import { CreateTemplateRequest } from "@/lib/contracts/templates/schemas";
 import { loadConfig } from "@/lib/platform/config";
 import { createBankFromTemplate } from "@/lib/services/banks/banks";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { AppContext, AuthenticatedActor } from "@/lib/services/context";
 import { createTemplate } from "@/lib/services/templates/templates";
 import { largeManifest } from "@/tests/support/fixtures";
 import { serviceContext } from "@/tests/support/service-context";
 import { onEachDatabase } from "./databases";
 
 const TARGET_MS = 5_000;
-const OWNER: Principal = { type: "user", id: "bench", userId: "bench", role: "member", displayName: "Bench" };
+const OWNER: AuthenticatedActor = { type: "user", id: "bench", userId: "bench", role: "member", displayName: "Bench" };
 
 async function timeOnce(label: string, run: () => Promise<unknown>): Promise<boolean> {
   const start = performance.now();

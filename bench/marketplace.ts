@@ -6,8 +6,7 @@ import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { users } from "@/db/schema";
 import { loadConfig } from "@/lib/platform/config";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { AppContext, AuthenticatedActor } from "@/lib/services/context";
 import { createSource } from "@/lib/services/sources/sources";
 import { checkForUpdate, installTemplate } from "@/lib/services/templates/upstream";
 import { type Marketplace, startMarketplace } from "@/tests/support/marketplace-server";
@@ -16,7 +15,7 @@ import { freshBenchDatabase } from "./databases";
 
 const TEMPLATES = 100;
 const CATALOG_PATH = "/bench/templates.json";
-const OWNER: Principal = { type: "user", id: "bench", userId: "bench", role: "member", displayName: "Bench" };
+const OWNER: AuthenticatedActor = { type: "user", id: "bench", userId: "bench", role: "member", displayName: "Bench" };
 const SCOPE = { kind: "personal", owner: "bench" } as const;
 
 const benchManifest = {

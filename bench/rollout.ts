@@ -11,8 +11,7 @@ import { CreateTemplateRequest, PatchTemplateRequest } from "@/lib/contracts/tem
 import { loadConfig } from "@/lib/platform/config";
 import { createBankFromTemplate } from "@/lib/services/banks/banks";
 import { rolloutTemplate } from "@/lib/services/banks/rollout";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { AppContext, AuthenticatedActor } from "@/lib/services/context";
 import { createTemplate, patchTemplate } from "@/lib/services/templates/templates";
 import { largeManifest } from "@/tests/support/fixtures";
 import { serviceContext } from "@/tests/support/service-context";
@@ -20,7 +19,7 @@ import { onEachDatabase } from "./databases";
 
 const MAX_RATIO = 1.5;
 const SIZES = [20, 200] as const;
-const OWNER: Principal = { type: "user", id: "bench", userId: "bench", role: "member", displayName: "Bench" };
+const OWNER: AuthenticatedActor = { type: "user", id: "bench", userId: "bench", role: "member", displayName: "Bench" };
 /** A template of a realistic size: a few dozen entries, each rollout changing every one. */
 const ENTRIES = 20;
 

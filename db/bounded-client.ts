@@ -103,11 +103,11 @@ export function boundedClient(sql: Sql, ms: number = DATABASE_WAIT_MS, isAbandon
 }
 
 function boundedTransaction(sql: Sql, args: unknown[], ms: number): Promise<unknown> {
-  const fn = args.pop() as (tx: Sql) => unknown;
+  const fn = args.pop() as (transactionSql: Sql) => unknown;
   let abandoned = false;
-  const run = (tx: Sql) => {
+  const run = (transactionSql: Sql) => {
     if (abandoned) throw new DatabaseTimeoutError(ms);
-    return fn(boundedClient(tx, ms, () => abandoned));
+    return fn(boundedClient(transactionSql, ms, () => abandoned));
   };
   const transaction = countWhilePending(
     metrics.databaseTransactionsActive,

@@ -369,8 +369,9 @@ export const auditEntries = pgTable(
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
     id: text("id").notNull().unique().default(sql`gen_random_uuid()`),
     at: timestamptz("at").notNull().defaultNow(),
-    principalType: text("principal_type", { enum: ["user", "service_account"] }).notNull(),
-    principalId: text("principal_id").notNull(),
+    // The columns keep the API's word for the writer (principal_type, principal_id); the code says actor.
+    actorType: text("principal_type", { enum: ["user", "service_account"] }).notNull(),
+    actorId: text("principal_id").notNull(),
     userId: text("user_id").notNull(),
     action: text("action").notNull(),
     target: text("target").notNull(),
@@ -383,7 +384,7 @@ export const auditEntries = pgTable(
     requestId: text("request_id").notNull(),
   },
   (t) => [
-    index("audit_entries_principal_idx").on(t.principalId, t.seq),
+    index("audit_entries_principal_idx").on(t.actorId, t.seq),
     index("audit_entries_target_idx").on(t.target, t.seq),
     index("audit_entries_action_idx").on(t.action, t.seq),
     index("audit_entries_target_type_idx").on(t.targetType, t.seq),
@@ -393,8 +394,8 @@ export const auditEntries = pgTable(
 
 /**
  * Stored answers of writes sent with an `Idempotency-Key` (CONTRACT §18), one per key of one
- * principal: `principal_sa` is the service account's id, or '' for the user itself (sa_id is null
- * for users, so it cannot be part of the key). `state`: `running` from the claim before the
+ * actor: `principal_sa` (actorSa) is the service account's id, or '' for the user itself (sa_id is
+ * null for users, so it cannot be part of the key). `state`: `running` from the claim before the
  * handler, `written` once the write's own transaction committed (set in that transaction), `done`
  * with the answer stored. A user's or service account's rows go with it (foreign keys cascade).
  */
@@ -405,7 +406,7 @@ export const idempotencyKeys = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     serviceAccountId: text("sa_id"),
-    principalSa: text("principal_sa").notNull(),
+    actorSa: text("principal_sa").notNull(),
     key: text("key").notNull(),
     /** Method, path with query and a hash of the body: what the key was first used for. */
     fingerprint: text("fingerprint").notNull(),
@@ -421,7 +422,7 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.principalSa, t.key] }),
+    primaryKey({ columns: [t.userId, t.actorSa, t.key] }),
     foreignKey({
       columns: [t.userId, t.serviceAccountId],
       foreignColumns: [serviceAccounts.ownerUserId, serviceAccounts.id],

@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiKeys, auditEntries, rateLimits } from "@/db/schema";
-import { MAX_API_KEYS_PER_PRINCIPAL } from "@/lib/contracts/limits";
+import { MAX_API_KEYS_PER_ACTOR } from "@/lib/contracts/limits";
 import { problemTypeUri } from "@/lib/contracts/problem-types";
+import { actorCacheFor, startActorCache } from "@/lib/services/identity/actor-cache";
 import { hashApiKey, insertApiKey } from "@/lib/services/identity/api-keys";
-import { principalCacheFor, startPrincipalCache } from "@/lib/services/identity/principal-cache";
 import { as, request, useTestApp } from "./support/app";
 
 const t = useTestApp();
@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 
 // CONTRACT §18: keys take `expires_in_days` (1-365) and `scope` (write | read) on every path
 // that creates them; an expired key answers 401 key-expired, a read key anything but GET 403
-// key-read-only; a principal holds at most 50 working keys.
+// key-read-only; an actor (a user or a service account) holds at most 50 working keys.
 
 /** Every path that creates keys, with the owner it creates them for (made before use). */
 const creationPaths = [
@@ -120,12 +120,12 @@ describe("an expired key", () => {
     expect(await counted("198.51.100.8")).toBe(1);
   });
 
-  describe("with the principal cache", () => {
+  describe("with the actor cache", () => {
     afterEach(() => vi.useRealTimers());
 
-    it("is refused even while its principal is cached", async () => {
-      await startPrincipalCache(t.app.database);
-      const cache = principalCacheFor(t.app.db)!;
+    it("is refused even while its actor is cached", async () => {
+      await startActorCache(t.app.database);
+      const cache = actorCacheFor(t.app.db)!;
       await vi.waitFor(() => expect(cache.serving()).toBe(true), { timeout: 15_000, interval: 50 });
       const created = await t.admin.post("/ext/svc/me/api-keys", { expires_in_days: 1 });
       expect((await as(created.body.token).get("/ext/svc/me")).status).toBe(200);
@@ -195,7 +195,7 @@ describe("the audit entry of a key's creation", () => {
   });
 });
 
-describe(`at most ${MAX_API_KEYS_PER_PRINCIPAL} working keys per principal`, () => {
+describe(`at most ${MAX_API_KEYS_PER_ACTOR} working keys per actor`, () => {
   const fill = async (userId: string, serviceAccountId: string | null, n: number) => {
     for (let i = 0; i < n; i++) await insertApiKey(t.app.db, { userId, serviceAccountId }, { description: `fill ${i}` });
   };
@@ -203,13 +203,13 @@ describe(`at most ${MAX_API_KEYS_PER_PRINCIPAL} working keys per principal`, () 
   it("answers 409 limit-reached for one more; an expired or revoked key frees a place", async () => {
     expect((await t.admin.post("/ext/svc/admin/users", { id: "full" })).status).toBe(201);
     const path = "/ext/svc/admin/users/full/api-keys";
-    await fill("full", null, MAX_API_KEYS_PER_PRINCIPAL - 1);
+    await fill("full", null, MAX_API_KEYS_PER_ACTOR - 1);
     const last = await t.admin.post(path, { description: "the fiftieth" });
     expect(last.status).toBe(201);
     const refused = await t.admin.post(path, { description: "one too many" });
     expect(refused.status).toBe(409);
     expect(refused.body.type).toBe(problemTypeUri("limit-reached"));
-    expect((await t.admin.get(path)).body).toHaveLength(MAX_API_KEYS_PER_PRINCIPAL);
+    expect((await t.admin.get(path)).body).toHaveLength(MAX_API_KEYS_PER_ACTOR);
 
     await t.app.db.update(apiKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(apiKeys.id, last.body.id));
     const afterExpiry = await t.admin.post(path, { description: "replaces the expired one" });
@@ -225,23 +225,23 @@ describe(`at most ${MAX_API_KEYS_PER_PRINCIPAL} working keys per principal`, () 
     const ownerKey = await t.admin.post("/ext/svc/admin/users/owner/api-keys", {});
     const owner = as(ownerKey.body.token);
     expect((await owner.post("/ext/svc/me/service-accounts", { id: "bot" })).status).toBe(201);
-    await fill("owner", null, MAX_API_KEYS_PER_PRINCIPAL - 1);
+    await fill("owner", null, MAX_API_KEYS_PER_ACTOR - 1);
     expect((await owner.post("/ext/svc/me/api-keys", {})).body.type).toBe(problemTypeUri("limit-reached"));
-    await fill("owner", "bot", MAX_API_KEYS_PER_PRINCIPAL - 1);
+    await fill("owner", "bot", MAX_API_KEYS_PER_ACTOR - 1);
     expect((await owner.post("/ext/svc/me/service-accounts/bot/api-keys", {})).status).toBe(201);
     expect((await owner.post("/ext/svc/me/service-accounts/bot/api-keys", {})).body.type).toBe(problemTypeUri("limit-reached"));
   });
 
-  it(`holds when ${MAX_API_KEYS_PER_PRINCIPAL + 10} creations race`, async () => {
+  it(`holds when ${MAX_API_KEYS_PER_ACTOR + 10} creations race`, async () => {
     expect((await t.admin.post("/ext/svc/admin/users", { id: "racer" })).status).toBe(201);
     const path = "/ext/svc/admin/users/racer/api-keys";
     const answers = await Promise.all(
-      Array.from({ length: MAX_API_KEYS_PER_PRINCIPAL + 10 }, (_, i) => t.admin.post(path, { description: `race ${i}` })),
+      Array.from({ length: MAX_API_KEYS_PER_ACTOR + 10 }, (_, i) => t.admin.post(path, { description: `race ${i}` })),
     );
     const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_API_KEYS_PER_PRINCIPAL);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_API_KEYS_PER_ACTOR);
     expect(statuses.filter((s) => s === 409)).toHaveLength(10);
     const [held] = await t.app.db.select({ n: sql<number>`count(*)::int` }).from(apiKeys).where(eq(apiKeys.userId, "racer"));
-    expect(held!.n).toBe(MAX_API_KEYS_PER_PRINCIPAL);
+    expect(held!.n).toBe(MAX_API_KEYS_PER_ACTOR);
   });
 });

@@ -121,8 +121,8 @@ describe("retention", () => {
   it("prunes entries older than the retention period and keeps the rest", async () => {
     const before = (await list(t.admin, "?limit=200")).entries.length;
     await t.app.db.insert(auditEntries).values({
-      principalType: "user",
-      principalId: "ghost",
+      actorType: "user",
+      actorId: "ghost",
       userId: "ghost",
       action: "template.delete",
       target: "/ext/svc/me/templates/old",
@@ -178,8 +178,8 @@ async function everyPage(query: string): Promise<Entry[]> {
 }
 
 const row = (values: Partial<typeof auditEntries.$inferInsert>): typeof auditEntries.$inferInsert => ({
-  principalType: "user",
-  principalId: "clock",
+  actorType: "user",
+  actorId: "clock",
   userId: "clock",
   action: "bank.delete",
   target: "/ext/svc/banks/b1",
@@ -274,7 +274,7 @@ describe("GET /ext/svc/admin/audit/export", () => {
     await t.app.db.insert(auditEntries).values(
       Array.from({ length: BULK }, (_, i) =>
         row({
-          principalId: "bulk",
+          actorId: "bulk",
           userId: "bulk",
           requestId: `bulk-${i}`,
           action: i % 2 ? "template.patch" : "template.delete",

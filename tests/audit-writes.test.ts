@@ -5,7 +5,7 @@ import { defineEndpoint } from "@/lib/contracts/endpoint";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { buildOpenApiDocument } from "@/lib/contracts/registry/openapi";
 import { auditFor } from "@/lib/services/audit/record";
-import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { callContext, withTransaction } from "@/lib/services/context";
 import { createSession } from "@/lib/services/identity/session-store";
 import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
@@ -428,8 +428,8 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       const target = typeof fixture.target === "function" ? fixture.target(answer.body) : fixture.target;
       const actor = ACTORS[fixture.caller];
       expect(entries[0], fixture.operation).toMatchObject({
-        principalType: actor.principal_type,
-        principalId: actor.principal_id,
+        actorType: actor.principal_type,
+        actorId: actor.principal_id,
         userId: actor.user_id,
         action: actions.get(fixture.operation),
         requestId,
@@ -500,20 +500,13 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       path: "/ext/svc/test",
       summary: "",
       tag: "",
-      access: "principal",
+      access: "authenticated",
       status: 204,
       audit: { action: "test.rollback" },
     });
-    const principal = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
-    const journal = auditFor(endpoint, principal, "r", { params: undefined, query: undefined, body: undefined })!;
-    const ctx: ServiceContext = {
-      app: t.app,
-      db: t.app.db,
-      actor: principal,
-      requestId: "r",
-      signal: new AbortController().signal,
-      audit: journal.using(t.app.db),
-    };
+    const admin = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
+    const journal = auditFor(endpoint, admin, "r", { params: undefined, query: undefined, body: undefined })!;
+    const ctx = callContext(t.app, { actor: admin, requestId: "r", signal: new AbortController().signal, audit: journal.using(t.app.db) });
     const write = withTransaction(ctx, async (tx) => {
       await tx.audit.record({ action: "test.rollback", target: { type: "template", id: "x" }, before: null, after: { id: "x" } });
       expect(journal.recorded).toBe(true);

@@ -147,7 +147,7 @@ describe("a key used for another request", () => {
   });
 });
 
-describe("keys are per principal", () => {
+describe("keys are per actor", () => {
   it("lets another user and a service account use the same key independently", async () => {
     expect((await send(alice, "POST", SOURCES, "shared-key", { url: "https://example.com/alice-own" })).status).toBe(201);
     const bobs = await send(bob, "POST", SOURCES, "shared-key", { url: "https://example.com/bob-own" });
@@ -162,7 +162,7 @@ describe("keys are per principal", () => {
   });
 });
 
-describe("stored answers of deleted principals", () => {
+describe("stored answers of deleted actors", () => {
   it("go with a deleted user and a deleted service account", async () => {
     const carol = await t.user("carol");
     expect((await carol.post("/ext/svc/me/service-accounts", { id: "helper" })).status).toBe(201);
@@ -200,7 +200,7 @@ describe("expiry and claims left behind", () => {
     const claim = (key: string, url: string, state: "running" | "written", age: string) =>
       t.app.db.insert(idempotencyKeys).values({
         userId: "alice",
-        principalSa: "",
+        actorSa: "",
         key,
         fingerprint: fingerprint(url),
         state,
@@ -281,8 +281,8 @@ describe.runIf(process.env.TEST_DB === "postgres")("two requests with one key at
         held = resolve;
       });
       const holder = other
-        .begin(async (tx) => {
-          await tx`insert into template_sources (scope, owner, name, url) values ('personal', 'alice', 'slow', 'https://example.com/held')`;
+        .begin(async (transaction) => {
+          await transaction`insert into template_sources (scope, owner, name, url) values ('personal', 'alice', 'slow', 'https://example.com/held')`;
           held();
           await released;
           throw new Error("roll back");

@@ -200,7 +200,7 @@ describe("update status and bulk operations", () => {
   });
 });
 
-describe("templates any principal may use", () => {
+describe("templates any actor may use", () => {
   let erin: Client;
   beforeAll(async () => {
     erin = await t.user("erin");

@@ -5,8 +5,7 @@ import { GET as browseRoute } from "@/app/ext/svc/me/template-sources/[name]/cat
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { marketplaceCache, marketplaceFetchLeases } from "@/db/schema";
 import { DomainError } from "@/lib/contracts/errors";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { AppContext, AuthenticatedActor } from "@/lib/services/context";
 import {
   cacheKey,
   catalogLocation,
@@ -25,8 +24,10 @@ const t = useTestApp();
 const onPostgres = process.env.TEST_DB === "postgres";
 const market = useMarketplace(t);
 let alice: Client;
-const alicePrincipal: Principal = { type: "user", id: "alice", userId: "alice", role: "member", displayName: "alice" };
+const aliceActor: AuthenticatedActor = { type: "user", id: "alice", userId: "alice", role: "member", displayName: "alice" };
 const aliceScope = { kind: "personal", owner: "alice" } as const;
+/** The marketplace dependencies of a call by alice. */
+const deps = () => marketplaceDeps(serviceContext(t.app, aliceActor));
 
 beforeAll(async () => {
   alice = await t.user("alice");
@@ -108,8 +109,8 @@ describe("single flight in one process", () => {
     });
     const source = { url: `${market.url}/held`, authToken: null };
     const leaving = new AbortController();
-    const first = loadCatalogTemplate(marketplaceDeps(t.app), source, "held", "cached", { signal: leaving.signal });
-    const second = loadCatalogTemplate(marketplaceDeps(t.app), source, "held", "cached");
+    const first = loadCatalogTemplate(deps(), source, "held", "cached", { signal: leaving.signal });
+    const second = loadCatalogTemplate(deps(), source, "held", "cached");
     await eventually(() => market.count("/held/templates.json") === 1, 5000, "the catalog request");
     leaving.abort();
     await expect(first).rejects.toMatchObject({ code: "client-gone" });
@@ -120,8 +121,6 @@ describe("single flight in one process", () => {
 });
 
 describe("single flight across processes (the lease)", () => {
-  const deps = () => marketplaceDeps(t.app);
-
   it("waits for the lease holder's answer instead of fetching", async () => {
     market.setFile("/leased/templates.json", catalog(catalogEntry("other")));
     const url = catalogLocation(`${market.url}/leased`);
@@ -177,7 +176,7 @@ describe("single flight across processes (the lease)", () => {
       market.clearRequests();
       const results = await Promise.all(
         names.map((id, i) =>
-          installTemplate(serviceContext(i % 2 ? second : t.app, alicePrincipal), {
+          installTemplate(serviceContext(i % 2 ? second : t.app, aliceActor), {
             kind: "personal",
             templateId: id,
             body: { source_name: "shared" },
@@ -189,7 +188,7 @@ describe("single flight across processes (the lease)", () => {
 
       market.clearRequests();
       const checks = await Promise.all(
-        names.map((id, i) => checkForUpdate(serviceContext(i % 2 ? second : t.app, alicePrincipal), { scope: aliceScope, templateId: id })),
+        names.map((id, i) => checkForUpdate(serviceContext(i % 2 ? second : t.app, aliceActor), { scope: aliceScope, templateId: id })),
       );
       expect(checks.every((c) => c.has_update === false)).toBe(true);
       expect(market.count("/shared/templates.json")).toBe(1);
@@ -335,7 +334,7 @@ describe("browse resilience", () => {
 
 it("rejects with a DomainError when the caller is already gone", async () => {
   const gone = AbortSignal.abort();
-  const error = await loadCatalog(marketplaceDeps(t.app), { url: `${market.url}/many`, authToken: null }, "cached", { signal: gone }).catch(
+  const error = await loadCatalog(deps(), { url: `${market.url}/many`, authToken: null }, "cached", { signal: gone }).catch(
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(DomainError);

@@ -41,11 +41,12 @@ function servicesCalledByTheEdge(checker: ts.TypeChecker, files: readonly ts.Sou
 
 /**
  * What the edge may call outside that shape, and why: the pipeline's own machinery, which runs
- * before or around a ServiceContext exists (authenticating the caller, opening and settling the
- * request's audit journal, claiming and settling its Idempotency-Key).
+ * before or around a ServiceContext exists (authenticating the caller, building the context,
+ * opening and settling the request's audit journal, claiming and settling its Idempotency-Key).
  */
 const NOT_VERBS = new Set([
-  "@/lib/services/identity/principal#principalForApiKey",
+  "@/lib/services/identity/authenticate#actorForApiKey",
+  "@/lib/services/context#callContext",
   "@/lib/services/ratelimit/api-keys#apiKeyAddressBlockedFor",
   "@/lib/services/ratelimit/api-keys#countFailedApiKey",
   "@/lib/services/audit/record#auditFor",

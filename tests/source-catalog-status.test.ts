@@ -261,7 +261,7 @@ describe("the status write", () => {
     await addSource("gone");
     const [row] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "gone"));
     expect((await erin.delete(`${ME}/gone`)).status).toBe(204);
-    const outcome = await withCatalogStatus(t.app, row!, {}, async (operation) => {
+    const outcome = await withCatalogStatus(t.app.db, row!, {}, async (operation) => {
       operation.onCatalogLoaded!(new Date());
       return "answer";
     });
@@ -275,7 +275,7 @@ describe("the status write", () => {
     expect((await browse("order")).status).toBe(200);
     const recorded = (await listed("order")).catalog_fetched_at!;
     const [row] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "order"));
-    await withCatalogStatus(t.app, { ...row!, catalogFetchedAt: null }, {}, async (operation) => {
+    await withCatalogStatus(t.app.db, { ...row!, catalogFetchedAt: null }, {}, async (operation) => {
       operation.onCatalogLoaded!(new Date(Date.parse(recorded) - 60_000));
     });
     expect((await listed("order")).catalog_fetched_at).toBe(recorded);
@@ -284,13 +284,13 @@ describe("the status write", () => {
   it("operations recording the same failure at once send one write, and none answers before it is stored", async () => {
     await addSource("same");
     const [row] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "same"));
-    const failing = () => withCatalogStatus(t.app, row!, {}, async () => Promise.reject(badGateway("The marketplace is down.")));
+    const failing = () => withCatalogStatus(t.app.db, row!, {}, async () => Promise.reject(badGateway("The marketplace is down.")));
     // A transaction holding the row makes the status write wait until it ends.
     let release!: () => void;
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = t.app.db.transaction(async (tx) => {
-      await tx.select().from(templateSources).where(eq(templateSources.id, row!.id)).for("update");
+    const holder = t.app.db.transaction(async (transaction) => {
+      await transaction.select().from(templateSources).where(eq(templateSources.id, row!.id)).for("update");
       locked();
       await new Promise<void>((resolve) => (release = resolve));
     });
@@ -315,7 +315,7 @@ describe("the status write", () => {
     await addSource("left");
     const [row] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "left"));
     const { clientGone } = await import("@/lib/services/marketplace");
-    const gone = await withCatalogStatus(t.app, row!, {}, async () => Promise.reject(clientGone())).catch((error: DomainError) => error);
+    const gone = await withCatalogStatus(t.app.db, row!, {}, async () => Promise.reject(clientGone())).catch((error: DomainError) => error);
     expect(PROBLEM_STATUS[(gone as DomainError).code]).toBe(499);
     expect(await listed("left")).toMatchObject({ catalog_fetched_at: null, catalog_error: null });
   });

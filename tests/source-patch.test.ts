@@ -160,12 +160,12 @@ describe("the catalog status of a changed source", () => {
     const [before] = await t.app.db.select().from(templateSources).where(eq(templateSources.name, "stale"));
     expect((await erin.patch(`${ME}/stale`, { url: "https://example.com/stale-new" })).status).toBe(200);
     // An operation that began with the old row fails after the move: its failure is about the old URL.
-    const failing = withCatalogStatus(t.app, before!, {}, async () => {
+    const failing = withCatalogStatus(t.app.db, before!, {}, async () => {
       throw badGateway("The marketplace at https://example.com/stale-old answered 404.");
     });
     await expect(failing).rejects.toThrow("stale-old");
     // And one that succeeded: no fetch time for the new URL either.
-    await withCatalogStatus(t.app, before!, {}, async (operation) => operation.onCatalogLoaded?.(new Date()));
+    await withCatalogStatus(t.app.db, before!, {}, async (operation) => operation.onCatalogLoaded?.(new Date()));
     const listed = (await erin.get(ME)).body.find((s: { name: string }) => s.name === "stale");
     expect(listed).toMatchObject({ url: "https://example.com/stale-new", catalog_fetched_at: null, catalog_error: null });
   });

@@ -90,7 +90,7 @@ describe("personal template sources", () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
   });
 
-  it("shows each principal only its own sources; the service account sees its owner's", async () => {
+  it("shows each actor only its own sources; the service account sees its owner's", async () => {
     await bob.post("/ext/svc/me/template-sources", { url: "https://github.com/bobco/templates" });
     const names = async (c: Client) => (await c.get("/ext/svc/me/template-sources")).body.map((s: { name: string }) => s.name);
     expect(await names(alice)).toEqual(["acme", "private-market", "single", "tools"]);
@@ -135,7 +135,7 @@ describe("personal template sources", () => {
     expect((await aliceBot.delete("/ext/svc/admin/template-sources/company")).status).toBe(403);
   });
 
-  it("lists every source a principal can install from: its own personal ones and the server's", async () => {
+  it("lists every source an actor can install from: its own personal ones and the server's", async () => {
     const names = (res: { body: { name: string; scope: string }[] }) => res.body.map((x) => `${x.scope}:${x.name}`);
     expect(names(await bob.get("/ext/svc/template-sources"))).toEqual(["server:acme", "personal:bobco", "server:company"]);
     expect(names(await aliceBot.get("/ext/svc/template-sources"))).toEqual([

@@ -54,7 +54,7 @@ export function registerAuthCommands(program: Command): void {
 
   program
     .command("whoami")
-    .description("show the server and the principal the key belongs to")
+    .description("show the server and the user or service account the key belongs to")
     .action(
       action(async (context) => {
         const api = await context.connect();

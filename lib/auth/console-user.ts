@@ -4,7 +4,7 @@ import { cache } from "react";
 import type { ConsoleUser } from "@/lib/contracts/identity/console-user";
 import { getApp } from "@/lib/server/app";
 import { isHttpsRequest, readSessionToken } from "./cookies";
-import { principalForSession } from "./session";
+import { actorForSession } from "./session";
 
 /**
  * The user of the current page request, re-read from the database (so a deactivated user is
@@ -14,6 +14,6 @@ export const currentConsoleUser = cache(async (): Promise<ConsoleUser | null> =>
   const [cookieStore, headerList] = await Promise.all([cookies(), headers()]);
   const token = readSessionToken((name) => cookieStore.get(name)?.value, isHttpsRequest(headerList));
   if (!token) return null;
-  const principal = await principalForSession(await getApp(), token);
-  return principal ? { id: principal.id, displayName: principal.displayName, role: principal.role } : null;
+  const actor = await actorForSession(await getApp(), token);
+  return actor ? { id: actor.id, displayName: actor.displayName, role: actor.role } : null;
 });

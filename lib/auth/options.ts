@@ -8,8 +8,8 @@ import { iso } from "@/lib/contracts/fields";
 import { logger } from "@/lib/platform/log";
 import { recordSessionEntry } from "@/lib/services/audit/record";
 import type { AppContext } from "@/lib/services/context";
-import { principalForUser } from "@/lib/services/identity/principal";
-import { principalChangesSettled } from "@/lib/services/identity/principal-cache";
+import { actorChangesSettled } from "@/lib/services/identity/actor-cache";
+import { actorForUser } from "@/lib/services/identity/authenticate";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
 import { recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
 import { browserLabel } from "@/lib/shared/browser-label";
@@ -74,7 +74,7 @@ export function authOptions(
       // OIDC sign-ins whose email matched no active user arrive with an empty id: refuse
       // (the sign-in page shows AccessDenied). Credentials were checked in authorize.
       async signIn({ user, account }) {
-        if (account?.provider === OIDC_PROVIDER_ID) return Boolean(user.id) && (await principalForUser(app.db, user.id)) !== null;
+        if (account?.provider === OIDC_PROVIDER_ID) return Boolean(user.id) && (await actorForUser(app.db, user.id)) !== null;
         return true;
       },
       // A fresh sign-in (credentials or OIDC) starts a console_sessions row; the token names
@@ -83,11 +83,11 @@ export function authOptions(
       // re-read per request.
       async jwt({ token, user }) {
         if (user) {
-          const session = await app.db.transaction(async (tx) => {
-            const started = await createSession(tx, user.id, browserLabel(userAgent));
+          const session = await app.db.transaction(async (transaction) => {
+            const started = await createSession(transaction, user.id, browserLabel(userAgent));
             const snapshot = { id: started.publicId, user_id: user.id, expires_at: iso(started.expiresAt) };
-            await recordSessionEntry(tx, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
-            if (clientAddress !== undefined) await recordSignInAddress(tx, user.id, clientAddress);
+            await recordSessionEntry(transaction, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
+            if (clientAddress !== undefined) await recordSignInAddress(transaction, user.id, clientAddress);
             return started;
           });
           return { sub: user.id, name: user.name ?? user.id, sid: session.id };
@@ -104,14 +104,14 @@ export function authOptions(
       async signOut({ token }) {
         const sid = token?.sid;
         if (typeof sid !== "string") return;
-        await app.db.transaction(async (tx) => {
-          const [row] = await tx.select().from(consoleSessions).where(eq(consoleSessions.id, sid)).limit(1);
-          await endSession(tx, sid);
+        await app.db.transaction(async (transaction) => {
+          const [row] = await transaction.select().from(consoleSessions).where(eq(consoleSessions.id, sid)).limit(1);
+          await endSession(transaction, sid);
           if (!row) return;
           const snapshot = { id: row.publicId, user_id: row.userId, expires_at: iso(row.expiresAt) };
-          await recordSessionEntry(tx, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
+          await recordSessionEntry(transaction, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
         });
-        await principalChangesSettled(app.db);
+        await actorChangesSettled(app.db);
       },
     },
   };

@@ -1,8 +1,7 @@
 import "server-only";
 import { decode } from "next-auth/jwt";
-import type { AppContext } from "@/lib/services/context";
-import type { Principal } from "@/lib/services/identity/principal";
-import { principalForLiveSession, SESSION_MAX_AGE_SECONDS } from "@/lib/services/identity/session-store";
+import type { AppContext, AuthenticatedActor } from "@/lib/services/context";
+import { actorForLiveSession, SESSION_MAX_AGE_SECONDS } from "@/lib/services/identity/session-store";
 import { nextAuthSecret } from "./secret";
 
 export { SESSION_MAX_AGE_SECONDS };
@@ -30,11 +29,11 @@ export async function sessionClaims(app: Pick<AppContext, "secretKey">, token: s
 }
 
 /**
- * The principal behind a session token, re-read from the database on every use so that
+ * The actor behind a session token, re-read from the database on every use so that
  * sign-out, a password change, deactivating or deleting a user end their sessions at once.
  * Null when not valid.
  */
-export async function principalForSession(app: Pick<AppContext, "db" | "secretKey">, token: string): Promise<Principal | null> {
+export async function actorForSession(app: Pick<AppContext, "db" | "secretKey">, token: string): Promise<AuthenticatedActor | null> {
   const claims = await sessionClaims(app, token);
-  return claims ? principalForLiveSession(app.db, claims.sessionId, claims.userId) : null;
+  return claims ? actorForLiveSession(app.db, claims.sessionId, claims.userId) : null;
 }

@@ -3,10 +3,10 @@ import type { z } from "zod";
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * Who may call an endpoint. `principal`: any active user or service account;
+ * Who may call an endpoint. `authenticated`: any active user or service account;
  * `user`: users only (service accounts get 403); `admin`: effective role admin.
  */
-export type Access = "public" | "principal" | "user" | "admin";
+export type Access = "public" | "authenticated" | "user" | "admin";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 

@@ -10,7 +10,7 @@ export const role = z.enum(["admin", "member"]);
 export type Role = z.infer<typeof role>;
 
 /** Ids of users and service accounts (CONTRACT §2). */
-export const principalId = z
+export const actorId = z
   .string()
   .min(1)
   .max(64)

@@ -1,10 +1,10 @@
 /**
- * Bounds on what one principal may hold (CONTRACT §18), defined in this one place: one more
+ * Bounds on what one user or service account may hold (CONTRACT §18), defined in this one place: one more
  * answers 409 `limit-reached`; the services check them, the console and the README name them.
  */
 
 /** API keys that still work (neither revoked nor expired) per user or service account. */
-export const MAX_API_KEYS_PER_PRINCIPAL = 50;
+export const MAX_API_KEYS_PER_ACTOR = 50;
 export const MAX_SERVICE_ACCOUNTS_PER_USER = 100;
 export const MAX_PERSONAL_SOURCES_PER_USER = 200;
 export const MAX_PERSONAL_TEMPLATES_PER_USER = 2000;

@@ -5,9 +5,9 @@
 export type ScopeKind = "personal" | "server";
 export type OwnerScope = { kind: "personal"; owner: string } | { kind: "server"; owner: null };
 
-/** The scope of `kind` for a caller (a principal, or anyone acting for a user). */
-export function scopeOf(kind: ScopeKind, principal: { userId: string }): OwnerScope {
-  return kind === "personal" ? { kind, owner: principal.userId } : { kind, owner: null };
+/** The scope of `kind` for a caller (an actor, or anyone acting for a user). */
+export function scopeOf(kind: ScopeKind, actor: { userId: string }): OwnerScope {
+  return kind === "personal" ? { kind, owner: actor.userId } : { kind, owner: null };
 }
 
 /** The path prefix of a scope's endpoints. */

@@ -1,11 +1,11 @@
 import { isHttpsRequest, parseCookieHeader, readSessionToken } from "@/lib/auth/cookies";
-import { principalForSession } from "@/lib/auth/session";
+import { actorForSession } from "@/lib/auth/session";
 import type { Access } from "@/lib/contracts/endpoint";
 import { forbidden, tooManyRequests, unauthorized } from "@/lib/contracts/errors";
 import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
 import { clientAddress } from "@/lib/platform/client-address";
-import type { AppContext } from "@/lib/services/context";
-import { type Principal, principalForApiKey } from "@/lib/services/identity/principal";
+import type { AppContext, AuthenticatedActor } from "@/lib/services/context";
+import { actorForApiKey } from "@/lib/services/identity/authenticate";
 import { apiKeyAddressBlockedFor, countFailedApiKey } from "@/lib/services/ratelimit/api-keys";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -22,20 +22,20 @@ const CONSOLE_HEADER_VALUE = "bank-templates-console";
  * An expired key answers 401 `key-expired` and is not counted as a failure: it was issued, so it
  * is no guess, and the limit only sheds guessing. A `read` key may only GET (CONTRACT §18).
  */
-export async function authenticate(request: Request, app: AppContext): Promise<Principal> {
+export async function authenticate(request: Request, app: AppContext): Promise<AuthenticatedActor> {
   const header = request.headers.get("authorization");
   if (!header) {
-    const session = await sessionPrincipal(request, app);
+    const session = await sessionActor(request, app);
     if (session) return session;
     throw unauthorized("This endpoint needs an API key: send Authorization: Bearer <key>.");
   }
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("The Authorization header must have the form Bearer <key>.");
   // The key is verified first: a valid key is never refused for others' failures (CONTRACT §18).
-  const check = await principalForApiKey(app.db, token);
+  const check = await actorForApiKey(app.db, token);
   if (check.status === "valid") {
     assertScopeAllows(check.scope, request.method);
-    return check.principal;
+    return check.actor;
   }
   if (check.status === "expired") throw unauthorized("The API key has expired; create a new one.", "key-expired");
   const address = clientAddress(request.headers, app.config.trustedProxies);
@@ -62,13 +62,13 @@ const tooManyFailedKeys = (retryAfterSeconds: number) =>
   );
 
 /** The console user of a session cookie, or null when the request carries none. */
-async function sessionPrincipal(request: Request, app: AppContext): Promise<Principal | null> {
+async function sessionActor(request: Request, app: AppContext): Promise<AuthenticatedActor | null> {
   const token = readSessionToken(parseCookieHeader(request.headers.get("cookie")), isHttpsRequest(request.headers, request.url));
   if (!token) return null;
   assertSameOrigin(request);
-  const principal = await principalForSession(app, token);
-  if (!principal) throw unauthorized("The console session has expired or its account is inactive; sign in again.");
-  return principal;
+  const actor = await actorForSession(app, token);
+  if (!actor) throw unauthorized("The console session has expired or its account is inactive; sign in again.");
+  return actor;
 }
 
 /** The host the browser addressed: a reverse proxy's X-Forwarded-Host, else Host. */
@@ -112,11 +112,11 @@ function assertSameOrigin(request: Request): void {
 }
 
 /** 403 when an authenticated caller may not use an endpoint. */
-export function authorize(principal: Principal, access: Access): void {
-  if (access === "user" && principal.type !== "user") {
+export function authorize(actor: AuthenticatedActor, access: Access): void {
+  if (access === "user" && actor.type !== "user") {
     throw forbidden("Service accounts cannot use this endpoint; sign in as a user.");
   }
-  if (access === "admin" && principal.role !== "admin") {
+  if (access === "admin" && actor.role !== "admin") {
     throw forbidden("This endpoint is for administrators.");
   }
 }

@@ -1,12 +1,12 @@
 import "server-only";
 import { logRequest } from "@/lib/platform/log";
 import { metrics } from "@/lib/platform/metrics";
-import type { Principal } from "@/lib/services/identity/principal";
+import type { AuthenticatedActor } from "@/lib/services/context";
 
 /** One API request being answered; `finish` writes its log line and metrics once the response is known. */
 export interface RequestObservation {
   /** Set by the pipeline once the caller is authenticated. */
-  principal?: Principal;
+  actor?: AuthenticatedActor;
   finish(response: Response): Response;
 }
 
@@ -20,7 +20,7 @@ export function observeRequest(method: string, route: string, requestId: string)
   const observation: RequestObservation = {
     finish(response) {
       const status = response.status;
-      const seconds = logRequest({ requestId, method, route, status, started, principal: observation.principal });
+      const seconds = logRequest({ requestId, method, route, status, started, actor: observation.actor });
       metrics.httpRequests.inc({ route, method, status: String(status) });
       metrics.httpRequestDuration.observe({ route, method }, seconds);
       return response;

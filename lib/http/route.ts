@@ -10,9 +10,8 @@ import { observeRequest, type RequestObservation } from "@/lib/http/request-log"
 import { logError, UNMATCHED_ROUTE } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
 import { auditFor, settleJournal, silentAudit } from "@/lib/services/audit/record";
-import type { ServiceContext } from "@/lib/services/context";
+import { type AuthenticatedActor, callContext, type ServiceContext } from "@/lib/services/context";
 import { claimIdempotencyKey, type IdempotencyClaim, markingWrites, requestFingerprint } from "@/lib/services/idempotency/keys";
-import type { Principal } from "@/lib/services/identity/principal";
 import { JsonText } from "@/lib/shared/json-text";
 import { inSenderKeyOrder } from "@/lib/shared/key-order";
 import { authenticate, authorize } from "./auth";
@@ -27,8 +26,8 @@ import { requestIdFor } from "./request-id";
  * abort signal, audit journal), which it passes to the services as it is, and the request.
  */
 export interface RequestContext extends ServiceContext {
-  /** The caller; the same as `actor`. */
-  principal: Principal;
+  /** The caller, authenticated: never the process itself. */
+  actor: AuthenticatedActor;
   request: Request;
 }
 
@@ -62,7 +61,7 @@ interface IdempotencyHold {
   held?: { claim: IdempotencyClaim; db: Database };
 }
 
-const NO_PRINCIPAL = undefined as unknown as Principal;
+const NO_ACTOR = undefined as unknown as AuthenticatedActor;
 
 /**
  * Whether the production server (lib/server/http-server.cjs) passed this request on with its
@@ -116,9 +115,9 @@ export function handle<E extends Endpoint>(
     try {
       assertPathEncoding(url.pathname, markedInvalidPath(request));
       const app = await getApp();
-      const principal = endpoint.access === "public" ? NO_PRINCIPAL : await authenticate(request, app);
-      observation.principal = principal;
-      if (endpoint.access !== "public") authorize(principal, endpoint.access);
+      const actor = endpoint.access === "public" ? NO_ACTOR : await authenticate(request, app);
+      observation.actor = actor;
+      if (endpoint.access !== "public") authorize(actor, endpoint.access);
 
       // Next passes no params object at all to routes without dynamic segments.
       const rawParams = (await context?.params) ?? {};
@@ -135,17 +134,17 @@ export function handle<E extends Endpoint>(
       // After validation: a request that fails it changes nothing and fails the same way again.
       if (idempotencyKey) {
         const fingerprint = requestFingerprint(request.method, url.pathname + url.search, sent?.raw);
-        const outcome = await claimIdempotencyKey(app.db, principal, idempotencyKey, fingerprint);
+        const outcome = await claimIdempotencyKey(app.db, actor, idempotencyKey, fingerprint);
         if (outcome.replay) return replayedAnswer(outcome.replay, requestId);
         idempotency.held = { claim: outcome.claim, db: app.db };
       }
 
       // A write records its one audit entry in its own transaction (lib/services/audit/record.ts),
       // which also marks its Idempotency-Key written there.
-      const journal = endpoint.access === "public" ? null : auditFor(endpoint, principal, requestId, { params, query, body });
+      const journal = endpoint.access === "public" ? null : auditFor(endpoint, actor, requestId, { params, query, body });
       const journaled = journal ? journal.using(app.db) : silentAudit;
       const audit = journal && idempotency.held ? markingWrites(journaled, app.db, idempotency.held.claim) : journaled;
-      const ctx: RequestContext = { app, db: app.db, actor: principal, principal, requestId, signal: request.signal, audit, request };
+      const ctx: RequestContext = { ...callContext(app, { actor, requestId, signal: request.signal, audit }), request };
       const payload = await handler({ ctx, params, query, body } as HandlerInput<E>);
       await settleJournal(journal, app.db, payload);
       const { status } = endpoint;
@@ -278,7 +277,7 @@ export function unknownPath(): MethodTable {
     const observation = observeRequest(request.method, UNMATCHED_ROUTE, requestId);
     try {
       assertPathEncoding(path, markedInvalidPath(request));
-      observation.principal = await authenticate(request, await getApp());
+      observation.actor = await authenticate(request, await getApp());
       throw notFound(`No endpoint exists at ${path}.`);
     } catch (error) {
       return observation.finish(errorToResponse(error, { method: request.method, path, requestId }));

@@ -131,7 +131,7 @@ export function logRequest(line: {
   route: string;
   status: number;
   started: number;
-  principal?: { id: string; type: string };
+  actor?: { id: string; type: string };
 }): number {
   const seconds = (performance.now() - line.started) / 1000;
   logger.info(
@@ -141,7 +141,7 @@ export function logRequest(line: {
       route: line.route,
       status: line.status,
       duration_ms: Math.round(seconds * 10_000) / 10,
-      ...(line.principal ? { principal_id: line.principal.id, principal_type: line.principal.type } : {}),
+      ...(line.actor ? { principal_id: line.actor.id, principal_type: line.actor.type } : {}),
     },
     "request",
   );

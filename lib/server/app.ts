@@ -6,8 +6,8 @@ import { resolveSecretKey } from "@/lib/platform/secret-key";
 import { startAuditRetention } from "@/lib/services/audit/retention";
 import type { AppContext } from "@/lib/services/context";
 import { startIdempotencyPrune } from "@/lib/services/idempotency/keys";
+import { startActorCache } from "@/lib/services/identity/actor-cache";
 import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
-import { startPrincipalCache } from "@/lib/services/identity/principal-cache";
 import { startSignInAddressPrune } from "@/lib/services/ratelimit/known-addresses";
 import { startScheduledUpdateChecks } from "@/lib/services/templates/scheduled-check";
 
@@ -49,7 +49,7 @@ export async function startApp(config: Config, log: (line: string) => void = con
     : await openPglite(config.dataDir);
   await runMigrations(database, config.databaseUrl ?? undefined);
   // Before bootstrapping, so its changes to the admin reach the other processes' caches too.
-  await startPrincipalCache(database);
+  await startActorCache(database);
   const app: AppContext = { config, db: database.db, database, secretKey };
   await bootstrapIdentity(app, log);
   return app;

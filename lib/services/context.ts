@@ -4,17 +4,21 @@ import type { Role } from "@/lib/contracts/fields";
 import type { ResolveHost } from "@/lib/platform/address";
 import type { Config } from "@/lib/platform/config";
 
-/** Everything the services need beyond one call: built once per process (lib/server/app.ts), or by a test. */
-export interface AppContext {
+/** What the calls of a process share besides its database: a verb sees these as `ctx.app`. */
+interface AppSettings {
   config: Config;
-  db: Database;
-  database: DatabaseHandle;
   secretKey: Buffer;
   /**
    * Resolves a host name to its IP addresses for outgoing marketplace requests.
    * Unset: the system resolver. Tests map made-up names to chosen addresses.
    */
   resolveHost?: ResolveHost;
+}
+
+/** Everything the services need beyond one call: built once per process (lib/server/app.ts), or by a test. */
+export interface AppContext extends AppSettings {
+  db: Database;
+  database: DatabaseHandle;
 }
 
 export type { Role };
@@ -37,8 +41,8 @@ export interface Actor {
 /** The actor of the scheduled jobs: the process itself, acting for no user. */
 export const SCHEDULER: Actor = { type: "system", id: "scheduler", userId: "scheduler", role: "admin", displayName: "Scheduled job" };
 
-/** An authenticated caller: a user or a service account. */
-export type Principal = Actor & { type: "user" | "service_account" };
+/** The actor of a request: a user or a service account, authenticated by its API key or console session. */
+export type AuthenticatedActor = Actor & { type: "user" | "service_account" };
 
 /** What an audit entry is about (CONTRACT §17). */
 export type AuditTargetType = "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
@@ -62,19 +66,40 @@ export interface Audit {
 }
 
 /**
- * The one context every service takes first: `verb(ctx, input)`. `db` is the database, or the
- * transaction of withTransaction; `signal` fires when the caller went away.
+ * The one context every service takes first: `verb(ctx, input)`. `signal` fires when the caller
+ * went away.
  */
 export interface ServiceContext {
-  app: AppContext;
+  /** The settings only: a verb reaches the database through `db` (or, where it must, `rootDb`). */
+  app: AppSettings;
+  /** What the verb reads and writes through: the database, or inside withTransaction the transaction. */
   db: Database;
+  /**
+   * The database itself, never a transaction, also inside withTransaction: only for writes that
+   * must stand whatever becomes of the call's transaction. Those are what a marketplace fetch
+   * learned (the marketplace cache every call shares, a source's catalog status), which holds
+   * even when the call then fails.
+   */
+  rootDb: Database;
   actor: Actor;
   requestId: string;
   signal: AbortSignal;
   audit: Audit;
 }
 
-/** Runs `fn` in one transaction, with a context whose `db` and `audit` write in it. */
+/**
+ * The context of one call in `app`, outside any transaction: `db` and `rootDb` are the app's
+ * database, `app` carries its settings and not the database.
+ */
+export function callContext<A extends Actor>(
+  app: AppContext,
+  call: { actor: A; requestId: string; signal: AbortSignal; audit: Audit },
+): ServiceContext & { actor: A } {
+  const settings: AppSettings = { config: app.config, secretKey: app.secretKey, resolveHost: app.resolveHost };
+  return { app: settings, db: app.db, rootDb: app.db, ...call };
+}
+
+/** Runs `fn` in one transaction, with a context whose `db` and `audit` write in it (`rootDb` stays the database). */
 export function withTransaction<T>(ctx: ServiceContext, fn: (tx: ServiceContext) => Promise<T>): Promise<T> {
-  return ctx.db.transaction((tx) => fn({ ...ctx, db: tx, audit: ctx.audit.using(tx) }));
+  return ctx.db.transaction((transaction) => fn({ ...ctx, db: transaction, audit: ctx.audit.using(transaction) }));
 }

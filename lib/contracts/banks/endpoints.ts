@@ -24,7 +24,7 @@ export const bankEndpoints = {
   create: defineEndpoint({
     ...bankRoutes.create,
     tag,
-    access: "principal",
+    access: "authenticated",
     status: 200,
     summary: "Create a bank from a template, or apply a template to an existing bank (200 either way; bank_created says which)",
     query: CreateBankQuery,
@@ -36,7 +36,7 @@ export const bankEndpoints = {
   list: defineEndpoint({
     ...bankRoutes.list,
     tag,
-    access: "principal",
+    access: "authenticated",
     status: 200,
     summary: "List banks: all for admins, the caller's own for others; ?template= keeps those last applied from that template",
     query: BankListQuery,
@@ -46,7 +46,7 @@ export const bankEndpoints = {
   rollout: defineEndpoint({
     ...bankRoutes.rollout,
     tag,
-    access: "principal",
+    access: "authenticated",
     status: 200,
     summary:
       "Apply a template's current content to several banks, each as POST /banks would (its own changes, history and audit entry); one bank's failure is its own problem",
@@ -60,7 +60,7 @@ export const bankEndpoints = {
   get: defineEndpoint({
     ...bankRoutes.get,
     tag,
-    access: "principal",
+    access: "authenticated",
     status: 200,
     summary: "Read a bank with its config, mental models, directives, owner and provenance",
     params: bankParams,
@@ -70,7 +70,7 @@ export const bankEndpoints = {
   history: defineEndpoint({
     ...bankRoutes.history,
     tag,
-    access: "principal",
+    access: "authenticated",
     status: 200,
     summary: "The templates applied to a bank, newest first: one entry per real import (visible as the bank is)",
     params: bankParams,
@@ -80,7 +80,7 @@ export const bankEndpoints = {
   export: defineEndpoint({
     ...bankRoutes.export,
     tag,
-    access: "principal",
+    access: "authenticated",
     status: 200,
     summary: "The bank as a template manifest that, imported into a new bank, reproduces its config, mental models and directives",
     params: bankParams,
@@ -90,7 +90,7 @@ export const bankEndpoints = {
   remove: defineEndpoint({
     ...bankRoutes.remove,
     tag,
-    access: "principal",
+    access: "authenticated",
     status: 204,
     summary: "Delete a bank with its mental models and directives (its policy document stays)",
     params: bankParams,

@@ -73,7 +73,7 @@ export const identityEndpoints = {
   me: defineEndpoint({
     ...identityRoutes.me,
     tag: "Identity",
-    access: "principal",
+    access: "authenticated",
     status: 200,
     summary: "Who the caller is",
     response: Me,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { principalId, role, timestamp } from "@/lib/contracts/fields";
+import { actorId, role, timestamp } from "@/lib/contracts/fields";
 
 export const Me = z
   .object({
@@ -64,7 +64,7 @@ export const ServiceAccount = z
   .meta({ id: "ServiceAccount" });
 
 export const CreateServiceAccountRequest = z
-  .strictObject({ id: principalId, display_name: z.string().min(1).max(200).optional(), role: role.optional() })
+  .strictObject({ id: actorId, display_name: z.string().min(1).max(200).optional(), role: role.optional() })
   .meta({ id: "CreateServiceAccountRequest", example: { id: "deploy-bot", display_name: "Deploy bot", role: "member" } });
 
 export const User = z
@@ -104,7 +104,7 @@ const email = z.email().max(320);
 
 export const CreateUserRequest = z
   .strictObject({
-    id: principalId,
+    id: actorId,
     display_name: z.string().min(1).max(200).optional(),
     email: email.nullish(),
     role: role.optional(),

@@ -11,8 +11,8 @@ import {
 } from "./schemas";
 
 const tag = "Bank policy";
-// Endpoint level admits any principal; each handler then requires an admin or the bank's owner (CONTRACT §3).
-const access = "principal";
+// Endpoint level admits any authenticated caller; each handler then requires an admin or the bank's owner (CONTRACT §3).
+const access = "authenticated";
 const who = "admin, or the owner of an existing bank";
 
 export const policyEndpoints = {

@@ -7,7 +7,7 @@ import { CatalogQuery, CreateSourceRequest, Source, SourceCatalog, sourceNamePar
 /** The template-source endpoints of one scope; `/me` and `/admin` differ only in route and access. */
 function sourceEndpoints(kind: ScopeKind) {
   const routes = sourceRoutesByScope[kind];
-  const access = kind === "personal" ? "principal" : "admin";
+  const access = kind === "personal" ? "authenticated" : "admin";
   const which = kind === "personal" ? "the caller's personal" : "server";
   const tag = "Template sources";
   return {
@@ -73,7 +73,7 @@ export const availableSourceEndpoints = {
   list: defineEndpoint({
     ...availableSourceRoutes.list,
     tag: "Template sources",
-    access: "principal",
+    access: "authenticated",
     status: 200,
     summary: "List every source the caller can install from: their personal sources and the server's (by name, then scope)",
     response: z.array(Source),

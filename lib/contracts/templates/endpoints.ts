@@ -21,7 +21,7 @@ import {
 /** The template endpoints of one scope; `/me/templates` and `/admin/templates` differ only in route and access. */
 function templateEndpoints(kind: ScopeKind) {
   const routes = templateRoutesByScope[kind];
-  const access = kind === "personal" ? "principal" : "admin";
+  const access = kind === "personal" ? "authenticated" : "admin";
   const whose = kind === "personal" ? "the caller's" : "a server";
   const tag = kind === "personal" ? "Templates (personal)" : "Templates (server)";
   const marketplaceErrors = [404, 409, 502, 504];
@@ -135,7 +135,7 @@ export const manifestEndpoints = {
   validate: defineEndpoint({
     ...manifestRoutes.validate,
     tag: "Manifests",
-    access: "principal",
+    access: "authenticated",
     status: 200,
     body: ValidateManifestRequest,
     response: ManifestValidation,

@@ -21,7 +21,7 @@ import {
 function lifecycleEndpoints(kind: ScopeKind) {
   const routes = lifecycleRoutesByScope[kind];
   const templates = templateRoutesByScope[kind];
-  const access = kind === "personal" ? "principal" : "admin";
+  const access = kind === "personal" ? "authenticated" : "admin";
   const whose = kind === "personal" ? "the caller's" : "a server";
   const tag = kind === "personal" ? "Templates (personal)" : "Templates (server)";
   return {
@@ -84,12 +84,12 @@ export const lifecycleEndpointsByScope = {
   server: lifecycleEndpoints("server"),
 } as const;
 
-/** Read access for every principal (CONTRACT §13): their personal templates and every server template. */
+/** Read access for every authenticated caller (CONTRACT §13): their personal templates and every server template. */
 export const usableTemplateEndpoints = {
   list: defineEndpoint({
     ...usableTemplateRoutes.list,
     tag: "Templates (usable)",
-    access: "principal",
+    access: "authenticated",
     status: 200,
     query: ListTemplatesQuery,
     response: TemplateList,
@@ -98,7 +98,7 @@ export const usableTemplateEndpoints = {
   get: defineEndpoint({
     ...usableTemplateRoutes.get,
     tag: "Templates (usable)",
-    access: "principal",
+    access: "authenticated",
     status: 200,
     params: z.object({ scope: z.enum(["personal", "server"]), template_id: templateId }),
     response: Template,

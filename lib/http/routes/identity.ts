@@ -9,10 +9,10 @@ type OwnerResolver = (ctx: RequestContext, params: Record<string, string>) => Pr
 
 /** Whose keys each family of key paths manages; each resolver 404s on a foreign or missing owner. */
 export const keyOwners = {
-  self: async (ctx) => ({ userId: ctx.principal.userId, serviceAccountId: null }),
+  self: async (ctx) => ({ userId: ctx.actor.userId, serviceAccountId: null }),
   serviceAccount: async (ctx, params) => {
     await assertOwnServiceAccount(ctx, { id: params.sa_id! });
-    return { userId: ctx.principal.userId, serviceAccountId: params.sa_id! };
+    return { userId: ctx.actor.userId, serviceAccountId: params.sa_id! };
   },
   anyUser: async (ctx, params) => {
     await getUser(ctx, { id: params.user_id! });

@@ -3,7 +3,7 @@ import { handle, route } from "@/lib/http/route";
 import { deletePolicy, getPolicy, putPolicy, resolveBankPolicy, restorePolicy } from "@/lib/services/policy/policy";
 
 // Each service checks permission first: it depends on the bank id, so the endpoint-level
-// access ("principal") cannot express it.
+// access ("authenticated") cannot express it.
 
 export function policyRoute() {
   return route({

@@ -9,8 +9,8 @@ import { browseCatalog } from "@/lib/services/templates/source-catalog";
 export function sourceCollectionRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
-    GET: handle(endpoints.list, ({ ctx }) => listSources(ctx, { scope: scopeOf(kind, ctx.principal) })),
-    POST: handle(endpoints.create, ({ ctx, body }) => createSource(ctx, { scope: scopeOf(kind, ctx.principal), body })),
+    GET: handle(endpoints.list, ({ ctx }) => listSources(ctx, { scope: scopeOf(kind, ctx.actor) })),
+    POST: handle(endpoints.create, ({ ctx, body }) => createSource(ctx, { scope: scopeOf(kind, ctx.actor), body })),
   });
 }
 
@@ -18,9 +18,9 @@ export function sourceItemRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
     PATCH: handle(endpoints.update, ({ ctx, params, body }) =>
-      updateSource(ctx, { scope: scopeOf(kind, ctx.principal), name: params.name, body }),
+      updateSource(ctx, { scope: scopeOf(kind, ctx.actor), name: params.name, body }),
     ),
-    DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteSource(ctx, { scope: scopeOf(kind, ctx.principal), name: params.name })),
+    DELETE: handle(endpoints.remove, ({ ctx, params }) => deleteSource(ctx, { scope: scopeOf(kind, ctx.actor), name: params.name })),
   });
 }
 

@@ -10,9 +10,7 @@ import { getVersion, listVersions, rollbackTemplate } from "@/lib/services/templ
 export function templateVersionsRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
-    GET: handle(e.versions, ({ ctx, params }) =>
-      listVersions(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id }),
-    ),
+    GET: handle(e.versions, ({ ctx, params }) => listVersions(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id })),
   });
 }
 
@@ -20,7 +18,7 @@ export function templateVersionRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
     GET: handle(e.version, ({ ctx, params }) =>
-      getVersion(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, version: params.version }),
+      getVersion(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id, version: params.version }),
     ),
   });
 }
@@ -29,7 +27,7 @@ export function templateRollbackRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
     POST: handle(e.rollback, ({ ctx, params, body }) =>
-      rollbackTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, version: body.version }),
+      rollbackTemplate(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id, version: body.version }),
     ),
   });
 }
@@ -37,14 +35,14 @@ export function templateRollbackRoute(kind: ScopeKind) {
 export function templateCheckUpdatesRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
-    POST: handle(e.checkUpdates, ({ ctx }) => checkAllForUpdates(ctx, { scope: scopeOf(kind, ctx.principal) })),
+    POST: handle(e.checkUpdates, ({ ctx }) => checkAllForUpdates(ctx, { scope: scopeOf(kind, ctx.actor) })),
   });
 }
 
 export function templateUpdateAllRoute(kind: ScopeKind) {
   const e = lifecycleEndpointsByScope[kind];
   return route({
-    POST: handle(e.updateAll, ({ ctx, query }) => updateAllTemplates(ctx, { scope: scopeOf(kind, ctx.principal), force: query.force })),
+    POST: handle(e.updateAll, ({ ctx, query }) => updateAllTemplates(ctx, { scope: scopeOf(kind, ctx.actor), force: query.force })),
   });
 }
 

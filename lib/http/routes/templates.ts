@@ -9,21 +9,19 @@ import { checkForUpdate, installTemplate, previewUpdate, updateTemplate } from "
 export function templateCollectionRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.list, ({ ctx, query }) => listTemplates(ctx, { scope: scopeOf(kind, ctx.principal), query })),
-    POST: handle(e.create, ({ ctx, body }) => createTemplate(ctx, { scope: scopeOf(kind, ctx.principal), body })),
+    GET: handle(e.list, ({ ctx, query }) => listTemplates(ctx, { scope: scopeOf(kind, ctx.actor), query })),
+    POST: handle(e.create, ({ ctx, body }) => createTemplate(ctx, { scope: scopeOf(kind, ctx.actor), body })),
   });
 }
 
 export function templateItemRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    GET: handle(e.get, ({ ctx, params }) => getTemplateJson(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id })),
+    GET: handle(e.get, ({ ctx, params }) => getTemplateJson(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id })),
     PATCH: handle(e.patch, ({ ctx, params, body }) =>
-      patchTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, body }),
+      patchTemplate(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id, body }),
     ),
-    DELETE: handle(e.remove, ({ ctx, params }) =>
-      deleteTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id }),
-    ),
+    DELETE: handle(e.remove, ({ ctx, params }) => deleteTemplate(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id })),
   });
 }
 
@@ -38,7 +36,7 @@ export function templateUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     POST: handle(e.update, ({ ctx, params, query }) =>
-      updateTemplate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, force: query.force, merge: query.merge }),
+      updateTemplate(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id, force: query.force, merge: query.merge }),
     ),
   });
 }
@@ -47,7 +45,7 @@ export function templateCheckUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     GET: handle(e.checkUpdate, ({ ctx, params }) =>
-      checkForUpdate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id }),
+      checkForUpdate(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id }),
     ),
   });
 }
@@ -56,7 +54,7 @@ export function templateUpdatePreviewRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
     GET: handle(e.previewUpdate, ({ ctx, params, query }) =>
-      previewUpdate(ctx, { scope: scopeOf(kind, ctx.principal), templateId: params.template_id, merge: query.merge }),
+      previewUpdate(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id, merge: query.merge }),
     ),
   });
 }

@@ -16,7 +16,7 @@ function presentEntry(row: AuditRow): Entry {
   return {
     id: row.id,
     at: iso(row.at),
-    actor: { principal_type: row.principalType, principal_id: row.principalId, user_id: row.userId },
+    actor: { principal_type: row.actorType, principal_id: row.actorId, user_id: row.userId },
     action: row.action,
     target: row.target,
     target_type: row.targetType as Entry["target_type"],
@@ -30,7 +30,7 @@ function presentEntry(row: AuditRow): Entry {
 /** The conditions of the list's and the export's filters. */
 function selection(query: Filters): SQL[] {
   const filters: SQL[] = [];
-  if (query.actor !== undefined) filters.push(eq(auditEntries.principalId, query.actor));
+  if (query.actor !== undefined) filters.push(eq(auditEntries.actorId, query.actor));
   if (query.action !== undefined) filters.push(eq(auditEntries.action, query.action));
   if (query.target !== undefined) {
     // The path itself or any path below it; starts_with, unlike LIKE, needs no escaping of % and _.

@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import { auditEntries } from "@/db/schema";
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { logError } from "@/lib/platform/log";
-import type { Audit, AuditRecord, Principal } from "@/lib/services/context";
+import type { Audit, AuditRecord, AuthenticatedActor } from "@/lib/services/context";
 import { withoutSecrets } from "./redact";
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
@@ -41,7 +41,7 @@ export class AuditJournal {
   constructor(
     private readonly endpoint: Endpoint,
     private readonly action: string,
-    private readonly actor: Principal,
+    private readonly actor: AuthenticatedActor,
     private readonly requestId: string,
     private readonly params: Record<string, unknown>,
     private readonly body: Record<string, unknown>,
@@ -102,8 +102,8 @@ export class AuditJournal {
       .insert(auditEntries)
       .values({
         id,
-        principalType: this.actor.type,
-        principalId: this.actor.id,
+        actorType: this.actor.type,
+        actorId: this.actor.id,
         userId: this.actor.userId,
         action: this.action,
         target,
@@ -129,7 +129,7 @@ export const silentAudit: Audit = {
 /** The journal for a request to `endpoint`, or silentAudit when the request writes nothing. */
 export function auditFor(
   endpoint: Endpoint,
-  actor: Principal,
+  actor: AuthenticatedActor,
   requestId: string,
   input: { params: unknown; query: unknown; body: unknown },
 ): AuditJournal | null {
@@ -175,8 +175,8 @@ export async function recordSessionEntry(
 ): Promise<void> {
   const signIn = entry.kind === "sign-in";
   await db.insert(auditEntries).values({
-    principalType: "user",
-    principalId: entry.userId,
+    actorType: "user",
+    actorId: entry.userId,
     userId: entry.userId,
     action: `session.${entry.kind}`,
     target: SESSION_TARGET,

@@ -12,7 +12,7 @@ export interface ImportRecord {
   bankId: string;
   /** The template as applied: ref, row, revision, version and local-edit mark. */
   template: AppliedTemplate;
-  /** The principal id whose request applied it. */
+  /** The id of the actor (user or service account) whose request applied it. */
   actor: string;
   result: ImportResult;
   at: Date;
@@ -110,7 +110,7 @@ export async function deleteImportHistory(db: Database, bankId: string): Promise
 /** One PUT or DELETE of a bank's policy (CONTRACT §16): the document before and after (null: none). */
 export interface PolicyChangeRecord {
   bankId: string;
-  /** The principal id whose request changed the policy. */
+  /** The id of the actor (user or service account) whose request changed the policy. */
   actor: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { forbidden } from "@/lib/contracts/errors";
-import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
 import type { BankFilter, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { EMPTY_BANK, importChanges } from "./changes";
 import { presentBankDetail } from "./detail";
@@ -12,12 +12,10 @@ import { planImport } from "./import-plan";
 import { type Provenance, provenanceFromHistory, provenanceOf } from "./provenance";
 import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
 
-type Actor = ServiceContext["actor"];
-
 /*
  * The remote store (CONTRACT §8, §3): banks live in a Hindsight server, which records no owners, so no
  * bank is provably a member's own. Admins see every Hindsight bank; members see none (an empty list, 404
- * for any id), and Hindsight is not even asked on their behalf. Any principal may create a bank there;
+ * for any id), and Hindsight is not even asked on their behalf. Any actor may create a bank there;
  * applying a template to one that exists is for admins. The history of imports stays in our database.
  * A write's audit entry (the bank as GET /banks/{bank_id} answers it, before and after) is recorded
  * once Hindsight accepted the write: no local transaction can hold a remote one.

@@ -7,7 +7,7 @@ import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
-import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
 import type { BankFilter, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { importChanges } from "./changes";
 import { presentBankDetail } from "./detail";
@@ -19,7 +19,6 @@ import { newerVersionExists } from "./provenance";
 const bankColumns = { ...getTableColumns(banks), behind: newerVersionExists(banks.lastAppliedTemplateRow, banks.lastAppliedVersion) };
 type BankRow = typeof banks.$inferSelect & { behind: boolean };
 type Entry = Record<string, unknown>;
-type Actor = ServiceContext["actor"];
 
 /** Admins see and change every bank, others their own: the rule of reading, listing, importing and deleting. */
 const mayChange = (bank: BankRow, actor: Actor) => actor.role === "admin" || bank.owner === actor.userId;
@@ -53,16 +52,16 @@ const visibleBank = (actor: Actor, bankId: string) =>
 async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportRequest): Promise<ImportOutcome> {
   const { bankId, dryRun } = request;
   return withCallerPresent(ctx.actor, () =>
-    withTransaction(ctx, async ({ db: tx, actor, audit }) => {
+    withTransaction(ctx, async ({ db, actor, audit }) => {
       const now = new Date();
-      const { bank, bankCreated } = await lockOrCreateBank(tx, actor, request, now);
+      const { bank, bankCreated } = await lockOrCreateBank(db, actor, request, now);
       if (bank && !bankCreated && !mayChange(bank, actor)) {
         throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may apply templates to it.`);
       }
 
       // In their order (as the bank answers them): the audit's before is read here too.
-      const models = bank ? await entryRows(tx, bankMentalModels, bankId) : [];
-      const directives = bank ? await entryRows(tx, bankDirectives, bankId) : [];
+      const models = bank ? await entryRows(db, bankMentalModels, bankId) : [];
+      const directives = bank ? await entryRows(db, bankDirectives, bankId) : [];
       const plan = planImport(request.template.manifest, {
         mentalModelIds: new Set(models.map((m) => m.key)),
         directiveNames: new Set(directives.map((d) => d.key)),
@@ -79,17 +78,17 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportReque
       const before = bankCreated
         ? null
         : await presentBankDetail(
-            tx,
+            db,
             storedDetail({ bank: bank!, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) }),
           );
-      const appliedAt = await recordImport(tx, {
+      const appliedAt = await recordImport(db, {
         bankId,
         template: request.template,
         actor: actor.id,
         result,
         at: now,
       });
-      const [updated] = await tx
+      const [updated] = await db
         .update(banks)
         .set({
           config: { ...bank!.config, ...plan.config },
@@ -109,20 +108,20 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportReque
       // only `entry`). Ids and names are unique within a valid manifest.
       const firstModel = nextPosition(models);
       for (const [offset, batch] of rowBatches(plan.mentalModels)) {
-        await tx
+        await db
           .insert(bankMentalModels)
           .values(batch.map((entry, i) => ({ bankId, id: entry.id, entry, position: firstModel + offset + i })))
           .onConflictDoUpdate({ target: [bankMentalModels.bankId, bankMentalModels.id], set: { entry: sql`excluded.entry` } });
       }
       const firstDirective = nextPosition(directives);
       for (const [offset, batch] of rowBatches(plan.directives)) {
-        await tx
+        await db
           .insert(bankDirectives)
           .values(batch.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + offset + i })))
           .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
       }
       const after = await presentBankDetail(
-        tx,
+        db,
         storedDetail({
           bank: updated!,
           mentalModels: appliedEntries(models, plan.mentalModels, "id"),
@@ -187,12 +186,12 @@ const BANK_LOCK_ATTEMPTS = 5;
  * caller. A bank deleted while we waited for its lock is simply created anew. On a dry run
  * nothing is written and a missing bank stays missing (undefined).
  */
-async function lockOrCreateBank(tx: Database, actor: Actor, request: ImportRequest, now: Date) {
+async function lockOrCreateBank(db: Database, actor: Actor, request: ImportRequest, now: Date) {
   const { bankId } = request;
   for (let attempt = 0; attempt < BANK_LOCK_ATTEMPTS; attempt++) {
-    const [bank] = await tx.select(bankColumns).from(banks).where(eq(banks.id, bankId)).for("update", { of: banks });
+    const [bank] = await db.select(bankColumns).from(banks).where(eq(banks.id, bankId)).for("update", { of: banks });
     if (bank || request.dryRun) return { bank, bankCreated: false };
-    const [created] = await tx
+    const [created] = await db
       .insert(banks)
       .values({ id: bankId, owner: actor.userId, name: request.name ?? bankId, createdAt: now, updatedAt: now })
       .onConflictDoNothing()
@@ -282,12 +281,12 @@ async function readEmbeddedBank(db: Database, actor: Actor, bankId: string): Pro
  * audit entry (the bank before; after, none).
  */
 async function deleteEmbeddedBank(ctx: ServiceContext, bankId: string): Promise<boolean> {
-  return withTransaction(ctx, async ({ db: tx, actor, audit }) => {
-    const loaded = await loadBank(tx, bankId, true);
+  return withTransaction(ctx, async ({ db, actor, audit }) => {
+    const loaded = await loadBank(db, bankId, true);
     if (!loaded || !mayChange(loaded.bank, actor)) return false;
-    const before = await presentBankDetail(tx, storedDetail(loaded));
-    await tx.delete(banks).where(eq(banks.id, bankId));
-    await deleteImportHistory(tx, bankId);
+    const before = await presentBankDetail(db, storedDetail(loaded));
+    await db.delete(banks).where(eq(banks.id, bankId));
+    await deleteImportHistory(db, bankId);
     await audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before, after: null });
     return true;
   });

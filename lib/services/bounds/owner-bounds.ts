@@ -55,13 +55,13 @@ export type OwnerBoundKind = keyof typeof BOUNDS;
  * the users row `for update`, which would also hold up sign-ins and password changes that update
  * that row.
  */
-export async function assertWithinBound(tx: Database, ownerUserId: string, bound: OwnerBound): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${OWNER_BOUNDS_LOCK_CLASS}, hashtext(${ownerUserId}))`);
-  const held = await bound.held(tx);
+export async function assertWithinBound(db: Database, ownerUserId: string, bound: OwnerBound): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${OWNER_BOUNDS_LOCK_CLASS}, hashtext(${ownerUserId}))`);
+  const held = await bound.held(db);
   if (held >= bound.max) throw limitReached(bound.refusal(held));
 }
 
 /** assertWithinBound for one of the user bounds of CONTRACT §18. */
-export function assertRoomFor(tx: Database, kind: OwnerBoundKind, ownerUserId: string): Promise<void> {
-  return assertWithinBound(tx, ownerUserId, BOUNDS[kind](ownerUserId));
+export function assertRoomFor(db: Database, kind: OwnerBoundKind, ownerUserId: string): Promise<void> {
+  return assertWithinBound(db, ownerUserId, BOUNDS[kind](ownerUserId));
 }

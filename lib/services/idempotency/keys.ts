@@ -7,7 +7,7 @@ import { isForeignKeyViolation } from "@/db/errors";
 import { idempotencyKeys } from "@/db/schema";
 import { conflict, DomainError, unauthorized } from "@/lib/contracts/errors";
 import { logError } from "@/lib/platform/log";
-import type { Audit, Principal } from "@/lib/services/context";
+import type { Audit, AuthenticatedActor } from "@/lib/services/context";
 import { pruneInBatches, schedulePrune } from "@/lib/services/jobs/prune";
 
 /**
@@ -43,7 +43,7 @@ export interface StoredAnswer {
 /** A key this request holds until it stores its answer or releases the key. */
 export interface IdempotencyClaim {
   readonly userId: string;
-  readonly principalSa: string;
+  readonly actorSa: string;
   readonly key: string;
   readonly claimId: string;
   /** Stops refreshing the claim (called by storeAnswer and releaseClaim). */
@@ -59,15 +59,15 @@ export function requestFingerprint(method: string, pathWithQuery: string, body: 
   return `${method} ${pathWithQuery} ${hash}`;
 }
 
-const ownerOf = (principal: Principal) => ({
-  userId: principal.userId,
+const ownerOf = (actor: AuthenticatedActor) => ({
+  userId: actor.userId,
   // A service account's id is unique per owner only; '' stands for the user itself.
-  principalSa: principal.type === "service_account" ? principal.id : "",
-  serviceAccountId: principal.type === "service_account" ? principal.id : null,
+  actorSa: actor.type === "service_account" ? actor.id : "",
+  serviceAccountId: actor.type === "service_account" ? actor.id : null,
 });
 
-const rowOf = (claim: Pick<IdempotencyClaim, "userId" | "principalSa" | "key">) =>
-  and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.principalSa, claim.principalSa), eq(idempotencyKeys.key, claim.key));
+const rowOf = (claim: Pick<IdempotencyClaim, "userId" | "actorSa" | "key">) =>
+  and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.actorSa, claim.actorSa), eq(idempotencyKeys.key, claim.key));
 
 const ms = (value: number) => sql`make_interval(secs => ${value / 1000})`;
 const expired = sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`;
@@ -80,8 +80,13 @@ const CLAIM_ATTEMPTS = 3;
  * answer (`replay`), 422 `idempotency-key-reused` when it asked for something else, 409
  * `idempotency-key-in-use` while it runs.
  */
-export async function claimIdempotencyKey(db: Database, principal: Principal, key: string, fingerprint: string): Promise<ClaimOutcome> {
-  const owner = ownerOf(principal);
+export async function claimIdempotencyKey(
+  db: Database,
+  actor: AuthenticatedActor,
+  key: string,
+  fingerprint: string,
+): Promise<ClaimOutcome> {
+  const owner = ownerOf(actor);
   const claimId = randomUUID();
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     // Read first, without locking: a key in use answers at once, even while the write holding it
@@ -137,7 +142,7 @@ async function claimRow(
       .insert(idempotencyKeys)
       .values({ ...row, ...fresh })
       .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.principalSa, idempotencyKeys.key],
+        target: [idempotencyKeys.userId, idempotencyKeys.actorSa, idempotencyKeys.key],
         set: { ...fresh, status: null, headers: null, body: null },
         setWhere: sql`${expired} or (${idempotencyKeys.state} = 'running'
           and ${idempotencyKeys.claimedAt} < now() - ${ms(CLAIM_STALE_MS)}
@@ -216,7 +221,7 @@ export function pruneIdempotencyKeys(db: Database, hours: number = IDEMPOTENCY_W
         await db
           .delete(idempotencyKeys)
           .where(
-            sql`(${idempotencyKeys.userId}, ${idempotencyKeys.principalSa}, ${idempotencyKeys.key}) in (select user_id, principal_sa, key from ${idempotencyKeys} where ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${hours}) limit ${size})`,
+            sql`(${idempotencyKeys.userId}, ${idempotencyKeys.actorSa}, ${idempotencyKeys.key}) in (select user_id, principal_sa, key from ${idempotencyKeys} where ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${hours}) limit ${size})`,
           )
           .returning({ key: idempotencyKeys.key })
       ).length,

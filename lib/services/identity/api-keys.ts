@@ -7,10 +7,10 @@ import { apiKeys } from "@/db/schema";
 import { notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
-import { MAX_API_KEYS_PER_PRINCIPAL } from "@/lib/contracts/limits";
+import { MAX_API_KEYS_PER_ACTOR } from "@/lib/contracts/limits";
 import { assertWithinBound, countRows, type OwnerBound } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
-import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
+import { actorChangesSettled, invalidateActors } from "./actor-cache";
 
 // The fixed prefix keeps keys recognisable in logs and scanners, and never `eyJ` (a JWT).
 const TOKEN_PREFIX = "hbk_";
@@ -112,15 +112,15 @@ export async function insertApiKey(db: Database, owner: KeyOwner, { description,
 
 /** The bound on an owner's keys: those that still work (CONTRACT §18). */
 const keyBound = (owner: KeyOwner): OwnerBound => ({
-  max: MAX_API_KEYS_PER_PRINCIPAL,
+  max: MAX_API_KEYS_PER_ACTOR,
   held: (db) => countRows(db, apiKeys, and(ownerFilter(owner), stillWorks)),
   refusal: () =>
-    `This ${owner.serviceAccountId === null ? "user" : "service account"} already holds ${MAX_API_KEYS_PER_PRINCIPAL} working API keys, the most it may; revoke one first.`,
+    `This ${owner.serviceAccountId === null ? "user" : "service account"} already holds ${MAX_API_KEYS_PER_ACTOR} working API keys, the most it may; revoke one first.`,
 });
 
 /**
  * Creates a key for `owner`; the token is in the answer and nowhere else, ever (the audit
- * entry loses it to redact.ts). At most MAX_API_KEYS_PER_PRINCIPAL working keys, counted and
+ * entry loses it to redact.ts). At most MAX_API_KEYS_PER_ACTOR working keys, counted and
  * inserted under the owning user's bounds lock (lib/services/bounds/owner-bounds.ts), then 409
  * `limit-reached`. An owner deleted since the caller looked it up fails the foreign key: 404,
  * as if it had been missing all along.
@@ -147,8 +147,8 @@ export async function deleteApiKey(ctx: ServiceContext, { owner, keyId }: { owne
       .where(and(ownerFilter(owner), eq(apiKeys.id, keyId)))
       .returning(publicColumns);
     if (!deleted) throw notFound(`No API key ${keyId} exists here.`);
-    await invalidatePrincipals(tx.db);
+    await invalidateActors(tx.db);
     await tx.audit.record({ action: "api_key.revoke", target: { type: "api_key", id: keyId }, before: present(deleted), after: null });
   });
-  await principalChangesSettled(ctx.db);
+  await actorChangesSettled(ctx.db);
 }

@@ -4,9 +4,9 @@ import { and, eq, like, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, users } from "@/db/schema";
 import type { AppContext } from "@/lib/services/context";
+import { actorChangesSettled, invalidateActors } from "./actor-cache";
 import { hashApiKey } from "./api-keys";
 import { hashPassword, verifyPassword } from "./passwords";
-import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 const ADMIN_ID = "admin";
 const BOOTSTRAP_KEY_PREFIX = "key_boot_";
@@ -23,16 +23,16 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
 
   if (token || password) {
     // One transaction: the key never refers to an `admin` deleted between the two statements.
-    await db.transaction(async (tx) => {
-      await tx
+    await db.transaction(async (transaction) => {
+      await transaction
         .insert(users)
         .values({ id: ADMIN_ID, displayName: "Administrator", role: "admin" })
         .onConflictDoUpdate({ target: users.id, set: { role: "admin", isActive: true } });
-      if (token) await installBootstrapKey(tx, token);
+      if (token) await installBootstrapKey(transaction, token);
       // The admin may have been demoted or deactivated, and earlier bootstrap keys are revoked.
-      await invalidatePrincipals(tx);
+      await invalidateActors(transaction);
     });
-    await principalChangesSettled(db);
+    await actorChangesSettled(db);
     if (password) {
       // Writing the same password twice (two processes starting together) is harmless.
       const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ADMIN_ID));
@@ -60,11 +60,11 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
 }
 
 /** Makes `token` the bootstrap admin's key; changing the variable rotates it (earlier bootstrap keys stop working). */
-async function installBootstrapKey(tx: Database, token: string) {
+async function installBootstrapKey(db: Database, token: string) {
   const tokenHash = hashApiKey(token);
   const id = BOOTSTRAP_KEY_PREFIX + tokenHash.slice(0, 16);
-  await tx.delete(apiKeys).where(and(like(apiKeys.id, `${BOOTSTRAP_KEY_PREFIX}%`), ne(apiKeys.id, id)));
-  await tx
+  await db.delete(apiKeys).where(and(like(apiKeys.id, `${BOOTSTRAP_KEY_PREFIX}%`), ne(apiKeys.id, id)));
+  await db
     .insert(apiKeys)
     .values({ id, userId: ADMIN_ID, tokenHash, prefix: token.slice(0, 8), description: "BOOTSTRAP_ADMIN_TOKEN" })
     .onConflictDoNothing();

@@ -8,8 +8,8 @@ import { tooManySignInsMessage } from "@/lib/contracts/identity/sign-in-messages
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { endUserSessions } from "@/lib/services/identity/session-store";
 import { admitSignInAttempt, settleSignInAttempt } from "@/lib/services/ratelimit/sign-in";
+import { actorChangesSettled } from "./actor-cache";
 import { hashPassword, verifyPassword } from "./passwords";
-import { principalChangesSettled } from "./principal-cache";
 import { presentUser } from "./users";
 
 /**
@@ -63,5 +63,5 @@ export async function changeOwnPassword(
   });
   if (!changed) throw conflict("The password or the account was changed meanwhile; try again.");
   // endUserSessions invalidated cached sessions; the other sessions end everywhere before we answer.
-  await principalChangesSettled(db);
+  await actorChangesSettled(db);
 }

@@ -8,7 +8,7 @@ import { iso } from "@/lib/contracts/fields";
 import type { CreateServiceAccountRequest, ServiceAccount } from "@/lib/contracts/identity/schemas";
 import { assertRoomFor } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
-import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
+import { actorChangesSettled, invalidateActors } from "./actor-cache";
 
 type ServiceAccountRow = typeof serviceAccounts.$inferSelect;
 
@@ -84,7 +84,7 @@ export async function deleteServiceAccount(ctx: ServiceContext, { id }: { id: st
   await withTransaction(ctx, async (tx) => {
     const [deleted] = await tx.db.delete(serviceAccounts).where(owned(ctx.actor.userId, id)).returning();
     if (!deleted) throw notYours(id);
-    await invalidatePrincipals(tx.db);
+    await invalidateActors(tx.db);
     await tx.audit.record({
       action: "service_account.delete",
       target: { type: "service_account", id },
@@ -92,5 +92,5 @@ export async function deleteServiceAccount(ctx: ServiceContext, { id }: { id: st
       after: null,
     });
   });
-  await principalChangesSettled(ctx.db);
+  await actorChangesSettled(ctx.db);
 }

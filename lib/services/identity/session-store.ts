@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { consoleSessions, users } from "@/db/schema";
-import type { Principal } from "@/lib/services/identity/principal";
-import { invalidatePrincipals, principalCacheFor, principalChangesSettled } from "@/lib/services/identity/principal-cache";
+import type { AuthenticatedActor } from "@/lib/services/context";
+import { actorCacheFor, actorChangesSettled, invalidateActors } from "@/lib/services/identity/actor-cache";
 import { type KnownStamp, staleStamp, stampDue } from "./usage-stamps";
 
 /** How long a console sign-in lasts: a working day, not next-auth's default month. Absolute, never extended. */
@@ -37,28 +37,28 @@ export async function createSession(db: Database, userId: string, browser: strin
 
 /** Ends one console session (sign-out), in every process before it returns. Ending one that is already gone is no error. */
 export async function endSession(db: Database, sessionId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.delete(consoleSessions).where(eq(consoleSessions.id, sessionId));
-    await invalidatePrincipals(tx);
+  await db.transaction(async (transaction) => {
+    await transaction.delete(consoleSessions).where(eq(consoleSessions.id, sessionId));
+    await invalidateActors(transaction);
   });
-  await principalChangesSettled(db);
+  await actorChangesSettled(db);
 }
 
 /**
  * Ends the console sessions of a user (deactivation, password change, sign-out everywhere),
  * except `except`, the session that asked for the change. Run it inside the caller's
- * transaction and call principalChangesSettled after the commit: then it takes effect on
+ * transaction and call actorChangesSettled after the commit: then it takes effect on
  * the next request in every process.
  */
-export async function endUserSessions(tx: Database, userId: string, options: { except?: string | null } = {}): Promise<void> {
+export async function endUserSessions(db: Database, userId: string, options: { except?: string | null } = {}): Promise<void> {
   const whose = eq(consoleSessions.userId, userId);
-  await tx.delete(consoleSessions).where(options.except ? and(whose, ne(consoleSessions.id, options.except)) : whose);
-  await invalidatePrincipals(tx);
+  await db.delete(consoleSessions).where(options.except ? and(whose, ne(consoleSessions.id, options.except)) : whose);
+  await invalidateActors(db);
 }
 
-/** A live session as the principal cache keeps it. */
+/** A live session as the actor cache keeps it. */
 interface SessionLookup {
-  principal: Principal;
+  actor: AuthenticatedActor;
   userId: string;
   /** The row's expiry (ms since the epoch): a cached session still ends on time. */
   expiresAt: number;
@@ -76,18 +76,18 @@ async function recordSessionSeen(db: Database, sessionId: string, lookup: Sessio
 }
 
 /**
- * The principal of a live session, in one statement: the row exists, belongs to `userId`
+ * The actor of a live session, in one statement: the row exists, belongs to `userId`
  * (the token's subject), has not expired, and its user is active. Rows are deleted with
  * their user, so a session can never serve a later user created with the same id. Served
- * from the process's principal cache while the session is cached and unexpired.
+ * from the process's actor cache while the session is cached and unexpired.
  */
-export async function principalForLiveSession(db: Database, sessionId: string, userId: string): Promise<Principal | null> {
-  const cache = principalCacheFor(db);
+export async function actorForLiveSession(db: Database, sessionId: string, userId: string): Promise<AuthenticatedActor | null> {
+  const cache = actorCacheFor(db);
   const cacheKey = `session:${sessionId}`;
   const cached = cache?.get<SessionLookup>(cacheKey);
   if (cached && cached.userId === userId && cached.expiresAt > Date.now()) {
     await recordSessionSeen(db, sessionId, cached);
-    return cached.principal;
+    return cached.actor;
   }
   const readAt = cache?.beginRead() ?? 0;
   const [row] = await db
@@ -110,7 +110,7 @@ export async function principalForLiveSession(db: Database, sessionId: string, u
     )
     .limit(1);
   if (!row) return null;
-  const principal: Principal = Object.freeze({
+  const actor: AuthenticatedActor = Object.freeze({
     type: "user",
     id: row.id,
     userId: row.id,
@@ -119,12 +119,12 @@ export async function principalForLiveSession(db: Database, sessionId: string, u
     sessionId,
   });
   const lookup: SessionLookup = {
-    principal,
+    actor,
     userId,
     expiresAt: row.expiresAt.getTime(),
     lastSeen: { stampedAt: row.lastSeenAt.getTime() },
   };
   await recordSessionSeen(db, sessionId, lookup);
   cache?.store(cacheKey, lookup, readAt);
-  return principal;
+  return actor;
 }

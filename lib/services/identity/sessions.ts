@@ -5,7 +5,7 @@ import { notFound, unauthorized } from "@/lib/contracts/errors";
 import { iso } from "@/lib/contracts/fields";
 import type { SessionSnapshot } from "@/lib/services/audit/record";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
-import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
+import { actorChangesSettled, invalidateActors } from "./actor-cache";
 
 // The caller's own console sessions (CONTRACT §11, §18). A session is named by its public id
 // everywhere here; its `id` (the token's `sid`) never leaves this module.
@@ -47,7 +47,7 @@ export async function endSession(ctx: ServiceContext, { sessionId }: { sessionId
       .where(and(eq(consoleSessions.userId, ctx.actor.userId), eq(consoleSessions.publicId, sessionId)))
       .returning();
     if (!ended) throw notFound(`You have no session ${sessionId}.`);
-    await invalidatePrincipals(tx.db);
+    await invalidateActors(tx.db);
     await tx.audit.record({
       action: "session.revoke",
       target: { type: "session", id: ended.publicId },
@@ -55,7 +55,7 @@ export async function endSession(ctx: ServiceContext, { sessionId }: { sessionId
       after: null,
     });
   });
-  await principalChangesSettled(ctx.db);
+  await actorChangesSettled(ctx.db);
 }
 
 /**
@@ -80,7 +80,7 @@ export async function endOtherSessions(ctx: ServiceContext): Promise<{ ended: nu
       .where(current === undefined ? whose : and(whose, ne(consoleSessions.id, current)))
       .returning();
     if (rows.length === 0) return 0;
-    await invalidatePrincipals(tx.db);
+    await invalidateActors(tx.db);
     for (const row of rows) {
       await tx.audit.record({
         action: "session.revoke",
@@ -91,6 +91,6 @@ export async function endOtherSessions(ctx: ServiceContext): Promise<{ ended: nu
     }
     return rows.length;
   });
-  if (ended > 0) await principalChangesSettled(ctx.db);
+  if (ended > 0) await actorChangesSettled(ctx.db);
   return { ended };
 }

@@ -9,8 +9,8 @@ import { iso } from "@/lib/contracts/fields";
 import type { CreateUserRequest, UpdateUserRequest, User } from "@/lib/contracts/identity/schemas";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { endUserSessions } from "@/lib/services/identity/session-store";
+import { actorChangesSettled, invalidateActors } from "./actor-cache";
 import { hashPassword } from "./passwords";
-import { invalidatePrincipals, principalChangesSettled } from "./principal-cache";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -94,20 +94,20 @@ export const ADMIN_CHANGE_LOCK = 0x61646d6e; // "admn"
  * Serialises changes that can remove an active admin (demote, deactivate, delete) until the
  * transaction ends, so the last-admin check and the write see every earlier such change.
  */
-async function lockAdminChanges(tx: Database): Promise<void> {
-  await tx.execute(sql.raw(`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK})`));
+async function lockAdminChanges(db: Database): Promise<void> {
+  await db.execute(sql.raw(`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK})`));
 }
 
 /** The user row, locked until the transaction ends; 404 when it is gone. */
-async function lockUser(tx: Database, id: string): Promise<UserRow> {
-  const [row] = await tx.select().from(users).where(eq(users.id, id)).for("update");
+async function lockUser(db: Database, id: string): Promise<UserRow> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).for("update");
   if (!row) throw noSuchUser(id);
   return row;
 }
 
 /** Refuses to leave the server without an active admin: nobody could manage it then. Run under lockAdminChanges. */
-async function assertAnotherActiveAdmin(tx: Database, id: string, action: string) {
-  const [other] = await tx
+async function assertAnotherActiveAdmin(db: Database, id: string, action: string) {
+  const [other] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(users)
     .where(and(eq(users.role, "admin"), eq(users.isActive, true), ne(users.id, id)));
@@ -150,14 +150,14 @@ export async function updateUser(ctx: ServiceContext, { id, patch }: { id: strin
       .where(eq(users.id, id))
       .returning();
     if (!row) throw noSuchUser(id);
-    // Role, activity and name are part of the principal that keys and sessions stand for.
+    // Role, activity and name are part of the actor that keys and sessions stand for.
     if (endsSessions) await endUserSessions(tx.db, id);
-    else await invalidatePrincipals(tx.db);
+    else await invalidateActors(tx.db);
     const after = presentUser(row);
     await audited(after);
     return after;
   });
-  await principalChangesSettled(ctx.db);
+  await actorChangesSettled(ctx.db);
   return updated;
 }
 
@@ -169,8 +169,8 @@ export async function deleteUser(ctx: ServiceContext, { id }: { id: string }): P
     if (current.role === "admin" && current.isActive) await assertAnotherActiveAdmin(tx.db, id, "delete");
     const deleted = await tx.db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
     if (deleted.length === 0) throw noSuchUser(id);
-    await invalidatePrincipals(tx.db);
+    await invalidateActors(tx.db);
     await tx.audit.record({ action: "user.delete", target: { type: "user", id }, before: presentUser(current), after: null });
   });
-  await principalChangesSettled(ctx.db);
+  await actorChangesSettled(ctx.db);
 }

@@ -5,7 +5,6 @@ import { templateSources } from "@/db/schema";
 import { DomainError } from "@/lib/contracts/errors";
 import type { ProblemType } from "@/lib/contracts/problem-types";
 import { logError } from "@/lib/platform/log";
-import type { AppContext } from "@/lib/services/context";
 import type { OperationOptions } from "@/lib/services/marketplace";
 import type { SourceRow } from "./sources";
 
@@ -37,9 +36,13 @@ import type { SourceRow } from "./sources";
 
 type CatalogStatus = Pick<SourceRow, "catalogFetchedAt" | "catalogError">;
 
-/** Runs `load` (one marketplace operation for `source`) and records how its catalog load went; answers its result and the source as now recorded. */
+/**
+ * Runs `load` (one marketplace operation for `source`) and records how its catalog load went,
+ * with `db` (a call's rootDb: the status stands whatever the call then does); answers its result
+ * and the source as now recorded.
+ */
 export async function withCatalogStatus<T>(
-  app: AppContext,
+  db: Database,
   source: SourceRow,
   operation: OperationOptions,
   load: (operation: OperationOptions) => Promise<T>,
@@ -56,12 +59,12 @@ export async function withCatalogStatus<T>(
   try {
     result = await load(observed);
   } catch (error) {
-    if (catalog.loadedAt) await recordCatalogStatus(app.db, source, succeeded(source, catalog.loadedAt));
+    if (catalog.loadedAt) await recordCatalogStatus(db, source, succeeded(source, catalog.loadedAt));
     else if (isCatalogFailure(error))
-      await recordCatalogStatus(app.db, source, { catalogFetchedAt: source.catalogFetchedAt, catalogError: error.detail });
+      await recordCatalogStatus(db, source, { catalogFetchedAt: source.catalogFetchedAt, catalogError: error.detail });
     throw error;
   }
-  const recorded = catalog.loadedAt ? await recordCatalogStatus(app.db, source, succeeded(source, catalog.loadedAt)) : source;
+  const recorded = catalog.loadedAt ? await recordCatalogStatus(db, source, succeeded(source, catalog.loadedAt)) : source;
   return { result, source: recorded };
 }
 

@@ -190,8 +190,8 @@ export async function deleteSource(ctx: ServiceContext, { scope, name }: { scope
  * Holds a source (by its row id) until the transaction ends, so it cannot be deleted before
  * what is written from it commits. False when it is gone already.
  */
-export async function holdSource(tx: Database, sourceId: string): Promise<boolean> {
-  const [row] = await tx.select({ id: templateSources.id }).from(templateSources).where(eq(templateSources.id, sourceId)).for("share");
+export async function holdSource(db: Database, sourceId: string): Promise<boolean> {
+  const [row] = await db.select({ id: templateSources.id }).from(templateSources).where(eq(templateSources.id, sourceId)).for("share");
   return row !== undefined;
 }
 

@@ -5,7 +5,7 @@ import { templates } from "@/db/schema";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import { logError } from "@/lib/platform/log";
 import { silentAudit } from "@/lib/services/audit/record";
-import { type AppContext, SCHEDULER, type ServiceContext } from "@/lib/services/context";
+import { type AppContext, callContext, SCHEDULER, type ServiceContext } from "@/lib/services/context";
 import { type ExclusiveJob, scheduleJob, tryRunJob } from "@/lib/services/jobs/exclusive-job";
 import { checkOne } from "./upstream";
 
@@ -14,14 +14,8 @@ import { checkOne } from "./upstream";
  * entry (only status is written), and `signal`, which fires only when the run must stop (its
  * lease was lost); by default one that never fires.
  */
-export const schedulerContext = (app: AppContext, signal: AbortSignal = new AbortController().signal): ServiceContext => ({
-  app,
-  db: app.db,
-  actor: SCHEDULER,
-  requestId: randomUUID(),
-  signal,
-  audit: silentAudit,
-});
+export const schedulerContext = (app: AppContext, signal: AbortSignal = new AbortController().signal): ServiceContext =>
+  callContext(app, { actor: SCHEDULER, requestId: randomUUID(), signal, audit: silentAudit });
 
 /**
  * The scheduled update check (CONTRACT §13): every UPDATE_CHECK_INTERVAL_MINUTES the update

@@ -27,11 +27,10 @@ export interface BrowseInput {
  * or not a valid bank template) is listed with its `problem` and no revision (CONTRACT §12).
  */
 export async function browseCatalog(ctx: ServiceContext, { kind, sourceName, sourceScope, refresh }: BrowseInput) {
-  const { app } = ctx;
-  const source = await findUsableSource(app, kind, ctx.actor, sourceName, sourceScope);
+  const source = await findUsableSource(ctx, kind, sourceName, sourceScope);
   // When the client goes away (ctx.signal), fetching stops.
-  const { result: catalog, source: recorded } = await withCatalogStatus(app, source.row, { signal: ctx.signal }, (operation) =>
-    loadCatalog(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, refresh ? "revalidate" : "cached", operation),
+  const { result: catalog, source: recorded } = await withCatalogStatus(ctx.rootDb, source.row, { signal: ctx.signal }, (operation) =>
+    loadCatalog(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, refresh ? "revalidate" : "cached", operation),
   );
   // One query for both lists: the caller's own templates from this very source (name, scope and
   // owner of the source, as install recorded them) and, under /me, the server's as well.

@@ -7,7 +7,7 @@ import { badGateway, badRequest, conflict, type DomainError, notFound } from "@/
 import { type OwnerScope, type ScopeKind, scopeOf } from "@/lib/contracts/scope";
 import { checkManifest } from "@/lib/contracts/templates/manifest";
 import type { InstallTemplateRequest } from "@/lib/contracts/templates/schemas";
-import { type AppContext, type ServiceContext, withTransaction } from "@/lib/services/context";
+import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import {
   type CatalogTemplate,
   type FetchMode,
@@ -34,8 +34,9 @@ import {
 } from "./templates";
 import { recordVersion } from "./version-log";
 
-export const marketplaceDeps = (app: AppContext): MarketplaceDeps => ({
-  db: app.db,
+/** What the marketplace code needs of a call: its cache is written through the root database (ServiceContext.rootDb). */
+export const marketplaceDeps = ({ app, rootDb }: Pick<ServiceContext, "app" | "rootDb">): MarketplaceDeps => ({
+  db: rootDb,
   config: app.config.marketplace,
   resolveHost: app.resolveHost,
 });
@@ -79,14 +80,13 @@ export async function installTemplate(
   ctx: ServiceContext,
   { kind, templateId: sourceTemplateId, body }: { kind: ScopeKind; templateId: string; body: z.output<typeof InstallTemplateRequest> },
 ) {
-  const { app } = ctx;
   const scope = scopeOf(kind, ctx.actor);
   const id = body.alias_id ?? sourceTemplateId;
-  const source = await findUsableSource(app, kind, ctx.actor, body.source_name, body.source_scope);
+  const source = await findUsableSource(ctx, kind, body.source_name, body.source_scope);
   // An id taken by the path's template id is fixed by choosing an alias; either way alias_id is the field.
   if (await findTemplate(ctx.db, scope, id)) throw idTaken(id, "alias_id");
-  const { result: entry } = await withCatalogStatus(app, source.row, { signal: ctx.signal }, (observed) =>
-    loadCatalogTemplate(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, "cached", observed),
+  const { result: entry } = await withCatalogStatus(ctx.rootDb, source.row, { signal: ctx.signal }, (observed) =>
+    loadCatalogTemplate(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, "cached", observed),
   );
   if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
   requireValidManifest(source.row.name, entry);
@@ -127,17 +127,17 @@ const localEdits = (id: string) =>
  * from; 409 when that source or the entry is gone.
  */
 async function latestEntry(
-  app: AppContext,
+  ctx: ServiceContext,
   row: TemplateRow,
   mode: FetchMode,
   operation: OperationOptions,
 ): Promise<{ entry: CatalogTemplate; sourceId: string }> {
   const sourceScope = { kind: row.sourceScope, owner: row.sourceOwner } as OwnerScope;
-  const source = await findSourceWithToken(app.db, app.secretKey, sourceScope, row.sourceName!);
+  const source = await findSourceWithToken(ctx.db, ctx.app.secretKey, sourceScope, row.sourceName!);
   if (!source) throw sourceGone(row);
   const sourceTemplateId = row.sourceTemplateId ?? row.id;
-  const { result: entry } = await withCatalogStatus(app, source.row, operation, (observed) =>
-    loadCatalogTemplate(marketplaceDeps(app), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, mode, observed),
+  const { result: entry } = await withCatalogStatus(ctx.rootDb, source.row, operation, (observed) =>
+    loadCatalogTemplate(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, mode, observed),
   );
   if (!entry) {
     throw conflict(`Template ${sourceTemplateId} is no longer in the catalog of source ${row.sourceName}.`, undefined, "template-gone");
@@ -165,7 +165,7 @@ export async function checkOne(ctx: ServiceContext, { scope, templateId: id, sin
     const result = { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
     return { result, before: null, after: null };
   }
-  const { entry } = await latestEntry(ctx.app, row, "revalidate", operationOf(ctx, since));
+  const { entry } = await latestEntry(ctx, row, "revalidate", operationOf(ctx, since));
   const written = await recordUpdateStatus(ctx.db, row, entry.revision);
   const result = {
     has_update: entry.revision !== row.sourceRevision,
@@ -203,7 +203,7 @@ async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision
 export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id, merge }: TemplateKey & { merge: boolean }) {
   const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`, "not-from-source");
-  const { entry } = await latestEntry(ctx.app, row, "revalidate", operationOf(ctx, undefined));
+  const { entry } = await latestEntry(ctx, row, "revalidate", operationOf(ctx, undefined));
   const latest = contentWire(entry);
   const preview = {
     has_update: entry.revision !== row.sourceRevision,
@@ -241,7 +241,7 @@ export async function updateOne(
   // Local edits block a plain update; `force` overwrites them and `merge` keeps them.
   const editsBlock = (r: TemplateRow) => r.locallyModified && !force && !merge;
   if (editsBlock(row)) throw localEdits(id);
-  const { entry, sourceId } = await latestEntry(ctx.app, row, "revalidate", operationOf(ctx, since));
+  const { entry, sourceId } = await latestEntry(ctx, row, "revalidate", operationOf(ctx, since));
   const previous = row.sourceRevision!;
   const audited = async (tx: ServiceContext, before: TemplateWire, after: TemplateWire) => {
     await tx.audit.record({ action: "template.update", target: { type: "template", id }, before, after });

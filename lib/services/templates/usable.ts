@@ -10,25 +10,22 @@ import type { Actor, ServiceContext } from "@/lib/services/context";
 import { getTemplate, presentTemplate } from "./templates";
 
 /**
- * What any principal may use (CONTRACT §13): its user's personal templates and every server
+ * What any actor may use (CONTRACT §13): its user's personal templates and every server
  * template, so members can see and use what admins publish without admin rights.
  */
-const usableBy = (principal: Actor) =>
-  or(
-    and(eq(templates.scope, "personal"), eq(templates.owner, principal.userId)),
-    and(eq(templates.scope, "server"), isNull(templates.owner)),
-  )!;
+const usableBy = (actor: Actor) =>
+  or(and(eq(templates.scope, "personal"), eq(templates.owner, actor.userId)), and(eq(templates.scope, "server"), isNull(templates.owner)))!;
 
 // personal sorts before server: the first element of the keyset.
 const scopeRank = sql<number>`(case ${templates.scope} when 'personal' then 0 else 1 end)`;
 
 /** GET P/templates: sorted by scope (personal first) then id, with the filters and paging of §7. */
 export async function listUsableTemplates(ctx: ServiceContext, { query }: { query: z.output<typeof ListTemplatesQuery> }) {
-  const { db, actor: principal } = ctx;
+  const { db, actor } = ctx;
   const cursorKey = ctx.app.secretKey;
   if (query.cursor !== undefined && query.limit === undefined) throw invalidField("cursor", "needs limit");
-  const context = JSON.stringify(["usable", principal.userId, query.category ?? null, query.tag ?? null]);
-  const filters: SQL[] = [usableBy(principal)];
+  const context = JSON.stringify(["usable", actor.userId, query.category ?? null, query.tag ?? null]);
+  const filters: SQL[] = [usableBy(actor)];
   if (query.category !== undefined) filters.push(eq(templates.category, query.category));
   if (query.tag !== undefined) filters.push(sql`${templates.tags} @> array[${query.tag}]::text[]`);
   if (query.cursor !== undefined) {

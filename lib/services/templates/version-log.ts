@@ -16,17 +16,17 @@ export type VersionAction = (typeof templateVersions.$inferSelect)["action"];
 const KEPT_VERSIONS = 50;
 
 /**
- * Records the row as it now is; `tx` must be the transaction that wrote it. A rollback names
+ * Records the row as it now is; `db` must be the transaction that wrote it. A rollback names
  * the version it restored (`restoredVersion`).
  */
 export async function recordVersion(
-  tx: Database,
+  db: Database,
   row: TemplateRow,
   action: VersionAction,
   actor: string,
   restoredVersion: number | null = null,
 ): Promise<number> {
-  const [recorded] = await tx
+  const [recorded] = await db
     .insert(templateVersions)
     .values({
       templateRowId: row.rowId,
@@ -39,7 +39,7 @@ export async function recordVersion(
     .returning({ version: templateVersions.version });
   const version = recorded!.version;
   if (version > KEPT_VERSIONS) {
-    await tx
+    await db
       .delete(templateVersions)
       .where(and(eq(templateVersions.templateRowId, row.rowId), lte(templateVersions.version, version - KEPT_VERSIONS)));
   }

@@ -66,20 +66,20 @@ export async function getVersion({ db }: ServiceContext, { scope, templateId: id
  * template row first (a concurrent delete answers 404, a concurrent write waits its turn).
  */
 export async function rollbackTemplate(ctx: ServiceContext, { scope, templateId: id, version }: TemplateKey & { version: number }) {
-  return withTransaction(ctx, async ({ db: tx, actor, audit }) => {
-    const current = await lockTemplate(tx, scope, id);
-    const [target] = await tx
+  return withTransaction(ctx, async ({ db, actor, audit }) => {
+    const current = await lockTemplate(db, scope, id);
+    const [target] = await db
       .select()
       .from(templateVersions)
       .where(and(eq(templateVersions.templateRowId, current.rowId), eq(templateVersions.version, version)))
       .limit(1);
     if (!target) throw missingVersion(id, version);
-    const [restored] = await tx
+    const [restored] = await db
       .update(templates)
       .set({ ...versionSnapshot(target), updatedAt: new Date() })
       .where(eq(templates.rowId, current.rowId))
       .returning();
-    await recordVersion(tx, restored!, "rollback", actor.id, version);
+    await recordVersion(db, restored!, "rollback", actor.id, version);
     const after = presentTemplate(restored!);
     await audit.record({ action: "template.rollback", target: { type: "template", id }, before: presentTemplate(current), after });
     return after;

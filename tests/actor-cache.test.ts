@@ -7,15 +7,15 @@ import { sessionClaims } from "@/lib/auth/session";
 import { loadConfig } from "@/lib/platform/config";
 import { setApp } from "@/lib/server/app";
 import type { AppContext } from "@/lib/services/context";
+import { actorCacheFor, startActorCache } from "@/lib/services/identity/actor-cache";
 import { hashApiKey } from "@/lib/services/identity/api-keys";
 import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
-import { principalCacheFor, startPrincipalCache } from "@/lib/services/identity/principal-cache";
 import { endSession } from "@/lib/services/identity/session-store";
 import { ADMIN_TOKEN, request } from "./support/app";
 import { mintSessionCookie } from "./support/console-sessions";
 import { freshDatabase } from "./support/database";
 
-// CONTRACT §2/§11 with the principal cache (lib/services/identity/principal-cache.ts): a change made
+// CONTRACT §2/§11 with the actor cache (lib/services/identity/actor-cache.ts): a change made
 // through one process holds for the very next request through another. On PostgreSQL two
 // application instances with their own pools and listeners share one database; on PGlite one
 // process invalidates in place.
@@ -35,12 +35,12 @@ beforeAll(async () => {
   const database = await freshDatabase();
   closeDatabase = database.close;
   const secretKey = randomBytes(32);
-  await startPrincipalCache(database.handle);
+  await startActorCache(database.handle);
   first = appOn(database.handle, secretKey);
   if (onPostgres) {
     const other = await openPostgres(database.url!);
     handles.push(other);
-    await startPrincipalCache(other);
+    await startActorCache(other);
     second = appOn(other, secretKey);
   } else {
     second = first;
@@ -48,8 +48,8 @@ beforeAll(async () => {
   await bootstrapIdentity(first, () => {});
   // A process serves from its cache only once its listener is confirmed and known to its peers.
   const deadline = Date.now() + 15_000;
-  while (![first, second].every((app) => principalCacheFor(app.db)?.serving())) {
-    if (Date.now() > deadline) throw new Error("the principal caches never became ready");
+  while (![first, second].every((app) => actorCacheFor(app.db)?.serving())) {
+    if (Date.now() > deadline) throw new Error("the actor caches never became ready");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }, 30_000);
@@ -77,13 +77,13 @@ async function newUser(id: string, role: "admin" | "member" = "member"): Promise
 async function cachedOnSecond(token: string) {
   const me = await via(second, "GET", "/ext/svc/me", token);
   expect(me.status).toBe(200);
-  expect(principalCacheFor(second.db)!.get(`key:${hashApiKey(token)}`)).toBeDefined();
+  expect(actorCacheFor(second.db)!.get(`key:${hashApiKey(token)}`)).toBeDefined();
   return me;
 }
 
 const sameOrigin = { "sec-fetch-site": "same-origin" };
 
-describe(`principal cache (${onPostgres ? "two instances on PostgreSQL" : "PGlite"})`, () => {
+describe(`actor cache (${onPostgres ? "two instances on PostgreSQL" : "PGlite"})`, () => {
   it("serves a cached key and still records its use", async () => {
     const { token, keyId } = await newUser("cached");
     await cachedOnSecond(token);
@@ -136,7 +136,7 @@ describe(`principal cache (${onPostgres ? "two instances on PostgreSQL" : "PGlit
     const cookie = await mintSessionCookie(first, "signed-in");
     const claims = await sessionClaims(first, cookie.slice(cookie.indexOf("=") + 1));
     expect((await via(second, "GET", "/ext/svc/me", null, undefined, { cookie, ...sameOrigin })).status).toBe(200);
-    expect(principalCacheFor(second.db)!.get(`session:${claims!.sessionId}`)).toBeDefined();
+    expect(actorCacheFor(second.db)!.get(`session:${claims!.sessionId}`)).toBeDefined();
     await endSession(first.db, claims!.sessionId);
     expect((await via(second, "GET", "/ext/svc/me", null, undefined, { cookie, ...sameOrigin })).status).toBe(401);
   });

@@ -9,11 +9,11 @@ import type { Database, DatabaseHandle, Notifications } from "@/db/client";
  * hot path authenticates without a database round trip, and revocation still takes effect on
  * the very next request in every process.
  *
- * Every write that can change or end a principal (key revoked, user or service account
- * deactivated, deleted, role or name changed, session ended) calls `invalidatePrincipals(tx)`
- * inside its transaction, which sends NOTIFY (delivered at commit, atomically with the change),
- * and `principalChangesSettled(db)` after the commit, which returns once every process that may
- * serve from its cache has dropped it:
+ * Every write that can change or end an actor (key revoked, user or service account
+ * deactivated, deleted, role or name changed, session ended) calls `invalidateActors(db)` with
+ * its transaction, which sends NOTIFY (delivered at commit, atomically with the change), and
+ * `actorChangesSettled(db)` with the database after the commit, which returns once every process
+ * that may serve from its cache has dropped it:
  *
  * - Each process LISTENs on one channel and heartbeats on it (a NOTIFY every HEARTBEAT_MS). It
  *   serves from its cache only while its own latest heartbeat came back within FRESH_MS of
@@ -30,11 +30,13 @@ import type { Database, DatabaseHandle, Notifications } from "@/db/client";
  *
  * PGlite is one process: invalidation drops the cache in place, nothing to wait for.
  *
- * Trade-off: a write that changes principals waits for one NOTIFY round trip through every
+ * Trade-off: a write that changes actors waits for one NOTIFY round trip through every
  * process (milliseconds), or SETTLE_WAIT_MS when a process does not answer. Writers in processes
  * without a listener (scripts, tests that build their own AppContext) do not wait.
  */
 
+// Every process on the database listens here, of whichever version (a rolling deploy runs two): the
+// name stays what the first version called it.
 const CHANNEL = "principal_cache";
 /** How long an entry lives without any invalidation: bounds memory and staleness of fields nobody invalidates. */
 const ENTRY_TTL_MS = 30_000;
@@ -51,7 +53,7 @@ interface Entry {
 }
 
 /** The cache of one database handle. */
-export class PrincipalCache {
+export class ActorCache {
   private entries = new Map<string, Entry>();
   /** Bumped by every invalidation: a lookup that read before it must not store what it read. */
   private generation = 0;
@@ -92,9 +94,9 @@ export class PrincipalCache {
 }
 
 /** Notifications on the channel: `hb <process> <sent-at>`, `inv`, `sync <nonce>`, `ack <nonce> <process>`. */
-class PrincipalListener {
+class ActorCacheListener {
   readonly id = randomBytes(6).toString("hex");
-  readonly cache = new PrincipalCache(() => this.fresh());
+  readonly cache = new ActorCache(() => this.fresh());
   /** Peer process id → when we last heard its heartbeat (performance.now()). */
   private peers = new Map<string, number>();
   /** Send time of our latest heartbeat that came back, -Infinity until one did (or since a reconnect). */
@@ -195,30 +197,30 @@ class PrincipalListener {
 }
 
 // Route bundles and instrumentation are separate module graphs in one process: share via globalThis.
-const SLOT = Symbol.for("bank-template-console.principal-caches");
+const SLOT = Symbol.for("bank-template-console.actor-caches");
 type Registry = {
-  caches: WeakMap<Database, PrincipalCache>;
-  listeners: WeakMap<Database, PrincipalListener>;
+  caches: WeakMap<Database, ActorCache>;
+  listeners: WeakMap<Database, ActorCacheListener>;
   /** Caches of single-process databases (PGlite), dropped in place by every invalidation. */
-  local: Set<PrincipalCache>;
+  local: Set<ActorCache>;
 };
 const slots = globalThis as Record<symbol, Registry | undefined>;
 slots[SLOT] ??= { caches: new WeakMap(), listeners: new WeakMap(), local: new Set() };
 const registry = slots[SLOT];
 
 /** The cache of a database, or undefined when none was started for it (every lookup reads the database). */
-export function principalCacheFor(db: Database): PrincipalCache | undefined {
+export function actorCacheFor(db: Database): ActorCache | undefined {
   return registry.caches.get(db);
 }
 
 /**
- * Starts caching principals for a database: in place for PGlite, behind a LISTEN connection for
+ * Starts caching actors for a database: in place for PGlite, behind a LISTEN connection for
  * PostgreSQL. Stops when the database closes.
  */
-export async function startPrincipalCache(handle: DatabaseHandle): Promise<void> {
+export async function startActorCache(handle: DatabaseHandle): Promise<void> {
   if (registry.caches.has(handle.db)) return;
   if (!handle.notifications) {
-    const cache = new PrincipalCache(() => true);
+    const cache = new ActorCache(() => true);
     registry.caches.set(handle.db, cache);
     registry.local.add(cache);
     handle.onClose(() => {
@@ -227,7 +229,7 @@ export async function startPrincipalCache(handle: DatabaseHandle): Promise<void>
     });
     return;
   }
-  const listener = new PrincipalListener(handle.notifications);
+  const listener = new ActorCacheListener(handle.notifications);
   await listener.start();
   registry.caches.set(handle.db, listener.cache);
   registry.listeners.set(handle.db, listener);
@@ -239,19 +241,19 @@ export async function startPrincipalCache(handle: DatabaseHandle): Promise<void>
 }
 
 /**
- * Call inside the transaction of every write that changes or ends a principal. The NOTIFY is
+ * Call inside the transaction of every write that changes or ends an actor. The NOTIFY is
  * delivered at commit, to every process; a rolled-back write sends nothing. Single-process
  * caches drop at once (an early drop only costs a database read).
  */
-export async function invalidatePrincipals(tx: Database): Promise<void> {
+export async function invalidateActors(db: Database): Promise<void> {
   for (const cache of registry.local) cache.drop();
-  await tx.execute(sql`select pg_notify(${CHANNEL}, 'inv')`);
+  await db.execute(sql`select pg_notify(${CHANNEL}, 'inv')`);
 }
 
 /**
  * Call after the transaction that invalidated committed, before answering: returns once every
  * process has dropped what it cached, so the change holds for the very next request anywhere.
  */
-export async function principalChangesSettled(db: Database): Promise<void> {
+export async function actorChangesSettled(db: Database): Promise<void> {
   await registry.listeners.get(db)?.settle();
 }

@@ -3,21 +3,19 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, serviceAccounts, users } from "@/db/schema";
 import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
-import type { Principal, Role } from "@/lib/services/context";
+import type { AuthenticatedActor, Role } from "@/lib/services/context";
+import { actorCacheFor } from "./actor-cache";
 import { hashApiKey, looksLikeApiKey } from "./api-keys";
-import { principalCacheFor } from "./principal-cache";
 import { type KnownStamp, staleStamp, stampDue } from "./usage-stamps";
-
-export type { Principal } from "@/lib/services/context";
 
 /** A service account acts with the lower of its own role and its owner's. */
 function effectiveRole(own: Role, owner: Role): Role {
   return own === "admin" && owner === "admin" ? "admin" : "member";
 }
 
-/** What an API key resolves to, cached per process (lib/services/identity/principal-cache.ts). */
+/** What an API key resolves to, cached per process (lib/services/identity/actor-cache.ts). */
 interface KeyLookup {
-  principal: Principal;
+  actor: AuthenticatedActor;
   keyId: string;
   scope: ApiKeyScope;
   /** When the key stops working (ms since the epoch), or null: never. */
@@ -27,24 +25,27 @@ interface KeyLookup {
 }
 
 /**
- * What an API key stands for: its active principal and what the key may do; `expired` for a
- * key of an active principal whose time is up; `unknown` for anything else (never issued,
+ * What an API key stands for: its active actor and what the key may do; `expired` for a
+ * key of an active actor whose time is up; `unknown` for anything else (never issued,
  * revoked, or its account inactive).
  */
-export type ApiKeyCheck = { status: "valid"; principal: Principal; scope: ApiKeyScope } | { status: "expired" } | { status: "unknown" };
+export type ApiKeyCheck =
+  | { status: "valid"; actor: AuthenticatedActor; scope: ApiKeyScope }
+  | { status: "expired" }
+  | { status: "unknown" };
 
 const UNKNOWN: ApiKeyCheck = { status: "unknown" };
 const EXPIRED: ApiKeyCheck = { status: "expired" };
 
 /**
- * Checks an API key. Served from the process's principal cache when it holds the key, so the
+ * Checks an API key. Served from the process's actor cache when it holds the key, so the
  * hot path reads nothing; expiry is judged on every use, cached or not, so a cached entry never
  * outlives its key's `expires_at`.
  */
-export async function principalForApiKey(db: Database, token: string): Promise<ApiKeyCheck> {
+export async function actorForApiKey(db: Database, token: string): Promise<ApiKeyCheck> {
   if (!looksLikeApiKey(token)) return UNKNOWN;
   const tokenHash = hashApiKey(token);
-  const cache = principalCacheFor(db);
+  const cache = actorCacheFor(db);
   const cacheKey = `key:${tokenHash}`;
   let lookup = cache?.get<KeyLookup>(cacheKey);
   if (!lookup) {
@@ -55,7 +56,7 @@ export async function principalForApiKey(db: Database, token: string): Promise<A
   }
   if (lookup.expiresAt !== null && lookup.expiresAt <= Date.now()) return EXPIRED;
   await recordKeyUse(db, lookup);
-  return { status: "valid", principal: lookup.principal, scope: lookup.scope };
+  return { status: "valid", actor: lookup.actor, scope: lookup.scope };
 }
 
 // Prepared once per database: building the join with drizzle cost more than running it.
@@ -82,7 +83,7 @@ function prepareKeyLookup(db: Database) {
     .leftJoin(serviceAccounts, and(eq(serviceAccounts.ownerUserId, apiKeys.userId), eq(serviceAccounts.id, apiKeys.serviceAccountId)))
     .where(eq(apiKeys.tokenHash, sql.placeholder("tokenHash")))
     .limit(1)
-    .prepare("principal_for_api_key");
+    .prepare("actor_for_api_key");
 }
 
 async function lookUpApiKey(db: Database, tokenHash: string): Promise<KeyLookup | null> {
@@ -94,7 +95,7 @@ async function lookUpApiKey(db: Database, tokenHash: string): Promise<KeyLookup 
   const [row] = await query.execute({ tokenHash });
   if (!row?.userActive) return null;
   if (row.saId !== null && !row.saActive) return null;
-  const principal: Principal =
+  const actor: AuthenticatedActor =
     row.saId === null
       ? { type: "user", id: row.userId, userId: row.userId, role: row.userRole, displayName: row.userName }
       : {
@@ -106,7 +107,7 @@ async function lookUpApiKey(db: Database, tokenHash: string): Promise<KeyLookup 
         };
   // Shared by every request the cache serves: nobody may change it.
   return {
-    principal: Object.freeze(principal),
+    actor: Object.freeze(actor),
     keyId: row.keyId,
     scope: row.scope,
     expiresAt: row.expiresAt?.getTime() ?? null,
@@ -123,8 +124,8 @@ async function recordKeyUse(db: Database, lookup: KeyLookup): Promise<void> {
     .where(and(eq(apiKeys.id, lookup.keyId), staleStamp(apiKeys.lastUsedAt)));
 }
 
-/** The principal of a signed-in console user, re-read so deactivation takes effect at once. */
-export async function principalForUser(db: Database, userId: string): Promise<Principal | null> {
+/** The actor of a signed-in console user, re-read so deactivation takes effect at once. */
+export async function actorForUser(db: Database, userId: string): Promise<AuthenticatedActor | null> {
   const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!row?.isActive) return null;
   return { type: "user", id: row.id, userId: row.id, role: row.role, displayName: row.displayName };
