@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, isNotNull } from "drizzle-orm";
 import { templates } from "@/db/schema";
+import type { EndpointAuditAction } from "@/lib/contracts/audit/actions";
 import { DomainError, nestedProblem } from "@/lib/contracts/errors";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import { silentAudit } from "@/lib/services/audit/record";
@@ -45,7 +46,8 @@ function changes() {
       before.push(written.before);
       after.push(written.after);
     },
-    record: (ctx: ServiceContext, action: string) => ctx.audit.record({ action, target: { type: "template", id: "*" }, before, after }),
+    record: (ctx: ServiceContext, action: EndpointAuditAction) =>
+      ctx.audit.record({ action, target: { type: "template", id: "*" }, before, after }),
   };
 }
 
