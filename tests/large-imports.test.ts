@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
 import { silentAudit } from "@/lib/services/audit/record";
-import { embeddedBankStore } from "@/lib/services/banks/store";
+import { bankStore } from "@/lib/services/banks/banks";
 import type { ServiceContext } from "@/lib/services/context";
 import type { Principal } from "@/lib/services/identity/principal";
 import { type Client, request, useTestApp } from "./support/app";
@@ -200,7 +200,8 @@ describe("the embedded store, whatever the list sizes", () => {
     signal: new AbortController().signal,
     audit: silentAudit,
   });
-  const store = () => embeddedBankStore();
+  // The store of this configuration (no Hindsight): the embedded one, with the bank service's records.
+  const store = () => bankStore(ctx());
   const importInto = (bankId: string, manifest: BankTemplateManifest) =>
     store().importTemplate(ctx(), {
       bankId,
