@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { consolePageOf } from "@/components/admin/audit-links";
 import { auditEntries, consoleSessions } from "@/db/schema";
-import { AUDIT_ACTIONS, SESSION_ACTIONS } from "@/lib/contracts/audit/actions";
+import { AUDIT_ACTIONS, SESSION_ACTIONS } from "@/lib/contracts/audit-actions";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { pruneAuditEntries } from "@/lib/services/audit/retention";
 import { type Client, request, useTestApp } from "./support/app";
@@ -138,7 +138,7 @@ describe("retention", () => {
 
 describe("the console's audit page", () => {
   it("offers exactly the actions the write endpoints declare, and the console sessions' recorded outside them", () => {
-    const declared = new Set(listEndpoints().flatMap((e) => (e.audit ? [e.audit.action] : [])));
+    const declared = new Set<string>(listEndpoints().flatMap((e) => (e.audit ? [e.audit.action] : [])));
     const sessions: readonly string[] = SESSION_ACTIONS;
     expect(AUDIT_ACTIONS.filter((action) => !sessions.includes(action)).sort()).toEqual([...declared].sort());
     expect([...SESSION_ACTIONS].sort()).toEqual(["session.sign-in", "session.sign-out"]);

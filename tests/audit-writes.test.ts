@@ -502,13 +502,14 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       tag: "",
       access: "authenticated",
       status: 204,
-      audit: { action: "test.rollback" },
+      // Any listed action: only listed ones compile.
+      audit: { action: "template.create" },
     });
     const admin = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
     const journal = auditFor(endpoint, admin, "r", { params: undefined, query: undefined, body: undefined })!;
     const ctx = callContext(t.app, { actor: admin, requestId: "r", signal: new AbortController().signal, audit: journal.using(t.app.db) });
     const write = withTransaction(ctx, async (tx) => {
-      await tx.audit.record({ action: "test.rollback", target: { type: "template", id: "x" }, before: null, after: { id: "x" } });
+      await tx.audit.record({ action: "template.create", target: { type: "template", id: "x" }, before: null, after: { id: "x" } });
       expect(journal.recorded).toBe(true);
       throw new Error("rolled back after the audit insert");
     });

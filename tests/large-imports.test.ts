@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
-import { embeddedBankStore } from "@/lib/services/banks/store";
+import { bankStore } from "@/lib/services/banks/banks";
 import type { AuthenticatedActor } from "@/lib/services/context";
 import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, largeManifest, manifest } from "./support/fixtures";
@@ -192,7 +192,8 @@ describe("the embedded store, whatever the list sizes", () => {
   const ROWS = 16_500;
   const erin: AuthenticatedActor = { type: "user", id: "erin", userId: "erin", role: "member", displayName: "Erin" };
   const ctx = () => serviceContext(t.app, erin);
-  const store = () => embeddedBankStore();
+  // The store of this configuration (no Hindsight): the embedded one, with the bank service's records.
+  const store = () => bankStore(ctx());
   const importInto = (bankId: string, manifest: BankTemplateManifest) =>
     store().importTemplate(ctx(), {
       bankId,

@@ -1,4 +1,4 @@
-import { desc } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEntries } from "@/db/schema";
 import { useTestApp } from "./support/app";
@@ -48,5 +48,37 @@ describe("template audit entries", () => {
     const gone = (await ann.get(`${T}/hand`)).body;
     expect((await ann.delete(`${T}/hand`)).status).toBe(204);
     expect(await lastEntry()).toMatchObject({ action: "template.delete", targetId: "hand", before: gone, after: null });
+  });
+
+  it("a bulk update that a fault stops halfway leaves neither its writes nor its entry", async () => {
+    const bo = await t.user("bo");
+    market.setFile("/audit-halt/templates.json", catalog(catalogEntry("first"), catalogEntry("second")));
+    expect((await bo.post("/ext/svc/me/template-sources", { url: `${market.url}/audit-halt`, alias: "h" })).status).toBe(201);
+    for (const id of ["first", "second"]) expect((await bo.post(`${T}/${id}/install`, { source_name: "h" })).status).toBe(200);
+    const [first, second] = [(await bo.get(`${T}/first`)).body, (await bo.get(`${T}/second`)).body];
+    const installed = await lastEntry();
+    // A fault (not a refusal, which would be the template's own problem) writing the second
+    // template fails the whole call: the first template's write goes with it, and no entry is left.
+    await t.app.db.execute(
+      sql.raw(
+        `create function refuse_second() returns trigger language plpgsql as $$ begin if new.id = 'second' then raise exception 'second refused'; end if; return new; end $$`,
+      ),
+    );
+    await t.app.db.execute(
+      sql.raw(`create trigger refuse_second before update on templates for each row execute function refuse_second()`),
+    );
+    try {
+      expect((await bo.post(`${T}/update-all`)).status).toBe(500);
+    } finally {
+      await t.app.db.execute(sql.raw(`drop trigger refuse_second on templates`));
+      await t.app.db.execute(sql.raw(`drop function refuse_second()`));
+    }
+    expect(await lastEntry()).toEqual(installed);
+    expect((await bo.get(`${T}/first`)).body).toEqual(first);
+
+    expect((await bo.post(`${T}/update-all`)).status).toBe(200);
+    const bulk = await lastEntry();
+    expect(bulk).toMatchObject({ action: "template.update_all", targetId: "*", before: [first, second] });
+    expect(bulk.after).toEqual([(await bo.get(`${T}/first`)).body, (await bo.get(`${T}/second`)).body]);
   });
 });

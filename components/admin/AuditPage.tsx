@@ -13,8 +13,8 @@ import { withUrlState } from "@/components/console/url-state";
 import { FormFieldset } from "@/components/forms/FormFieldset";
 import { formatTimestamp } from "@/lib/client/format";
 import { type AuditFilters, auditExportUrl, useAuditLog } from "@/lib/client/hooks/audit";
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from "@/lib/contracts/audit/actions";
 import type { AuditEntry } from "@/lib/contracts/audit/schemas";
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from "@/lib/contracts/audit-actions";
 import { AuditChanges } from "./AuditChanges";
 import { consolePageOf, TARGET_TYPE_LABELS, targetLabel } from "./audit-links";
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { EndpointAuditAction } from "./audit-actions";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -12,8 +13,8 @@ type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 /** The audit entry a successful write records (CONTRACT §14). */
 interface AuditSpec {
-  /** What was done, area first: `template.install`, `bank.policy.put`. */
-  action: string;
+  /** What was done, area first: `template.install`, `bank.policy.put`; one of lib/contracts/audit-actions.ts. */
+  action: EndpointAuditAction;
   /**
    * The resource's path, when it is not the request's own (a create names what it created,
    * an install the template). `{name}` is filled from the path parameters, then the body's

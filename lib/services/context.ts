@@ -1,5 +1,6 @@
 import "server-only";
 import type { Database, DatabaseHandle } from "@/db/client";
+import type { AuditTargetType, EndpointAuditAction } from "@/lib/contracts/audit-actions";
 import type { Role } from "@/lib/contracts/fields";
 import type { ResolveHost } from "@/lib/platform/address";
 import type { Config } from "@/lib/platform/config";
@@ -44,13 +45,13 @@ export const SCHEDULER: Actor = { type: "system", id: "scheduler", userId: "sche
 /** The actor of a request: a user or a service account, authenticated by its API key or console session. */
 export type AuthenticatedActor = Actor & { type: "user" | "service_account" };
 
-/** What an audit entry is about (CONTRACT §17). */
-export type AuditTargetType = "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
-
 /** One write, as its audit entry records it (CONTRACT §14, §17). */
 export interface AuditRecord {
-  /** What was done, area first (`template.install`); the contract of the endpoint names the same. */
-  action: string;
+  /**
+   * What was done, area first (`template.install`): one of the list the contracts declare theirs
+   * from, so it compiles only if listed; the journal checks it is the one this endpoint declares.
+   */
+  action: EndpointAuditAction;
   /** The id as the API names it: for an install, the installed id. */
   target: { type: AuditTargetType; id: string };
   /** The resource as the API answers it before the write (null for a creation), and after (null for a deletion). */

@@ -1,5 +1,5 @@
 import { keepPreviousData } from "@tanstack/react-query";
-import type { AUDIT_TARGET_TYPES } from "@/lib/contracts/audit/actions";
+import type { AuditTargetType } from "@/lib/contracts/audit-actions";
 import { endpointUrl } from "../api";
 import { endpoints } from "../endpoints";
 import { useEndpointQuery } from "../query";
@@ -15,8 +15,6 @@ export interface AuditFilters {
   from?: string;
   to?: string;
 }
-
-type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 const PAGE_SIZE = 50;
 

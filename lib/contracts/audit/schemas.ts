@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { AUDIT_TARGET_TYPES } from "@/lib/contracts/audit-actions";
 import { timestamp } from "@/lib/contracts/fields";
-import { AUDIT_TARGET_TYPES } from "./actions";
 
 const AuditTargetType = z.enum(AUDIT_TARGET_TYPES);
 

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/db/client";
 import { auditEntries } from "@/db/schema";
+import type { EndpointAuditAction, SessionAuditAction } from "@/lib/contracts/audit-actions";
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { logError } from "@/lib/platform/log";
 import type { Audit, AuditRecord, AuthenticatedActor } from "@/lib/services/context";
@@ -40,7 +41,7 @@ export class AuditJournal {
 
   constructor(
     private readonly endpoint: Endpoint,
-    private readonly action: string,
+    private readonly action: EndpointAuditAction,
     private readonly actor: AuthenticatedActor,
     private readonly requestId: string,
     private readonly params: Record<string, unknown>,
@@ -174,11 +175,12 @@ export async function recordSessionEntry(
   entry: { kind: "sign-in" | "sign-out"; userId: string; requestId: string; session: SessionSnapshot },
 ): Promise<void> {
   const signIn = entry.kind === "sign-in";
+  const action: SessionAuditAction = `session.${entry.kind}`;
   await db.insert(auditEntries).values({
     actorType: "user",
     actorId: entry.userId,
     userId: entry.userId,
-    action: `session.${entry.kind}`,
+    action,
     target: SESSION_TARGET,
     targetType: "session",
     targetId: entry.session.id,

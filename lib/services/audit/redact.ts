@@ -1,4 +1,4 @@
-import type { AuditTargetType } from "@/lib/services/context";
+import type { AuditTargetType } from "@/lib/contracts/audit-actions";
 
 /**
  * Every secret a resource's answer (or a write's input) can hold, by the kind of resource:

@@ -37,14 +37,33 @@ export interface BankFilter {
 export type StoredBankDetail = Omit<z.input<typeof BankDetail>, "has_policy">;
 
 /**
+ * What a real write leaves in our database beside the bank, the same whichever store holds it:
+ * the bank's history (CONTRACT §14, §16) and the write's audit entry (§17), with the bank as
+ * GET /banks/{bank_id} answers it before and after. The bank service says what they hold
+ * (bankRecords in banks.ts); a store only runs them, in the local transaction its write commits
+ * in: the embedded store's own, or the remote store's once Hindsight accepted the write.
+ */
+export interface BankRecords {
+  /**
+   * A real import's history entry, first; answers its time, the bank's `last_applied.applied_at`.
+   * A bank's provenance comes from its history: read the bank's before earlier.
+   */
+  importHistory(tx: ServiceContext, entry: { request: ImportRequest; result: ImportResult; at: Date }): Promise<Date>;
+  /** A real import's audit entry, last: the bank before (null: the import created it) and after. */
+  importAudit(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null; after: StoredBankDetail | null }): Promise<void>;
+  /** A deletion's history (its entries go with the bank) and audit entry, the bank read before both. */
+  removal(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null }): Promise<void>;
+}
+
+/**
  * Where banks live: our database (the embedded store) or a Hindsight server (the remote store,
- * CONTRACT §8). Every bank operation goes through one, so the two differ in one place each.
- * "Visible" is the rule of GET /banks/{bank_id}: a bank the caller (`ctx.actor`) may not see is
- * answered as missing. A write records its audit entry (`ctx.audit`) with the bank as
- * GET /banks/{bank_id} answers it before and after.
+ * CONTRACT §8). Every bank operation goes through one, so the two differ in one place each;
+ * the bank service chooses it once per configuration (bankStore in banks.ts). "Visible" is the
+ * rule of GET /banks/{bank_id}: a bank the caller (`ctx.actor`) may not see is answered as
+ * missing. A store does the storage alone: each real write runs the service's BankRecords.
  */
 export interface BankStore {
-  /** Applies a template (creating the bank when missing), or on a dry run computes what it would do; records a real import in the bank's history. */
+  /** Applies a template (creating the bank when missing), or on a dry run computes what it would do. */
   importTemplate(ctx: ServiceContext, request: ImportRequest): Promise<ImportOutcome>;
   /** The banks the caller may see (and the filter keeps), by id; the caller may write each of them. */
   list(ctx: ServiceContext, filter?: BankFilter): Promise<z.input<typeof BankSummary>[]>;

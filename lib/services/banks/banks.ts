@@ -5,17 +5,60 @@ import { notFound } from "@/lib/contracts/errors";
 import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/contracts/templates/manifest";
 import type { ServiceContext } from "@/lib/services/context";
 import { currentVersion } from "@/lib/services/templates/version-log";
-import type { AppliedTemplate, BankStore } from "./bank-store";
+import type { AppliedTemplate, BankRecords, BankStore, StoredBankDetail } from "./bank-store";
 import { presentBankDetail } from "./detail";
-import { bankHistoryEntries } from "./history";
+import { bankHistoryEntries, deleteImportHistory, recordImport } from "./history";
+import type { HindsightConfig } from "./remote";
 import { remoteBankStore } from "./remote-store";
 import { embeddedBankStore } from "./store";
 import { resolveTemplateRef } from "./template-ref";
 
-/** The store of this configuration: Hindsight when HINDSIGHT_API_URL is set, else the embedded one. */
+/** The bank as GET /banks/{bank_id} answers it, for an audit entry; null stays null. */
+const presented = async (tx: ServiceContext, bank: StoredBankDetail | null) => bank && presentBankDetail(tx.db, bank);
+
+/**
+ * What every real write to a bank records beside it, whichever store holds it (the stores run it
+ * where their write commits): an import's history entry (the template as applied, the caller,
+ * the result) and `bank.import` entry; a deletion's history going with the bank and `bank.delete`
+ * entry. Audit entries hold the bank as GET /banks/{bank_id} answers it.
+ */
+const bankRecords: BankRecords = {
+  importHistory: (tx, { request, result, at }) =>
+    recordImport(tx.db, { bankId: request.bankId, template: request.template, actor: tx.actor.id, result, at }),
+  importAudit: async (tx, { bankId, before, after }) => {
+    const target = { type: "bank", id: bankId } as const;
+    await tx.audit.record({ action: "bank.import", target, before: await presented(tx, before), after: await presented(tx, after) });
+  },
+  removal: async (tx, { bankId, before }) => {
+    await deleteImportHistory(tx.db, bankId);
+    await tx.audit.record({
+      action: "bank.delete",
+      target: { type: "bank", id: bankId },
+      before: await presented(tx, before),
+      after: null,
+    });
+  },
+};
+
+/** The embedded store holds nothing of its own: one serves the process. */
+const embeddedStore = embeddedBankStore(bankRecords);
+/** The remote store of each Hindsight configuration (a process has one; tests swap theirs). */
+const remoteStores = new WeakMap<HindsightConfig, BankStore>();
+
+/**
+ * The store of this configuration, the one place the two modes part: Hindsight when
+ * HINDSIGHT_API_URL is set, else the embedded one. Chosen once per configuration, so every verb
+ * of a context works with the same store (and Hindsight client).
+ */
 export function bankStore(ctx: ServiceContext): BankStore {
   const { hindsight } = ctx.app.config;
-  return hindsight ? remoteBankStore(hindsight) : embeddedBankStore();
+  if (!hindsight) return embeddedStore;
+  let store = remoteStores.get(hindsight);
+  if (!store) {
+    store = remoteBankStore(hindsight, bankRecords);
+    remoteStores.set(hindsight, store);
+  }
+  return store;
 }
 
 const invisible = (bankId: string) => notFound(`No bank ${bankId} is visible to you.`);

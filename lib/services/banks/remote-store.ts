@@ -3,11 +3,9 @@ import type { Database } from "@/db/client";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { forbidden } from "@/lib/contracts/errors";
 import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankFilter, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import type { BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { EMPTY_BANK, importChanges } from "./changes";
-import { presentBankDetail } from "./detail";
 import { hindsightShape } from "./hindsight-entries";
-import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
 import { type Provenance, provenanceFromHistory, provenanceOf } from "./provenance";
 import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
@@ -17,13 +15,13 @@ import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsig
  * bank is provably a member's own. Admins see every Hindsight bank; members see none (an empty list, 404
  * for any id), and Hindsight is not even asked on their behalf. Any actor may create a bank there;
  * applying a template to one that exists is for admins. The history of imports stays in our database.
- * A write's audit entry (the bank as GET /banks/{bank_id} answers it, before and after) is recorded
- * once Hindsight accepted the write: no local transaction can hold a remote one.
+ * A write's records (history and audit entry, `records`) run in a local transaction once Hindsight
+ * accepted the write: no local transaction can hold a remote one.
  */
-export function remoteBankStore(config: HindsightConfig): BankStore {
+export function remoteBankStore(config: HindsightConfig, records: BankRecords): BankStore {
   const client = hindsightClient(config);
   return {
-    importTemplate: (ctx, request) => importIntoHindsight(ctx, client, request),
+    importTemplate: (ctx, request) => importIntoHindsight(ctx, client, records, request),
     list: (ctx, filter) => listHindsightBanks(ctx.db, client, ctx.actor, filter),
     read: (ctx, bankId) => readHindsightBank(ctx.db, client, ctx.actor, bankId),
     isVisible: async (ctx, bankId) => ctx.actor.role === "admin" && (await client.bankExists(bankId)),
@@ -35,9 +33,7 @@ export function remoteBankStore(config: HindsightConfig): BankStore {
       // Hindsight deleted it: its history and the audit entry go together.
       await withTransaction(ctx, async (tx) => {
         // Read before the history goes: the bank's provenance comes from it.
-        const before = await auditedBank(tx.db, bankId, current);
-        await deleteImportHistory(tx.db, bankId);
-        await tx.audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before, after: null });
+        await records.removal(tx, { bankId, before: await storedBank(tx.db, bankId, current) });
       });
       return true;
     },
@@ -60,7 +56,12 @@ export function remoteBankStore(config: HindsightConfig): BankStore {
  * rename or that read fails the answer is 502 with nothing recorded, and sending the same request again
  * finishes it (the template then changes nothing, the name is set).
  */
-async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient, request: ImportRequest): Promise<ImportOutcome> {
+async function importIntoHindsight(
+  ctx: ServiceContext,
+  client: HindsightClient,
+  records: BankRecords,
+  request: ImportRequest,
+): Promise<ImportOutcome> {
   const { bankId, dryRun } = request;
   const current = await client.getBank(bankId);
   if (current && ctx.actor.role !== "admin") {
@@ -82,20 +83,9 @@ async function importIntoHindsight(ctx: ServiceContext, client: HindsightClient,
   // After Hindsight accepted the import: its history entry and the audit entry commit together.
   await withTransaction(ctx, async (tx) => {
     // The bank's provenance comes from its history: before is read before this import joins it.
-    const before = await auditedBank(tx.db, bankId, current);
-    await recordImport(tx.db, {
-      bankId,
-      template: request.template,
-      actor: ctx.actor.id,
-      result: answer,
-      at: new Date(),
-    });
-    await tx.audit.record({
-      action: "bank.import",
-      target: { type: "bank", id: bankId },
-      before,
-      after: await auditedBank(tx.db, bankId, imported),
-    });
+    const before = await storedBank(tx.db, bankId, current);
+    await records.importHistory(tx, { request, result: answer, at: new Date() });
+    await records.importAudit(tx, { bankId, before, after: await storedBank(tx.db, bankId, imported) });
   });
   return { bankCreated: !current, result: answer, changes };
 }
@@ -128,9 +118,9 @@ async function readHindsightBank(db: Database, client: HindsightClient, actor: A
 
 const bankProvenance = async (db: Database, bankId: string) => provenanceOf(await provenanceFromHistory(db, [bankId]), bankId);
 
-/** A bank Hindsight described (null: none) as GET /banks/{bank_id} answers it, for an audit entry. */
-const auditedBank = async (db: Database, bankId: string, bank: HindsightBank | null) =>
-  bank && presentBankDetail(db, storedHindsightBank(bankId, bank, await bankProvenance(db, bankId)));
+/** A bank Hindsight described (null: none) with its provenance as our history holds it now, for an audit entry. */
+const storedBank = async (db: Database, bankId: string, bank: HindsightBank | null) =>
+  bank && storedHindsightBank(bankId, bank, await bankProvenance(db, bankId));
 
 function storedHindsightBank(bankId: string, bank: HindsightBank, provenance: Provenance): StoredBankDetail {
   return {

@@ -8,10 +8,8 @@ import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankFilter, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import type { BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { importChanges } from "./changes";
-import { presentBankDetail } from "./detail";
-import { deleteImportHistory, recordImport } from "./history";
 import { planImport } from "./import-plan";
 import { newerVersionExists } from "./provenance";
 
@@ -23,17 +21,20 @@ type Entry = Record<string, unknown>;
 /** Admins see and change every bank, others their own: the rule of reading, listing, importing and deleting. */
 const mayChange = (bank: BankRow, actor: Actor) => actor.role === "admin" || bank.owner === actor.userId;
 
-/** The embedded store (CONTRACT §8): banks in our database, each owned by the user who created it. */
-export function embeddedBankStore(): BankStore {
+/**
+ * The embedded store (CONTRACT §8): banks in our database, each owned by the user who created it.
+ * A real write runs `records` (the bank's history and audit entry) in its own transaction.
+ */
+export function embeddedBankStore(records: BankRecords): BankStore {
   return {
-    importTemplate: importIntoEmbeddedStore,
+    importTemplate: (ctx, request) => importIntoEmbeddedStore(ctx, records, request),
     list: (ctx, filter) => listEmbeddedBanks(ctx.db, ctx.actor, filter),
     read: (ctx, bankId) => readEmbeddedBank(ctx.db, ctx.actor, bankId),
     isVisible: async (ctx, bankId) => {
       const [bank] = await ctx.db.select({ id: banks.id }).from(banks).where(visibleBank(ctx.actor, bankId)).limit(1);
       return bank !== undefined;
     },
-    remove: deleteEmbeddedBank,
+    remove: (ctx, bankId) => deleteEmbeddedBank(ctx, records, bankId),
   };
 }
 
@@ -44,15 +45,16 @@ const visibleBank = (actor: Actor, bankId: string) =>
 /**
  * Applies a template to a bank of the embedded store in one transaction: creates the bank
  * when missing (owned by the caller), merges config overrides field by field, replaces or adds
- * mental models and directives, and records the import in the bank's history. The changes are
- * computed from what the transaction read, so a dry run previews exactly what the import does.
- * A real import records its audit entry in the same transaction: the bank before (null when
- * the import creates it) and after. A failure anywhere leaves the bank as it was.
+ * mental models and directives. The changes are computed from what the transaction read, so a
+ * dry run previews exactly what the import does. A real import runs its records (history entry,
+ * then audit entry: the bank before, null when the import creates it, and after) in the same
+ * transaction. A failure anywhere leaves the bank as it was.
  */
-async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportRequest): Promise<ImportOutcome> {
+async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords, request: ImportRequest): Promise<ImportOutcome> {
   const { bankId, dryRun } = request;
   return withCallerPresent(ctx.actor, () =>
-    withTransaction(ctx, async ({ db, actor, audit }) => {
+    withTransaction(ctx, async (tx) => {
+      const { db, actor } = tx;
       const now = new Date();
       const { bank, bankCreated } = await lockOrCreateBank(db, actor, request, now);
       if (bank && !bankCreated && !mayChange(bank, actor)) {
@@ -77,17 +79,8 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportReque
 
       const before = bankCreated
         ? null
-        : await presentBankDetail(
-            db,
-            storedDetail({ bank: bank!, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) }),
-          );
-      const appliedAt = await recordImport(db, {
-        bankId,
-        template: request.template,
-        actor: actor.id,
-        result,
-        at: now,
-      });
+        : storedDetail({ bank: bank!, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) });
+      const appliedAt = await records.importHistory(tx, { request, result, at: now });
       const [updated] = await db
         .update(banks)
         .set({
@@ -120,15 +113,12 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, request: ImportReque
           .values(batch.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + offset + i })))
           .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
       }
-      const after = await presentBankDetail(
-        db,
-        storedDetail({
-          bank: updated!,
-          mentalModels: appliedEntries(models, plan.mentalModels, "id"),
-          directives: appliedEntries(directives, plan.directives, "name"),
-        }),
-      );
-      await audit.record({ action: "bank.import", target: { type: "bank", id: bankId }, before, after });
+      const after = storedDetail({
+        bank: updated!,
+        mentalModels: appliedEntries(models, plan.mentalModels, "id"),
+        directives: appliedEntries(directives, plan.directives, "name"),
+      });
+      await records.importAudit(tx, { bankId, before, after });
       return { bankCreated, result, changes };
     }),
   );
@@ -277,17 +267,17 @@ async function readEmbeddedBank(db: Database, actor: Actor, bankId: string): Pro
 }
 
 /**
- * Deletes the bank (its entries go by foreign key) and its history, in one transaction with its
- * audit entry (the bank before; after, none).
+ * Deletes the bank (its entries go by foreign key), in one transaction with its records (its
+ * history goes too; the audit entry holds the bank before).
  */
-async function deleteEmbeddedBank(ctx: ServiceContext, bankId: string): Promise<boolean> {
-  return withTransaction(ctx, async ({ db, actor, audit }) => {
+async function deleteEmbeddedBank(ctx: ServiceContext, records: BankRecords, bankId: string): Promise<boolean> {
+  return withTransaction(ctx, async (tx) => {
+    const { db, actor } = tx;
     const loaded = await loadBank(db, bankId, true);
     if (!loaded || !mayChange(loaded.bank, actor)) return false;
-    const before = await presentBankDetail(db, storedDetail(loaded));
+    const before = storedDetail(loaded);
     await db.delete(banks).where(eq(banks.id, bankId));
-    await deleteImportHistory(db, bankId);
-    await audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before, after: null });
+    await records.removal(tx, { bankId, before });
     return true;
   });
 }

@@ -6,7 +6,7 @@ import { templates } from "@/db/schema";
 import { badGateway, badRequest, conflict, type DomainError, notFound } from "@/lib/contracts/errors";
 import { type OwnerScope, type ScopeKind, scopeOf } from "@/lib/contracts/scope";
 import { checkManifest } from "@/lib/contracts/templates/manifest";
-import type { InstallTemplateRequest } from "@/lib/contracts/templates/schemas";
+import type { CheckUpdateResult, InstallTemplateRequest, UpdateResult } from "@/lib/contracts/templates/schemas";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import {
   type CatalogTemplate,
@@ -156,17 +156,33 @@ const operationOf = (ctx: ServiceContext, since: number | undefined): OperationO
 });
 
 /**
- * A template's update status, as GET check-update answers it, and the template before and after
- * the status was written (null when nothing was written: no source, or deleted meanwhile).
+ * A write prepared outside any transaction (the marketplace has answered), to run in the
+ * transaction it is given: one of its own, or with the other writes of a bulk call.
  */
-export async function checkOne(ctx: ServiceContext, { scope, templateId: id, since }: UpstreamCall) {
+export type PendingWrite<T> = (tx: ServiceContext) => Promise<T>;
+
+/** What a write of a template made: the answer, and the template before and after (null: nothing written). */
+export interface Written<R> {
+  result: R;
+  before: TemplateWire | null;
+  after: TemplateWire | null;
+}
+
+/**
+ * Asks the source for a template's update status (as GET check-update answers it); the write it
+ * returns keeps the status, answering it with the template before and after (null when nothing
+ * was written: no source, or deleted meanwhile).
+ */
+export async function prepareCheck(
+  ctx: ServiceContext,
+  { scope, templateId: id, since }: UpstreamCall,
+): Promise<PendingWrite<Written<z.input<typeof CheckUpdateResult>>>> {
   const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null) {
     const result = { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
-    return { result, before: null, after: null };
+    return async () => ({ result, before: null, after: null });
   }
   const { entry } = await latestEntry(ctx, row, "revalidate", operationOf(ctx, since));
-  const written = await recordUpdateStatus(ctx.db, row, entry.revision);
   const result = {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision,
@@ -174,7 +190,15 @@ export async function checkOne(ctx: ServiceContext, { scope, templateId: id, sin
     source_name: row.sourceName,
     source_scope: row.sourceScope,
   };
-  return { result, before: written && presentTemplate(row), after: written && presentTemplate(written) };
+  return async (tx) => {
+    const status = await recordUpdateStatus(tx.db, row, entry.revision);
+    return { result, before: status && presentTemplate(status.before), after: status && presentTemplate(status.after) };
+  };
+}
+
+/** A template's update status, asked for and written at once (see prepareCheck). */
+export async function checkOne(ctx: ServiceContext, input: UpstreamCall) {
+  return withTransaction(ctx, await prepareCheck(ctx, input));
 }
 
 /**
@@ -186,14 +210,21 @@ export async function checkForUpdate(ctx: ServiceContext, input: TemplateKey) {
   return (await checkOne(ctx, input)).result;
 }
 
-/** Keeps what a check found (CONTRACT §13: `latest_revision`, `update_checked_at`); a row deleted meanwhile is left alone (null). */
-async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision: string): Promise<TemplateRow | null> {
+/**
+ * Keeps what a check found (CONTRACT §13: `latest_revision`, `update_checked_at`) on the row that
+ * was read, and answers the row before and after; a row deleted meanwhile is left alone (null).
+ * The row is locked first, so `before` is what the status was written over, however long ago
+ * the row was read (a bulk call writes after asking about every template).
+ */
+async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision: string) {
+  const [current] = await db.select().from(templates).where(eq(templates.rowId, row.rowId)).for("update");
+  if (!current) return null;
   const [written] = await db
     .update(templates)
     .set({ latestRevision, updateCheckedAt: sql`now()` })
     .where(eq(templates.rowId, row.rowId))
     .returning();
-  return written ?? null;
+  return { before: current, after: written! };
 }
 
 /**
@@ -228,13 +259,14 @@ export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id
 }
 
 /**
- * One update (see updateTemplate), audited with `ctx.audit` in its transaction, and the
- * template before and after it (what a bulk update audits when it passes a silent audit).
+ * Asks the source for a template's latest revision, refusing what needs no network first; the
+ * write it returns makes the update (see updateTemplate), audited with its context's audit, and
+ * answers it with the template before and after.
  */
-export async function updateOne(
+export async function prepareUpdate(
   ctx: ServiceContext,
   { scope, templateId: id, force, merge = false, since }: UpstreamCall & { force: boolean; merge?: boolean },
-) {
+): Promise<PendingWrite<Written<z.input<typeof UpdateResult>>>> {
   const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null)
     throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
@@ -248,12 +280,13 @@ export async function updateOne(
     return { before, after };
   };
   if (entry.revision === previous && !force) {
-    const { before, after } = await withTransaction(ctx, async (tx) =>
-      audited(tx, presentTemplate(row), presentTemplate((await recordUpdateStatus(tx.db, row, entry.revision)) ?? row)),
-    );
-    return { result: { updated: false, previous_revision: previous, new_revision: previous, template: after }, before, after };
+    return async (tx) => {
+      const status = await recordUpdateStatus(tx.db, row, entry.revision);
+      const { before, after } = await audited(tx, presentTemplate(status?.before ?? row), presentTemplate(status?.after ?? row));
+      return { result: { updated: false, previous_revision: previous, new_revision: previous, template: after }, before, after };
+    };
   }
-  const { before, after } = await withTransaction(ctx, async (tx) => {
+  return async (tx) => {
     if (!(await holdSource(tx.db, sourceId))) throw sourceGone(row);
     // The row that was read, still without local edits (unless `force` or `merge`): a PATCH or DELETE meanwhile wins.
     const current = await lockTemplate(tx.db, scope, id);
@@ -273,9 +306,9 @@ export async function updateOne(
       .where(eq(templates.rowId, row.rowId))
       .returning();
     await recordVersion(tx.db, written!, "update", tx.actor.id);
-    return audited(tx, presentTemplate(current), presentTemplate(written!));
-  });
-  return { result: { updated: true, previous_revision: previous, new_revision: entry.revision, template: after }, before, after };
+    const { before, after } = await audited(tx, presentTemplate(current), presentTemplate(written!));
+    return { result: { updated: true, previous_revision: previous, new_revision: entry.revision, template: after }, before, after };
+  };
 }
 
 /**
@@ -286,5 +319,5 @@ export async function updateOne(
  * has no local edits (unless `force`), so a PATCH or DELETE meanwhile is never overwritten.
  */
 export async function updateTemplate(ctx: ServiceContext, input: TemplateKey & { force: boolean; merge: boolean }) {
-  return (await updateOne(ctx, input)).result;
+  return (await withTransaction(ctx, await prepareUpdate(ctx, input))).result;
 }

@@ -1,6 +1,10 @@
 // No imports: the console's audit page takes its filters from here without the contracts.
 
-/** Every action the write endpoints declare (tests/audit-log.test.ts keeps the two equal). */
+/**
+ * Every action the write endpoints declare (tests/audit-log.test.ts keeps the two equal). An
+ * endpoint's audit declaration and the entry its service records are typed by this list
+ * (EndpointAuditAction), so an action missing here, or misspelt there, does not compile.
+ */
 const ENDPOINT_ACTIONS = [
   "api_key.create",
   "api_key.revoke",
@@ -35,5 +39,13 @@ export const SESSION_ACTIONS = ["session.sign-in", "session.sign-out"] as const;
 /** Every action the audit log records. */
 export const AUDIT_ACTIONS = [...ENDPOINT_ACTIONS, ...SESSION_ACTIONS] as const;
 
+/** An action a write endpoint declares (`audit: { action }`) and its service records (`tx.audit.record`). */
+export type EndpointAuditAction = (typeof ENDPOINT_ACTIONS)[number];
+
+/** A console sign-in's or sign-out's action. */
+export type SessionAuditAction = (typeof SESSION_ACTIONS)[number];
+
 /** What an entry can be about (CONTRACT §17): `target_type`. */
 export const AUDIT_TARGET_TYPES = ["source", "template", "bank", "policy", "user", "api_key", "service_account", "session"] as const;
+
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
