@@ -31,5 +31,6 @@ export function DiscardChangesHost() {
     return () => discardStore.setHostReady(false);
   }, [Dialog]);
 
-  return Dialog ? <Dialog question={pending} onAnswer={(discard) => pending?.answer(discard)} /> : null;
+  // The answer goes to the question open when it is given (read from the store, not from this render).
+  return Dialog ? <Dialog question={pending} onAnswer={(discard) => discardStore.pending()?.answer(discard)} /> : null;
 }

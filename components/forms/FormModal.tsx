@@ -1,6 +1,6 @@
 "use client";
 import { Button, Group, Modal, type ModalProps, Stack } from "@mantine/core";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useRef } from "react";
 import { askToDiscard, type DiscardQuestion } from "./discard";
 import { FormStatus, type FormStatusOf } from "./FormStatus";
 import { useDialogEscape } from "./useDialogEscape";
@@ -48,15 +48,22 @@ export function FormModal({
   dirty = false,
   locked,
 }: FormModalProps) {
-  const [asking, setAsking] = useState(false);
+  // Whether this dialog's question is open: a ref, read and set at once, so that a second
+  // close (Escape, a click outside, Cancel) never sees a value from a render that was not yet
+  // made; as state it could, and the close the answer belonged to was dropped.
+  const asking = useRef(false);
   useLeaveGuard(opened && (dirty || locked !== undefined), locked);
 
   const close = async () => {
-    if (locked || asking) return;
+    if (locked || asking.current) return;
     if (dirty) {
-      setAsking(true);
-      const discard = await askToDiscard();
-      setAsking(false);
+      asking.current = true;
+      let discard: boolean;
+      try {
+        discard = await askToDiscard();
+      } finally {
+        asking.current = false;
+      }
       if (!discard) return;
     }
     form.reset();
