@@ -56,7 +56,7 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 
 /**
- * Saves the whole page as e2e/screenshots/{name}-{width}.png (the folder the README shows),
+ * Saves the whole page as e2e/screenshots/{name}-{width}.png (the folder docs/console.md and docs/lifecycle.md show),
  * from the top: typing in an editor scrolls the page, and the fixed header belongs at the top.
  */
 export async function screenshot(page: Page, name: string) {

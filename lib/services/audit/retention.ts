@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import { auditEntries } from "@/db/schema";
 import { pruneInBatches, schedulePrune } from "@/lib/services/jobs/prune";
 
-/** How long audit entries are kept (README, "Audit log"). */
+/** How long audit entries are kept (docs/api-decisions.md, "Audit log"). */
 const AUDIT_RETENTION_DAYS = 365;
 
 const PRUNE_BATCH = 5000;
