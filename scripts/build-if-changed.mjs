@@ -20,6 +20,8 @@ export function buildIfChanged(root, { stdio = "inherit" } = {}) {
   const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,
     stdio,
+    // As in the container: no telemetry, and no notice about it in a newcomer's first start.
+    env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env },
   });
   if (result.status !== 0) return result.status ?? 1;
   placeServer(root);

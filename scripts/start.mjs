@@ -18,6 +18,7 @@ const standalone = path.join(root, ".next", "standalone");
 const server = spawn(process.execPath, [path.join(standalone, "server.js")], {
   stdio: "inherit",
   env: {
+    NEXT_TELEMETRY_DISABLED: "1",
     ...process.env,
     PORT: process.env.PORT || "3000",
     // Not the shell's HOSTNAME (the machine's name): every interface, as `next start` listens.

@@ -1,6 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { as, type Client, useTestApp } from "./support/app";
+import { loadConfig } from "@/lib/platform/config";
+import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
+import { ADMIN_TOKEN, as, type Client, useTestApp } from "./support/app";
+import { freshDatabase } from "./support/database";
 
 const t = useTestApp();
 
@@ -141,5 +144,34 @@ describe("identity", () => {
     expect(Number(rows[0]!.n)).toBe(0);
     // The id may be reused.
     expect((await t.admin.post("/ext/svc/admin/users", { id: "alice" })).status).toBe(201);
+  });
+});
+
+// What the log tells an operator at start about signing in as admin (the settings' examples must never lock anyone out).
+describe("bootstrap says how the admin signs in", () => {
+  it("with a token alone: no console password yet, and which setting gives one; then, given one, that it does", async () => {
+    const database = await freshDatabase();
+    try {
+      const start = async (env: Record<string, string>) => {
+        const lines: string[] = [];
+        const config = loadConfig({ DATA_DIR: "/nonexistent", ...env });
+        await bootstrapIdentity({ config, db: database.handle.db }, (line) => lines.push(line));
+        return lines.join("\n");
+      };
+      const tokenOnly = await start({ BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN });
+      expect(tokenOnly).toContain('User "admin" has no console password yet');
+      expect(tokenOnly).toContain("Set BOOTSTRAP_ADMIN_PASSWORD");
+      const withPassword = await start({ BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN, BOOTSTRAP_ADMIN_PASSWORD: "a long console password" });
+      expect(withPassword).toContain('User "admin" signs in to the console with the password BOOTSTRAP_ADMIN_PASSWORD gives.');
+      // Started again with the token alone: the password set before still signs in.
+      expect(await start({ BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN })).toContain(
+        'User "admin" signs in to the console with the password it has',
+      );
+      // Nothing printed holds a secret.
+      expect(`${tokenOnly}${withPassword}`).not.toContain(ADMIN_TOKEN);
+      expect(withPassword).not.toContain("a long console password");
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -15,6 +15,8 @@ const BOOTSTRAP_KEY_PREFIX = "key_boot_";
  * CONTRACT §1: BOOTSTRAP_ADMIN_TOKEN / BOOTSTRAP_ADMIN_PASSWORD make user `admin` exist
  * (role admin, active) with that key or password, idempotently; with neither and an empty
  * database, a generated password is printed once. Safe when two processes start together.
+ * Whenever the settings make the admin, the log says in words how it signs in to the console,
+ * or that it cannot yet and which setting lets it: a token alone gives no console password.
  */
 export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, log: (line: string) => void) {
   const { db, config } = app;
@@ -42,6 +44,16 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
           .set({ passwordHash: await hashPassword(password) })
           .where(eq(users.id, ADMIN_ID));
       }
+      log(`User "admin" signs in to the console with the password BOOTSTRAP_ADMIN_PASSWORD gives.`);
+      return;
+    }
+    const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ADMIN_ID));
+    if (admin?.hash) log(`User "admin" signs in to the console with the password it has; BOOTSTRAP_ADMIN_TOKEN is its API key.`);
+    else {
+      log(
+        `User "admin" has no console password yet: BOOTSTRAP_ADMIN_TOKEN gives it an API key only. ` +
+          `Set BOOTSTRAP_ADMIN_PASSWORD (and start again) to sign in to the console as admin.`,
+      );
     }
     return;
   }
