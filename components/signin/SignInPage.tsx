@@ -17,16 +17,17 @@ interface SignInPageProps {
 
 /** User name and password, and the single sign-on button when OIDC is configured. */
 export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }: SignInPageProps) {
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(initialError ? signInErrorMessage(initialError) : null);
   const [busy, setBusy] = useState(false);
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // Read from the form, not from state: what was typed before the page's code ran is kept
+    // (React sets a controlled input back to its state when it takes the page over).
+    const fields = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
-    const result = await signInWithPassword(username, password, callbackUrl);
+    const result = await signInWithPassword(String(fields.get("username") ?? ""), String(fields.get("password") ?? ""), callbackUrl);
     if (result.ok) {
       // A full load, so the console's server layout renders with the new session cookie.
       window.location.assign(callbackUrl);
@@ -58,7 +59,8 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }
             {error}
           </Alert>
         )}
-        <form onSubmit={onSubmit}>
+        {/* POST: a submit before the page's code runs must not put the password in a URL. */}
+        <form onSubmit={onSubmit} method="post">
           <Stack>
             <TextInput
               label="User name"
@@ -67,18 +69,9 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }
               autoCapitalize="none"
               spellCheck={false}
               required
-              value={username}
-              onChange={(e) => setUsername(e.currentTarget.value)}
               autoFocus
             />
-            <PasswordInput
-              label="Password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
+            <PasswordInput label="Password" name="password" autoComplete="current-password" required />
             <Button type="submit" loading={busy} fullWidth>
               Sign in
             </Button>
