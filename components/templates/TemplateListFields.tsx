@@ -1,5 +1,6 @@
 "use client";
 import { Autocomplete, SimpleGrid, TagsInput } from "@mantine/core";
+import { detailLabel } from "./details-form";
 import type { TemplateListFieldsProps } from "./TemplateMetadataFields";
 
 /**
@@ -10,7 +11,7 @@ export function TemplateListFields({ category, tags, integrations, onChange, cat
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
       <Autocomplete
-        label="Category"
+        label={detailLabel("category")}
         placeholder="e.g. support"
         data={categories}
         value={category}
@@ -18,7 +19,7 @@ export function TemplateListFields({ category, tags, integrations, onChange, cat
         error={errors.category}
       />
       <TagsInput
-        label="Tags"
+        label={detailLabel("tags")}
         description="Enter or comma after each"
         value={tags}
         onChange={(v) => onChange("tags", v)}
@@ -26,7 +27,7 @@ export function TemplateListFields({ category, tags, integrations, onChange, cat
         clearable
       />
       <TagsInput
-        label="Integrations"
+        label={detailLabel("integrations")}
         description="Enter or comma after each"
         value={integrations}
         onChange={(v) => onChange("integrations", v)}

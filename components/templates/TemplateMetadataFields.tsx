@@ -21,9 +21,9 @@ function ListFieldsLoading({ category, tags, integrations }: Pick<DetailsForm, L
   const hint = "Enter or comma after each";
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" aria-busy>
-      <TextInput label="Category" placeholder="e.g. support" value={category} disabled readOnly />
-      <TextInput label="Tags" description={hint} value={tags.join(", ")} disabled readOnly />
-      <TextInput label="Integrations" description={hint} value={integrations.join(", ")} disabled readOnly />
+      <TextInput label={detailLabel("category")} placeholder="e.g. support" value={category} disabled readOnly />
+      <TextInput label={detailLabel("tags")} description={hint} value={tags.join(", ")} disabled readOnly />
+      <TextInput label={detailLabel("integrations")} description={hint} value={integrations.join(", ")} disabled readOnly />
     </SimpleGrid>
   );
 }
@@ -62,7 +62,7 @@ export function TemplateMetadataFields({ value, onChange, fieldError, categories
   return (
     <Stack gap="sm">
       <TextInput
-        label="Name"
+        label={detailLabel("name")}
         required
         value={value.name}
         onChange={(e) => set("name", e.currentTarget.value)}
@@ -70,7 +70,7 @@ export function TemplateMetadataFields({ value, onChange, fieldError, categories
         maxLength={200}
       />
       <Textarea
-        label="Description"
+        label={detailLabel("description")}
         autosize
         minRows={2}
         maxRows={6}

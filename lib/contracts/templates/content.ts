@@ -16,10 +16,9 @@ import { BankTemplateManifest } from "./manifest";
 
 const label = z.string().trim().min(1, "must not be blank").max(100);
 const labels = z.array(label).max(100);
-const templateName = z
-  .string()
-  .max(200)
-  .refine((s) => s.trim().length > 0, "must not be blank");
+/** Any text but blank: a name as a marketplace may send it. */
+const nonBlank = z.string().refine((s) => s.trim().length > 0, "must not be blank");
+const templateName = nonBlank.max(200);
 const homepageUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).max(2048);
 
 interface FieldSchemas {
@@ -35,7 +34,7 @@ const SCHEMAS: Record<ContentKey, FieldSchemas> = {
   name: {
     about: "The template's display name.",
     write: templateName,
-    upstream: z.string().refine((name) => name.trim().length > 0, "must not be blank"),
+    upstream: nonBlank,
   },
   description: { about: "What the template is for; null when not given.", write: z.string().max(5000) },
   category: { about: "One label to group templates by; null when not given.", write: label },
