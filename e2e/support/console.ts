@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect } from "./fixtures";
+import { expect, waitForHydration } from "./fixtures";
 
 /** Signs in through the sign-in page and waits for the page it lands on: Home, unless the sign-in page was sent elsewhere. */
 export async function signIn(page: Page, user: string, password: string, landsOn = "/") {
@@ -10,6 +10,7 @@ export async function signIn(page: Page, user: string, password: string, landsOn
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`${landsOn.replace(/[/?]/g, "\\$&")}$`));
   await expect(page.getByRole("button", { name: /^Account menu for / })).toBeVisible();
+  await waitForHydration(page);
 }
 
 /** Signs out through the user menu and checks the sign-in page says so. */

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type Response } from "@playwright/test";
 import { newLinesWithCredentials } from "./server-log";
 
 export { expect };
@@ -14,7 +14,33 @@ export interface PageWatch {
   expectError(pattern: RegExp): void;
 }
 
+/**
+ * Waits until React has taken over the page just loaded (HydratedMark sets `data-hydrated`):
+ * server-rendered buttons are visible, and clickable, before their handlers exist.
+ */
+export async function waitForHydration(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+const isPage = (response: Response | null) => response?.headers()["content-type"]?.startsWith("text/html") ?? false;
+
 export const test = base.extend<{ watch: PageWatch; serverLogScan: undefined }>({
+  // Every page a test loads is hydrated before the test's next step (waitForHydration).
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (...args) => {
+      const response = await goto(...args);
+      if (isPage(response)) await waitForHydration(page);
+      return response;
+    };
+    page.reload = async (...args) => {
+      const response = await reload(...args);
+      if (isPage(response)) await waitForHydration(page);
+      return response;
+    };
+    await use(page);
+  },
   watch: [
     async ({ page, baseURL }, use) => {
       const problems: string[] = [];
