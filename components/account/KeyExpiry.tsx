@@ -1,6 +1,7 @@
 "use client";
 import { Badge, Group, Text } from "@mantine/core";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
+import { plural } from "@/lib/shared/plural";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How early a key's coming expiry is called out, so its users have time to replace it (here and on the home page). */

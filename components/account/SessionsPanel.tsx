@@ -7,8 +7,9 @@ import { ResourceTable } from "@/components/console/ResourceTable";
 import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
-import { formatAge, formatTimestamp, plural } from "@/lib/client/format";
+import { formatAge, formatTimestamp } from "@/lib/client/format";
 import { useEndSession, useMySessions, useSignOutOtherSessions } from "@/lib/client/hooks/identity";
+import { plural } from "@/lib/shared/plural";
 
 interface SessionRef {
   id: string;

@@ -20,6 +20,7 @@ import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveUser, useUsers } from "@/lib/client/hooks/identity";
 import { matchesSearch } from "@/lib/client/search";
 import type { User } from "@/lib/contracts/identity/schemas";
+import { plural } from "@/lib/shared/plural";
 
 const UserFormModal = lazyModal(() => import("./UserFormModal").then((m) => m.UserFormModal));
 
@@ -156,7 +157,7 @@ function UsersPageView() {
               ) : (
                 <UsersTable
                   users={shown}
-                  caption={search ? `${shown.length} of ${list.length} users, by id` : "Users, by id"}
+                  caption={search ? `${shown.length} of ${plural(list.length, "user")}, by id` : "Users, by id"}
                   onEdit={setEditing}
                   onKeys={setKeysOf}
                   onDelete={confirmDelete.ask}

@@ -4,9 +4,10 @@ import Link from "next/link";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import type { ImportResult } from "@/lib/contracts/banks/schemas";
+import { plural } from "@/lib/shared/plural";
 import { policyHistoryHref } from "./links";
 import { type HistoryEntry, type PolicyChange, type PolicyChangeKind, policyChangeKind } from "./policy/policy-change";
 

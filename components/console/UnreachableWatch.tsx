@@ -3,6 +3,7 @@ import { onlineManager } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type CSSProperties, type ReactNode, startTransition, useEffect } from "react";
 import { cancelPendingSaves, connectReachability, usePendingSaves } from "@/lib/client/resend";
+import { plural } from "@/lib/shared/plural";
 import { plainButton } from "./plain-styles";
 import { UnreachableNotice } from "./UnreachableNotice";
 import { guardRouterFetches, reachability, reportUnreachable, useReachability, watchConnectivity, whenReachable } from "./UnreachableStore";
@@ -52,7 +53,7 @@ export function UnreachableWatch() {
         actions={
           saves > 0 && (
             <button type="button" style={cancelButton} className="mantine-focus-auto" onClick={cancelPendingSaves}>
-              {saves === 1 ? "Cancel the save" : `Cancel the ${saves} saves`}
+              {saves === 1 ? "Cancel the save" : `Cancel the ${plural(saves, "save")}`}
             </button>
           )
         }
@@ -70,7 +71,7 @@ const cancelButton: CSSProperties = {
 
 /** What the banner says of saves waiting for the server (the forms that sent them say "Saving when the server is back…"). */
 const savesWaiting = (count: number) =>
-  `${count === 1 ? "Your save is" : `${count} saves are`} sent again as soon as the server answers, and done once; nothing you typed is lost.`;
+  `${count === 1 ? "Your save is" : `${plural(count, "save")} are`} sent again as soon as the server answers, and done once; nothing you typed is lost.`;
 
 const page: CSSProperties = { paddingBlock: "var(--mantine-spacing-xl)", maxWidth: 640 };
 

@@ -12,12 +12,13 @@ import { QueryView } from "@/components/console/QueryView";
 import { SectionCard } from "@/components/console/SectionCard";
 import { SOURCE_URL_HELP } from "@/components/sources/source-url-help";
 import { templatePath, templateUpdatePath } from "@/components/templates/paths";
-import { formatAge, plural } from "@/lib/client/format";
+import { formatAge } from "@/lib/client/format";
 import { useLatestAuditEntries } from "@/lib/client/hooks/audit";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { useUsersWithKeysExpiring } from "@/lib/client/hooks/identity";
 import { type SourceData, sourceKey, useAvailableSources } from "@/lib/client/hooks/sources";
 import { hasUpdate, type TemplateData, useUsableTemplates } from "@/lib/client/hooks/templates";
+import { plural } from "@/lib/shared/plural";
 
 /** How many rows a card lists before it sends to the page that holds them all. */
 const SHOWN = 8;

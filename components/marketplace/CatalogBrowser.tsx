@@ -26,6 +26,7 @@ import { templatePath } from "@/components/templates/paths";
 import { sourceKey } from "@/lib/client/hooks/sources";
 import { searchWords } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import {
   type CatalogFilters,
   catalogFilterParams,
@@ -141,7 +142,7 @@ export function CatalogBrowser({
         />
       </Group>
       <Text size="sm" c="dimmed" id={countId} aria-live="polite" data-testid="catalog-count">
-        {shown.length === items.length ? `${items.length} templates` : `${shown.length} of ${items.length} templates match`}
+        {shown.length === items.length ? plural(items.length, "template") : `${shown.length} of ${plural(items.length, "template")} match`}
       </Text>
       {shown.length === 0 ? (
         <EmptyList

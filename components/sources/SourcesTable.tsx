@@ -5,9 +5,10 @@ import type { z } from "zod";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
 import type { CatalogCheck } from "@/lib/client/hooks/sources";
 import type { Source } from "@/lib/contracts/sources/schemas";
+import { plural } from "@/lib/shared/plural";
 import { allowedHostsHint } from "./allowed-hosts";
 
 type SourceRow = z.output<typeof Source>;

@@ -3,9 +3,9 @@ import { Alert, Anchor, Badge, Button, Group, Modal, Paper, Stack, Text } from "
 import Link from "next/link";
 import { useState } from "react";
 import { useNarrowScreen } from "@/components/console/useNarrowScreen";
-import { plural } from "@/lib/client/format";
 import type { PreviewOutcome, UpdatePreviewData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import { formatJson } from "./json-text";
 import { ManifestDiff } from "./ManifestDiff";
 import { MetadataDiff } from "./MetadataDiff";

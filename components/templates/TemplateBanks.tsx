@@ -10,10 +10,11 @@ import { ResourceTable } from "@/components/console/ResourceTable";
 import { SectionCard } from "@/components/console/SectionCard";
 import { Table } from "@/components/console/Table";
 import { endpoints } from "@/lib/client/endpoints";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { useEndpointQuery } from "@/lib/client/query";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 
 const RolloutModal = lazyModal(() => import("./RolloutModal").then((m) => m.RolloutModal));
 

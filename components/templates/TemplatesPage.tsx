@@ -12,6 +12,7 @@ import { withUrlState } from "@/components/console/url-state";
 import { type TemplateData, useRemoveTemplate, useTemplates, useUsableTemplates } from "@/lib/client/hooks/templates";
 import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import { marketplacePath, newTemplatePath, templatesPath } from "./paths";
 import { ScopeSwitch } from "./ScopeSwitch";
 
@@ -155,7 +156,7 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
             checkFailures={checkFailures}
             onUpdate={setUpdating}
             onDelete={setDeleting}
-            caption={filtering ? `${shown.length} of ${templates.length} templates, by id` : `${templates.length} templates, by id`}
+            caption={`${filtering ? `${shown.length} of ` : ""}${plural(templates.length, "template")}, by id`}
           />
         )}
       </Stack>

@@ -6,6 +6,7 @@ import { EmptyList, ErrorState, LoadingState } from "@/components/console/states
 import { useConfirm } from "@/components/console/useConfirm";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import { useRestorePolicy } from "@/lib/client/hooks/policy";
+import { plural } from "@/lib/shared/plural";
 import { formatChangeTime, type PolicyChange, type PolicyChangeKind, policyChangeKind } from "./policy-change";
 
 const KIND: Record<PolicyChangeKind, { label: string; color: string }> = {
@@ -58,7 +59,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        {changes.length} change{changes.length === 1 ? "" : "s"} of this bank&apos;s policy, newest first. Open one to see what it changed.
+        {plural(changes.length, "change")} of this bank&apos;s policy, newest first. Open one to see what it changed.
       </Text>
       {/* Keyed by the newest change: the list may first show a cached answer, then a newer change on top, which opens instead. */}
       <Accordion key={changes[0]!.id} variant="separated" multiple defaultValue={[changes[0]!.id]} data-testid="policy-history">
