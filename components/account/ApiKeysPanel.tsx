@@ -56,7 +56,10 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
         empty={{ title: "No API keys", description: `Programs act as ${ownerLabel} with an API key in Authorization: Bearer <key>.` }}
       >
         {(list) => (
+          // On phones each key is a card: its prefix, description and expiry need the width.
           <ResourceTable
+            minWidth={420}
+            stacked
             verticalSpacing="xs"
             testId="api-keys-table"
             caption={owner.kind === "self" ? "Your API keys" : `API keys of ${ownerLabel}`}
@@ -72,7 +75,7 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
             {list.map((key) => (
               <Table.Tr key={key.id}>
                 <Table.Td>
-                  <Group gap={6} wrap="nowrap">
+                  <Group gap={6}>
                     <IconKey size={14} aria-hidden />
                     <Code>{key.prefix}…</Code>
                     {key.scope === "read" && (
@@ -82,10 +85,10 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
                     )}
                   </Group>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Description">
                   <Text size="sm">{key.description ?? "—"}</Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Expires">
                   <KeyExpiry expiresAt={key.expires_at} />
                 </Table.Td>
                 <Table.Td visibleFrom="sm">

@@ -13,7 +13,7 @@ export function KeyExpiry({ expiresAt, now = Date.now() }: { expiresAt: string |
   const left = new Date(expiresAt).getTime() - now;
   const daysLeft = Math.ceil(left / DAY_MS);
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6}>
       <Text size="sm">{formatTimestamp(expiresAt)}</Text>
       {left <= 0 ? (
         <Badge color="red" variant="light" size="sm" tt="none">

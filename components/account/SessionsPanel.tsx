@@ -78,7 +78,7 @@ export function SessionsPanel() {
             {list.sessions.map((session) => (
               <Table.Tr key={session.id} data-current={session.current || undefined}>
                 <Table.Td>
-                  <Group gap={6} wrap="nowrap">
+                  <Group gap={6}>
                     <Text size="sm">{browserName(session)}</Text>
                     {session.current && (
                       <Badge size="sm" variant="light">

@@ -70,7 +70,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
             <Accordion.Item key={change.id} value={change.id} data-testid="policy-change">
               <Accordion.Control>
                 <Group gap="xs" wrap="wrap">
-                  <Badge color={kind.color} variant="light" style={{ minWidth: "max-content" }}>
+                  <Badge color={kind.color} variant="light">
                     {kind.label}
                   </Badge>
                   <Text size="sm" title={change.at}>
@@ -80,7 +80,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
                     by {change.actor}
                   </Text>
                   {index === 0 && (
-                    <Badge color="green" variant="filled" size="sm" style={{ minWidth: "max-content" }}>
+                    <Badge color="green" variant="filled" size="sm">
                       Current
                     </Badge>
                   )}

@@ -56,7 +56,7 @@ export function VersionsTable({ versions, onView, onCompare, onRollback }: Props
                   Version {v.version}
                 </Text>
                 {isCurrent && (
-                  <Badge color="green" variant="filled" size="sm" style={{ minWidth: "max-content" }}>
+                  <Badge color="green" variant="filled" size="sm">
                     Current
                   </Badge>
                 )}
@@ -94,7 +94,7 @@ export function VersionsTable({ versions, onView, onCompare, onRollback }: Props
                   </Text>
                 )}
                 {v.locally_modified && (
-                  <Badge color="yellow" variant="light" size="sm" style={{ minWidth: "max-content" }}>
+                  <Badge color="yellow" variant="light" size="sm">
                     Edited locally
                   </Badge>
                 )}
