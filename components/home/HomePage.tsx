@@ -3,7 +3,7 @@ import { Anchor, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
 import Link from "next/link";
 import type { ComponentProps, ReactNode } from "react";
 import { KEY_EXPIRY_WARN_DAYS, KeyExpiry } from "@/components/account/KeyExpiry";
-import { targetLabel } from "@/components/admin/audit-links";
+import { auditSummary } from "@/components/admin/audit-links";
 import { bankHref } from "@/components/banks/links";
 import { BANKS_LIST_STATES } from "@/components/banks/NewBankButton";
 import { useConsoleUser } from "@/components/console/console-user";
@@ -198,7 +198,7 @@ function AuditCard() {
             items={data.entries.map((entry) => ({
               key: entry.id,
               href: `/admin/audit?${new URLSearchParams({ target: entry.target })}`,
-              label: `${entry.action}: ${targetLabel(entry)}`,
+              label: auditSummary(entry),
               detail: `by ${entry.actor.principal_id}, ${formatAge(entry.at)}`,
             }))}
             more={{ href: "/admin/audit", label: "see the audit log" }}
