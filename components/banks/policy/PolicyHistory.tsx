@@ -7,7 +7,7 @@ import { useConfirm } from "@/components/console/useConfirm";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import { useRestorePolicy } from "@/lib/client/hooks/policy";
 import { plural } from "@/lib/shared/plural";
-import { formatChangeTime, type PolicyChange, type PolicyChangeKind, policyChangeKind } from "./policy-change";
+import { formatChangeTime, type PolicyChange, type PolicyChangeKind, policyChangeKind, versionLeftBy } from "./policy-change";
 
 const KIND: Record<PolicyChangeKind, { label: string; color: string }> = {
   created: { label: "Created", color: "green" },
@@ -55,7 +55,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
   if (changes.length === 0) {
     return <EmptyList title="No policy changes yet" description="Each save and deletion of this bank's policy is listed here." />;
   }
-  const when = new Map(changes.map((change) => [change.id, change.at]));
+  const byId = new Map(changes.map((change) => [change.id, change]));
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
@@ -65,7 +65,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
       <Accordion key={changes[0]!.id} variant="separated" multiple defaultValue={[changes[0]!.id]} data-testid="policy-history">
         {changes.map((change, index) => {
           const kind = KIND[policyChangeKind(change)];
-          const restoredAt = change.restored_from === null ? undefined : when.get(change.restored_from);
+          const restored = change.restored_from === null ? undefined : byId.get(change.restored_from);
           return (
             <Accordion.Item key={change.id} value={change.id} data-testid="policy-change">
               <Accordion.Control>
@@ -89,9 +89,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
               <Accordion.Panel>
                 <Stack gap="sm">
                   {change.restored_from !== null && (
-                    <Text size="sm">
-                      Restored the policy as the change of {restoredAt ? formatChangeTime(restoredAt) : "an earlier time"} left it.
-                    </Text>
+                    <Text size="sm">Restored the policy to {restored ? versionLeftBy(restored) : "an earlier version"}.</Text>
                   )}
                   <AuditChanges before={change.before} after={change.after} />
                   {index > 0 && (
