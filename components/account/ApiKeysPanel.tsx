@@ -113,3 +113,23 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
     </Stack>
   );
 }
+
+/**
+ * A user's or service account's keys, in a row of its own under theirs (their row's Keys action
+ * shows it): in the page, not a dialog, so that creating or revoking a key opens one dialog, never
+ * one on top of another.
+ */
+export function ApiKeysRow({
+  owner,
+  ownerLabel,
+  colSpan,
+  headingOrder,
+}: Pick<ApiKeysPanelProps, "owner" | "ownerLabel" | "headingOrder"> & { colSpan: number }) {
+  return (
+    <Table.Tr data-testid="api-keys-row">
+      <Table.Td colSpan={colSpan}>
+        <ApiKeysPanel owner={owner} ownerLabel={ownerLabel} title={`API keys of ${ownerLabel}`} headingOrder={headingOrder} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
