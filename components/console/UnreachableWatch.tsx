@@ -19,12 +19,13 @@ export { reportUnreachable };
 const CLEARANCE = 8;
 
 /**
- * Where the user is typing, as a box: the caret in an editable text (a JSON editor, whose
- * content may be taller than the window), else the focused field; null when nothing is focused.
+ * Where the user is typing on the page, as a box: the caret in an editable text (a JSON editor,
+ * whose content may be taller than the window), else the focused field; null when focus is not
+ * in the page's content (nothing, the header, the navigation, a dialog).
  */
 function typingSpot(): DOMRect | null {
   const focused = document.activeElement;
-  if (!(focused instanceof HTMLElement) || focused === document.body) return null;
+  if (!(focused instanceof HTMLElement) || !focused.closest("main")) return null;
   const selection = document.getSelection();
   if (focused.isContentEditable && selection?.focusNode && focused.contains(selection.focusNode)) {
     const caret = document.createRange();
@@ -45,6 +46,7 @@ function keepTypingClearOf(notice: HTMLElement) {
   const spot = typingSpot();
   if (!spot || spot.height === 0) return;
   const cover = notice.getBoundingClientRect();
+  if (spot.right <= cover.left || spot.left >= cover.right) return;
   if (spot.bottom <= cover.top || spot.top >= cover.bottom + CLEARANCE) return;
   window.scrollBy({ top: spot.top - cover.bottom - CLEARANCE });
 }
