@@ -199,7 +199,7 @@ test("the admin's Home lists what waits, each a link to where it is handled", as
 
   // Among the newest entries, milo's key; its link opens the log on that target.
   await card(page, "home-audit")
-    .getByRole("link", { name: /^api_key\.create: API key key_/ })
+    .getByRole("link", { name: /^API key created: key_/ })
     .first()
     .click();
   await expect(page).toHaveURL(/\/admin\/audit\?target=%2Fext%2Fsvc%2Fadmin%2Fusers%2Fhome-milo%2Fapi-keys%2Fkey_/);
