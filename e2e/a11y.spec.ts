@@ -433,8 +433,12 @@ for (const size of [DESKTOP, MOBILE]) {
         });
       });
 
+      // With what it holds and its changelog, read from its versions after the page.
       test("an installed template", async ({ page }) => {
-        await checkPage(page, `/templates/personal/${HANDBOOK}`, /Accessible handbook/);
+        await open(page, `/templates/personal/${HANDBOOK}`, /Accessible handbook/);
+        await expect(page.getByTestId("template-summary")).toBeVisible();
+        await expect(page.getByTestId("changelog-changes").first()).not.toHaveText("Reading what changed…");
+        await check(page);
       });
 
       // The review of an update of an edited template: overwriting shows the diff (checked with the

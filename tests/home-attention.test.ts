@@ -1,6 +1,7 @@
 // What Home says about templates and getting started, from the lists it loads.
 import { describe, expect, it } from "vitest";
-import { CHECK_STALE_HOURS, firstSteps, homeSummary, templateAttention } from "@/components/home/attention";
+import { CHECK_STALE_HOURS, checkAge, firstSteps, homeSummary, templateAttention } from "@/components/home/attention";
+import { formatAge } from "@/lib/client/format";
 import type { TemplateData } from "@/lib/client/hooks/templates";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
@@ -40,6 +41,13 @@ describe("templateAttention", () => {
   it("knows no check time for a scope without templates from a source", () => {
     const handMade = template("hand", "personal", { source_name: null, update_checked_at: null, latest_revision: null });
     expect(templateAttention([handMade], NOW)).toEqual({ updates: [], unchecked: [], oldestCheck: {} });
+  });
+});
+
+describe("checkAge", () => {
+  it("says a check of the last minute so, not 'now', and older ones as any age", () => {
+    expect(checkAge(hoursAgo(0), NOW)).toBe("within the last minute");
+    expect(checkAge(hoursAgo(2), NOW)).toBe(formatAge(hoursAgo(2), NOW));
   });
 });
 

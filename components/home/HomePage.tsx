@@ -21,7 +21,7 @@ import { type SourceData, sourceKey, useAvailableSources } from "@/lib/client/ho
 import { type TemplateData, useCheckAllForUpdates, useUsableTemplates } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import { type FirstStep, firstSteps, homeSummary, templateAttention } from "./attention";
+import { checkAge, type FirstStep, firstSteps, homeSummary, templateAttention } from "./attention";
 
 /** How many rows a card lists before it sends to the page that holds them all. */
 const SHOWN = 8;
@@ -79,8 +79,8 @@ function AllClear({ children }: { children: ReactNode }) {
 
 const shortRevision = (revision: string | null) => revision?.slice(0, 8) ?? "none";
 
-/** "checked 5 minutes ago", or "never checked". */
-const checkedWhen = (at: string | null) => (at ? `last checked ${formatAge(at)}` : "never checked");
+/** "last checked 2 days ago", or "never checked". */
+const checkedWhen = (at: string | null) => (at ? `last checked ${checkAge(at, Date.now())}` : "never checked");
 
 function UpdatesCard({ isAdmin }: { isAdmin: boolean }) {
   const templates = useUsableTemplates();
@@ -161,22 +161,21 @@ function UpdatesCard({ isAdmin }: { isAdmin: boolean }) {
 
 /** When each scope's templates were last checked for updates (the least recent of them), and who checks the server's. */
 function CheckedLines({ oldestCheck, isAdmin }: { oldestCheck: ReturnType<typeof templateAttention>["oldestCheck"]; isAdmin: boolean }) {
-  const lines: string[] = [];
-  if (oldestCheck.personal !== undefined) {
-    lines.push(
-      `Your templates from sources: ${oldestCheck.personal ? `checked for updates ${formatAge(oldestCheck.personal)}` : "one was never checked"}.`,
-    );
-  }
-  if (oldestCheck.server !== undefined) {
-    const when = oldestCheck.server ? `checked for updates ${formatAge(oldestCheck.server)}` : "one was never checked";
-    lines.push(`The server's templates from sources: ${when}${isAdmin ? "" : "; an administrator checks and updates them"}.`);
-  }
+  const line = (whose: string, at: string | null | undefined, after = "") => {
+    if (at === undefined) return null;
+    if (at === null) return `One of ${whose} templates from sources was never checked for updates${after}.`;
+    return `${whose[0]!.toUpperCase()}${whose.slice(1)} templates from sources were last checked for updates ${checkAge(at, Date.now())}${after}.`;
+  };
+  const lines = [
+    line("your", oldestCheck.personal),
+    line("the server's", oldestCheck.server, isAdmin ? "" : "; an administrator checks and updates them"),
+  ].filter((l) => l !== null);
   if (lines.length === 0) return null;
   return (
     <Stack gap={2} data-testid="home-update-checks">
-      {lines.map((line) => (
-        <Text key={line} size="sm" c="dimmed">
-          {line}
+      {lines.map((l) => (
+        <Text key={l} size="sm" c="dimmed">
+          {l}
         </Text>
       ))}
     </Stack>

@@ -1,4 +1,4 @@
-import { plural } from "@/lib/client/format";
+import { formatAge, plural } from "@/lib/client/format";
 import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
 
@@ -28,6 +28,10 @@ function isUnchecked(t: Pick<TemplateData, "update_checked_at">, now: number): b
   if (t.update_checked_at === null) return true;
   return now - new Date(t.update_checked_at).getTime() > CHECK_STALE_HOURS * 3600_000;
 }
+
+/** How long ago a check was, to follow "checked": "5 minutes ago", or "within the last minute" rather than "now". */
+export const checkAge = (at: string, now: number) =>
+  now - new Date(at).getTime() < 60_000 ? "within the last minute" : formatAge(at, now);
 
 /** What waits among `templates`, from their stored update status, at `now`. */
 export function templateAttention(templates: TemplateData[], now: number): TemplateAttention {

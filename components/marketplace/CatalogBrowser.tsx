@@ -157,11 +157,13 @@ export function CatalogBrowser({
           searchable
           w={220}
         />
+      </Group>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Text size="sm" c="dimmed" id={countId} aria-live="polite" data-testid="catalog-count">
+          {shown.length === items.length ? `${items.length} templates` : `${shown.length} of ${items.length} templates match`}
+        </Text>
         <Select label="Sort by" data={sorts} value={sort} onChange={chooseSort} allowDeselect={false} w={200} />
       </Group>
-      <Text size="sm" c="dimmed" id={countId} aria-live="polite" data-testid="catalog-count">
-        {shown.length === items.length ? `${items.length} templates` : `${shown.length} of ${items.length} templates match`}
-      </Text>
       {shown.length === 0 ? (
         <EmptyList
           title="No templates match"
