@@ -34,7 +34,14 @@ import { templatesPath, templateUpdatePath, templateVersionsPath } from "./paths
 import { TemplateBanks } from "./TemplateBanks";
 import { CopyManifestButton, TemplateContents, TemplateUsage } from "./TemplateContents";
 import { TemplateNotFound } from "./TemplateNotFound";
+import { TemplateSummary } from "./TemplateSummary";
 import { UpdateStatus } from "./UpdateStatus";
+
+// The changelog reads several versions once the template arrived; its code loads alongside them.
+const Changelog = lazySection(
+  () => import("./versions/Changelog").then((m) => m.Changelog),
+  <LoadingState label="Loading the changelog…" />,
+);
 
 /** `manage`: the caller may change the template; `use`: a member reading a server template. */
 export type TemplateAccess = "manage" | "use";
@@ -170,6 +177,11 @@ function Loaded({
         </Alert>
       )}
       <SourceCard scope={scope} template={t} access={access} />
+      <SectionCard title="What it holds">
+        <TemplateSummary content={t} />
+      </SectionCard>
+      {/* The versions are read by those who manage the template (CONTRACT §13). */}
+      {access === "manage" && <Changelog scope={scope} id={t.id} />}
       {access === "manage" ? <TemplateEditor scope={scope} template={t} /> : <TemplateContents template={t} />}
       <TemplateUsage scope={scope} template={t} />
       <TemplateBanks scope={scope} id={t.id} canReadVersions={access === "manage"} />
