@@ -172,7 +172,7 @@ function Loaded({
       <SourceCard scope={scope} template={t} access={access} />
       {access === "manage" ? <TemplateEditor scope={scope} template={t} /> : <TemplateContents template={t} />}
       <TemplateUsage scope={scope} template={t} />
-      <TemplateBanks scope={scope} id={t.id} canReadVersions={access === "manage"} />
+      <TemplateBanks scope={scope} id={t.id} />
       <ConfirmModal
         opened={deleting}
         onClose={() => setDeleting(false)}
