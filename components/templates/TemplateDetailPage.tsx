@@ -184,7 +184,7 @@ function Loaded({
       {access === "manage" && <Changelog scope={scope} id={t.id} />}
       {access === "manage" ? <TemplateEditor scope={scope} template={t} /> : <TemplateContents template={t} />}
       <TemplateUsage scope={scope} template={t} />
-      <TemplateBanks scope={scope} id={t.id} canReadVersions={access === "manage"} />
+      <TemplateBanks scope={scope} id={t.id} />
       <ConfirmModal
         opened={deleting}
         onClose={() => setDeleting(false)}
