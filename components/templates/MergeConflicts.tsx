@@ -1,6 +1,6 @@
 "use client";
 import { Card, Code, Group, Radio, SimpleGrid, Stack, Text } from "@mantine/core";
-import type { MergeConflict, MergePicks } from "@/lib/contracts/templates/merge";
+import type { MergeConflict, MergeResolutions } from "@/lib/contracts/templates/merge";
 import { formatJson } from "./json-text";
 
 type Side = "base" | "local" | "upstream";
@@ -49,7 +49,7 @@ export function MergeConflicts({
   onPick,
 }: {
   conflicts: MergeConflict[];
-  picks: MergePicks;
+  picks: MergeResolutions;
   onPick: (path: string, side: "local" | "upstream") => void;
 }) {
   return (
@@ -67,7 +67,7 @@ export function MergeConflicts({
             </SimpleGrid>
             <Radio.Group
               label={`Keep for ${conflict.path}`}
-              value={picks[conflict.path] ?? null}
+              value={picks[conflict.path]?.take ?? null}
               onChange={(value) => onPick(conflict.path, value as "local" | "upstream")}
             >
               <Group gap="lg" mt={4}>

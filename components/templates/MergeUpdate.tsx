@@ -9,7 +9,7 @@ import { type TemplateData, UpstreamMoved, useSaveResolvedMerge, useUpdatePrevie
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { contentOf, type TemplateContent } from "@/lib/contracts/templates/content-fields";
-import { type MergePicks, mergeTemplate, sameContent } from "@/lib/contracts/templates/merge";
+import { type MergeResolutions, mergeTemplate, sameContent } from "@/lib/contracts/templates/merge";
 import { ContentDiff } from "./ContentDiff";
 import { MergeConflicts } from "./MergeConflicts";
 import { templatePath } from "./paths";
@@ -108,7 +108,7 @@ function ResolveConflicts({
 }) {
   const router = useRouter();
   const save = useSaveResolvedMerge(scope);
-  const [picks, setPicks] = useState<MergePicks>({});
+  const [picks, setPicks] = useState<MergeResolutions>({});
   const [error, setError] = useState<string | null>(null);
   const chosen = merge.conflicts.filter((c) => picks[c.path]).length;
   const allChosen = chosen === merge.conflicts.length;
@@ -139,7 +139,11 @@ function ResolveConflicts({
           differently. Everything else merges on its own; for each part below choose which version to keep ({chosen} of{" "}
           {merge.conflicts.length} chosen).
         </Text>
-        <MergeConflicts conflicts={merge.conflicts} picks={picks} onPick={(path, side) => setPicks((p) => ({ ...p, [path]: side }))} />
+        <MergeConflicts
+          conflicts={merge.conflicts}
+          picks={picks}
+          onPick={(path, side) => setPicks((p) => ({ ...p, [path]: { take: side } }))}
+        />
         {resolved && (
           <ContentDiff
             before={template}

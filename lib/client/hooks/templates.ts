@@ -135,7 +135,7 @@ export function useUpdateTemplate(scope: ScopeKind) {
     ...mutation,
     update: async (id: string, mode: UpdateMode) => {
       const query = { force: flag(mode === "force"), merge: flag(mode === "merge") };
-      const result = await mutation.mutateAsync({ params: { template_id: id }, query });
+      const result = await mutation.mutateAsync({ params: { template_id: id }, query, body: {} });
       queryClient.setQueryData(templateKey(scope, id), result.template);
       return result;
     },
@@ -175,7 +175,7 @@ export function useUpdateMany(scope: ScopeKind) {
   return async (ids: string[], force: boolean, onOutcome: (outcome: UpdateOutcome) => void, concurrency = 2) => {
     await mapWithConcurrency(ids, concurrency, async (id) => {
       try {
-        const result = await api.call(endpoint, { params: { template_id: id }, query: { force: force ? "true" : "false" } });
+        const result = await api.call(endpoint, { params: { template_id: id }, query: { force: force ? "true" : "false" }, body: {} });
         onOutcome({ id, outcome: "updated", revision: result.new_revision });
       } catch (error) {
         const skipped = error instanceof ApiProblem && error.problemType === "local-edits";
