@@ -241,6 +241,7 @@ describe.each([
     it("a resolution of a path that is not a conflict answers 422 at that resolution's path", async () => {
       const refused = await update("solve", { resolutions: [...resolveAll, { path: "description", take: "local" }] });
       expect(refused.status).toBe(422);
+      expect(refused.body.type).toBe("urn:bank-templates:problem:merge-resolution-unknown");
       expect(refused.body.errors).toEqual([{ path: "resolutions[3].path", message: "is not a conflict of this merge: description" }]);
     });
 

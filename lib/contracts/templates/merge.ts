@@ -49,6 +49,10 @@ export function resolutionsByPath(entries: readonly MergeResolutionEntry[]): Mer
   ) as MergeResolutions;
 }
 
+/** Resolutions by path as a request lists them. */
+export const resolutionList = (resolutions: MergeResolutions): MergeResolutionEntry[] =>
+  Object.entries(resolutions).map(([path, resolution]) => ({ path, ...resolution }));
+
 export interface MergeResult<T> {
   /** The merge; at a conflicting path it holds local's value (or what its resolution took). */
   merged: T;

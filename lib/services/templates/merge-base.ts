@@ -80,6 +80,7 @@ export function requireResolvedConflicts(id: string, resolved: readonly string[]
     throw unprocessable(
       `Some resolutions name paths that are not conflicts of merging template ${id} with its source (it or the source may have changed since); nothing was written.`,
       unknown,
+      "merge-resolution-unknown",
     );
   }
 }
