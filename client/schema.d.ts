@@ -452,7 +452,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Update the caller's template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path) */
+        /** Update the caller's template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path, unless the body's resolutions resolve it) */
         post: operations["postMeTemplatesTemplateIdUpdate"];
         delete?: never;
         options?: never;
@@ -557,7 +557,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Update a server template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path) */
+        /** Update a server template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path, unless the body's resolutions resolve it) */
         post: operations["postAdminTemplatesTemplateIdUpdate"];
         delete?: never;
         options?: never;
@@ -1703,6 +1703,39 @@ export interface components {
         };
         /**
          * @example {
+         *       "resolutions": [
+         *         {
+         *           "path": "name",
+         *           "take": "local"
+         *         },
+         *         {
+         *           "path": "manifest.directives[0].content",
+         *           "take": "value",
+         *           "value": "Answer warmly and briefly."
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateRequest: {
+            /** @description With merge=true only: how to resolve conflicts. When they cover every conflict the merge is written at once, as one version with action `merge`; else 409 merge-conflict lists the conflicts left. A path that is not a conflict is 422. */
+            resolutions?: components["schemas"]["MergeResolution"][] | null;
+        };
+        MergeResolution: {
+            /**
+             * @description A conflict's path, as the merge-conflict problem names it.
+             * @example manifest.directives[0].content
+             */
+            path: string;
+            /**
+             * @description `local`: the template's own value; `upstream`: the source's (either may be a side without the path, which deletes it); `value`: the `value` given.
+             * @enum {string}
+             */
+            take: "local" | "upstream" | "value";
+            /** @description With `take: value` only, and then required: the path's value (any JSON). */
+            value?: unknown;
+        };
+        /**
+         * @example {
          *       "version": 2
          *     }
          */
@@ -2253,7 +2286,7 @@ export interface components {
         TemplateVersionSummary: {
             version: number;
             /** @enum {string} */
-            action: "create" | "install" | "patch" | "update" | "rollback";
+            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -2269,7 +2302,7 @@ export interface components {
         TemplateVersion: {
             version: number;
             /** @enum {string} */
-            action: "create" | "install" | "patch" | "update" | "rollback";
+            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -6217,7 +6250,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "resolutions": [
+                 *         {
+                 *           "path": "name",
+                 *           "take": "local"
+                 *         },
+                 *         {
+                 *           "path": "manifest.directives[0].content",
+                 *           "take": "value",
+                 *           "value": "Answer warmly and briefly."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -6257,6 +6309,24 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7174,7 +7244,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "resolutions": [
+                 *         {
+                 *           "path": "name",
+                 *           "take": "local"
+                 *         },
+                 *         {
+                 *           "path": "manifest.directives[0].content",
+                 *           "take": "value",
+                 *           "value": "Answer warmly and briefly."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -7223,6 +7312,24 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -465,13 +465,21 @@ for (const size of [DESKTOP, MOBILE]) {
         await checkPage(page, `/templates/personal/${HANDBOOK}`, /Accessible handbook/);
       });
 
-      // The review of an update of an edited template: overwriting shows the diff (checked with the
-      // page), keeping the edits shows the merge and the paths it could not decide.
+      // The review of an update of an edited template: keeping the edits (the default) shows the
+      // merge and the paths it could not decide, a conflict may take a value edited here, and
+      // overwriting shows the diff.
       test("an update's review and its merge", async ({ page }) => {
-        await checkPage(page, `/templates/personal/${HANDBOOK}/update`, /update/i);
-        await page.getByText("Keep my edits", { exact: true }).click();
+        await open(page, `/templates/personal/${HANDBOOK}/update`, /update/i);
         await expect(page.getByTestId("merge-conflicts")).toBeVisible();
         await check(page, "merge with conflicts");
+        const conflict = page.getByTestId("merge-conflict").first();
+        await conflict.getByRole("radio", { name: "An edited value" }).check();
+        await expect(conflict.getByTestId("conflict-value")).toBeVisible();
+        await expect(page.getByTestId("merge-conflicts").getByTestId("manifest-diff")).toBeVisible();
+        await check(page, "merge conflict with an edited value");
+        await page.getByText("Overwrite my edits", { exact: true }).click();
+        await expect(page.getByRole("button", { name: "Overwrite local edits and update" })).toBeVisible();
+        await check(page, "update overwriting edits");
       });
 
       test("a template's versions and their dialogs", async ({ page }) => {
