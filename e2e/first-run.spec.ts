@@ -29,7 +29,7 @@ function startEnvironment(before: string[], startLine: string): Record<string, s
   expect(startLine.endsWith(" npm start")).toBe(true);
   const printEnv = `${process.execPath} -e 'process.stdout.write(JSON.stringify(process.env))'`;
   const script = [...before, `${startLine.slice(0, -" npm start".length)} ${printEnv}`].join("\n");
-  const all = JSON.parse(execFileSync("bash", ["-c", script], { env: { PATH: process.env.PATH } }).toString()) as Record<string, string>;
+  const all = JSON.parse(execFileSync("bash", ["-c", script]).toString()) as Record<string, string>;
   // Only what the line sets (bash adds PWD, SHLVL, _, and the exported variables of the lines before).
   const names = [...startLine.matchAll(/(?:^|\s)([A-Z_]+)=/g)].map((m) => m[1]!);
   return Object.fromEntries(names.map((name) => [name, all[name]!]));
