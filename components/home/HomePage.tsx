@@ -7,6 +7,7 @@ import { KEY_EXPIRY_WARN_DAYS, KeyExpiry } from "@/components/account/KeyExpiry"
 import { targetLabel } from "@/components/admin/audit-links";
 import { bankHref } from "@/components/banks/links";
 import { BANKS_LIST_STATES } from "@/components/banks/NewBankButton";
+import { behindReason } from "@/components/banks/newest-version";
 import { useConsoleUser } from "@/components/console/console-user";
 import { PageHeader } from "@/components/console/PageHeader";
 import { QueryView } from "@/components/console/QueryView";
@@ -250,7 +251,7 @@ function BanksCard() {
           key: b.bank_id,
           href: bankHref(b.bank_id),
           label: b.name === b.bank_id ? b.bank_id : `${b.name} (${b.bank_id})`,
-          detail: `${b.last_applied?.template ?? "Its template"} has a newer version`,
+          detail: behindReason(b.last_applied?.template ?? "Its template", b.newest_version),
         }));
         return <ItemList items={items} more={{ href: "/banks", label: "see Banks" }} />;
       }}
