@@ -65,6 +65,17 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
   );
 
   const whose = scope === "server" ? "server" : "your";
+  // The two ways to get a template, offered wherever the list is empty.
+  const installOrWrite = (
+    <>
+      <Button component={Link} href={marketplacePath(scope)} variant="light">
+        Browse the marketplace
+      </Button>
+      <Button component={Link} href={newTemplatePath(scope)} variant="default">
+        New template
+      </Button>
+    </>
+  );
   return (
     <>
       <PageHeader
@@ -136,12 +147,7 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
                 <Button component={Link} href={templatesPath("server")}>
                   See the server&apos;s templates
                 </Button>
-                <Button component={Link} href={marketplacePath(scope)} variant="light">
-                  Browse the marketplace
-                </Button>
-                <Button component={Link} href={newTemplatePath(scope)} variant="default">
-                  New template
-                </Button>
+                {installOrWrite}
               </Group>
             }
           />
@@ -156,12 +162,7 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
             action={
               access === "manage" && (
                 <Group justify="center" mt="md">
-                  <Button component={Link} href={marketplacePath(scope)} variant="light">
-                    Browse the marketplace
-                  </Button>
-                  <Button component={Link} href={newTemplatePath(scope)} variant="default">
-                    New template
-                  </Button>
+                  {installOrWrite}
                 </Group>
               )
             }
