@@ -51,7 +51,7 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
   const [deleting, setDeleting] = useState<TemplateData | null>(null);
 
   const templates = all.data?.templates ?? [];
-  // With none of their own, the server's templates they can use are offered.
+  // With none of their own, the server's templates they can use are offered in their place.
   const server = useServerTemplateCount(scope === "personal" && all.data?.templates.length === 0);
   const categories = useMemo(() => sorted(templates.flatMap((t) => (t.category ? [t.category] : []))), [templates]);
   const tags = useMemo(() => sorted(templates.flatMap((t) => t.tags)), [templates]);
@@ -65,6 +65,17 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
   );
 
   const whose = scope === "server" ? "server" : "your";
+  // The two ways to get a template, offered wherever the list is empty.
+  const installOrWrite = (
+    <>
+      <Button component={Link} href={marketplacePath(scope)} variant="light">
+        Browse the marketplace
+      </Button>
+      <Button component={Link} href={newTemplatePath(scope)} variant="default">
+        New template
+      </Button>
+    </>
+  );
   return (
     <>
       <PageHeader
@@ -127,31 +138,31 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
           <LoadingState label={`Loading ${whose} templates…`} />
         ) : all.isError ? (
           <ErrorState title="Could not load templates" error={all.error} onRetry={() => all.refetch()} />
-        ) : templates.length === 0 ? (
-          // With none of their own, the server's templates they can use come first.
+        ) : templates.length === 0 && server.count ? (
           <EmptyList
-            title={scope === "server" ? "No server templates yet" : server.count ? "No templates of your own yet" : "No templates yet"}
+            title="No templates of your own yet"
+            description={`The server has ${plural(server.count, "template")} you can create banks from. Install your own from a source's catalog, or write one.`}
+            action={
+              <Group justify="center" mt="md">
+                <Button component={Link} href={templatesPath("server")}>
+                  See the server&apos;s templates
+                </Button>
+                {installOrWrite}
+              </Group>
+            }
+          />
+        ) : templates.length === 0 ? (
+          <EmptyList
+            title={scope === "server" ? "No server templates yet" : "No templates yet"}
             description={
               access === "use"
                 ? "When the admins publish server templates, they show here."
-                : server.count
-                  ? `The server has ${plural(server.count, "template")} you can create banks from. Install your own from a source's catalog, or write one.`
-                  : "Install one from a source's catalog in the marketplace, or write one yourself."
+                : "Install one from a source's catalog in the marketplace, or write one yourself."
             }
             action={
               access === "manage" && (
                 <Group justify="center" mt="md">
-                  {server.count > 0 && (
-                    <Button component={Link} href={templatesPath("server")}>
-                      See the server&apos;s templates
-                    </Button>
-                  )}
-                  <Button component={Link} href={marketplacePath(scope)} variant="light">
-                    Browse the marketplace
-                  </Button>
-                  <Button component={Link} href={newTemplatePath(scope)} variant="default">
-                    New template
-                  </Button>
+                  {installOrWrite}
                 </Group>
               )
             }
