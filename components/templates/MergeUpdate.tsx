@@ -11,7 +11,7 @@ import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { FieldError } from "@/lib/contracts/problem-schema";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { contentOf, type TemplateContent } from "@/lib/contracts/templates/content-fields";
-import { mergeTemplate } from "@/lib/contracts/templates/merge";
+import { mergeTemplate, resolutionList } from "@/lib/contracts/templates/merge";
 import { ContentDiff } from "./ContentDiff";
 import { formatJson } from "./json-text";
 import { MergeConflicts } from "./MergeConflicts";
@@ -165,7 +165,7 @@ function ResolveConflicts({
     if (!resolutions) return;
     setError(null);
     try {
-      const result = await update.update(template.id, "merge", resolutions);
+      const result = await update.update(template.id, "merge", resolutionList(resolutions));
       router.push(updatedTemplatePath(scope, template.id, result.new_revision, upstream.revision));
     } catch (e) {
       if (isStaleMerge(e)) onStale();

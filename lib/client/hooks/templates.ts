@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import { type MergeResolutions, resolutionList } from "@/lib/contracts/templates/merge";
+import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import type { Template } from "@/lib/contracts/templates/schemas";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { api, type CallResult } from "../api";
@@ -149,9 +149,9 @@ export function useUpdateTemplate(scope: ScopeKind) {
   const mutation = useEndpointMutation(endpoint, { invalidates: templateReaders(scope) });
   return {
     ...mutation,
-    update: async (id: string, mode: UpdateMode, resolutions?: MergeResolutions) => {
+    update: async (id: string, mode: UpdateMode, resolutions?: MergeResolutionEntry[]) => {
       const query = { force: flag(mode === "force"), merge: flag(mode === "merge") };
-      const body = resolutions ? { resolutions: resolutionList(resolutions) } : {};
+      const body = resolutions ? { resolutions } : {};
       try {
         const result = await mutation.mutateAsync({ params: { template_id: id }, query, body });
         queryClient.setQueryData(templateKey(scope, id), result.template);
