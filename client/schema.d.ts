@@ -2470,6 +2470,7 @@ export interface components {
             last_applied: components["schemas"]["LastApplied"];
             /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
             behind: boolean;
+            newest_version: components["schemas"]["NewestTemplateVersion"];
         };
         LastApplied: {
             /** @description Normalised ref: `personal/{id}` or `server/{id}`. */
@@ -2484,6 +2485,14 @@ export interface components {
              * @example 2026-11-22T10:15:30.123Z
              */
             applied_at: string;
+        } | null;
+        /** @description The newest version of the template last applied: its number, what wrote it and, for a rollback, the version it restored (so a rollout that takes the bank back to older content can say so). The bank is `behind` when it is newer than `last_applied.template_version`. Null when no template was applied, the template is gone, or it has no recorded version. */
+        NewestTemplateVersion: {
+            version: number;
+            /** @enum {string} */
+            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
+            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
+            restored_version: number | null;
         } | null;
         RolloutResult: {
             /** @description One per bank: in bank_ids order when given, else by bank id. */
@@ -2511,6 +2520,7 @@ export interface components {
             last_applied: components["schemas"]["LastApplied"];
             /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
             behind: boolean;
+            newest_version: components["schemas"]["NewestTemplateVersion"];
             /** @description Config overrides, merged field by field by each import. */
             config: {
                 [key: string]: unknown;

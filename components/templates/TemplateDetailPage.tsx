@@ -34,7 +34,14 @@ import { type JustUpdated, templatesPath, templateUpdatePath, templateVersionsPa
 import { TemplateBanks } from "./TemplateBanks";
 import { CopyManifestButton, TemplateContents, TemplateUsage } from "./TemplateContents";
 import { TemplateNotFound } from "./TemplateNotFound";
+import { TemplateSummary } from "./TemplateSummary";
 import { UpdateStatus } from "./UpdateStatus";
+
+// The changelog reads several versions once the template arrived; its code loads alongside them.
+const Changelog = lazySection(
+  () => import("./versions/Changelog").then((m) => m.Changelog),
+  <LoadingState label="Loading the changelog…" />,
+);
 
 /** `manage`: the caller may change the template; `use`: a member reading a server template. */
 export type TemplateAccess = "manage" | "use";
@@ -197,9 +204,14 @@ function Loaded({
       </Group>
       {updated && <UpdatedNotice template={t} updated={updated} />}
       <SourceCard scope={scope} template={t} access={access} />
+      <SectionCard title="What it holds">
+        <TemplateSummary content={t} />
+      </SectionCard>
+      {/* The versions are read by those who manage the template (CONTRACT §13). */}
+      {access === "manage" && <Changelog scope={scope} id={t.id} />}
       {access === "manage" ? <TemplateEditor scope={scope} template={t} /> : <TemplateContents template={t} />}
       <TemplateUsage scope={scope} template={t} />
-      <TemplateBanks scope={scope} id={t.id} canReadVersions={access === "manage"} />
+      <TemplateBanks scope={scope} id={t.id} />
       <ConfirmModal
         opened={deleting}
         onClose={() => setDeleting(false)}

@@ -15,17 +15,28 @@ import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../quer
 export type TemplateData = z.output<typeof Template>;
 
 const catalogs = [endpoints.sources.personal.catalog, endpoints.sources.server.catalog];
+/** Banks say whether their template has a newer version and what it is: any write of a template's content or its removal changes that. */
+const bankReaders = [endpoints.banks.list, endpoints.banks.get];
 
 /**
  * What shows a template's content or update status, refreshed after anything rewrites
  * templates: the scope's list and each template's own query, the list of usable templates
- * (the bank picker, members' view of server templates), the versions a write records and the
- * catalogs' "installed" marks.
+ * (the bank picker, members' view of server templates), the versions a write records, the
+ * catalogs' "installed" marks, and the banks.
  */
 export const templateReaders = (scope: ScopeKind) => {
   const e = endpoints.templates[scope];
   const versions = endpoints.templateLifecycle[scope].versions;
-  return [e.list, e.get, e.previewUpdate, versions, endpoints.usableTemplates.list, endpoints.usableTemplates.get, ...catalogs];
+  return [
+    e.list,
+    e.get,
+    e.previewUpdate,
+    versions,
+    endpoints.usableTemplates.list,
+    endpoints.usableTemplates.get,
+    ...catalogs,
+    ...bankReaders,
+  ];
 };
 
 /** Whether the source held a newer revision at the last check (CONTRACT §13's stored status). */
@@ -88,6 +99,7 @@ export function usePatchTemplate(scope: ScopeKind) {
       endpoints.templateLifecycle[scope].versions,
       endpoints.usableTemplates.list,
       endpoints.usableTemplates.get,
+      ...bankReaders,
     ],
   });
   return {
@@ -109,7 +121,7 @@ export function useInstallTemplate(scope: ScopeKind) {
 export function useRemoveTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
   const queryClient = useQueryClient();
-  const mutation = useEndpointMutation(e.remove, { invalidates: [e.list, endpoints.usableTemplates.list, ...catalogs] });
+  const mutation = useEndpointMutation(e.remove, { invalidates: [e.list, endpoints.usableTemplates.list, ...catalogs, ...bankReaders] });
   return {
     ...mutation,
     remove: async (id: string) => {
