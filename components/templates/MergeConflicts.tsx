@@ -2,6 +2,7 @@
 import { Box, Button, Card, Code, Group, Radio, SimpleGrid, Stack, Text, Textarea, Title, VisuallyHidden } from "@mantine/core";
 import { type ReactNode, useId, useMemo } from "react";
 import { JsonEditor } from "@/components/editor/JsonEditor";
+import type { FieldError } from "@/lib/contracts/problem-schema";
 import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
 import type { MergeConflict } from "@/lib/contracts/templates/merge";
 import { formatJson } from "./json-text";
@@ -10,6 +11,9 @@ import { conflictTitle, editableText, editedChoice, editedValue, isTextConflict,
 import { type WordRun, wordDiff } from "./word-diff";
 
 type Side = "base" | "local" | "upstream";
+
+/** Whether `path` is `at` or a path inside it. */
+const isWithin = (path: string, at: string) => path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`);
 
 const SIDES: { side: Side; label: string }[] = [
   { side: "base", label: "Base (as installed)" },
@@ -83,15 +87,19 @@ function ValueEditor({
   title,
   text,
   onChange,
+  errors,
 }: {
   conflict: MergeConflict;
   title: string;
   text: string;
   onChange: (text: string) => void;
+  /** What the manifest check found wrong at or inside this path. */
+  errors: FieldError[];
 }) {
   const problemId = useId();
   const edited = useMemo(() => editedValue(conflict, text), [conflict, text]);
-  const problem = "problem" in edited ? `The value ${edited.problem}.` : null;
+  const found = errors.map((e) => `${e.path.slice(conflict.path.length).replace(/^\./, "")} ${e.message}`.trim());
+  const problem = "problem" in edited ? `The value ${edited.problem}.` : found.length ? `The value ${found.join("; ")}.` : null;
   const label = `Edited value for ${title}`;
   const starts = (["local", "upstream"] as const).filter((side) => !conflict.missing.includes(side));
   return (
@@ -144,11 +152,13 @@ function ConflictCard({
   title,
   choice,
   onChoose,
+  errors,
 }: {
   conflict: MergeConflict;
   title: string;
   choice: MergeChoice | undefined;
   onChoose: (choice: MergeChoice) => void;
+  errors: FieldError[];
 }) {
   const words = useMemo(
     () =>
@@ -194,7 +204,13 @@ function ConflictCard({
           </Group>
         </Radio.Group>
         {choice?.take === "value" && (
-          <ValueEditor conflict={conflict} title={title} text={choice.text} onChange={(text) => onChoose({ take: "value", text })} />
+          <ValueEditor
+            conflict={conflict}
+            title={title}
+            text={choice.text}
+            onChange={(text) => onChoose({ take: "value", text })}
+            errors={errors}
+          />
         )}
       </Stack>
     </Card>
@@ -212,6 +228,7 @@ export function MergeConflicts({
   onChoose,
   local,
   upstream,
+  errors,
 }: {
   conflicts: MergeConflict[];
   choices: Readonly<Record<string, MergeChoice>>;
@@ -219,6 +236,8 @@ export function MergeConflicts({
   /** The template now and the source's latest, which name the entries the paths point into. */
   local: TemplateContent;
   upstream: TemplateContent;
+  /** What is wrong with the manifest the choices make, shown at the edited values they are in. */
+  errors: FieldError[];
 }) {
   return (
     <Stack gap="md">
@@ -229,6 +248,7 @@ export function MergeConflicts({
           title={conflictTitle(conflict, local, upstream)}
           choice={choices[conflict.path]}
           onChoose={(choice) => onChoose(conflict.path, choice)}
+          errors={errors.filter((e) => isWithin(e.path, conflict.path))}
         />
       ))}
     </Stack>

@@ -32,10 +32,17 @@ interface Upstream {
  * template now and one button; with conflicts, each path's three sides and a choice, then
  * "Save merged", one update that carries the choices (CONTRACT §21's resolutions).
  */
-export function MergeUpdate({ scope, template }: { scope: ScopeKind; template: TemplateData }) {
+export function MergeUpdate({
+  scope,
+  template,
+  onStale,
+}: {
+  scope: ScopeKind;
+  template: TemplateData;
+  /** A save found the conflicts changed meanwhile: nothing was written, and the previews are being fetched again. */
+  onStale: () => void;
+}) {
   const preview = useUpdatePreview(scope, template.id, { merge: true });
-  // Set when a save found the conflicts changed meanwhile: nothing was written, and the preview shows them as they are now.
-  const [stale, setStale] = useState(false);
   if (preview.isPending) return <LoadingState label="Merging your edits with the source's changes…" />;
   if (preview.isError) {
     if (preview.error instanceof ApiProblem && preview.error.problemType === "merge-base-missing") {
@@ -49,25 +56,10 @@ export function MergeUpdate({ scope, template }: { scope: ScopeKind; template: T
   }
   const merge = preview.data.merge!;
   const upstream = { revision: preview.data.latest_revision, content: preview.data.latest };
-  return (
-    <Stack gap="md">
-      {stale && (
-        <Alert
-          color="yellow"
-          icon={<IconAlertTriangle aria-hidden />}
-          title="The template or its source changed while you were choosing"
-          data-testid="merge-stale"
-        >
-          Nothing was saved. What you see now is the merge with the template and the source as they are now
-          {merge.conflicts.length ? "; check your choices and save again." : "."}
-        </Alert>
-      )}
-      {merge.conflicts.length === 0 ? (
-        <CleanMerge scope={scope} template={template} merge={merge} upstream={upstream} />
-      ) : (
-        <ResolveConflicts scope={scope} template={template} merge={merge} upstream={upstream} onStale={() => setStale(true)} />
-      )}
-    </Stack>
+  return merge.conflicts.length === 0 ? (
+    <CleanMerge scope={scope} template={template} merge={merge} upstream={upstream} />
+  ) : (
+    <ResolveConflicts scope={scope} template={template} merge={merge} upstream={upstream} onStale={onStale} />
   );
 }
 
@@ -182,7 +174,14 @@ function ResolveConflicts({
           differently. Everything else merges on its own; for each part below keep mine, upstream&apos;s, or a value you edit ({chosen} of{" "}
           {merge.conflicts.length} chosen).
         </Text>
-        <MergeConflicts conflicts={merge.conflicts} choices={choices} onChoose={choose} local={local} upstream={upstream.content} />
+        <MergeConflicts
+          conflicts={merge.conflicts}
+          choices={choices}
+          onChoose={choose}
+          local={local}
+          upstream={upstream.content}
+          errors={resolved ? manifestErrors : []}
+        />
         {resolved && (
           <ContentDiff
             before={template}

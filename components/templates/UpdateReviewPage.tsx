@@ -31,6 +31,8 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
   const [error, setError] = useState<string | null>(null);
   // Keeping the edits is the default; overwriting them only when chosen.
   const [how, setHow] = useState<EditedUpdate>("merge");
+  // Set when saving a merge found its conflicts changed meanwhile: nothing was written, and the page shows the update as it now is.
+  const [stale, setStale] = useState(false);
 
   const crumbs = <TemplateSubpageCrumbs scope={scope} id={id} current="Update" />;
   const heading = (
@@ -98,6 +100,17 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
               : "Updating overwrites your edits with the source's version."}
           </Alert>
         )}
+        {stale && (
+          <Alert
+            color="yellow"
+            icon={<IconAlertTriangle aria-hidden />}
+            title="The template or its source changed while you were choosing"
+            data-testid="merge-stale"
+          >
+            Nothing was saved. What you see now is the update with the template and the source as they are now: check it, and your choices,
+            then save again.
+          </Alert>
+        )}
         {canMerge && (
           <SegmentedControl
             aria-label="How to update"
@@ -118,7 +131,7 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
         {canMerge && how === "merge" ? (
           <>
             <Suspense fallback={<LoadingState label="Merging your edits with the source's changes…" />}>
-              <MergeUpdate scope={scope} template={current} />
+              <MergeUpdate scope={scope} template={current} onStale={() => setStale(true)} />
             </Suspense>
             <Group justify="flex-end">
               <Button component={Link} href={templatePath(scope, id)} variant="default">
