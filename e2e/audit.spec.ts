@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { ADMIN_HEADERS as admin, apiCall as api, auditRowsAfter, createFreshUser, deleteIfPresent } from "./support/api";
 import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_PASSWORD } from "./support/env";
-import { expect, screenshot, test } from "./support/fixtures";
+import { expect, screenshot, screenshotBoth, test } from "./support/fixtures";
 import { e2eManifest } from "./support/marketplace";
 import { deleteTemplate } from "./support/template-steps";
 
@@ -45,12 +45,18 @@ test("the admin finds on the audit page who deleted which template", async ({ pa
   const table = page.getByTestId("audit-table");
   await expect(table).toBeVisible();
 
-  await page.getByLabel("Action", { exact: true }).selectOption("template.delete");
+  // The actions are listed in words, none by its code.
+  const action = page.getByLabel("Action", { exact: true });
+  const options = await action.locator("option").allTextContents();
+  expect(options).toContain("Template deleted");
+  expect(options.filter((o) => /^[a-z_]+\.[a-z_.-]+$/.test(o))).toEqual([]);
+  await action.selectOption({ label: "Template deleted" });
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/audit\?action=template\.delete$/);
   const rows = table.locator("tbody tr");
   await expect(rows).toHaveCount(expectedRows.deletes);
-  // Newest first: otto's delete in the console, then ada's through the API.
+  // Newest first: otto's delete in the console, then ada's through the API; the action in words.
+  await expect(rows.nth(0).locator("td[data-label='Action']")).toHaveText("Template deleted");
   await expect(rows.nth(0)).toContainText("otto");
   await expect(rows.nth(0)).toContainText("/ext/svc/me/templates/otto-notes");
   await expect(rows.nth(1)).toContainText("ada");
@@ -60,7 +66,7 @@ test("the admin finds on the audit page who deleted which template", async ({ pa
   await expect(link).toHaveAttribute("href", "/templates/server/audit-handbook");
   // Another user's personal template is not the admin's to open: no link.
   await expect(rows.nth(0).getByRole("link")).toHaveCount(0);
-  await screenshot(page, "admin-audit");
+  await screenshotBoth(page, "admin-audit");
 
   // The filters survive a reload, and the target filter narrows to one resource.
   await page.reload();
@@ -69,8 +75,8 @@ test("the admin finds on the audit page who deleted which template", async ({ pa
   await page.getByLabel("Action", { exact: true }).selectOption("");
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(rows).toHaveCount(expectedRows.handbook);
-  await expect(rows.nth(0)).toContainText("template.delete");
-  await expect(rows.nth(1)).toContainText("template.create");
+  await expect(rows.nth(0)).toContainText("Template deleted");
+  await expect(rows.nth(1)).toContainText("Template created");
 });
 
 test("the admin compares an entry's before and after, filters by time and exports the selection", async ({ page, request }) => {
@@ -82,7 +88,7 @@ test("the admin compares an entry's before and after, filters by time and export
   await expect(rows).toHaveCount(expectedRows.deletes);
 
   // Otto's delete: the template before, nothing after; the diff opens under its row and closes again.
-  const show = rows.nth(0).getByRole("button", { name: /^Show the changes of template\.delete/ });
+  const show = rows.nth(0).getByRole("button", { name: /^Show the changes of Template deleted/ });
   await expect(show).toHaveAttribute("aria-expanded", "false");
   await show.click();
   const changes = page.getByTestId("audit-changes");

@@ -74,11 +74,17 @@ test("the admin creates member cora with a password and edits her", async ({ pag
   await expect(edit).toBeHidden();
   await expect(coraRow).toContainText("Cora Jones");
 
-  await page.getByRole("button", { name: "API keys of user cora" }).click();
-  const keys = page.getByRole("dialog", { name: "User cora", exact: true });
+  // Her keys open under her row, in the page: no dialog.
+  const keysButton = page.getByRole("button", { name: "API keys of user cora" });
+  await keysButton.click();
+  await expect(keysButton).toHaveAttribute("aria-expanded", "true");
+  const keys = page.getByTestId("api-keys-row");
+  await expect(keys.getByRole("heading", { name: "API keys of user cora" })).toBeVisible();
   await expect(keys.getByText("No API keys")).toBeVisible();
-  await keys.getByRole("button", { name: "Close" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
   await screenshotBoth(page, "admin-users");
+  await keysButton.click();
+  await expect(keys).toHaveCount(0);
 });
 
 test("the admin sees every console page, the admin navigation and both source scopes", async ({ page, watch }) => {
@@ -271,10 +277,12 @@ test("cora creates an API key, sees its token once, and it works", async ({ page
   await sa.getByRole("button", { name: "Create service account" }).click();
   await expect(sa).toBeHidden();
   await expect(page.getByTestId("service-accounts-table")).toContainText("CI pipeline");
+  // Its keys open under its row, in the page: the new key's dialog is the only one open.
   await page.getByRole("button", { name: "API keys of ci-bot" }).click();
-  const saKeys = page.getByRole("dialog", { name: "Service account ci-bot", exact: true });
+  const saKeys = page.getByTestId("api-keys-row");
   await saKeys.getByRole("button", { name: "Create API key" }).click();
   const saKeyDialog = page.getByRole("dialog", { name: "New API key for service account ci-bot", exact: true });
+  await expect(page.getByRole("dialog")).toHaveCount(1);
   await saKeyDialog.getByRole("button", { name: "Create key" }).click();
   const saToken = (await saKeyDialog.getByLabel("New API key").innerText()).trim();
   const bot = await request.get("/ext/svc/me", { headers: { authorization: `Bearer ${saToken}` } });
@@ -282,14 +290,14 @@ test("cora creates an API key, sees its token once, and it works", async ({ page
   await saKeyDialog.getByLabel("I have copied the key and stored it safely").check();
   await saKeyDialog.getByRole("button", { name: "Done" }).click();
   await expect(saKeys.getByTestId("api-keys-table")).toBeVisible();
-  // Escape answers only the question on top: the revoke question closes, the keys dialog stays.
+  // The revoke question is a dialog of its own too; Escape closes it and the keys stay shown.
   await saKeys.getByRole("button", { name: `Revoke key ${saToken.slice(0, 12)}` }).click();
   const revokeQuestion = page.getByRole("dialog", { name: "Revoke API key?", exact: true });
   await expect(revokeQuestion).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(1);
   await page.keyboard.press("Escape");
   await expect(revokeQuestion).toBeHidden();
-  await expect(saKeys).toBeVisible();
-  await saKeys.getByRole("button", { name: "Close" }).click();
+  await expect(saKeys.getByTestId("api-keys-table")).toBeVisible();
   await screenshotBoth(page, "account");
 
   // Revoking the laptop key stops it at once.

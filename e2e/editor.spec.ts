@@ -1,6 +1,6 @@
 import { type APIRequestContext, request as apiRequest, type Locator, type Page } from "@playwright/test";
 import { ADMIN_HEADERS, apiCall, createFreshUser, deleteBankIfPresent } from "./support/api";
-import { POLICY_REFUSED } from "./support/bank-steps";
+import { field, POLICY_REFUSED } from "./support/bank-steps";
 import { pageHeading, signIn } from "./support/console";
 import { E2E_BASE_URL } from "./support/env";
 import { expect, test } from "./support/fixtures";
@@ -199,7 +199,7 @@ test("the policy editor highlights and folds JSON and marks a refused field at i
 
   const refused = { ...POLICY, public_access: { ...POLICY.public_access, default: { actions: ["bank:recall"], recall_max_tokens: 0 } } };
   await editor.fill(JSON.stringify(refused, null, 2));
-  await expect(page.getByTestId("policy-form").getByRole("textbox", { name: "Default strategy" })).toHaveValue("balanced");
+  await expect(field(page.getByTestId("policy-form"), "Default strategy")).toHaveValue("balanced");
   expect(await tokenColours(editor)).toBeGreaterThanOrEqual(3);
   await page.getByRole("button", { name: "Save policy" }).click();
   await expect(page.getByTestId("policy-errors")).toContainText("public_access.default.recall_max_tokens: must be a positive integer");

@@ -118,7 +118,7 @@ test("signed out, / is the landing page; signing in from it lands on Home, which
   await expect(card(page, "home-expiring")).toContainText("No user's API key expires within 7 days.");
   // The audit log holds the writes that made hana and milo.
   const audit = card(page, "home-audit");
-  await expect(audit.getByRole("link", { name: `user.create: User ${MILO.id}` })).toBeVisible();
+  await expect(audit.getByRole("link", { name: `User created: ${MILO.id}` })).toBeVisible();
   await follow(page, "home-audit", "Open the audit log", /\/admin\/audit$/, "Audit log");
   await screenshotBoth(page, "home-empty");
 });

@@ -1,8 +1,8 @@
-import type { APIRequestContext, Page, Request } from "@playwright/test";
+import type { APIRequestContext, Locator, Page, Request } from "@playwright/test";
 import { ADMIN_HEADERS as admin, apiCall as api } from "./support/api";
 import { signIn } from "./support/console";
 import { E2E_ADMIN_PASSWORD } from "./support/env";
-import { expect, type PageWatch, test } from "./support/fixtures";
+import { expect, MOBILE, type PageWatch, screenshotBoth, test } from "./support/fixtures";
 import { e2eManifest } from "./support/marketplace";
 
 // Honest offline (issue 23): a save that cannot reach the server waits for it, says so at the
@@ -209,4 +209,62 @@ test("a delete confirmed while the server is out of reach waits in its dialog: C
   expect((await request.get(templatePath(id), { headers: admin })).status()).toBe(404);
   expect(deletes).toHaveLength(3);
   expect(await deletes[2]!.headerValue("idempotency-key")).toBe(await deletes[1]!.headerValue("idempotency-key"));
+});
+
+/** Fails unless the two boxes do not overlap (once the page has moved, if it moves). */
+async function expectApart(notice: Locator, typed: Locator) {
+  await expect
+    .poll(async () => {
+      const [a, b] = [await notice.boundingBox(), await typed.boundingBox()];
+      if (!a || !b) return "not both shown";
+      const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+      return apart
+        ? "apart"
+        : `overlapping: the notice from ${Math.round(a.y)} to ${Math.round(a.y + a.height)} px, the field from ${Math.round(b.y)}`;
+    })
+    .toBe("apart");
+}
+
+test("the banner takes its own place at the top of the page and never covers the field or line being typed in", async ({
+  page,
+  request,
+  watch,
+}) => {
+  const { form } = await openEditor(page, request, "cover");
+  await serverDown(page, watch);
+  const banner = page.getByTestId("server-unreachable");
+
+  // Typing in the name, at the top of the page where the banner shows, when the connection goes.
+  const name = form.getByLabel("Name");
+  await name.click();
+  await name.pressSequentially(", offline");
+  await page.evaluate(() => window.dispatchEvent(new Event("offline")));
+  await expect(banner).toBeVisible();
+  await expect(name).toBeFocused();
+  await expectApart(banner, name);
+  await name.pressSequentially(" and typed on");
+  await expectApart(banner, name);
+  await expect(name).toHaveValue("Offline handbook, offline and typed on");
+  await screenshotBoth(page, "offline-banner");
+
+  // The page scrolled so the manifest editor's first line sits where the banner stays in view:
+  // typing on that line moves the page so the line shows below the banner.
+  const editor = page.getByRole("textbox", { name: "Manifest (JSON)" });
+  await editor.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - 60));
+  await editor.focus();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.type(" ");
+  await expectApart(banner, editor.locator(".cm-activeLine"));
+  await page.keyboard.press("Enter");
+  await page.keyboard.type('"typed": "offline",');
+  await expectApart(banner, editor.locator(".cm-activeLine"));
+  await expect(editor.locator(".cm-activeLine")).toContainText('"typed": "offline",');
+
+  // On a phone too, where the banner is taller.
+  await page.setViewportSize(MOBILE);
+  await name.focus();
+  await page.keyboard.press("End");
+  await page.keyboard.type("!");
+  await expectApart(banner, name);
+  await expect(name).toHaveValue("Offline handbook, offline and typed on!");
 });

@@ -63,6 +63,8 @@ test("a source whose catalog fails when added shows why, and Edit fixes its URL"
   await expect(row.getByTestId("source-catalog-error")).toContainText("loopback address");
   await expect(row.getByText(/an administrator can allow its host by adding it to MARKETPLACE_ALLOWED_HOSTS/)).toBeVisible();
   await expect(row.getByText("Last fetch failed")).toBeVisible();
+  // Never fetched for that reason: the failure alone, not "Never fetched" beside it.
+  await expect(row.getByTestId("source-catalog-status")).not.toContainText("Never fetched");
   await screenshotBoth(page, "lifecycle-source-check-failed");
 
   await row.getByRole("button", { name: "Edit source fixable" }).click();

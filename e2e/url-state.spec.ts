@@ -157,15 +157,15 @@ test("the audit log keeps its filters and page over a reload, and Back returns t
   await page.getByLabel("Action", { exact: true }).selectOption("template.delete");
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page).toHaveURL(/\?action=template\.delete$/);
-  await expect(rows.first()).toContainText("template.delete");
+  await expect(rows.first()).toContainText("Template deleted");
 
   await page.getByLabel("Target", { exact: true }).fill("/ext/svc/admin/templates/url-audit-1");
   await page.getByLabel("Action", { exact: true }).selectOption("");
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page).toHaveURL(/[?&]target=/);
   await expect(rows).toHaveCount(firstRows);
-  await expect(rows.nth(0)).toContainText("template.delete");
-  await expect(rows.nth(1)).toContainText("template.create");
+  await expect(rows.nth(0)).toContainText("Template deleted");
+  await expect(rows.nth(1)).toContainText("Template created");
 
   await page.reload();
   await expect(page.getByLabel("Target", { exact: true })).toHaveValue("/ext/svc/admin/templates/url-audit-1");
@@ -177,7 +177,7 @@ test("the audit log keeps its filters and page over a reload, and Back returns t
   await expect(page).toHaveURL(/\?action=template\.delete$/);
   await expect(page.getByLabel("Action", { exact: true })).toHaveValue("template.delete");
   await expect(page.getByLabel("Target", { exact: true })).toHaveValue("");
-  await expect(rows.filter({ hasText: "template.create" })).toHaveCount(0);
+  await expect(rows.filter({ hasText: "Template created" })).toHaveCount(0);
   await expect(rows.filter({ hasText: "/ext/svc/admin/templates/url-audit-2" })).toHaveCount(secondDeletes);
 
   // A later page is in the URL as its cursor: the same entries after a reload. (The console's pages

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consolePageOf } from "@/components/admin/audit-links";
+import { actionLabel, auditSummary, consolePageOf } from "@/components/admin/audit-links";
 import { auditEntries, consoleSessions } from "@/db/schema";
 import { AUDIT_ACTIONS, SESSION_ACTIONS } from "@/lib/contracts/audit-actions";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
@@ -157,6 +157,26 @@ describe("the console's audit page", () => {
     expect(consolePageOf("/ext/svc/admin/users/nora/api-keys/key_1", "admin", "admin")).toBe("/admin/users");
     expect(consolePageOf("/ext/svc/me/api-keys/key_1", "admin", "admin")).toBe("/account");
     expect(consolePageOf("/ext/svc/me/password", "nora", "admin")).toBeNull();
+  });
+
+  it("names every action in words, each its own, and sums an entry up in a line", () => {
+    const labels = AUDIT_ACTIONS.map((action) => actionLabel(action));
+    for (const [i, label] of labels.entries()) expect(label, AUDIT_ACTIONS[i]).not.toMatch(/[._]/);
+    expect(new Set(labels).size).toBe(labels.length);
+    // A newer server's action the console does not know yet is shown as it is.
+    expect(actionLabel("template.teleport")).toBe("template.teleport");
+    const entry = { target: "/ext/svc/me/templates/support", target_type: "template" as const, target_id: "support" };
+    expect(auditSummary({ ...entry, action: "template.patch" })).toBe("Template edited: support");
+    expect(auditSummary({ ...entry, action: "template.update_all", target_id: "*" })).toBe("Templates updated from their sources");
+    expect(auditSummary({ ...entry, action: "bank.policy.put", target_type: "policy", target_id: "b1" })).toBe(
+      "Bank policy saved: bank b1",
+    );
+    expect(auditSummary({ ...entry, action: "session.sign-in", target_type: "session", target_id: "0123456789" })).toBe(
+      "Signed in to the console",
+    );
+    expect(auditSummary({ ...entry, action: "user.create", target_type: null, target_id: null })).toBe(
+      "User created: /ext/svc/me/templates/support",
+    );
   });
 });
 

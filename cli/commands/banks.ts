@@ -1,6 +1,7 @@
 // banks create|list|show|history|export|rollout.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
+import { plural } from "@/lib/shared/plural";
 import type { Schemas } from "../../client";
 import { bulkExitCode } from "../bulk";
 import { action } from "../context";
@@ -126,7 +127,7 @@ export function registerBankCommands(program: Command): void {
         const dryRun = options.dryRun ?? false;
         // One request does every bank: a terminal gets a line while it runs, the results after.
         if (process.stderr.isTTY) {
-          const which = options.bank ? `${options.bank.length} bank${options.bank.length === 1 ? "" : "s"}` : "the banks behind it";
+          const which = options.bank ? plural(options.bank.length, "bank") : "the banks behind it";
           warn(`${dryRun ? "previewing" : "rolling out"} ${template} to ${which}…`);
         }
         const answer = await api.call(

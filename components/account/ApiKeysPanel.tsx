@@ -56,7 +56,10 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
         empty={{ title: "No API keys", description: `Programs act as ${ownerLabel} with an API key in Authorization: Bearer <key>.` }}
       >
         {(list) => (
+          // On phones each key is a card: its prefix, description and expiry need the width.
           <ResourceTable
+            minWidth={420}
+            stacked
             verticalSpacing="xs"
             testId="api-keys-table"
             caption={owner.kind === "self" ? "Your API keys" : `API keys of ${ownerLabel}`}
@@ -72,7 +75,7 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
             {list.map((key) => (
               <Table.Tr key={key.id}>
                 <Table.Td>
-                  <Group gap={6} wrap="nowrap">
+                  <Group gap={6}>
                     <IconKey size={14} aria-hidden />
                     <Code>{key.prefix}…</Code>
                     {key.scope === "read" && (
@@ -82,10 +85,10 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
                     )}
                   </Group>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Description">
                   <Text size="sm">{key.description ?? "—"}</Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Expires">
                   <KeyExpiry expiresAt={key.expires_at} />
                 </Table.Td>
                 <Table.Td visibleFrom="sm">
@@ -108,5 +111,25 @@ export function ApiKeysPanel({ owner, ownerLabel, title, headingOrder = 2 }: Api
       <CreateApiKeyModal owner={owner} ownerLabel={ownerLabel} opened={creating} onClose={() => setCreating(false)} />
       {confirmRevoke.modal}
     </Stack>
+  );
+}
+
+/**
+ * A user's or service account's keys, in a row of its own under theirs (their row's Keys action
+ * shows it): in the page, not a dialog, so that creating or revoking a key opens one dialog, never
+ * one on top of another.
+ */
+export function ApiKeysRow({
+  owner,
+  ownerLabel,
+  colSpan,
+  headingOrder,
+}: Pick<ApiKeysPanelProps, "owner" | "ownerLabel" | "headingOrder"> & { colSpan: number }) {
+  return (
+    <Table.Tr data-testid="api-keys-row">
+      <Table.Td colSpan={colSpan}>
+        <ApiKeysPanel owner={owner} ownerLabel={ownerLabel} title={`API keys of ${ownerLabel}`} headingOrder={headingOrder} />
+      </Table.Td>
+    </Table.Tr>
   );
 }

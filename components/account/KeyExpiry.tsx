@@ -1,6 +1,7 @@
 "use client";
 import { Badge, Group, Text } from "@mantine/core";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
+import { plural } from "@/lib/shared/plural";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How early a key's coming expiry is called out, so its users have time to replace it (here and on the home page). */
@@ -12,7 +13,7 @@ export function KeyExpiry({ expiresAt, now = Date.now() }: { expiresAt: string |
   const left = new Date(expiresAt).getTime() - now;
   const daysLeft = Math.ceil(left / DAY_MS);
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6}>
       <Text size="sm">{formatTimestamp(expiresAt)}</Text>
       {left <= 0 ? (
         <Badge color="red" variant="light" size="sm" tt="none">

@@ -1,8 +1,7 @@
 "use client";
 import { Button, Group, Stack, Text, Title } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
-import { useState } from "react";
-import { LazyModal as Modal } from "@/components/console/LazyModal";
+import { Fragment, useState } from "react";
 import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable } from "@/components/console/ResourceTable";
@@ -11,11 +10,11 @@ import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveServiceAccount, useServiceAccounts } from "@/lib/client/hooks/identity";
-import { ApiKeysPanel } from "./ApiKeysPanel";
+import { ApiKeysRow } from "./ApiKeysPanel";
 
 const CreateServiceAccountModal = lazyModal(() => import("./CreateServiceAccountModal").then((m) => m.CreateServiceAccountModal));
 
-/** The signed-in user's service accounts: create, delete, and manage each one's keys. */
+/** The signed-in user's service accounts: create, delete, and manage each one's keys (under its row). */
 export function ServiceAccountsPanel() {
   const accounts = useServiceAccounts();
   const remove = useRemoveServiceAccount();
@@ -61,46 +60,51 @@ export function ServiceAccountsPanel() {
             actions
           >
             {list.map((account) => (
-              <Table.Tr key={account.id}>
-                <Table.Th scope="row">
-                  <Text size="sm" fw={600}>
-                    {account.id}
-                  </Text>
-                </Table.Th>
-                <Table.Td visibleFrom="sm">
-                  <Text size="sm">{account.display_name}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <RoleBadge role={account.role} />
-                </Table.Td>
-                <RowActions
-                  name={account.id}
-                  actions={[
-                    { label: "Keys", ariaLabel: `API keys of ${account.id}`, onClick: () => setKeysOf(account.id) },
-                    {
-                      label: "Delete",
-                      ariaLabel: `Delete service account ${account.id}`,
-                      danger: true,
-                      onClick: () => confirmRemove.ask(account.id),
-                    },
-                  ]}
-                />
-              </Table.Tr>
+              <Fragment key={account.id}>
+                <Table.Tr>
+                  <Table.Th scope="row">
+                    <Text size="sm" fw={600}>
+                      {account.id}
+                    </Text>
+                  </Table.Th>
+                  <Table.Td visibleFrom="sm">
+                    <Text size="sm">{account.display_name}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <RoleBadge role={account.role} />
+                  </Table.Td>
+                  <RowActions
+                    name={account.id}
+                    actions={[
+                      {
+                        label: "Keys",
+                        ariaLabel: `API keys of ${account.id}`,
+                        expanded: keysOf === account.id,
+                        onClick: () => setKeysOf(keysOf === account.id ? null : account.id),
+                      },
+                      {
+                        label: "Delete",
+                        ariaLabel: `Delete service account ${account.id}`,
+                        danger: true,
+                        onClick: () => confirmRemove.ask(account.id),
+                      },
+                    ]}
+                  />
+                </Table.Tr>
+                {keysOf === account.id && (
+                  <ApiKeysRow
+                    owner={{ kind: "serviceAccount", saId: account.id }}
+                    ownerLabel={`service account ${account.id}`}
+                    colSpan={4}
+                    headingOrder={3}
+                  />
+                )}
+              </Fragment>
             ))}
           </ResourceTable>
         )}
       </QueryView>
       <CreateServiceAccountModal opened={creating} onClose={() => setCreating(false)} />
-      <Modal opened={keysOf !== null} onClose={() => setKeysOf(null)} title={`Service account ${keysOf ?? ""}`} size="xl" centered>
-        {keysOf && (
-          <ApiKeysPanel
-            owner={{ kind: "serviceAccount", saId: keysOf }}
-            ownerLabel={`service account ${keysOf}`}
-            title="API keys"
-            headingOrder={3}
-          />
-        )}
-      </Modal>
       {confirmRemove.modal}
     </Stack>
   );

@@ -7,8 +7,9 @@ import { ResourceTable } from "@/components/console/ResourceTable";
 import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
-import { formatAge, formatTimestamp, plural } from "@/lib/client/format";
+import { formatAge, formatTimestamp } from "@/lib/client/format";
 import { useEndSession, useMySessions, useSignOutOtherSessions } from "@/lib/client/hooks/identity";
+import { plural } from "@/lib/shared/plural";
 
 interface SessionRef {
   id: string;
@@ -77,7 +78,7 @@ export function SessionsPanel() {
             {list.sessions.map((session) => (
               <Table.Tr key={session.id} data-current={session.current || undefined}>
                 <Table.Td>
-                  <Group gap={6} wrap="nowrap">
+                  <Group gap={6}>
                     <Text size="sm">{browserName(session)}</Text>
                     {session.current && (
                       <Badge size="sm" variant="light">

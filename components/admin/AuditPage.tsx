@@ -1,5 +1,5 @@
 "use client";
-import { Anchor, Button, Code, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
+import { Anchor, Button, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import Link from "next/link";
 import { parseAsString, parseAsStringLiteral, useQueryStates } from "nuqs";
 import { type FormEvent, Fragment, useState } from "react";
@@ -16,7 +16,7 @@ import { type AuditFilters, auditExportUrl, useAuditLog } from "@/lib/client/hoo
 import type { AuditEntry } from "@/lib/contracts/audit/schemas";
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from "@/lib/contracts/audit-actions";
 import { AuditChanges } from "./AuditChanges";
-import { consolePageOf, TARGET_TYPE_LABELS, targetLabel } from "./audit-links";
+import { ACTION_LABELS, actionLabel, consolePageOf, TARGET_TYPE_LABELS, targetLabel } from "./audit-links";
 
 const FILTER_KEYS = ["actor", "action", "target_type", "target", "from", "to"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -37,6 +37,11 @@ const auditParams = {
 };
 
 type Entry = z.output<typeof AuditEntry>;
+
+/** The Action filter's choices: every action in words, alphabetically. */
+const ACTION_CHOICES = AUDIT_ACTIONS.map((action) => ({ value: action, label: ACTION_LABELS[action] })).sort((a, b) =>
+  a.label.localeCompare(b.label),
+);
 
 /** An instant as a datetime-local field shows it: the viewer's local time, to the minute. */
 function toLocalInput(iso: string | undefined): string {
@@ -106,7 +111,7 @@ function AuditRow({ entry, viewerId }: { entry: Entry; viewerId: string }) {
           <Who actor={entry.actor} />
         </Table.Td>
         <Table.Td data-label="Action">
-          <Code>{entry.action}</Code>
+          <Text size="sm">{actionLabel(entry.action)}</Text>
         </Table.Td>
         <Table.Td data-label="Target" style={{ wordBreak: "break-all" }}>
           <Target entry={entry} viewerId={viewerId} />
@@ -118,7 +123,7 @@ function AuditRow({ entry, viewerId }: { entry: Entry; viewerId: string }) {
               size="compact-sm"
               aria-expanded={open}
               aria-controls={open ? detailId : undefined}
-              aria-label={`${open ? "Hide" : "Show"} the changes of ${entry.action} at ${formatTimestamp(entry.at)}`}
+              aria-label={`${open ? "Hide" : "Show"} the changes of ${actionLabel(entry.action)} at ${formatTimestamp(entry.at)}`}
               onClick={() => setOpen(!open)}
             >
               {open ? "Hide changes" : "Show changes"}
@@ -200,7 +205,7 @@ function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply:
             label="Action"
             description="What was done"
             {...field("action")}
-            data={[{ value: "", label: "Any action" }, ...AUDIT_ACTIONS.map((action) => ({ value: action, label: action }))]}
+            data={[{ value: "", label: "Any action" }, ...ACTION_CHOICES]}
           />
           <NativeSelect
             label="Target type"

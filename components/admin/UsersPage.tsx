@@ -1,11 +1,11 @@
 "use client";
-import { Badge, Button, Text } from "@mantine/core";
+import { Button, Text } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import type { z } from "zod";
-import { ApiKeysPanel } from "@/components/account/ApiKeysPanel";
+import { ApiKeysRow } from "@/components/account/ApiKeysPanel";
+import { ActiveBadge } from "@/components/console/ActiveBadge";
 import { useConsoleUser } from "@/components/console/console-user";
-import { LazyModal as Modal } from "@/components/console/LazyModal";
 import { ListSearch, useListSearch } from "@/components/console/ListSearch";
 import { lazyModal } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
@@ -20,6 +20,7 @@ import { useConfirm } from "@/components/console/useConfirm";
 import { useRemoveUser, useUsers } from "@/lib/client/hooks/identity";
 import { matchesSearch } from "@/lib/client/search";
 import type { User } from "@/lib/contracts/identity/schemas";
+import { plural } from "@/lib/shared/plural";
 
 const UserFormModal = lazyModal(() => import("./UserFormModal").then((m) => m.UserFormModal));
 
@@ -29,16 +30,16 @@ function UsersTable({
   users,
   caption,
   onEdit,
-  onKeys,
   onDelete,
 }: {
   users: UserRow[];
   caption: string;
   onEdit: (u: UserRow) => void;
-  onKeys: (u: UserRow) => void;
   onDelete: (u: UserRow) => void;
 }) {
   const me = useConsoleUser();
+  /** The user whose keys show under their row. */
+  const [keysOf, setKeysOf] = useState<string | null>(null);
   return (
     <ResourceTable
       minWidth={340}
@@ -56,54 +57,56 @@ function UsersTable({
       actions
     >
       {users.map((user) => (
-        <Table.Tr key={user.id}>
-          <Table.Th scope="row">
-            <Text size="sm" fw={600}>
-              {user.id}
-              {user.id === me.id && (
-                <Text span c="dimmed" size="sm" fw={400}>
-                  {" "}
-                  (you)
-                </Text>
-              )}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {user.display_name}
-            </Text>
-            {/* Phones have no role and status columns: say them here. */}
-            <Text size="xs" hiddenFrom="sm" c={user.is_active ? "dimmed" : "red"}>
-              {user.role}
-              {user.is_active ? "" : ", inactive"}
-            </Text>
-          </Table.Th>
-          <Table.Td visibleFrom="md">
-            <Text size="sm">{user.email ?? "—"}</Text>
-          </Table.Td>
-          <Table.Td visibleFrom="sm">
-            <RoleBadge role={user.role} />
-          </Table.Td>
-          <Table.Td visibleFrom="sm">
-            {user.is_active ? (
-              <Badge color="green" variant="light">
-                active
-              </Badge>
-            ) : (
-              <Badge color="gray">inactive</Badge>
-            )}
-          </Table.Td>
-          <Table.Td visibleFrom="md">
-            <Text size="sm">{user.has_password ? "set" : "none"}</Text>
-          </Table.Td>
-          <RowActions
-            name={user.id}
-            gap={4}
-            actions={[
-              { label: "Edit", ariaLabel: `Edit user ${user.id}`, onClick: () => onEdit(user) },
-              { label: "Keys", ariaLabel: `API keys of user ${user.id}`, onClick: () => onKeys(user) },
-              { label: "Delete", ariaLabel: `Delete user ${user.id}`, danger: true, onClick: () => onDelete(user) },
-            ]}
-          />
-        </Table.Tr>
+        <Fragment key={user.id}>
+          <Table.Tr>
+            <Table.Th scope="row">
+              <Text size="sm" fw={600}>
+                {user.id}
+                {user.id === me.id && (
+                  <Text span c="dimmed" size="sm" fw={400}>
+                    {" "}
+                    (you)
+                  </Text>
+                )}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {user.display_name}
+              </Text>
+              {/* Phones have no role and status columns: say them here. */}
+              <Text size="xs" hiddenFrom="sm" c={user.is_active ? "dimmed" : "red"}>
+                {user.role}
+                {user.is_active ? "" : ", inactive"}
+              </Text>
+            </Table.Th>
+            <Table.Td visibleFrom="md">
+              <Text size="sm">{user.email ?? "—"}</Text>
+            </Table.Td>
+            <Table.Td visibleFrom="sm">
+              <RoleBadge role={user.role} />
+            </Table.Td>
+            <Table.Td visibleFrom="sm">
+              <ActiveBadge active={user.is_active} />
+            </Table.Td>
+            <Table.Td visibleFrom="md">
+              <Text size="sm">{user.has_password ? "set" : "none"}</Text>
+            </Table.Td>
+            <RowActions
+              name={user.id}
+              gap={4}
+              actions={[
+                { label: "Edit", ariaLabel: `Edit user ${user.id}`, onClick: () => onEdit(user) },
+                {
+                  label: "Keys",
+                  ariaLabel: `API keys of user ${user.id}`,
+                  expanded: keysOf === user.id,
+                  onClick: () => setKeysOf(keysOf === user.id ? null : user.id),
+                },
+                { label: "Delete", ariaLabel: `Delete user ${user.id}`, danger: true, onClick: () => onDelete(user) },
+              ]}
+            />
+          </Table.Tr>
+          {keysOf === user.id && <ApiKeysRow owner={{ kind: "user", userId: user.id }} ownerLabel={`user ${user.id}`} colSpan={6} />}
+        </Fragment>
       ))}
     </ResourceTable>
   );
@@ -116,7 +119,6 @@ function UsersPageView() {
   const remove = useRemoveUser();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserRow | null>(null);
-  const [keysOf, setKeysOf] = useState<UserRow | null>(null);
   const confirmDelete = useConfirm<UserRow>({
     title: "Delete user?",
     confirmLabel: "Delete user",
@@ -156,9 +158,8 @@ function UsersPageView() {
               ) : (
                 <UsersTable
                   users={shown}
-                  caption={search ? `${shown.length} of ${list.length} users, by id` : "Users, by id"}
+                  caption={search ? `${shown.length} of ${plural(list.length, "user")}, by id` : "Users, by id"}
                   onEdit={setEditing}
-                  onKeys={setKeysOf}
                   onDelete={confirmDelete.ask}
                 />
               )}
@@ -169,11 +170,6 @@ function UsersPageView() {
       {creating && <UserFormModal opened onClose={() => setCreating(false)} />}
       {/* Keyed by user so the form starts from that user's current values. */}
       {editing && <UserFormModal key={editing.id} user={editing} opened onClose={() => setEditing(null)} />}
-      <Modal opened={keysOf !== null} onClose={() => setKeysOf(null)} title={`User ${keysOf?.id ?? ""}`} size="xl" centered>
-        {keysOf && (
-          <ApiKeysPanel owner={{ kind: "user", userId: keysOf.id }} ownerLabel={`user ${keysOf.id}`} title="API keys" headingOrder={3} />
-        )}
-      </Modal>
       {confirmDelete.modal}
     </>
   );

@@ -2,6 +2,7 @@
 import { Accordion, Badge, Code, DataList, Group, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { Fragment } from "react";
+import { ActiveBadge } from "@/components/console/ActiveBadge";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
@@ -216,13 +217,7 @@ export function Directives({ directives }: { directives: Entry[] }) {
               <Text size="sm">{String(directive.priority ?? 0)}</Text>
             </Table.Td>
             <Table.Td visibleFrom="sm">
-              {active ? (
-                <Badge color="green" variant="light">
-                  active
-                </Badge>
-              ) : (
-                <Badge color="gray">inactive</Badge>
-              )}
+              <ActiveBadge active={active} />
             </Table.Td>
             <Table.Td visibleFrom="md">
               <Tags value={directive.tags} />

@@ -4,11 +4,12 @@ import Link from "next/link";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import type { ImportResult } from "@/lib/contracts/banks/schemas";
+import { plural } from "@/lib/shared/plural";
 import { policyHistoryHref } from "./links";
-import { type HistoryEntry, type PolicyChange, type PolicyChangeKind, policyChangeKind } from "./policy/policy-change";
+import { type HistoryEntry, type PolicyChange, policyChangeKind, versionLeftBy } from "./policy/policy-change";
 
 /** What one import did, in a line: "config; 2 mental models created, 1 updated; 1 directive created". */
 function importSummary(result: ImportResult): string {
@@ -27,12 +28,19 @@ function importSummary(result: ImportResult): string {
   return parts.length ? parts.join("; ") : "nothing";
 }
 
-const POLICY_ROW: Record<PolicyChangeKind, { what: string; did: string }> = {
-  created: { what: "Policy changed", did: "set a policy where there was none" },
-  changed: { what: "Policy changed", did: "replaced the policy" },
-  deleted: { what: "Policy deleted", did: "deleted the policy" },
-  restored: { what: "Policy restored", did: "restored the policy as an earlier change left it" },
-};
+/** What a policy change did, in words; a restore names the version it put back, when the history still has its change. */
+function policyChangeDid(change: PolicyChange, restored: PolicyChange | undefined): { what: string; did: string } {
+  switch (policyChangeKind(change)) {
+    case "created":
+      return { what: "Policy changed", did: "set a policy where there was none" };
+    case "changed":
+      return { what: "Policy changed", did: "replaced the policy" };
+    case "deleted":
+      return { what: "Policy deleted", did: "deleted the policy" };
+    case "restored":
+      return { what: "Policy restored", did: `restored the policy to ${restored ? versionLeftBy(restored) : "an earlier version"}` };
+  }
+}
 
 /**
  * Every template applied to the bank through this server and every change of its policy, newest
@@ -51,16 +59,28 @@ export function BankHistory({ bankId }: { bankId: string }) {
       />
     );
   }
+  const policyChanges = new Map(entries.flatMap((entry) => (entry.kind === "policy" ? [[entry.id, entry] as const] : [])));
   return (
+    // On phones each entry is a card: what it did needs the whole width.
     <ResourceTable
       minWidth={640}
+      stacked
       verticalSpacing="xs"
       testId="bank-history"
       caption="Templates applied to this bank and changes of its policy, newest first"
-      columns={[{ label: "When" }, { label: "What" }, { label: "Revision" }, { label: "By" }, { label: "What it did" }]}
+      columns={[{ label: "When" }, { label: "What" }, { label: "By" }, { label: "What it did" }]}
     >
       {entries.map((entry) =>
-        entry.kind === "import" ? <ImportRow key={entry.id} entry={entry} /> : <PolicyRow key={entry.id} bankId={bankId} entry={entry} />,
+        entry.kind === "import" ? (
+          <ImportRow key={entry.id} entry={entry} />
+        ) : (
+          <PolicyRow
+            key={entry.id}
+            bankId={bankId}
+            entry={entry}
+            restored={entry.restored_from === null ? undefined : policyChanges.get(entry.restored_from)}
+          />
+        ),
       )}
     </ResourceTable>
   );
@@ -76,45 +96,52 @@ function When({ at }: { at: string }) {
   );
 }
 
-const none = (
-  <Text size="sm" c="dimmed">
-    none
-  </Text>
-);
+/** Which version of the template was applied: "version 3, revision 1a2b3c4d"; a hand-made template has no revision. */
+function appliedVersion(entry: Extract<HistoryEntry, { kind: "import" }>): string | null {
+  const parts = [
+    entry.template_version !== null && `version ${entry.template_version}${entry.locally_modified ? " (edited locally)" : ""}`,
+    entry.source_revision && `revision ${entry.source_revision.slice(0, 8)}`,
+  ].filter(Boolean);
+  return parts.length ? parts.join(", ") : null;
+}
 
 function ImportRow({ entry }: { entry: Extract<HistoryEntry, { kind: "import" }> }) {
+  const version = appliedVersion(entry);
   return (
     <Table.Tr>
       <When at={entry.applied_at} />
-      <Table.Td>
+      <Table.Td data-label="What">
         <Code style={{ wordBreak: "break-word" }}>{entry.template}</Code>
+        {version && (
+          <Text size="xs" c="dimmed" title={entry.source_revision ?? undefined}>
+            {version}
+          </Text>
+        )}
       </Table.Td>
-      <Table.Td>{entry.source_revision ? <Code title={entry.source_revision}>{entry.source_revision.slice(0, 8)}</Code> : none}</Table.Td>
-      <Table.Td>
+      <Table.Td data-label="By">
         <Text size="sm">{entry.actor}</Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-label="What it did">
         <Text size="sm">{importSummary(entry.import_result)}</Text>
       </Table.Td>
     </Table.Tr>
   );
 }
 
-function PolicyRow({ bankId, entry }: { bankId: string; entry: PolicyChange }) {
-  const row = POLICY_ROW[policyChangeKind(entry)];
+function PolicyRow({ bankId, entry, restored }: { bankId: string; entry: PolicyChange; restored: PolicyChange | undefined }) {
+  const row = policyChangeDid(entry, restored);
   return (
     <Table.Tr data-testid="bank-history-policy">
       <When at={entry.at} />
-      <Table.Td>
+      <Table.Td data-label="What">
         <Anchor component={Link} href={policyHistoryHref(bankId)} size="sm">
           {row.what}
         </Anchor>
       </Table.Td>
-      <Table.Td>{none}</Table.Td>
-      <Table.Td>
+      <Table.Td data-label="By">
         <Text size="sm">{entry.actor}</Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-label="What it did">
         <Text size="sm">{row.did}</Text>
       </Table.Td>
     </Table.Tr>

@@ -12,6 +12,7 @@ import { withUrlState } from "@/components/console/url-state";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { matchesSearch } from "@/lib/client/search";
+import { plural } from "@/lib/shared/plural";
 import { BehindBadge } from "./BehindBadge";
 import { bankHref } from "./links";
 import { BANKS_LIST_STATES, NewBankButton } from "./NewBankButton";
@@ -49,7 +50,7 @@ function BanksPageView() {
                   highlightOnHover
                   verticalSpacing="sm"
                   testId="banks-table"
-                  caption={search ? `${shown.length} of ${data.banks.length} banks, by id` : caption}
+                  caption={search ? `${shown.length} of ${plural(data.banks.length, "bank")}, by id` : caption}
                   columns={[
                     { label: "Bank" },
                     { label: "Owner", visibleFrom: "sm" },

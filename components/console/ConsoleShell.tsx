@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { ColorSchemeToggle } from "./ColorSchemeToggle";
 import { ConsoleNav } from "./ConsoleNav";
 import classes from "./ConsoleShell.module.css";
+import { NOTICE_SLOT_ID } from "./notice-slot";
 import { UserMenu } from "./UserMenu";
 
 const NAV_ID = "console-navigation";
@@ -52,6 +53,8 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1}>
+        {/* Notices about the whole console take their own place above the page, never over it. */}
+        <div id={NOTICE_SLOT_ID} className={classes.notices} />
         {children}
       </AppShell.Main>
     </AppShell>

@@ -2,11 +2,7 @@
 import { Badge } from "@mantine/core";
 import type { Role } from "@/lib/contracts/fields";
 
-/** A role as a badge; never shortened with an ellipsis, even in a narrow table column. */
+/** A role as a badge. */
 export function RoleBadge({ role }: { role: Role }) {
-  return (
-    <Badge variant={role === "admin" ? "filled" : "light"} style={{ minWidth: "max-content" }}>
-      {role}
-    </Badge>
-  );
+  return <Badge variant={role === "admin" ? "filled" : "light"}>{role}</Badge>;
 }

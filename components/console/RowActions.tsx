@@ -11,6 +11,8 @@ import { Table } from "./Table";
 export interface RowAction extends MenuAction {
   /** The accessible name, naming the row ("Delete user carol"). */
   ariaLabel: string;
+  /** For an action that shows something under the row (a user's keys): whether it is shown now. */
+  expanded?: boolean;
 }
 
 function RowActionButton({ action }: { action: RowAction }) {
@@ -20,6 +22,7 @@ function RowActionButton({ action }: { action: RowAction }) {
     color: action.danger ? "red" : undefined,
     leftSection: action.icon,
     "aria-label": action.ariaLabel,
+    "aria-expanded": action.expanded,
   } as const;
   return action.href ? (
     <Button component={Link} href={action.href} {...look}>

@@ -1,8 +1,11 @@
 "use client";
 import { onlineManager } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { type CSSProperties, type ReactNode, startTransition, useEffect } from "react";
+import { type CSSProperties, type ReactNode, startTransition, useEffect, useState } from "react";
+import { createPortal } from "react-dom";
 import { cancelPendingSaves, connectReachability, usePendingSaves } from "@/lib/client/resend";
+import { plural } from "@/lib/shared/plural";
+import { NOTICE_HEIGHT_VARIABLE, NOTICE_SLOT_ID } from "./notice-slot";
 import { plainButton } from "./plain-styles";
 import { UnreachableNotice } from "./UnreachableNotice";
 import { guardRouterFetches, reachability, reportUnreachable, useReachability, watchConnectivity, whenReachable } from "./UnreachableStore";
@@ -12,21 +15,77 @@ import { guardRouterFetches, reachability, reportUnreachable, useReachability, w
 
 export { reportUnreachable };
 
-// Over the page, below the header and above dialogs (Mantine's modals sit at z-index 200):
-// what the user was doing stays in view, and the notice says why it does not go on.
-const place: CSSProperties = {
-  position: "fixed",
-  top: "calc(56px + var(--mantine-spacing-md))",
-  left: "50%",
-  transform: "translateX(-50%)",
-  width: "min(32rem, calc(100vw - 2 * var(--mantine-spacing-md)))",
-  zIndex: 500,
-};
+/** Space kept between the notice and the field being typed in, in pixels. */
+const CLEARANCE = 8;
+
+/**
+ * Where the user is typing, as a box: the caret in an editable text (a JSON editor, whose
+ * content may be taller than the window), else the focused field; null when nothing is focused.
+ */
+function typingSpot(): DOMRect | null {
+  const focused = document.activeElement;
+  if (!(focused instanceof HTMLElement) || focused === document.body) return null;
+  const selection = document.getSelection();
+  if (focused.isContentEditable && selection?.focusNode && focused.contains(selection.focusNode)) {
+    const caret = document.createRange();
+    caret.setStart(selection.focusNode, selection.focusOffset);
+    const box =
+      caret.getClientRects()[0] ?? (selection.focusNode instanceof Element ? selection.focusNode : selection.focusNode.parentElement);
+    if (box) return box instanceof Element ? box.getBoundingClientRect() : box;
+  }
+  return focused.getBoundingClientRect();
+}
+
+/**
+ * Scrolls the page so the notice (kept in view at the top) does not cover where the user is
+ * typing: the page moves down under it by what it would cover.
+ */
+function keepTypingClearOf(notice: HTMLElement) {
+  if (notice.contains(document.activeElement)) return;
+  const spot = typingSpot();
+  if (!spot || spot.height === 0) return;
+  const cover = notice.getBoundingClientRect();
+  if (spot.bottom <= cover.top || spot.top >= cover.bottom + CLEARANCE) return;
+  window.scrollBy({ top: spot.top - cover.bottom - CLEARANCE });
+}
+
+/**
+ * While the notice shows: the field being typed in is kept clear of it (when it appears, when
+ * focus moves, on every keystroke), and the page knows its height, so that what focus or a link
+ * scrolls to lands below it (NOTICE_HEIGHT_VARIABLE).
+ */
+function useKeepClear(notice: HTMLElement | null) {
+  useEffect(() => {
+    if (!notice) return;
+    const root = document.documentElement;
+    const keepClear = () => keepTypingClearOf(notice);
+    const resized = new ResizeObserver(() => {
+      root.style.setProperty(NOTICE_HEIGHT_VARIABLE, `${notice.offsetHeight + CLEARANCE}px`);
+      keepClear();
+    });
+    resized.observe(notice);
+    document.addEventListener("focusin", keepClear);
+    document.addEventListener("input", keepClear, true);
+    return () => {
+      resized.disconnect();
+      document.removeEventListener("focusin", keepClear);
+      document.removeEventListener("input", keepClear, true);
+      root.style.removeProperty(NOTICE_HEIGHT_VARIABLE);
+    };
+  }, [notice]);
+}
+
+/** The element notices go into (ConsoleShell's), once the page is there; null before, or outside the console's shell. */
+function useNoticeSlot(): HTMLElement | null {
+  const [slot, setSlot] = useState<HTMLElement | null>(null);
+  useEffect(() => setSlot(document.getElementById(NOTICE_SLOT_ID)), []);
+  return slot;
+}
 
 /**
  * Watches the server's reachability for the whole console: the router's page fetches wait
  * for the server (UnreachableStore), TanStack Query counts as online only while the server
- * answers, and a banner says when it does not.
+ * answers, and a banner at the top of the page says when it does not.
  */
 export function UnreachableWatch() {
   useEffect(() => {
@@ -44,20 +103,26 @@ export function UnreachableWatch() {
   }, []);
   const { unreachable } = useReachability();
   const saves = usePendingSaves().length;
-  if (!unreachable) return null;
-  return (
-    <div style={place}>
+  const slot = useNoticeSlot();
+  const [notice, setNotice] = useState<HTMLElement | null>(null);
+  useKeepClear(unreachable ? notice : null);
+  if (!unreachable || !slot) return null;
+  // In the notices' place at the top of the page (ConsoleShell): it takes its own room there,
+  // stays in view below the header, and keeps clear of the field being typed in.
+  return createPortal(
+    <div ref={setNotice}>
       <UnreachableNotice
         detail={`The console lost its connection to the server. ${saves > 0 ? savesWaiting(saves) : "Pages load as soon as the server answers; nothing you typed is lost."}`}
         actions={
           saves > 0 && (
             <button type="button" style={cancelButton} className="mantine-focus-auto" onClick={cancelPendingSaves}>
-              {saves === 1 ? "Cancel the save" : `Cancel the ${saves} saves`}
+              {saves === 1 ? "Cancel the save" : `Cancel the ${plural(saves, "save")}`}
             </button>
           )
         }
       />
-    </div>
+    </div>,
+    slot,
   );
 }
 
@@ -70,7 +135,7 @@ const cancelButton: CSSProperties = {
 
 /** What the banner says of saves waiting for the server (the forms that sent them say "Saving when the server is back…"). */
 const savesWaiting = (count: number) =>
-  `${count === 1 ? "Your save is" : `${count} saves are`} sent again as soon as the server answers, and done once; nothing you typed is lost.`;
+  `${count === 1 ? "Your save is" : `${plural(count, "save")} are`} sent again as soon as the server answers, and done once; nothing you typed is lost.`;
 
 const page: CSSProperties = { paddingBlock: "var(--mantine-spacing-xl)", maxWidth: 640 };
 

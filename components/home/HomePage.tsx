@@ -4,7 +4,7 @@ import { IconCheck, IconRefresh } from "@tabler/icons-react";
 import Link from "next/link";
 import { type ComponentProps, type ReactNode, useState } from "react";
 import { KEY_EXPIRY_WARN_DAYS, KeyExpiry } from "@/components/account/KeyExpiry";
-import { targetLabel } from "@/components/admin/audit-links";
+import { auditSummary } from "@/components/admin/audit-links";
 import { bankHref } from "@/components/banks/links";
 import { BANKS_LIST_STATES } from "@/components/banks/NewBankButton";
 import { behindReason } from "@/components/banks/newest-version";
@@ -14,7 +14,7 @@ import { QueryView } from "@/components/console/QueryView";
 import { SectionCard } from "@/components/console/SectionCard";
 import { SOURCE_URL_HELP } from "@/components/sources/source-url-help";
 import { templatePath, templatesPath, templateUpdatePath } from "@/components/templates/paths";
-import { formatAge, plural } from "@/lib/client/format";
+import { formatAge } from "@/lib/client/format";
 import { useLatestAuditEntries } from "@/lib/client/hooks/audit";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { useUsersWithKeysExpiring } from "@/lib/client/hooks/identity";
@@ -22,6 +22,7 @@ import { type SourceData, sourceKey, useAvailableSources } from "@/lib/client/ho
 import { type TemplateData, useCheckAllForUpdates, useUsableTemplates } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import { checkAge, type FirstStep, firstSteps, homeSummary, templateAttention } from "./attention";
 
 /** How many rows a card lists before it sends to the page that holds them all. */
@@ -316,7 +317,7 @@ function AuditCard() {
             items={data.entries.map((entry) => ({
               key: entry.id,
               href: `/admin/audit?${new URLSearchParams({ target: entry.target })}`,
-              label: `${entry.action}: ${targetLabel(entry)}`,
+              label: auditSummary(entry),
               detail: `by ${entry.actor.principal_id}, ${formatAge(entry.at)}`,
             }))}
             more={{ href: "/admin/audit", label: "see the audit log" }}

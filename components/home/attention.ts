@@ -1,6 +1,7 @@
-import { formatAge, plural } from "@/lib/client/format";
+import { formatAge } from "@/lib/client/format";
 import { hasUpdate, type TemplateData } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 
 // What Home says about templates and about getting started, from the lists it loads: pure, so
 // the wording is tested without a browser.

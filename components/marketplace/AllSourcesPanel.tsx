@@ -4,8 +4,9 @@ import { EmptyList } from "@/components/console/states";
 import { useCatalogs, useRefreshCatalogs } from "@/lib/client/hooks/catalog";
 import { type SourceData, sourceKey } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import { CatalogBrowser } from "./CatalogBrowser";
-import { CatalogFailure, LastFetched, RefreshButton, templateCount } from "./CatalogStatus";
+import { CatalogFailure, LastFetched, RefreshButton } from "./CatalogStatus";
 import type { SourcedEntry } from "./catalog-search";
 
 /**
@@ -45,7 +46,7 @@ export function AllSourcesPanel({ into, sources }: { into: ScopeKind; sources: S
                     <Loader size={10} aria-hidden /> loading…
                   </>
                 ) : catalog.data ? (
-                  templateCount(catalog.data.templates.length)
+                  plural(catalog.data.templates.length, "template")
                 ) : (
                   "not available"
                 )}{" "}

@@ -26,6 +26,7 @@ import { templatePath } from "@/components/templates/paths";
 import { sourceKey } from "@/lib/client/hooks/sources";
 import { searchWords } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import {
   type CatalogFilters,
   type CatalogSort,
@@ -160,7 +161,9 @@ export function CatalogBrowser({
       </Group>
       <Group justify="space-between" align="flex-end" gap="sm">
         <Text size="sm" c="dimmed" id={countId} aria-live="polite" data-testid="catalog-count">
-          {shown.length === items.length ? `${items.length} templates` : `${shown.length} of ${items.length} templates match`}
+          {shown.length === items.length
+            ? plural(items.length, "template")
+            : `${shown.length} of ${plural(items.length, "template")} match`}
         </Text>
         <Select label="Sort by" data={sorts} value={sort} onChange={chooseSort} allowDeselect={false} w={200} />
       </Group>

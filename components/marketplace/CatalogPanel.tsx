@@ -5,8 +5,9 @@ import { EmptyList, LoadingState } from "@/components/console/states";
 import { useCatalog, useRefreshCatalogs } from "@/lib/client/hooks/catalog";
 import { type SourceData, sourceKey } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import { CatalogBrowser } from "./CatalogBrowser";
-import { CatalogFailure, LastFetched, RefreshButton, templateCount } from "./CatalogStatus";
+import { CatalogFailure, LastFetched, RefreshButton } from "./CatalogStatus";
 
 /**
  * One source's catalog: where it comes from, when it was last fetched (and why the last fetch
@@ -29,7 +30,7 @@ export function CatalogPanel({ into, source }: { into: ScopeKind; source: Source
           <Anchor href={source.url} target="_blank" rel="noreferrer noopener" size="sm" style={{ wordBreak: "break-all" }}>
             {source.url}
           </Anchor>
-          {catalog.data && ` · ${templateCount(count)}`}
+          {catalog.data && ` · ${plural(count, "template")}`}
           {" · "}
           <span data-testid="catalog-fetched">
             <LastFetched source={source} />

@@ -4,9 +4,6 @@ import { IconAlertTriangle, IconRefresh } from "@tabler/icons-react";
 import { formatAge, formatTimestamp } from "@/lib/client/format";
 import type { SourceData } from "@/lib/client/hooks/sources";
 
-/** "1 template", "3 templates". */
-export const templateCount = (n: number) => `${n} template${n === 1 ? "" : "s"}`;
-
 /** Revalidates catalogs with their marketplaces. */
 export function RefreshButton({ label, busy, onClick }: { label: string; busy: boolean; onClick: () => void }) {
   return (

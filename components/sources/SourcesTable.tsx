@@ -5,9 +5,10 @@ import type { z } from "zod";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
 import type { CatalogCheck } from "@/lib/client/hooks/sources";
 import type { Source } from "@/lib/contracts/sources/schemas";
+import { plural } from "@/lib/shared/plural";
 import { allowedHostsHint } from "./allowed-hosts";
 
 type SourceRow = z.output<typeof Source>;
@@ -103,14 +104,16 @@ export function SourcesTable({
 /**
  * When the source's catalog was last fetched; the outcome of the check run after it was added
  * or edited ("8 templates found"); and a "Last fetch failed" badge with the reason when the
- * last fetch failed, with what would allow a host the server refuses.
+ * last fetch failed, with what would allow a host the server refuses. A catalog never fetched
+ * because its fetch failed shows the failure alone, not "Never fetched" beside it.
  */
 function CatalogFetchCell({ source, check }: { source: SourceRow; check: CatalogCheck | null | undefined }) {
   const failure = check ? (check.ok ? null : check.reason) : source.catalog_error;
   const hint = failure && allowedHostsHint(failure);
+  const fetchedAt = source.catalog_fetched_at;
   return (
     <Stack gap={4} align="flex-start">
-      <Text size="sm">{source.catalog_fetched_at ? formatTimestamp(source.catalog_fetched_at) : "Never fetched"}</Text>
+      {fetchedAt ? <Text size="sm">{formatTimestamp(fetchedAt)}</Text> : !failure && check !== null && <Text size="sm">Never fetched</Text>}
       {check === null && (
         <Group gap={6} role="status">
           <Loader size="xs" aria-hidden />

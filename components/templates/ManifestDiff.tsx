@@ -3,6 +3,7 @@ import { Group, Paper, SegmentedControl, Switch, Text, VisuallyHidden } from "@m
 import { Fragment, useId, useMemo, useState } from "react";
 import { ScrollRegion } from "@/components/console/ScrollRegion";
 import { useNarrowScreen } from "@/components/console/useNarrowScreen";
+import { plural } from "@/lib/shared/plural";
 import { type DiffLine, foldUnchanged, lineDiff, type SideBySideRow, sideBySide } from "./line-diff";
 import classes from "./ManifestDiff.module.css";
 
@@ -41,7 +42,7 @@ export function ManifestDiff({ before, after, beforeLabel, afterLabel }: Props) 
       <Group justify="space-between" mb="xs" gap="sm">
         <Text size="sm" id={captionId}>
           <Text span c="green" fw={600}>
-            {added} line{added === 1 ? "" : "s"} added
+            {plural(added, "line")} added
           </Text>
           ,{" "}
           <Text span c="red" fw={600}>
@@ -88,9 +89,7 @@ const rowKey = (row: SideBySideRow) => (row.left ? `old ${row.left.no}` : `new $
 function Gap({ count, span }: { count: number; span: number }) {
   return (
     <tr className={classes.gap}>
-      <td colSpan={span}>
-        {count} unchanged line{count === 1 ? "" : "s"}
-      </td>
+      <td colSpan={span}>{plural(count, "unchanged line")}</td>
     </tr>
   );
 }

@@ -8,9 +8,9 @@ import { bankHref } from "@/components/banks/links";
 import { type NewestVersion, rollbackWarning } from "@/components/banks/newest-version";
 import { ScrollRegion } from "@/components/console/ScrollRegion";
 import { SearchInput } from "@/components/console/SearchInput";
-import { plural } from "@/lib/client/format";
 import { type BankRolloutOutcome, useBankRollout } from "@/lib/client/hooks/banks";
 import { matchesSearch } from "@/lib/client/search";
+import { plural } from "@/lib/shared/plural";
 import { groupHeading, groupPreviews, type PreviewGroup } from "./rollout-groups";
 
 /** A bank the rollout may go to: its id and its name. */

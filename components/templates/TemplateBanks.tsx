@@ -11,9 +11,10 @@ import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { SectionCard } from "@/components/console/SectionCard";
 import { Table } from "@/components/console/Table";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 
 import type { RolloutBank } from "./RolloutModal";
 

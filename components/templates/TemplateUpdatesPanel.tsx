@@ -4,7 +4,7 @@ import { IconDownload, IconRefresh } from "@tabler/icons-react";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/console/ConfirmModal";
 import { SectionCard } from "@/components/console/SectionCard";
-import { formatTimestamp, plural } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
 import {
   type CheckUpdatesResult,
   hasUpdate,
@@ -17,6 +17,7 @@ import {
 } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import { BulkUpdateConfirm } from "./BulkUpdateConfirm";
 
 /**

@@ -9,10 +9,10 @@ import { lazyDialog, lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { withUrlState } from "@/components/console/url-state";
-import { plural } from "@/lib/client/format";
 import { type TemplateData, useRemoveTemplate, useTemplates, useUsableTemplates } from "@/lib/client/hooks/templates";
 import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import { marketplacePath, newTemplatePath, templatesPath } from "./paths";
 import { ScopeSwitch } from "./ScopeSwitch";
 
@@ -177,7 +177,7 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
             checkFailures={checkFailures}
             onUpdate={setUpdating}
             onDelete={setDeleting}
-            caption={filtering ? `${shown.length} of ${templates.length} templates, by id` : `${templates.length} templates, by id`}
+            caption={`${filtering ? `${shown.length} of ` : ""}${plural(templates.length, "template")}, by id`}
           />
         )}
       </Stack>

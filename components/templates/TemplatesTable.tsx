@@ -106,7 +106,7 @@ function TemplateRow({ scope, template: t, access, checkFailure, onUpdate, onDel
         </Anchor>
         <Text size="sm">{t.name}</Text>
         {t.locally_modified && (
-          <Badge color="yellow" variant="light" size="sm" mt={4} style={{ minWidth: "max-content" }}>
+          <Badge color="yellow" variant="light" size="sm" mt={4}>
             Edited locally
           </Badge>
         )}

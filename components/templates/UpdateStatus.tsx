@@ -26,7 +26,7 @@ export function UpdateStatus({ template: t, checkFailure }: { template: Template
   if (checkFailure) {
     return (
       <Stack gap={2} align="flex-start">
-        <Badge color="red" variant="light" style={{ minWidth: "max-content" }}>
+        <Badge color="red" variant="light">
           Check failed
         </Badge>
         <Text size="xs" c="red" maw={280}>
@@ -44,7 +44,7 @@ export function UpdateStatus({ template: t, checkFailure }: { template: Template
   }
   return hasUpdate(t) ? (
     <Stack gap={2} align="flex-start">
-      <Badge color="blue" variant="filled" style={{ minWidth: "max-content" }}>
+      <Badge color="blue" variant="filled">
         Update available
       </Badge>
       <Text size="xs" c="dimmed" ff="monospace">
@@ -54,7 +54,7 @@ export function UpdateStatus({ template: t, checkFailure }: { template: Template
     </Stack>
   ) : (
     <Stack gap={2} align="flex-start">
-      <Badge color="green" variant="light" style={{ minWidth: "max-content" }}>
+      <Badge color="green" variant="light">
         Up to date
       </Badge>
       {checked}

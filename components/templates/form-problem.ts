@@ -2,6 +2,7 @@
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import type { ManifestCheck, ParsedJson } from "@/lib/client/hooks/manifests";
 import type { FieldError } from "@/lib/contracts/problem-schema";
+import { plural } from "@/lib/shared/plural";
 
 const isManifestPath = (path: string) => path === "manifest" || path.startsWith("manifest.") || path.startsWith("manifest[");
 
@@ -34,7 +35,7 @@ export function saveBlockers(name: string, parsed: ParsedJson, check: ManifestCh
   if (name.trim() === "") blockers.push("the template needs a name");
   if (!parsed.ok) blockers.push(parsed.empty ? "the manifest is empty" : "the manifest is not valid JSON");
   else if (check.state === "checked" && !check.valid) {
-    blockers.push(`the manifest has ${check.errors.length} problem${check.errors.length === 1 ? "" : "s"} to fix`);
+    blockers.push(`the manifest has ${plural(check.errors.length, "problem")} to fix`);
   }
   return blockers;
 }

@@ -1,6 +1,6 @@
-import { plural } from "@/lib/client/format";
 import type { BankRolloutOutcome } from "@/lib/client/hooks/banks";
 import type { ImportChanges, ImportResult } from "@/lib/contracts/banks/schemas";
+import { plural } from "@/lib/shared/plural";
 
 /** Banks whose preview came out the same: the same changes, or the same failure. */
 export interface PreviewGroup {

@@ -1,5 +1,5 @@
-import { plural } from "@/lib/client/format";
 import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
+import { plural } from "@/lib/shared/plural";
 
 /**
  * What a template holds, at a glance, derived from its content alone: what a reader wants to

@@ -216,16 +216,16 @@ export async function writePolicyAndCheckResolve(page: Page, bankId: string, opt
   await expect(form.getByRole("textbox", { name: "Version" })).toHaveValue("2026-03-24");
 
   // Form → JSON.
-  await form.getByRole("textbox", { name: "Default strategy" }).fill("balanced");
+  await field(form, "Default strategy").fill("balanced");
   await form.getByRole("button", { name: "Add strategy override" }).click();
   const first = form.getByTestId("strategy-override-0");
   await first.getByRole("textbox", { name: "Value" }).fill("slack");
-  await first.getByRole("textbox", { name: "Strategy" }).fill("fast");
+  await field(first, "Strategy").fill("fast");
   await form.getByRole("button", { name: "Add strategy override" }).click();
   const second = form.getByTestId("strategy-override-1");
   await choose(page, field(second, "Scope"), "topic");
   await second.getByRole("textbox", { name: "Value" }).fill("billing");
-  await second.getByRole("textbox", { name: "Strategy" }).fill("careful");
+  await field(second, "Strategy").fill("careful");
 
   await form.getByRole("switch", { name: "Grant public access by default" }).check();
   const grant = form.getByTestId("public-access-default");
@@ -257,18 +257,18 @@ export async function writePolicyAndCheckResolve(page: Page, bankId: string, opt
   // JSON → form.
   const edited = (await policyJsonText(page)).replace('"default_strategy": "balanced"', '"default_strategy": "thorough"');
   await policyJson(page).fill(edited);
-  await expect(form.getByRole("textbox", { name: "Default strategy" })).toHaveValue("thorough");
+  await expect(field(form, "Default strategy")).toHaveValue("thorough");
 
   // Invalid JSON: its parse error, and the form paused until it is fixed.
   await policyJson(page).fill(edited.replace('"version"', "version"));
   await expect(page.getByText(/^Not valid JSON: /)).toBeVisible();
   await expect(page.getByTestId("form-paused")).toBeVisible();
-  await expect(form.getByRole("textbox", { name: "Default strategy" })).toBeDisabled();
+  await expect(field(form, "Default strategy")).toBeDisabled();
   await expect(page.getByRole("button", { name: "Save policy" })).toBeDisabled();
   await opts.beforeSave?.();
   await policyJson(page).fill(edited);
   await expect(page.getByTestId("form-paused")).toHaveCount(0);
-  await expect(form.getByRole("textbox", { name: "Default strategy" })).toBeEnabled();
+  await expect(field(form, "Default strategy")).toBeEnabled();
 
   await page.getByRole("button", { name: "Save policy" }).click();
   await expect(page.getByTestId("policy-status")).toHaveText("Policy saved.");

@@ -22,6 +22,3 @@ export function formatAge(iso: string, now: number = Date.now()): string {
   }
   return relativeTime.format(0, "second");
 }
-
-/** "1 bank", "3 banks": a count with its noun (`many` when the plural is not `one` + "s"). */
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

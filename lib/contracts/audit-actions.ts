@@ -39,6 +39,9 @@ export const SESSION_ACTIONS = ["session.sign-in", "session.sign-out"] as const;
 /** Every action the audit log records. */
 export const AUDIT_ACTIONS = [...ENDPOINT_ACTIONS, ...SESSION_ACTIONS] as const;
 
+/** An action the audit log records. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /** An action a write endpoint declares (`audit: { action }`) and its service records (`tx.audit.record`). */
 export type EndpointAuditAction = (typeof ENDPOINT_ACTIONS)[number];
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { plural } from "@/lib/shared/plural";
 import { type FieldError, unprocessable } from "./errors";
 
 /** `["manifest", "mental_models", 1, "id"]` → `manifest.mental_models[1].id` */
@@ -67,7 +68,7 @@ const quoted = (value: unknown) => (typeof value === "string" ? `"${value}"` : S
 function amount(origin: string, n: number | bigint): string {
   const unit = UNITS[origin];
   if (!unit) return String(n);
-  return `${n} ${Number(n) === 1 ? unit[0] : unit[1]}`;
+  return plural(n, ...unit);
 }
 
 function tooSmall(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall>): string {

@@ -12,7 +12,7 @@ import { useDeletePolicy, useSavePolicy } from "@/lib/client/hooks/policy";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import classes from "./PolicyEditor.module.css";
 import { PolicyForm } from "./PolicyForm";
-import { formatPath, newPolicy, type Path, type PolicyDraft, parsePolicyJson, setIn, toJson } from "./policy-document";
+import { formatPath, knownStrategies, newPolicy, type Path, type PolicyDraft, parsePolicyJson, setIn, toJson } from "./policy-document";
 import { ResolvePreview } from "./ResolvePreview";
 
 /** The API reports the document's fields under `document` (the PUT body's root). */
@@ -23,6 +23,8 @@ interface PolicyEditorProps {
   bankId: string;
   /** The stored document; null when the bank has no policy yet. */
   saved: PolicyDraft | null;
+  /** The bank's config, whose retain strategies the form offers as strategy names. */
+  bankConfig: Record<string, unknown> | undefined;
 }
 
 /**
@@ -30,7 +32,7 @@ interface PolicyEditorProps {
  * rewrites the JSON; JSON that parses updates the form, and JSON that does not pauses the
  * form until it does. Save sends the document; the API's refusals show at their fields.
  */
-export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
+export function PolicyEditor({ bankId, saved, bankConfig }: PolicyEditorProps) {
   const baseline = saved ?? newPolicy();
   const [draft, setDraft] = useState<PolicyDraft>(baseline);
   const [json, setJson] = useState(() => toJson(baseline));
@@ -158,7 +160,7 @@ export function PolicyEditor({ bankId, saved }: PolicyEditorProps) {
               </Alert>
             )}
             <FormFieldset disabled={jsonError !== null} aria-label="Policy form" data-testid="policy-form">
-              <PolicyForm draft={draft} onSet={onSet} errorAt={errorAt} />
+              <PolicyForm draft={draft} onSet={onSet} errorAt={errorAt} strategies={knownStrategies(bankConfig, saved)} />
             </FormFieldset>
           </SectionCard>
         </Grid.Col>

@@ -1,6 +1,7 @@
 "use client";
 import {
   ActionIcon,
+  Autocomplete,
   Button,
   Fieldset,
   Group,
@@ -26,6 +27,8 @@ const BUDGET_OPTIONS = RECALL_BUDGETS.map((b) => ({ value: b, label: b }));
 
 interface PolicyFormProps {
   draft: PolicyDraft;
+  /** The strategy names to offer (knownStrategies); any other may be typed. */
+  strategies: string[];
   /** Sets one value of the document; `undefined` removes it. */
   onSet: (path: Path, value: unknown) => void;
   /** The API's message for a field of the document, if it refused one. */
@@ -180,7 +183,7 @@ function GrantFields({ path, draft, onSet, errorAt }: PolicyFormProps & { path: 
  * JSON view shows.
  */
 export function PolicyForm(props: PolicyFormProps) {
-  const { draft, onSet, errorAt } = props;
+  const { draft, onSet, errorAt, strategies } = props;
   const grantsByDefault = isObject(getIn(draft, ["public_access", "default"]));
   const unknownKeys = Object.keys(draft).filter((k) => !KNOWN_KEYS.includes(k));
 
@@ -197,12 +200,18 @@ export function PolicyForm(props: PolicyFormProps) {
             error={errorAt(["version"])}
             styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
           />
-          <TextInput
+          <Text size="xs" c="dimmed" data-testid="strategy-names-hint">
+            {strategies.length > 0
+              ? "The strategy fields offer the retain strategies this bank's config defines and the names its policy uses; any other name may be typed."
+              : "This bank's config defines no retain strategies (retain_strategies) and its policy names none yet: type the strategy's name."}
+          </Text>
+          <Autocomplete
             label="Default strategy"
             description="Used where no strategy override matches; empty for none."
             placeholder="balanced"
+            data={strategies}
             value={textAt(draft, ["default_strategy"])}
-            onChange={(e) => onSet(["default_strategy"], e.currentTarget.value || undefined)}
+            onChange={(value) => onSet(["default_strategy"], value || undefined)}
             error={errorAt(["default_strategy"])}
           />
           <OverrideList
@@ -215,10 +224,11 @@ export function PolicyForm(props: PolicyFormProps) {
             renderItem={(path) => (
               <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
                 <ScopeFields {...props} path={path} />
-                <TextInput
+                <Autocomplete
                   label="Strategy"
+                  data={strategies}
                   value={textAt(draft, [...path, "strategy"])}
-                  onChange={(e) => onSet([...path, "strategy"], e.currentTarget.value)}
+                  onChange={(value) => onSet([...path, "strategy"], value)}
                   error={errorAt([...path, "strategy"])}
                 />
               </SimpleGrid>

@@ -6,7 +6,8 @@ import { EmptyList, ErrorState, LoadingState } from "@/components/console/states
 import { useConfirm } from "@/components/console/useConfirm";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import { useRestorePolicy } from "@/lib/client/hooks/policy";
-import { formatChangeTime, type PolicyChange, type PolicyChangeKind, policyChangeKind } from "./policy-change";
+import { plural } from "@/lib/shared/plural";
+import { formatChangeTime, type PolicyChange, type PolicyChangeKind, policyChangeKind, versionLeftBy } from "./policy-change";
 
 const KIND: Record<PolicyChangeKind, { label: string; color: string }> = {
   created: { label: "Created", color: "green" },
@@ -54,22 +55,22 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
   if (changes.length === 0) {
     return <EmptyList title="No policy changes yet" description="Each save and deletion of this bank's policy is listed here." />;
   }
-  const when = new Map(changes.map((change) => [change.id, change.at]));
+  const byId = new Map(changes.map((change) => [change.id, change]));
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        {changes.length} change{changes.length === 1 ? "" : "s"} of this bank&apos;s policy, newest first. Open one to see what it changed.
+        {plural(changes.length, "change")} of this bank&apos;s policy, newest first. Open one to see what it changed.
       </Text>
       {/* Keyed by the newest change: the list may first show a cached answer, then a newer change on top, which opens instead. */}
       <Accordion key={changes[0]!.id} variant="separated" multiple defaultValue={[changes[0]!.id]} data-testid="policy-history">
         {changes.map((change, index) => {
           const kind = KIND[policyChangeKind(change)];
-          const restoredAt = change.restored_from === null ? undefined : when.get(change.restored_from);
+          const restored = change.restored_from === null ? undefined : byId.get(change.restored_from);
           return (
             <Accordion.Item key={change.id} value={change.id} data-testid="policy-change">
               <Accordion.Control>
                 <Group gap="xs" wrap="wrap">
-                  <Badge color={kind.color} variant="light" style={{ minWidth: "max-content" }}>
+                  <Badge color={kind.color} variant="light">
                     {kind.label}
                   </Badge>
                   <Text size="sm" title={change.at}>
@@ -79,7 +80,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
                     by {change.actor}
                   </Text>
                   {index === 0 && (
-                    <Badge color="green" variant="filled" size="sm" style={{ minWidth: "max-content" }}>
+                    <Badge color="green" variant="filled" size="sm">
                       Current
                     </Badge>
                   )}
@@ -88,9 +89,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
               <Accordion.Panel>
                 <Stack gap="sm">
                   {change.restored_from !== null && (
-                    <Text size="sm">
-                      Restored the policy as the change of {restoredAt ? formatChangeTime(restoredAt) : "an earlier time"} left it.
-                    </Text>
+                    <Text size="sm">Restored the policy to {restored ? versionLeftBy(restored) : "an earlier version"}.</Text>
                   )}
                   <AuditChanges before={change.before} after={change.after} />
                   {index > 0 && (

@@ -10,7 +10,7 @@ import { withUrlState } from "@/components/console/url-state";
 import { useBank } from "@/lib/client/hooks/banks";
 import { useBankPolicy } from "@/lib/client/hooks/policy";
 import { BankBreadcrumbs } from "../BankBreadcrumbs";
-import { formatChangeTime, type PolicyChange } from "./policy-change";
+import { formatChangeTime, type PolicyChange, versionLeftBy } from "./policy-change";
 import type { PolicyDraft } from "./policy-document";
 
 // The editor (form, JSON, resolve preview) shows once the bank and its policy arrived; its
@@ -23,9 +23,9 @@ const PolicyHistory = lazySection(
 
 const TABS = ["editor", "history"] as const;
 
-/** What the last restore did, for its notice. */
+/** What the last restore did, for its notice: the change whose policy it put back, and whether that was none. */
 interface Restored {
-  at: string;
+  change: PolicyChange;
   deleted: boolean;
 }
 
@@ -47,7 +47,7 @@ function PolicyPageView({ bankId }: { bankId: string }) {
   const [editorGeneration, setEditorGeneration] = useState(0);
 
   const onRestored = (change: PolicyChange, document: unknown) => {
-    setRestored({ at: change.at, deleted: document === null });
+    setRestored({ change, deleted: document === null });
     setEditorGeneration((n) => n + 1);
     void setTab(null);
   };
@@ -89,6 +89,7 @@ function PolicyPageView({ bankId }: { bankId: string }) {
             key={editorGeneration}
             bankId={bankId}
             saved={hasPolicy ? ((policy.data?.document as PolicyDraft | undefined) ?? null) : null}
+            bankConfig={bank.data?.config}
           />
         </Tabs.Panel>
         <Tabs.Panel value="history">{tab === "history" && <PolicyHistory bankId={bankId} onRestored={onRestored} />}</Tabs.Panel>
@@ -111,7 +112,7 @@ function PolicyPageView({ bankId }: { bankId: string }) {
           color="green"
           icon={<IconCircleCheck aria-hidden />}
           role="status"
-          title="Policy restored"
+          title={`Policy restored to ${versionLeftBy(restored.change)}`}
           withCloseButton
           closeButtonLabel="Dismiss"
           onClose={() => setRestored(null)}
@@ -119,8 +120,8 @@ function PolicyPageView({ bankId }: { bankId: string }) {
           data-testid="policy-restored"
         >
           {restored.deleted
-            ? `The bank has no policy now, as after the change of ${formatChangeTime(restored.at)}.`
-            : `The policy is the document the change of ${formatChangeTime(restored.at)} left; the editor shows it.`}
+            ? `The bank has no policy now, as after the change of ${formatChangeTime(restored.change.at)}.`
+            : `The policy is the document the change of ${formatChangeTime(restored.change.at)} left; the editor shows it.`}
         </Alert>
       )}
       {body}

@@ -20,3 +20,10 @@ const toTheSecond = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", ti
 export function formatChangeTime(iso: string): string {
   return toTheSecond.format(new Date(iso));
 }
+
+/**
+ * The policy as a change left it, in words: "the version of 28 Nov 2026, 09:40:12 by nadia"
+ * (what a restore put back, named by the change that made it).
+ */
+export const versionLeftBy = (change: Pick<PolicyChange, "at" | "actor">): string =>
+  `the version of ${formatChangeTime(change.at)} by ${change.actor}`;

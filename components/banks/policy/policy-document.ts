@@ -57,6 +57,21 @@ export const listAt = (draft: PolicyDraft, path: Path): unknown[] => {
   return Array.isArray(value) ? value : [];
 };
 
+/** The strategy names a policy document uses: its default strategy and its overrides'. */
+const strategiesOf = (document: PolicyDraft | null): unknown[] =>
+  document ? [document.default_strategy, ...listAt(document, ["strategy_overrides"]).map((o) => getIn(o, ["strategy"]))] : [];
+
+/**
+ * The strategy names known for a bank, which the form offers: the retain strategies its config
+ * defines (`retain_strategies` by name, and `retain_default_strategy`) and the names its policy
+ * uses already (`policies`: as saved, as edited). The API takes any name, so any may still be typed.
+ */
+export function knownStrategies(config: Record<string, unknown> | undefined, ...policies: (PolicyDraft | null)[]): string[] {
+  const defined = isObject(config?.retain_strategies) ? Object.keys(config.retain_strategies) : [];
+  const names = [...defined, config?.retain_default_strategy, ...policies.flatMap(strategiesOf)];
+  return [...new Set(names.filter((name): name is string => typeof name === "string" && name.trim() !== ""))].sort();
+}
+
 /** A text field's value; non-strings (from the JSON) are shown as JSON. */
 export const textAt = (draft: PolicyDraft, path: Path): string => {
   const value = getIn(draft, path);

@@ -31,7 +31,7 @@ export const versionActionLabel = (v: VersionAction) =>
 
 export function ActionBadge({ version }: { version: VersionAction }) {
   return (
-    <Badge color={ACTION_COLORS[version.action]} variant="light" tt="none" style={{ minWidth: "max-content" }}>
+    <Badge color={ACTION_COLORS[version.action]} variant="light" tt="none">
       {versionActionLabel(version)}
     </Badge>
   );

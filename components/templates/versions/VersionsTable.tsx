@@ -5,6 +5,7 @@ import { type RowAction, RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import type { VersionSummaryData } from "@/lib/client/hooks/versions";
+import { plural } from "@/lib/shared/plural";
 import { ActionBadge } from "./ActionBadge";
 
 const COLUMNS = [
@@ -25,7 +26,7 @@ interface Props {
 
 /** One row per recorded version, newest first, with what can be done with it. */
 export function VersionsTable({ versions, onView, onCompare, onRollback }: Props) {
-  const caption = `${versions.length} version${versions.length === 1 ? "" : "s"}, newest first; the newest is the current content`;
+  const caption = `${plural(versions.length, "version")}, newest first; the newest is the current content`;
   return (
     // No minimum width: at 390 px the table fits the card (the actions wrap) rather than scrolling sideways.
     <ResourceTable columns={COLUMNS} actions caption={caption} testId="versions-table" minWidth={0} verticalSpacing="sm">
@@ -55,7 +56,7 @@ export function VersionsTable({ versions, onView, onCompare, onRollback }: Props
                   Version {v.version}
                 </Text>
                 {isCurrent && (
-                  <Badge color="green" variant="filled" size="sm" style={{ minWidth: "max-content" }}>
+                  <Badge color="green" variant="filled" size="sm">
                     Current
                   </Badge>
                 )}
@@ -93,7 +94,7 @@ export function VersionsTable({ versions, onView, onCompare, onRollback }: Props
                   </Text>
                 )}
                 {v.locally_modified && (
-                  <Badge color="yellow" variant="light" size="sm" style={{ minWidth: "max-content" }}>
+                  <Badge color="yellow" variant="light" size="sm">
                     Edited locally
                   </Badge>
                 )}

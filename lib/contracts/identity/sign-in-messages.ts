@@ -1,4 +1,5 @@
 // No Node or database imports: the sign-in page uses this too.
+import { plural } from "@/lib/shared/plural";
 
 /**
  * What a sign-in refused with 429 tells the user: how long to wait, from the Retry-After
@@ -7,8 +8,6 @@
  */
 export function tooManySignInsMessage(retryAfterSeconds: number): string {
   const seconds = Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? Math.ceil(retryAfterSeconds) : 15 * 60;
-  const wait = seconds < 60 ? count(seconds, "second") : count(Math.ceil(seconds / 60), "minute");
+  const wait = seconds < 60 ? plural(seconds, "second") : plural(Math.ceil(seconds / 60), "minute");
   return `Too many attempts from here. Try again in ${wait}.`;
 }
-
-const count = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? "" : "s"}`;
