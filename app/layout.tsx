@@ -5,7 +5,6 @@ import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/c
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
-import { HydratedMark } from "@/components/console/HydratedMark";
 import { theme } from "./theme";
 
 export const metadata: Metadata = {
@@ -26,7 +25,6 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <MantineProvider theme={theme} defaultColorScheme="auto">
           {children}
         </MantineProvider>
-        <HydratedMark />
       </body>
     </html>
   );

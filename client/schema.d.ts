@@ -452,7 +452,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Update the caller's template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path) */
+        /** Update the caller's template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path, unless the body's resolutions resolve it) */
         post: operations["postMeTemplatesTemplateIdUpdate"];
         delete?: never;
         options?: never;
@@ -557,7 +557,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Update a server template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path) */
+        /** Update a server template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path, unless the body's resolutions resolve it) */
         post: operations["postAdminTemplatesTemplateIdUpdate"];
         delete?: never;
         options?: never;
@@ -1703,6 +1703,39 @@ export interface components {
         };
         /**
          * @example {
+         *       "resolutions": [
+         *         {
+         *           "path": "name",
+         *           "take": "local"
+         *         },
+         *         {
+         *           "path": "manifest.directives[0].content",
+         *           "take": "value",
+         *           "value": "Answer warmly and briefly."
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateRequest: {
+            /** @description With merge=true only: how to resolve conflicts. When they cover every conflict the merge is written at once, as one version with action `merge`; else 409 merge-conflict lists the conflicts left. A path that is not a conflict is 422. */
+            resolutions?: components["schemas"]["MergeResolution"][] | null;
+        };
+        MergeResolution: {
+            /**
+             * @description A conflict's path, as the merge-conflict problem names it.
+             * @example manifest.directives[0].content
+             */
+            path: string;
+            /**
+             * @description `local`: the template's own value; `upstream`: the source's (either may be a side without the path, which deletes it); `value`: the `value` given.
+             * @enum {string}
+             */
+            take: "local" | "upstream" | "value";
+            /** @description With `take: value` only, and then required: the path's value (any JSON). */
+            value?: unknown;
+        };
+        /**
+         * @example {
          *       "version": 2
          *     }
          */
@@ -1904,6 +1937,7 @@ export interface components {
          *     - `urn:bank-templates:problem:merge-conflict`: An update with merge=true found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.
          *     - `urn:bank-templates:problem:merge-base-missing`: An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.
          *     - `urn:bank-templates:problem:merge-invalid`: An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.
+         *     - `urn:bank-templates:problem:merge-resolution-unknown`: A resolution of an update with merge=true names a path that is not one of its conflicts (the template or its source may have changed since they were read); `errors` names each, and nothing was written.
          *     - `urn:bank-templates:problem:invalid-idempotency-key`: The Idempotency-Key header is not 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:` and `-`.
          *     - `urn:bank-templates:problem:idempotency-key-reused`: The Idempotency-Key was used before by this caller for another method, path or body.
          *     - `urn:bank-templates:problem:idempotency-key-in-use`: The first request with this Idempotency-Key is still running (or its process stopped after writing, before answering); retry later.
@@ -1922,7 +1956,7 @@ export interface components {
          *     - `urn:bank-templates:problem:upstream-timeout`: An upstream server did not answer in time.
          * @enum {string}
          */
-        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:invalid-idempotency-key" | "urn:bank-templates:problem:idempotency-key-reused" | "urn:bank-templates:problem:idempotency-key-in-use" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
+        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:merge-resolution-unknown" | "urn:bank-templates:problem:invalid-idempotency-key" | "urn:bank-templates:problem:idempotency-key-reused" | "urn:bank-templates:problem:idempotency-key-in-use" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
         FieldError: {
             /** @example manifest.mental_models[1].id */
             path: string;
@@ -2253,7 +2287,7 @@ export interface components {
         TemplateVersionSummary: {
             version: number;
             /** @enum {string} */
-            action: "create" | "install" | "patch" | "update" | "rollback";
+            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -2269,7 +2303,7 @@ export interface components {
         TemplateVersion: {
             version: number;
             /** @enum {string} */
-            action: "create" | "install" | "patch" | "update" | "rollback";
+            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -2436,6 +2470,7 @@ export interface components {
             last_applied: components["schemas"]["LastApplied"];
             /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
             behind: boolean;
+            newest_version: components["schemas"]["NewestTemplateVersion"];
         };
         LastApplied: {
             /** @description Normalised ref: `personal/{id}` or `server/{id}`. */
@@ -2450,6 +2485,14 @@ export interface components {
              * @example 2026-11-22T10:15:30.123Z
              */
             applied_at: string;
+        } | null;
+        /** @description The newest version of the template last applied: its number, what wrote it and, for a rollback, the version it restored (so a rollout that takes the bank back to older content can say so). The bank is `behind` when it is newer than `last_applied.template_version`. Null when no template was applied, the template is gone, or it has no recorded version. */
+        NewestTemplateVersion: {
+            version: number;
+            /** @enum {string} */
+            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
+            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
+            restored_version: number | null;
         } | null;
         RolloutResult: {
             /** @description One per bank: in bank_ids order when given, else by bank id. */
@@ -2477,6 +2520,7 @@ export interface components {
             last_applied: components["schemas"]["LastApplied"];
             /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
             behind: boolean;
+            newest_version: components["schemas"]["NewestTemplateVersion"];
             /** @description Config overrides, merged field by field by each import. */
             config: {
                 [key: string]: unknown;
@@ -6207,7 +6251,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "resolutions": [
+                 *         {
+                 *           "path": "name",
+                 *           "take": "local"
+                 *         },
+                 *         {
+                 *           "path": "manifest.directives[0].content",
+                 *           "take": "value",
+                 *           "value": "Answer warmly and briefly."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -6247,6 +6310,24 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7164,7 +7245,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "resolutions": [
+                 *         {
+                 *           "path": "name",
+                 *           "take": "local"
+                 *         },
+                 *         {
+                 *           "path": "manifest.directives[0].content",
+                 *           "take": "value",
+                 *           "value": "Answer warmly and briefly."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -7213,6 +7313,24 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, foreignKey, index, integer, json, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
+import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
 
 // Millisecond precision: every timestamp leaves the API as ISO 8601 with ms and Z.
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: "date" });
@@ -293,7 +294,7 @@ export const templateVersions = pgTable(
       .notNull()
       .references(() => templates.rowId, { onDelete: "cascade" }),
     version: integer("version").notNull(),
-    action: text("action", { enum: ["create", "install", "patch", "update", "rollback"] }).notNull(),
+    action: text("action", { enum: ["create", "install", "patch", "update", "merge", "rollback"] }).notNull(),
     actor: text("actor").notNull(),
     createdAt: createdAt(),
     ...templateContentColumns(),
@@ -301,6 +302,14 @@ export const templateVersions = pgTable(
     locallyModified: boolean("locally_modified").notNull(),
     /** The version a rollback restored; null for every other action. */
     restoredVersion: integer("restored_version"),
+    /**
+     * The source's content at `source_revision` (as an update preview's `latest`), kept when the
+     * version's own content differs from it while it came from that revision: an update that
+     * merged in local edits, and a rollback to such a version. The next merge starts from it
+     * (lib/services/templates/merge-base.ts). Null otherwise: without local edits the version's
+     * content is the source's.
+     */
+    sourceContent: json("source_content").$type<TemplateContent>(),
   },
   (t) => [primaryKey({ columns: [t.templateRowId, t.version] })],
 );

@@ -398,6 +398,7 @@ for (const size of [DESKTOP, MOBILE]) {
           /^Roll out version \d+ of personal\//,
           {
             more: async (dialog) => {
+              await dialog.getByRole("button", { name: "Preview 1 bank" }).click();
               await expect(dialog.getByRole("button", { name: /^Apply/ })).toBeEnabled();
               await check(page, "rollout dialog, previewed");
             },
@@ -437,6 +438,7 @@ for (const size of [DESKTOP, MOBILE]) {
         await checkDialog(page, rollOut, /^Roll out version \d+ of personal\//, {
           closeBy: "Done",
           more: async (dialog) => {
+            await dialog.getByRole("button", { name: "Preview 2 banks" }).click();
             await dialog.getByRole("button", { name: "Apply to 2 banks" }).click();
             await expect(dialog.getByRole("progressbar")).toHaveAccessibleName("Applied 1 of 2 banks");
             await check(page, "rollout dialog, applying", { idle: false });
@@ -447,17 +449,55 @@ for (const size of [DESKTOP, MOBILE]) {
         });
       });
 
-      test("an installed template", async ({ page }) => {
-        await checkPage(page, `/templates/personal/${HANDBOOK}`, /Accessible handbook/);
+      // A rollback waiting to be rolled out (issue 33): the template's banks, the rollout (its choice of
+      // banks, then its grouped preview) and a bank's page say it takes the banks back.
+      test("a rollback waiting to roll out", async ({ page, world }) => {
+        await expectOk(await world.api.post(`/ext/svc/me/templates/${ROLLOUT}/rollback`, { data: { version: 1 } }));
+        await open(page, `/templates/personal/${ROLLOUT}`, "Accessible rollout");
+        await expect(page.getByTestId("template-banks-rollback")).toBeVisible();
+        await check(page, "a rollback waiting");
+        await checkDialog(
+          page,
+          page.getByRole("button", { name: /^Roll out version \d+ to 2 banks$/ }),
+          /^Roll out version \d+ of personal\//,
+          {
+            more: async (dialog) => {
+              await expect(dialog.getByTestId("rollout-rollback-warning")).toBeVisible();
+              await dialog.getByRole("button", { name: "Preview 2 banks" }).click();
+              await expect(dialog.getByRole("button", { name: /^Apply/ })).toBeEnabled();
+              await check(page, "rollout dialog of a rollback, previewed");
+            },
+          },
+        );
+        const [bank] = world.rolloutBanks;
+        await open(page, `/banks/${bank}`, bank);
+        await expect(page.getByTestId("bank-rollback-warning")).toBeVisible();
+        await check(page, "a bank behind a rollback");
       });
 
-      // The review of an update of an edited template: overwriting shows the diff (checked with the
-      // page), keeping the edits shows the merge and the paths it could not decide.
+      // With what it holds and its changelog, read from its versions after the page.
+      test("an installed template", async ({ page }) => {
+        await open(page, `/templates/personal/${HANDBOOK}`, /Accessible handbook/);
+        await expect(page.getByTestId("template-summary")).toBeVisible();
+        await expect(page.getByTestId("changelog-changes").first()).not.toHaveText("Reading what changed…");
+        await check(page);
+      });
+
+      // The review of an update of an edited template: keeping the edits (the default) shows the
+      // merge and the paths it could not decide, a conflict may take a value edited here, and
+      // overwriting shows the diff.
       test("an update's review and its merge", async ({ page }) => {
-        await checkPage(page, `/templates/personal/${HANDBOOK}/update`, /update/i);
-        await page.getByText("Keep my edits", { exact: true }).click();
+        await open(page, `/templates/personal/${HANDBOOK}/update`, /update/i);
         await expect(page.getByTestId("merge-conflicts")).toBeVisible();
         await check(page, "merge with conflicts");
+        const conflict = page.getByTestId("merge-conflict").first();
+        await conflict.getByRole("radio", { name: "An edited value" }).check();
+        await expect(conflict.getByTestId("conflict-value")).toBeVisible();
+        await expect(page.getByTestId("merge-conflicts").getByTestId("manifest-diff")).toBeVisible();
+        await check(page, "merge conflict with an edited value");
+        await page.getByText("Overwrite my edits", { exact: true }).click();
+        await expect(page.getByRole("button", { name: "Overwrite local edits and update" })).toBeVisible();
+        await check(page, "update overwriting edits");
       });
 
       test("a template's versions and their dialogs", async ({ page }) => {

@@ -40,6 +40,13 @@ const SOUTH_CATALOG = [
   entry("support-desk", "Support desk", "Customer issues and how they were solved.", ["zendesk"], ["customers"]),
 ];
 
+// Three entries whose three orders differ: the marketplace's, by name, and by relevance to "roadmap".
+const WEST_CATALOG = [
+  { id: "zebra-notes", name: "Zebra notes", description: "Notes on the roadmap.", manifest: e2eManifest() },
+  { id: "roadmap-keeper", name: "Roadmap keeper", description: "Keeps the roadmap.", manifest: e2eManifest() },
+  { id: "meeting-minutes", name: "Meeting minutes", description: "Notes from meetings, roadmap items included.", manifest: e2eManifest() },
+];
+
 test.beforeAll(async () => {
   await Promise.all([north.start(), south.start()]);
   north.setCatalog("north", NORTH_CATALOG);
@@ -122,6 +129,48 @@ test("mira searches every source at once: by integration, with the integration f
   await expect(dialog).toBeHidden();
   await expect(all.getByRole("status").filter({ hasText: "Installed" })).toContainText("as pair-programmer");
   await expect(pair.getByTestId("installed-as")).toHaveText("Installed as personal/pair-programmer");
+});
+
+test("mira sorts a catalog: by relevance while searching, by name or in the marketplace's order, kept in the URL", async ({ page }) => {
+  north.setCatalog("west", WEST_CATALOG);
+  await signIn(page, MIRA.id, MIRA.password);
+  await addSource(page, { url: north.sourceUrl("west") });
+  const west = await openCatalog(page, "west");
+  const names = west.getByRole("list", { name: "Templates in west" }).getByRole("heading", { level: 3 });
+  const sort = west.getByRole("combobox", { name: "Sort by" });
+  const chooseSort = async (label: string) => {
+    await sort.click();
+    await page.getByRole("option", { name: label, exact: true }).click();
+  };
+
+  // Not searching: the marketplace's order, and no relevance to choose.
+  await expect(sort).toHaveValue("The marketplace's order");
+  await expect(names).toHaveText(["Zebra notes", "Roadmap keeper", "Meeting minutes"]);
+  await sort.click();
+  await expect(page.getByRole("option")).toHaveText(["Name, A to Z", "The marketplace's order"]);
+  await page.keyboard.press("Escape");
+
+  // Searching: the best match first (its name says it), the others in the marketplace's order.
+  await west.getByRole("searchbox", { name: "Search" }).fill("roadmap");
+  await expect(sort).toHaveValue("Relevance");
+  await expect(names).toHaveText(["Roadmap keeper", "Zebra notes", "Meeting minutes"]);
+  await expect(page).not.toHaveURL(/sort=/);
+
+  // By name, in the URL: a reload keeps it.
+  await chooseSort("Name, A to Z");
+  await expect(names).toHaveText(["Meeting minutes", "Roadmap keeper", "Zebra notes"]);
+  await expect(page).toHaveURL(/[?&]sort=name(&|$)/);
+  await page.reload();
+  await expect(sort).toHaveValue("Name, A to Z");
+  await expect(names).toHaveText(["Meeting minutes", "Roadmap keeper", "Zebra notes"]);
+  await screenshotBoth(page, "marketplace-sorted");
+
+  // The marketplace's order while searching; Back returns to the order by name.
+  await chooseSort("The marketplace's order");
+  await expect(names).toHaveText(["Zebra notes", "Roadmap keeper", "Meeting minutes"]);
+  await expect(page).toHaveURL(/[?&]sort=catalog(&|$)/);
+  await page.goBack();
+  await expect(names).toHaveText(["Meeting minutes", "Roadmap keeper", "Zebra notes"]);
 });
 
 test("mira refreshes a catalog that changed, and sees a failing marketplace on its catalog and the Sources page", async ({

@@ -6,9 +6,10 @@ import { E2E_BASE_URL } from "./support/env";
 import { expect, screenshotBoth, test } from "./support/fixtures";
 import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
 
-// Updating a template that has local edits without losing them (CONTRACT §16): member mira
-// edited two installed templates; the source changed both. One merges cleanly; the other
-// conflicts on two paths, which she resolves one by one on the review page.
+// Updating a template that has local edits without losing them (CONTRACT §16, §21): member mira
+// edited three installed templates; the source changed them all. One merges cleanly, and keeping
+// her edits is what the review offers first; another conflicts on two paths, which she resolves
+// one by one on the review page, one with a value she edits, saved as one `merge` version.
 test.describe.configure({ mode: "serial" });
 
 const MIRA = { id: "mira", password: "mira's long e2e password" };
@@ -33,14 +34,14 @@ const directives = (kind: string, cite = "Name the ticket each fact comes from."
 
 const IDS = ["merge-clean", "merge-clash", "merge-moved"];
 /** The source after mira's edits: changes to other parts of merge-clean, to the same parts of the others. */
-const changedCatalog = (movedName: string) => [
+const changedCatalog = (movedName: string, movedDescription?: string) => [
   entry("merge-clean", { tags: ["support", "reviewed"], manifest: e2eManifest({ directives: directives("Answer customers warmly.") }) }),
   entry("merge-clash", {
     name: "Upstream notes",
     tags: ["support", "v2"],
     manifest: e2eManifest({ directives: directives("Answer plainly and briefly.") }),
   }),
-  entry("merge-moved", { name: movedName }),
+  entry("merge-moved", { name: movedName, ...(movedDescription ? { description: movedDescription } : {}) }),
 ];
 
 test.beforeAll(async () => {
@@ -84,18 +85,20 @@ test.afterAll(async () => {
   await Promise.all([admin.dispose(), mira.dispose(), market.stop()]);
 });
 
-/** Opens the review page of an edited template and chooses to keep the edits. */
-async function chooseMerge(page: Page, id: string) {
+/** Opens the review page of an edited template: keeping the edits is chosen, overwriting them is not. */
+async function openReview(page: Page, id: string) {
   await page.goto(`/templates/personal/${id}/update`);
   await expect(pageHeading(page, `Review update of ${id}`)).toBeVisible();
   await expect(page.getByTestId("local-edits")).toContainText("You can keep your edits");
-  await page.getByText("Keep my edits", { exact: true }).click();
+  await expect(page.getByRole("radio", { name: "Keep my edits" })).toBeChecked();
+  await expect(page.getByRole("radio", { name: "Overwrite my edits" })).not.toBeChecked();
 }
 
-/** After the update: the template's page says so and still marks the local edits. */
+/** After the update: the template's page says the edits were kept, and still marks them. */
 async function expectUpdatedAndEdited(page: Page, id: string) {
   await expect(page).toHaveURL(new RegExp(`/templates/personal/${id}\\?updated=`));
-  await expect(page.getByRole("status").filter({ hasText: "now holds revision" })).toBeVisible();
+  const notice = page.getByRole("status").filter({ hasText: "now holds revision" });
+  await expect(notice).toContainText("Updated from source; your edits kept");
   await expect(page.getByText("Edited locally")).toBeVisible();
 }
 
@@ -111,12 +114,15 @@ interface TemplateSeen {
 }
 const template = async (id: string) => (await (await expectOk(await mira.get(`${T}/${id}`))).json()) as TemplateSeen;
 const versions = async (id: string) =>
-  ((await (await expectOk(await mira.get(`${T}/${id}/versions`))).json()) as { versions: { action: string; locally_modified: boolean }[] })
-    .versions;
+  (
+    (await (await expectOk(await mira.get(`${T}/${id}/versions`))).json()) as {
+      versions: { version: number; action: string; locally_modified: boolean; source_revision: string }[];
+    }
+  ).versions;
 
-test("mira keeps her edit and takes the source's changes in one step", async ({ page }) => {
+test("mira keeps her edit and takes the source's changes in one step: the review offers that first", async ({ page }) => {
   await signIn(page, MIRA.id, MIRA.password);
-  await chooseMerge(page, "merge-clean");
+  await openReview(page, "merge-clean");
   const clean = page.getByTestId("merge-clean");
   await expect(clean).toContainText("touch different parts");
   // What the merge writes, against the template now: upstream's tag and directive; her description stays.
@@ -137,19 +143,28 @@ test("mira keeps her edit and takes the source's changes in one step", async ({ 
   expect((await versions("merge-clean"))[0]).toMatchObject({ action: "update", locally_modified: true });
 });
 
-test("mira resolves two conflicts path by path and saves the merge", async ({ page }) => {
+test("mira resolves two conflicts path by path, one with a value she edits, saved as one merge version", async ({ page }) => {
   await signIn(page, MIRA.id, MIRA.password);
-  await chooseMerge(page, "merge-clash");
+  const before = await versions("merge-clash");
+  await openReview(page, "merge-clash");
   const section = page.getByTestId("merge-conflicts");
   await expect(section).toContainText("changed 2 parts");
   const conflict = (path: string) => section.locator(`[data-testid="merge-conflict"][data-path="${path}"]`);
   await expect(section.getByTestId("merge-conflict")).toHaveCount(2);
-  await expect(conflict("name").getByTestId("conflict-base")).toContainText('"Notes merge-clash"');
-  await expect(conflict("name").getByTestId("conflict-local")).toContainText('"Mira\'s notes"');
-  await expect(conflict("name").getByTestId("conflict-upstream")).toContainText('"Upstream notes"');
+  // Each path named in words, its three sides as text, the words only one side has marked (and
+  // said to screen readers: the brackets are not shown).
+  await expect(conflict("name").getByRole("heading", { name: "Name" })).toBeVisible();
+  await expect(conflict("name").getByTestId("conflict-base")).toContainText("Notes merge-clash");
+  await expect(conflict("name").getByTestId("conflict-local")).toContainText("[only in mine: Mira's] notes");
+  await expect(conflict("name").getByTestId("conflict-upstream")).toContainText("[only in upstream's: Upstream] notes");
   const directive = conflict("manifest.directives[0].content");
-  await expect(directive.getByTestId("conflict-local")).toContainText("Answer warmly, and say thanks.");
-  await expect(directive.getByTestId("conflict-upstream")).toContainText("Answer plainly and briefly.");
+  await expect(directive.getByRole("heading", { name: "Directive “Be kind”: content" })).toBeVisible();
+  await expect(directive.getByTestId("conflict-local")).toContainText("Answer [only in mine: warmly,] and [only in mine: say thanks].");
+  await expect(directive.getByTestId("conflict-upstream")).toContainText(
+    "Answer [only in upstream's: plainly] and [only in upstream's: briefly].",
+  );
+  await expect(directive.getByTestId("conflict-local").locator("del")).toHaveCount(2);
+  await expect(directive.getByTestId("conflict-upstream").locator("ins")).toHaveCount(2);
   const save = section.getByRole("button", { name: "Save merged" });
   await expect(save).toBeDisabled();
   await screenshotBoth(page, "lifecycle-merge-conflicts");
@@ -157,38 +172,82 @@ test("mira resolves two conflicts path by path and saves the merge", async ({ pa
 
   await conflict("name").getByRole("radio", { name: "Upstream" }).check();
   await expect(save).toBeDisabled();
-  await directive.getByRole("radio", { name: "Mine" }).check();
+  // Her own wording, combining both: the field starts from hers.
+  await directive.getByRole("radio", { name: "An edited value" }).check();
+  const value = directive.getByRole("textbox", { name: "Edited value for Directive “Be kind”: content" });
+  await expect(value).toHaveValue("Answer warmly, and say thanks.");
+  await value.fill("");
+  // Checked as the manifest it makes: at the field, and above the save.
+  await expect(directive.getByText("The value must not be blank.")).toBeVisible();
+  await expect(section.getByTestId("merge-invalid")).toContainText("manifest.directives[0].content must not be blank");
+  await expect(save).toBeDisabled();
+  await value.fill("Answer warmly and briefly, and say thanks.");
   await expect(section).toContainText("2 of 2 chosen");
-  // The result of the choices, against the template now: upstream's name and tag, her directive kept.
+  // The result of the choices, against the template now: upstream's name and tag, her edited directive.
   await expect(section.getByTestId("details-diff")).toContainText("Upstream notes");
-  await expect(section.getByTestId("manifest-diff")).toHaveText("The manifests are the same.");
+  await expect(
+    section
+      .getByTestId("manifest-diff")
+      .locator('[data-change="added"]')
+      .filter({ hasText: "Answer warmly and briefly, and say thanks." })
+      .first(),
+  ).toBeVisible();
+  await expect(save).toBeEnabled();
+  await screenshotBoth(page, "lifecycle-merge-edited-value");
+  expect(await axeFindings(page, { path: page.url(), width: 1280, scheme: "light", state: "merge conflict with an edited value" })).toEqual(
+    [],
+  );
   await save.click();
 
   await expectUpdatedAndEdited(page, "merge-clash");
   const now = await template("merge-clash");
   expect(now).toMatchObject({ name: "Upstream notes", tags: ["support", "v2"], locally_modified: true });
   expect(now.source_revision).toBe(now.latest_revision);
-  expect(now.manifest.directives[0]!.content).toBe("Answer warmly, and say thanks.");
-  expect((await versions("merge-clash")).slice(0, 2)).toMatchObject([
-    { action: "patch", locally_modified: true },
-    { action: "update", locally_modified: false },
-  ]);
+  expect(now.manifest.directives[0]!.content).toBe("Answer warmly and briefly, and say thanks.");
+  // One version, written at once: never a moment holding upstream's text.
+  const after = await versions("merge-clash");
+  expect(after).toHaveLength(before.length + 1);
+  expect(after[0]).toMatchObject({
+    version: before[0]!.version + 1,
+    action: "merge",
+    locally_modified: true,
+    source_revision: now.source_revision,
+  });
+  await page.goto(`/templates/personal/merge-clash/versions`);
+  await expect(
+    page.getByTestId(`version-row-${after[0]!.version}`).getByText("Merged with source").filter({ visible: true }),
+  ).toBeVisible();
+  await expect(page.getByTestId("versions-table").getByText("Merged with source").filter({ visible: true })).toHaveCount(1);
 });
 
-test("the source changing between the review and the save stops before applying the choices", async ({ page }) => {
+test("the source changing between the review and the save: nothing is written, the review shows the merge as it now is, and a later change is told", async ({
+  page,
+  watch,
+}) => {
   await signIn(page, MIRA.id, MIRA.password);
-  await chooseMerge(page, "merge-moved");
+  const before = await template("merge-moved");
+  await openReview(page, "merge-moved");
   const section = page.getByTestId("merge-conflicts");
   const name = section.locator('[data-testid="merge-conflict"][data-path="name"]');
-  await expect(name.getByTestId("conflict-upstream")).toContainText('"Upstream moved notes"');
+  await expect(name.getByTestId("conflict-upstream")).toContainText("[only in upstream's: Upstream] moved notes");
   await name.getByRole("radio", { name: "Mine" }).check();
-  // The source publishes again while mira decides.
-  market.setCatalog("merge", changedCatalog("Upstream notes, third edition"));
+  // The source publishes again while mira decides: its rename undone (the name is no conflict any more), its description reworded.
+  market.setCatalog("merge", changedCatalog("Notes merge-moved", "Support notes, second edition."));
+  watch.expectError(
+    /merge-moved\/update\?force=false&merge=true → 422|status of 422 \([^)]*\) \(\S+merge-moved\/update\?force=false&merge=true\)/,
+  );
   await section.getByRole("button", { name: "Save merged" }).click();
 
-  await expect(page.getByTestId("upstream-moved")).toContainText("The source changed after you reviewed it");
-  // The update took the source's newest content; her choice was not applied over it, and her edit is in the versions.
-  const now = await template("merge-moved");
-  expect(now).toMatchObject({ name: "Upstream notes, third edition", locally_modified: false });
-  expect((await versions("merge-moved")).slice(0, 2)).toMatchObject([{ action: "update" }, { action: "patch", locally_modified: true }]);
+  await expect(page.getByTestId("merge-stale")).toContainText("Nothing was saved");
+  // The merge as it now is: clean, her name kept.
+  await expect(page.getByTestId("merge-clean")).toBeVisible();
+  expect(await template("merge-moved")).toEqual(before);
+  expect((await versions("merge-moved"))[0]).toMatchObject({ action: "patch", locally_modified: true });
+
+  // It publishes once more before she keeps her edits: the template page says it holds what she did not review.
+  market.setCatalog("merge", changedCatalog("Notes merge-moved", "Support notes, third edition."));
+  await page.getByTestId("merge-clean").getByRole("button", { name: "Keep my edits and take upstream's" }).click();
+  await expectUpdatedAndEdited(page, "merge-moved");
+  await expect(page.getByTestId("updated-notice")).toContainText("after you reviewed revision");
+  expect(await template("merge-moved")).toMatchObject({ name: "Mira's moved notes", description: "Support notes, third edition." });
 });

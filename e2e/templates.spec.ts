@@ -128,9 +128,18 @@ test("dana adds a source and browses its catalog: search, filters, badges, manif
   await expect(catalogCard(panel, "sales-notes")).toHaveCount(0);
   await screenshot(page, "marketplace-filtered");
 
-  // The manifest preview, as formatted JSON.
+  // The preview: what the template holds, as the template page will say it, and the manifest as formatted JSON.
   await catalogCard(panel, "support-bot").getByRole("button", { name: "Preview manifest of Support assistant" }).click();
   const drawer = page.getByRole("dialog", { name: "Manifest of Support assistant" });
+  const summary = drawer.getByTestId("template-summary");
+  await expect(summary.getByTestId("template-summary-line")).toHaveText("2 mental models, 2 directives, 2 bank settings");
+  await expect(summary).toContainText("Open tickets, Known fixes");
+  await expect(summary).toContainText("disposition_empathy");
+  await expect(summary).toContainText("zendesk");
+  // A catalog carries no history of a template: the preview says so, with the catalog's age.
+  await expect(drawer.getByTestId("preview-revision-note")).toHaveText(
+    /^The catalog lists only a template's current revision, without dates or earlier versions\. Last fetched .+\.$/,
+  );
   const json = drawer.getByTestId("manifest-preview");
   await expect(json).toContainText('"id": "open-tickets"');
   await expect(json).toContainText('  "version": "1",');

@@ -166,6 +166,39 @@ test("vera rolls back to version 1, then undoes that by rolling back to version 
   await expect(manifestValue(page)).toHaveValue(/Link the help-centre article that answers it\./);
 });
 
+test("the template page says what it holds, and what each of its newest versions changed", async ({ page }) => {
+  await signIn(page, VERA.id, VERA.password);
+  await page.goto(`/templates/personal/${TEMPLATE}`);
+  await expect(pageHeading(page, EDITS.name)).toBeVisible();
+
+  const summary = page.getByTestId("template-summary");
+  await expect(summary.getByTestId("template-summary-line")).toHaveText("2 mental models, 2 directives, 2 bank settings");
+  await expect(summary).toContainText("Open tickets, Known fixes");
+  await expect(summary).toContainText("Be kind, Link the article");
+  await expect(summary).toContainText("retain_mission");
+  await expect(summary).toContainText("#faq");
+
+  // Newest first, each with its date and what it changed from the version before it.
+  const changelog = page.getByTestId("template-changelog");
+  const entry = (version: number) => changelog.getByTestId(`changelog-version-${version}`);
+  await expect(changelog.getByRole("listitem")).toHaveCount(4);
+  const twoWays = "Name changed; tags changed; 1 directive added, 1 removed.";
+  await expect(entry(4)).toContainText("Restored version 2");
+  await expect(entry(4).getByTestId("changelog-changes")).toHaveText(twoWays);
+  await expect(entry(3)).toContainText("Restored version 1");
+  await expect(entry(3).getByTestId("changelog-changes")).toHaveText(twoWays);
+  await expect(entry(2)).toContainText("Edited");
+  await expect(entry(2).getByTestId("changelog-changes")).toHaveText(twoWays);
+  await expect(entry(1)).toContainText("Created");
+  await expect(entry(1).getByTestId("changelog-changes")).toHaveText("First version.");
+  await expect(entry(1).locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
+  await summary.scrollIntoViewIfNeeded();
+  await screenshotBoth(page, "template-summary-changelog");
+
+  await changelog.getByRole("link", { name: "Versions: compare any two, roll back" }).click();
+  await expect(pageHeading(page, `Versions of ${TEMPLATE}`)).toBeVisible();
+});
+
 test("a template that is not there says so", async ({ page, watch }) => {
   watch.expectError(/\/versions → 404|status of 404/);
   await signIn(page, VERA.id, VERA.password);
@@ -192,6 +225,11 @@ test("the admin sees a server template's versions; a member gets the 403 page", 
 
   await page.context().clearCookies();
   await signIn(page, VERA.id, VERA.password);
+  // A member reads what a server template holds, not its versions (CONTRACT §13): no changelog.
+  await page.goto(`/templates/server/${SERVER_TEMPLATE}`);
+  await expect(pageHeading(page, "Team FAQ")).toBeVisible();
+  await expect(page.getByTestId("template-summary-line")).toHaveText("2 mental models, 2 directives, 2 bank settings");
+  await expect(page.getByTestId("template-changelog")).toHaveCount(0);
   await page.goto(versionsUrl("server", SERVER_TEMPLATE));
   await expect(pageHeading(page, "Administrators only")).toBeVisible();
   await expect(page.getByTestId("forbidden")).toContainText("signed in as vera");

@@ -81,7 +81,7 @@ describe("provenance on the embedded store: install, patch, create banks, update
     const updated = await request("POST", `${T}/notes-bot/update?force=true`, { token: carl.token });
     expect(updated.body.updated, updated.text).toBe(true);
 
-    const list = (await carl.get("/ext/svc/banks")).body.banks as Array<{ bank_id: string; behind: boolean }>;
+    const list = (await carl.get("/ext/svc/banks")).body.banks as Array<{ bank_id: string; behind: boolean; newest_version: unknown }>;
     expect(list.map((bank) => [bank.bank_id, bank.behind])).toEqual([
       ["carl-1", true],
       ["carl-2", true],
@@ -91,6 +91,10 @@ describe("provenance on the embedded store: install, patch, create banks, update
     expect((await carl.get("/ext/svc/banks/carl-2")).body.behind).toBe(true);
     // An admin sees the same answer for carl's banks.
     expect((await t.admin.get("/ext/svc/banks/carl-2")).body.behind).toBe(true);
+    // What a rollout would apply now: the update, version 3; the other template's bank holds its newest.
+    const newest = (id: string) => list.find((bank) => bank.bank_id === id)!.newest_version;
+    expect(newest("carl-1")).toEqual({ version: 3, action: "update", restored_version: null });
+    expect(newest("carl-other")).toEqual({ version: 1, action: "create", restored_version: null });
   });
 
   it("lists the banks last applied from a template with ?template=, its ref resolved as POST /banks resolves it", async () => {
@@ -229,12 +233,24 @@ describe("provenance on the embedded store: install, patch, create banks, update
     expect(await auditCount()).toBe(entries);
   });
 
-  it("a template that is gone: its banks are no longer behind, and ?template= answers 404", async () => {
+  it("a rollback is a newer version that says which version it restores, so the console can tell a rollout takes banks back", async () => {
     expect((await carl.patch(`${T}/other`, { description: "v2" })).status).toBe(200);
+    expect((await carl.post(`${T}/other/rollback`, { version: 1 })).status).toBe(200);
+    const bank = (await carl.get("/ext/svc/banks/carl-other")).body;
+    expect(bank.behind).toBe(true);
+    expect(bank.last_applied).toMatchObject({ template_version: 1 });
+    expect(bank.newest_version).toEqual({ version: 3, action: "rollback", restored_version: 1 });
+    const [listed] = (await carl.get("/ext/svc/banks?template=personal/other")).body.banks;
+    expect(listed.newest_version).toEqual(bank.newest_version);
+  });
+
+  it("a template that is gone: its banks are no longer behind, and ?template= answers 404", async () => {
+    expect((await carl.patch(`${T}/other`, { description: "v4" })).status).toBe(200);
     expect((await carl.get("/ext/svc/banks/carl-other")).body.behind).toBe(true);
     expect((await carl.delete(`${T}/other`)).status).toBe(204);
     const bank = (await carl.get("/ext/svc/banks/carl-other")).body;
     expect(bank.behind).toBe(false);
+    expect(bank.newest_version).toBeNull();
     expect(bank.last_applied).toMatchObject({ template: "personal/other", template_version: 1 });
     expect((await carl.get("/ext/svc/banks?template=personal/other")).status).toBe(404);
     // A new template of that id is another row: the old banks are not its banks.
@@ -271,7 +287,11 @@ describe("provenance on the remote store (Hindsight), from the history of import
     expect(listed[2].last_applied).toBeNull();
 
     expect((await t.admin.patch(`/ext/svc/admin/templates/remote-tpl`, { manifest: upstreamV2 })).status).toBe(200);
-    expect((await t.admin.get("/ext/svc/banks/r-1")).body.behind).toBe(true);
+    expect((await t.admin.get("/ext/svc/banks/r-1")).body).toMatchObject({
+      behind: true,
+      newest_version: { version: 2, action: "patch", restored_version: null },
+    });
+    expect(listed[2].newest_version).toBeNull();
     expect(bankIds(await t.admin.get(`/ext/svc/banks?template=${REMOTE_REF}`))).toEqual(["r-1", "r-2"]);
 
     const preview = await rollout(t.admin, { template: REMOTE_REF }, { dryRun: true });

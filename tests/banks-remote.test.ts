@@ -124,6 +124,7 @@ describe("remote bank store", () => {
             // Never imported through us.
             last_applied: null,
             behind: false,
+            newest_version: null,
           },
           {
             bank_id: "remote-1",
@@ -140,6 +141,7 @@ describe("remote bank store", () => {
               applied_at: newest.applied_at,
             },
             behind: false,
+            newest_version: { version: 1, action: "create", restored_version: null },
           },
         ],
       });
@@ -160,6 +162,7 @@ describe("remote bank store", () => {
       updated_at: stored.updatedAt,
       last_applied: expect.objectContaining({ template: "server/tpl", template_version: 1, locally_modified: false }),
       behind: false,
+      newest_version: { version: 1, action: "create", restored_version: null },
       config: stored.config,
       // Manifest entries as Hindsight reports them: its defaults filled in.
       mental_models: [...stored.mentalModels.values()].map((m) => ({ ...m, tags: [] })),

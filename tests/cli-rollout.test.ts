@@ -42,7 +42,7 @@ describe("bank-templates banks rollout", () => {
     expect(rows[0]).toMatch(/^BANK\s+NAME\s+OWNER\s+LAST TEMPLATE\s+VERSION\s+APPLIED AT\s+BEHIND$/);
     expect(rows.slice(1).map((row) => row.split(/\s+/).at(-1))).toEqual(["yes", "yes"]);
     const show = await cli(erin, ["banks", "show", "erin-1"]);
-    expect(show.stdout).toMatch(/last applied: personal\/notes version 1 at revision -, \S+ \(behind: a newer version is available\)/);
+    expect(show.stdout).toMatch(/last applied: personal\/notes version 1 at revision -, \S+ \(behind: version 2 is available\)/);
   });
 
   it("previews with --dry-run and writes nothing", async () => {
@@ -79,5 +79,13 @@ describe("bank-templates banks rollout", () => {
     const run = await cli(erin, ["--json", "banks", "rollout", "notes", "--bank", "fred-1"]);
     expect(run.code).toBe(4);
     expect(JSON.parse(run.stdout).results[0].problem.status).toBe(403);
+  });
+
+  it("names a rollback for what it is: rolling it out takes the bank back", async () => {
+    expect((await erin.post("/ext/svc/me/templates/notes/rollback", { version: 1 })).status).toBe(200);
+    const show = await cli(erin, ["banks", "show", "erin-1"]);
+    expect(show.stdout).toMatch(
+      /personal\/notes version 2 .* \(behind: version 3 restores version 1; rolling it out takes this bank back\)/,
+    );
   });
 });

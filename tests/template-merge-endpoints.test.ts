@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntries, templates, templateVersions } from "@/db/schema";
-import { type Client, useTestApp } from "./support/app";
+import { type Client, request, useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
 
@@ -40,10 +40,16 @@ describe.each([
     return patched.body;
   };
   const versionsOf = async (id: string) => (await caller().get(`${T}/${id}/versions`)).body.versions;
+  /** What a write that is refused or a read must leave as it was: the template, its versions, the audit log. */
+  const stateOf = async (id: string) => ({
+    template: (await caller().get(`${T}/${id}`)).body,
+    versions: await versionsOf(id),
+    audits: await auditCount(),
+  });
 
   beforeAll(async () => {
     // Every test's template, as installed (an install reads the cached catalog); each test then changes its own entry.
-    for (const id of ["clean", "same", "clash", "back", "old"]) publish(id, catalogEntry(id));
+    for (const id of ["clean", "same", "clash", "back", "old", "solve", "raced", "racing", "keyed"]) publish(id, catalogEntry(id));
     publish("modes", catalogEntry("modes", { manifest: manifest({ bank: { retain_extraction_mode: "custom" } }) }));
     expect((await caller().post(`${prefix}/template-sources`, { url: `${market.url}${folder}`, alias: source })).status).toBe(201);
   });
@@ -104,9 +110,7 @@ describe.each([
     const theirs = manifest({ mental_models: [manifest().mental_models[1]] });
     theirs.mental_models[0]!.source_query = "What was decided, and why?";
     publish("clash", catalogEntry("clash", { name: "Theirs", description: "Taken", manifest: theirs }));
-    const before = (await caller().get(`${T}/clash`)).body;
-    const versions = await versionsOf("clash");
-    const audits = await auditCount();
+    const before = await stateOf("clash");
 
     const refused = await caller().post(`${T}/clash/update?merge=true`);
     expect(refused.status).toBe(409);
@@ -123,15 +127,11 @@ describe.each([
         missing: [],
       },
     ]);
-    expect((await caller().get(`${T}/clash`)).body).toEqual(before);
-    expect(await versionsOf("clash")).toEqual(versions);
-    expect(await auditCount()).toBe(audits);
+    expect(await stateOf("clash")).toEqual(before);
   });
 
   it("update-preview?merge=true answers the merge and its conflicts, and writes nothing", async () => {
-    const before = (await caller().get(`${T}/clash`)).body;
-    const versions = await versionsOf("clash");
-    const audits = await auditCount();
+    const before = await stateOf("clash");
 
     const preview = await caller().get(`${T}/clash/update-preview?merge=true`);
     expect(preview.status).toBe(200);
@@ -147,9 +147,7 @@ describe.each([
       { id: "decisions", name: "Decisions", source_query: "What did we decide?" },
     ]);
     expect((await caller().get(`${T}/clash/update-preview`)).body.merge).toBeUndefined();
-    expect((await caller().get(`${T}/clash`)).body).toEqual(before);
-    expect(await versionsOf("clash")).toEqual(versions);
-    expect(await auditCount()).toBe(audits);
+    expect(await stateOf("clash")).toEqual(before);
   });
 
   it("merge and force together answer 422 at merge", async () => {
@@ -200,5 +198,230 @@ describe.each([
     expect((await caller().get(`${T}/old`)).body).toMatchObject({ name: "Template old", description: "Mine", locally_modified: true });
     // force=true still replaces the edits.
     expect((await caller().post(`${T}/old/update?force=true`)).body.template).toMatchObject({ name: "Newer", locally_modified: false });
+  });
+  // CONTRACT §21: conflicts resolved in one step.
+  describe("with resolutions", () => {
+    /** `solve`: mira-like edits to name, tags and the first directive; the source changed the same three and the description. */
+    const localSolve = () => manifest({ directives: [{ name: "Cite sources", content: "Mine: cite." }, manifest().directives[1]] });
+    const upstreamSolve = () => manifest({ directives: [{ name: "Cite sources", content: "Theirs: cite." }, manifest().directives[1]] });
+    const SOLVE_CONFLICTS = ["name", "tags", "manifest.directives[0].content"];
+    const resolveAll = [
+      { path: "name", take: "local" },
+      { path: "tags", take: "upstream" },
+      { path: "manifest.directives[0].content", take: "value", value: "Ours: cite each fact's document." },
+    ];
+    const update = (id: string, body: unknown, query = "merge=true") => caller().post(`${T}/${id}/update?${query}`, body);
+
+    beforeAll(async () => {
+      await installEdited("solve", { name: "Mine", tags: ["starter", "mine"], manifest: localSolve() });
+      publish(
+        "solve",
+        catalogEntry("solve", { name: "Theirs", description: "Upstream words", tags: ["theirs"], manifest: upstreamSolve() }),
+      );
+    });
+
+    it("partial resolutions answer 409 listing the conflicts left, and write nothing", async () => {
+      const before = await stateOf("solve");
+      const refused = await update("solve", { resolutions: resolveAll.slice(0, 2) });
+      expect(refused.status).toBe(409);
+      expect(refused.body.type).toBe("urn:bank-templates:problem:merge-conflict");
+      expect(refused.body.detail).toContain("left unresolved");
+      expect(refused.body.conflicts).toEqual([
+        {
+          path: "manifest.directives[0].content",
+          base: manifest().directives[0]!.content,
+          local: "Mine: cite.",
+          upstream: "Theirs: cite.",
+          missing: [],
+        },
+      ]);
+      expect(await stateOf("solve")).toEqual(before);
+    });
+
+    it("a resolution of a path that is not a conflict answers 422 at that resolution's path", async () => {
+      const refused = await update("solve", { resolutions: [...resolveAll, { path: "description", take: "local" }] });
+      expect(refused.status).toBe(422);
+      expect(refused.body.type).toBe("urn:bank-templates:problem:merge-resolution-unknown");
+      expect(refused.body.errors).toEqual([{ path: "resolutions[3].path", message: "is not a conflict of this merge: description" }]);
+    });
+
+    it("resolutions are refused without merge=true, at resolutions", async () => {
+      for (const query of ["", "force=true"]) {
+        const refused = await update("solve", { resolutions: resolveAll }, query);
+        expect(refused.status).toBe(422);
+        expect(refused.body.errors).toEqual([{ path: "resolutions", message: "is only allowed with merge=true" }]);
+      }
+    });
+
+    it("a resolution must be well-formed: a value exactly with take value, a known take, no unknown field", async () => {
+      const refused = await update("solve", {
+        resolutions: [
+          { path: "name", take: "value" },
+          { path: "tags", take: "local", value: ["x"] },
+          { path: "manifest.directives[0].content", take: "mine", note: "?" },
+        ],
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors).toEqual([
+        { path: "resolutions[0].value", message: "is required with take: value" },
+        { path: "resolutions[1].value", message: "is only allowed with take: value" },
+        { path: "resolutions[2].take", message: "must be one of local, upstream, value" },
+        { path: "resolutions[2].note", message: "is not a known field" },
+      ]);
+    });
+
+    it("each path is resolved once: a second resolution of it answers 422 at its path", async () => {
+      const refused = await update("solve", { resolutions: [...resolveAll, { path: "tags", take: "local" }] });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors).toEqual([{ path: "resolutions[3].path", message: "resolves a path already resolved" }]);
+    });
+
+    it("a value its field cannot hold answers 422 at the value; one that breaks the manifest 409 merge-invalid", async () => {
+      const badName = await update("solve", { resolutions: [{ path: "name", take: "value", value: 42 }, ...resolveAll.slice(1)] });
+      expect(badName.status).toBe(422);
+      expect(badName.body.errors).toEqual([expect.objectContaining({ path: "resolutions[0].value" })]);
+      const blank = await update("solve", {
+        resolutions: [...resolveAll.slice(0, 2), { path: "manifest.directives[0].content", take: "value", value: " " }],
+      });
+      expect(blank.status).toBe(409);
+      expect(blank.body.type).toBe("urn:bank-templates:problem:merge-invalid");
+      expect(blank.body.errors).toEqual([expect.objectContaining({ path: "manifest.directives[0].content" })]);
+    });
+
+    it("resolving every conflict writes the merge at once: one version `merge`, one audit entry", async () => {
+      const before = await stateOf("solve");
+      const preview = (await caller().get(`${T}/solve/update-preview?merge=true`)).body;
+      expect(preview.merge.conflicts.map((c: { path: string }) => c.path)).toEqual(SOLVE_CONFLICTS);
+
+      const updated = await update("solve", { resolutions: resolveAll });
+      expect(updated.status).toBe(200);
+      expect(updated.body).toMatchObject({
+        updated: true,
+        previous_revision: before.template.source_revision,
+        new_revision: preview.latest_revision,
+      });
+      const template = updated.body.template;
+      expect(template).toMatchObject({
+        name: "Mine",
+        description: "Upstream words",
+        tags: ["theirs"],
+        locally_modified: true,
+        source_revision: preview.latest_revision,
+      });
+      expect(template.manifest.directives[0]).toEqual({ name: "Cite sources", content: "Ours: cite each fact's document." });
+      expect((await caller().get(`${T}/solve`)).body).toEqual(template);
+      const now = await versionsOf("solve");
+      expect(now).toHaveLength(before.versions.length + 1);
+      expect(now[0]).toMatchObject({
+        version: before.versions[0].version + 1,
+        action: "merge",
+        source_revision: preview.latest_revision,
+        locally_modified: true,
+      });
+      expect(await auditCount()).toBe(before.audits + 1);
+      const last = (await t.app.db.select().from(auditEntries).orderBy(auditEntries.seq)).at(-1)!;
+      expect(last).toMatchObject({ action: "template.update", targetType: "template", targetId: "solve" });
+      expect(last.before).toEqual(before.template);
+      expect(last.after).toEqual(template);
+    });
+
+    it("the next merge starts from the source's content the merge took: resolved conflicts do not come back", async () => {
+      const merged = (await versionsOf("solve"))[0];
+      publish(
+        "solve",
+        catalogEntry("solve", {
+          name: "Theirs",
+          description: "Upstream words",
+          tags: ["theirs"],
+          category: "support",
+          manifest: upstreamSolve(),
+        }),
+      );
+      const preview = (await caller().get(`${T}/solve/update-preview?merge=true`)).body;
+      expect(preview.merge).toMatchObject({ base_version: merged.version, base: { name: "Theirs" }, conflicts: [] });
+      expect(preview.merge.merged).toMatchObject({ name: "Mine", category: "support", tags: ["theirs"] });
+    });
+
+    it("a rollback to the merge version restores it, and it stays the next merge's base", async () => {
+      const merged = (await versionsOf("solve"))[0];
+      // Back to the edits made before the merge, at the revision installed: the install is their base, not the newer merge.
+      expect((await caller().post(`${T}/solve/rollback`, { version: merged.version - 1 })).status).toBe(200);
+      expect((await caller().get(`${T}/solve/update-preview?merge=true`)).body.merge.base_version).toBe(1);
+      const restored = await caller().post(`${T}/solve/rollback`, { version: merged.version });
+      expect(restored.status).toBe(200);
+      expect(restored.body).toMatchObject({ name: "Mine", locally_modified: true, source_revision: merged.source_revision });
+      const preview = (await caller().get(`${T}/solve/update-preview?merge=true`)).body;
+      expect(preview.merge).toMatchObject({
+        base_version: merged.version + 2,
+        conflicts: [],
+        merged: { name: "Mine", category: "support" },
+      });
+      expect((await update("solve", {})).body.template).toMatchObject({ name: "Mine", category: "support", locally_modified: true });
+    });
+
+    /**
+     * Runs `during` while the update waits for the source's catalog: after it read the template,
+     * before its transaction re-reads it under the lock. Then the catalog is served as published.
+     */
+    const duringNextCatalogFetch = (during: () => Promise<unknown>) => {
+      const body = JSON.stringify(catalog(...upstream.values()));
+      market.setHandler(`${folder}/templates.json`, (_req, res) => {
+        void during().then(() => {
+          res.writeHead(200, { "content-type": "application/json" }).end(body);
+          market.setFile(`${folder}/templates.json`, catalog(...upstream.values()));
+        });
+      });
+    };
+
+    /**
+     * `id` renamed here and by the source, which also rewords its description; `patch` lands while
+     * the update, resolving the name with local's, waits for the catalog.
+     */
+    const updateRacing = async (id: string, patch: Record<string, unknown>) => {
+      await installEdited(id, { name: "Mine" });
+      publish(id, catalogEntry(id, { name: "Theirs", description: "Upstream words" }));
+      duringNextCatalogFetch(() => caller().patch(`${T}/${id}`, patch));
+      return update(id, { resolutions: [{ path: "name", take: "local" }] });
+    };
+
+    it("a PATCH racing the update is merged under the lock: its value of a path resolved with local is the one written", async () => {
+      const updated = await updateRacing("raced", { name: "Mine, renamed meanwhile" });
+      expect(updated.status).toBe(200);
+      expect(updated.body.template).toMatchObject({
+        name: "Mine, renamed meanwhile",
+        description: "Upstream words",
+        locally_modified: true,
+      });
+      expect((await versionsOf("raced")).slice(0, 2)).toMatchObject([{ action: "merge" }, { action: "patch" }]);
+    });
+
+    it("a PATCH racing the update that makes a new conflict answers 409 with it, and the update writes nothing", async () => {
+      const refused = await updateRacing("racing", { description: "Mine too" });
+      expect(refused.status).toBe(409);
+      expect(refused.body.conflicts).toEqual([
+        { path: "description", base: "The racing template", local: "Mine too", upstream: "Upstream words", missing: [] },
+      ]);
+      expect(await versionsOf("racing")).toMatchObject([{ action: "patch" }, { action: "patch" }, { action: "install" }]);
+    });
+
+    it("an Idempotency-Key covers the body: the same resolutions replay the answer, other ones are refused", async () => {
+      await installEdited("keyed", { name: "Mine" });
+      publish("keyed", catalogEntry("keyed", { name: "Theirs" }));
+      const send = (take: string) =>
+        request("POST", `${T}/keyed/update?merge=true`, {
+          token: caller().token,
+          headers: { "idempotency-key": `merge-${scope}` },
+          body: { resolutions: [{ path: "name", take }] },
+        });
+      const first = await send("local");
+      expect(first.status).toBe(200);
+      const again = await send("local");
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+      const other = await send("upstream");
+      expect(other.status).toBe(422);
+      expect(other.body.type).toMatch(/idempotency-key-reused$/);
+      expect((await versionsOf("keyed")).map((v: { action: string }) => v.action)).toEqual(["merge", "patch", "install"]);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
-import { type MergeConflict, mergeTemplate } from "@/lib/contracts/templates/merge";
+import { type MergeConflict, mergeTemplate, resolutionsByPath } from "@/lib/contracts/templates/merge";
 
 // The three-way merge of an update that keeps local edits (CONTRACT §16), case by case: each
 // case changes a base template on the local side, the upstream side or both, and states the
@@ -336,7 +336,7 @@ describe("mergeTemplate", () => {
     expect(Object.keys(merged.manifest.bank as object)).toEqual(["z", "retain_mission", "retain_chunk_size", "entity_labels", "a"]);
   });
 
-  it("resolves each conflict with the pick for its path", () => {
+  it("resolves each conflict with the resolution for its path: local, upstream, or a value of its own", () => {
     const local = edited((t) => {
       t.name = "Mine";
       t.manifest.mental_models[0].source_query = "Mine?";
@@ -352,18 +352,57 @@ describe("mergeTemplate", () => {
       "manifest.mental_models[0]",
       "manifest.directives[0].content",
     ]);
-    const picked = mergeTemplate(BASE, local, upstream, {
-      name: "upstream",
-      "manifest.mental_models[0]": "upstream",
-      "manifest.directives[0].content": "local",
+    const resolved = mergeTemplate(BASE, local, upstream, {
+      name: { take: "value", value: "Ours" },
+      // Upstream's side lacks the model: taking it deletes the model.
+      "manifest.mental_models[0]": { take: "upstream" },
+      "manifest.directives[0].content": { take: "local" },
     });
-    expect(picked.conflicts).toEqual([]);
-    expect(picked.merged).toEqual(
+    expect(resolved.conflicts).toEqual([]);
+    expect(resolved.resolved).toEqual(["name", "manifest.mental_models[0]", "manifest.directives[0].content"]);
+    expect(resolved.merged).toEqual(
       edited((t) => {
-        t.name = "Theirs";
+        t.name = "Ours";
         t.manifest.mental_models.splice(0, 1);
         t.manifest.directives[0].content = "Mine.";
       }),
     );
+  });
+
+  it("lists the conflicts left, and uses no resolution of a path that is not a conflict", () => {
+    const local = edited((t) => {
+      t.name = "Mine";
+      t.manifest.directives[0].content = "Mine.";
+    });
+    const upstream = edited((t) => {
+      t.name = "Theirs";
+      t.manifest.directives[0].content = "Theirs.";
+    });
+    const partial = mergeTemplate(BASE, local, upstream, {
+      name: { take: "upstream" },
+      description: { take: "value", value: "Not a conflict." },
+      "manifest.directives[0]": { take: "local" },
+    });
+    expect(partial.resolved).toEqual(["name"]);
+    expect(partial.conflicts).toEqual([conflict("manifest.directives[0].content", "Rule brief", "Mine.", "Theirs.")]);
+    expect(partial.merged).toMatchObject({ name: "Theirs", description: BASE.description });
+  });
+
+  it("a value may be null, which is a value and not a deletion", () => {
+    const local = edited((t) => (t.description = "Mine."));
+    const upstream = edited((t) => (t.description = "Theirs."));
+    const { merged } = mergeTemplate(BASE, local, upstream, { description: { take: "value", value: null } });
+    expect(merged).toHaveProperty("description", null);
+  });
+});
+
+describe("resolutionsByPath", () => {
+  it("keeps a value only with take: value", () => {
+    expect(
+      resolutionsByPath([
+        { path: "name", take: "local" },
+        { path: "tags", take: "value", value: ["a"] },
+      ]),
+    ).toEqual({ name: { take: "local" }, tags: { take: "value", value: ["a"] } });
   });
 });

@@ -80,7 +80,7 @@ export function registerBankCommands(program: Command): void {
         const applied = bank.last_applied;
         printLines(
           `${bank.bank_id}: ${bank.name} (owner ${bank.owner ?? "-"}, policy: ${bank.has_policy ? "yes" : "no"})`,
-          `last applied: ${applied ? describeApplied(applied) : "never"}${bank.behind ? " (behind: a newer version is available)" : ""}`,
+          `last applied: ${applied ? describeApplied(applied) : "never"}${bank.behind ? ` (behind: ${describeNewest(bank.newest_version)})` : ""}`,
           "config:",
           ...Object.entries(bank.config).map(([field, value]) => `  ${field}: ${formatValue(value)}`),
           `mental models: ${bank.mental_models.map((model) => String(model.id)).join(", ") || "-"}`,
@@ -168,6 +168,14 @@ function describeApplied(applied: NonNullable<Schemas["BankSummary"]["last_appli
   const version = applied.template_version === null ? "" : ` version ${applied.template_version}`;
   const edited = applied.locally_modified ? " (edited locally)" : "";
   return `${applied.template}${version}${edited} at revision ${applied.source_revision ?? "-"}, ${applied.applied_at}`;
+}
+
+/** What a rollout would bring a bank behind: a newer version, or a rollback that takes it back to an older one. */
+function describeNewest(newest: Schemas["BankSummary"]["newest_version"]): string {
+  if (newest === null) return "a newer version is available";
+  if (newest.action !== "rollback") return `version ${newest.version} is available`;
+  const restored = newest.restored_version === null ? "an earlier version" : `version ${newest.restored_version}`;
+  return `version ${newest.version} restores ${restored}; rolling it out takes this bank back`;
 }
 
 /**

@@ -1,15 +1,15 @@
 "use client";
-import { Anchor, Badge, Code, DataList, Group, Text } from "@mantine/core";
+import { Alert, Anchor, Badge, Code, DataList, Group, Text } from "@mantine/core";
+import { IconArrowBackUp } from "@tabler/icons-react";
 import Link from "next/link";
 import type { z } from "zod";
 import { useConsoleUser } from "@/components/console/console-user";
 import { templatePath } from "@/components/templates/paths";
-import { endpoints } from "@/lib/client/endpoints";
 import { formatTimestamp } from "@/lib/client/format";
-import { useEndpointQuery } from "@/lib/client/query";
 import type { BankDetail } from "@/lib/contracts/banks/schemas";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { Fact } from "./Fact";
+import { behindColor, behindLabel, rollbackWarning } from "./newest-version";
 
 type Bank = z.output<typeof BankDetail>;
 type LastApplied = NonNullable<Bank["last_applied"]>;
@@ -17,27 +17,24 @@ type LastApplied = NonNullable<Bank["last_applied"]>;
 /**
  * The template a ref names as far as this viewer can tell: a `personal/` ref names the applying
  * user's template, so it is the viewer's own only on their own bank; a `server/` one is everyone's.
- * `manage`: the viewer may read its versions (its owner, or an admin for a server template).
  */
-function viewedTemplate(ref: string, bank: Bank, user: { id: string; role: string }) {
+function viewedTemplate(ref: string, bank: Bank, user: { id: string }) {
   const slash = ref.indexOf("/");
   const scope = ref.slice(0, slash) as ScopeKind;
   const id = ref.slice(slash + 1);
-  if (scope === "personal") return bank.owner === user.id ? { scope, id, manage: true } : null;
-  return { scope, id, manage: user.role === "admin" };
+  if (scope === "personal" && bank.owner !== user.id) return null;
+  return { scope, id };
 }
 
-/** `personal/x version 7 (edited locally)`, linked to the template when the viewer can open it, and whether the bank is behind. */
+/**
+ * `personal/x version 7 (edited locally)`, linked to the template when the viewer can open it, and
+ * whether the bank is behind: "version 9 available", or, when the newest version is a rollback,
+ * which version it restores and that rolling it out takes the bank back.
+ */
 export function BankProvenance({ bank }: { bank: Bank }) {
   const user = useConsoleUser();
   const applied = bank.last_applied;
   const template = applied ? viewedTemplate(applied.template, bank, user) : null;
-  // The newest version, for "version 9 available": only asked when behind and readable.
-  const versions = useEndpointQuery(
-    endpoints.templateLifecycle[template?.scope ?? "personal"].versions,
-    { params: { template_id: template?.id ?? "" } },
-    { enabled: bank.behind && template?.manage === true },
-  );
   if (!applied) {
     return (
       <Text size="sm" c="dimmed" data-testid="bank-provenance">
@@ -45,7 +42,7 @@ export function BankProvenance({ bank }: { bank: Bank }) {
       </Text>
     );
   }
-  const newest = versions.data?.versions[0]?.version;
+  const warning = bank.behind ? rollbackWarning(bank.newest_version, "this bank") : null;
   return (
     <DataList size="sm" labelWidth={110} data-testid="bank-provenance">
       <Fact label="Template">
@@ -61,11 +58,16 @@ export function BankProvenance({ bank }: { bank: Bank }) {
             {describeVersion(applied)}
           </Text>
           {bank.behind && (
-            <Badge color="orange" variant="light" data-testid="bank-behind">
-              Behind: {newest ? `version ${newest} available` : "a newer version is available"}
+            <Badge color={behindColor(bank.newest_version)} variant="light" data-testid="bank-behind">
+              {behindLabel(bank.newest_version)}
             </Badge>
           )}
         </Group>
+        {warning && (
+          <Alert color="grape" variant="light" mt="xs" p="xs" icon={<IconArrowBackUp aria-hidden />} data-testid="bank-rollback-warning">
+            {warning}
+          </Alert>
+        )}
       </Fact>
       <Fact label="Revision">{applied.source_revision ?? "none (hand-made template)"}</Fact>
       <Fact label="Applied">{formatTimestamp(applied.applied_at)}</Fact>

@@ -1,5 +1,5 @@
 "use client";
-import { Anchor, Badge, Code, Group, Stack, Text } from "@mantine/core";
+import { Anchor, Code, Group, Stack, Text } from "@mantine/core";
 import Link from "next/link";
 import { useConsoleUser } from "@/components/console/console-user";
 import { ListSearch, useListSearch } from "@/components/console/ListSearch";
@@ -13,6 +13,7 @@ import { formatTimestamp } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { matchesSearch } from "@/lib/client/search";
 import { plural } from "@/lib/shared/plural";
+import { BehindBadge } from "./BehindBadge";
 import { bankHref } from "./links";
 import { BANKS_LIST_STATES, NewBankButton } from "./NewBankButton";
 
@@ -82,11 +83,7 @@ function BanksPageView() {
                           <Stack gap={0}>
                             <Group gap={6} wrap="wrap">
                               <Code style={{ wordBreak: "break-all" }}>{bank.last_applied.template}</Code>
-                              {bank.behind && (
-                                <Badge color="orange" variant="light" size="sm" data-testid="bank-behind">
-                                  Behind
-                                </Badge>
-                              )}
+                              {bank.behind && <BehindBadge newest={bank.newest_version} />}
                             </Group>
                             <Text size="xs" c="dimmed">
                               {bank.last_applied.template_version !== null && `version ${bank.last_applied.template_version}, `}

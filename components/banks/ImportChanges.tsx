@@ -107,15 +107,15 @@ function EntryChangeItem({ kind, entry }: { kind: string; entry: EntryChange }) 
 
 /**
  * The mental models and directives an import creates or changes, each with its before and after;
- * a region named for `bankId`, so a rollout's previews of several banks do not share one name.
+ * a region named for `of` (the bank or banks), so a rollout's previews of several groups do not share one name.
  */
-export function EntryChanges({ changes, dryRun, bankId }: { changes: ImportChanges; dryRun: boolean; bankId: string }) {
+export function EntryChanges({ changes, dryRun, of }: { changes: ImportChanges; dryRun: boolean; of: string }) {
   const entries = [
     ...changes.mental_models.map((c) => ({ kind: "Mental model", entry: { ...c, key: c.id } })),
     ...changes.directives.map((c) => ({ kind: "Directive", entry: { ...c, key: c.name } })),
   ];
   return (
-    <Stack gap={4} component="section" aria-label={`Changed entries of ${bankId}`}>
+    <Stack gap={4} component="section" aria-label={`Changed entries of ${of}`}>
       <Text size="sm" fw={600}>
         Content {dryRun ? "that changes" : "that changed"}
       </Text>

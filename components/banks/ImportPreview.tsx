@@ -52,7 +52,6 @@ interface ImportPreviewProps {
  */
 export function ImportPreview({ result, changes, template, bankId, existing, dryRun, onDismiss }: ImportPreviewProps) {
   const headingId = useId();
-  const will = dryRun ? "will be" : "were";
   return (
     <Card withBorder padding="md" component="section" aria-labelledby={headingId} data-testid={dryRun ? "import-preview" : "import-result"}>
       <Stack gap="sm">
@@ -73,24 +72,48 @@ export function ImportPreview({ result, changes, template, bankId, existing, dry
           </div>
           {onDismiss && <CloseButton aria-label="Dismiss" onClick={onDismiss} />}
         </Group>
-        <Group gap="xs" data-testid="config-applied">
-          <ThemeIcon size="sm" radius="xl" variant="light" color={result.config_applied ? "green" : "gray"} aria-hidden>
-            {result.config_applied ? <IconCheck size={14} /> : <IconMinus size={14} />}
-          </ThemeIcon>
-          <Text size="sm">
-            Config overrides:{" "}
-            <strong>{result.config_applied ? (dryRun ? "yes, will be applied" : "yes, applied") : "no, left as they are"}</strong>
-          </Text>
-        </Group>
-        {result.config_applied && <ConfigChanges changes={changes.config} dryRun={dryRun} />}
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <Names title={`Mental models created`} names={result.mental_models_created} empty={`None ${will} created.`} />
-          <Names title={`Mental models updated`} names={result.mental_models_updated} empty={`None ${will} updated.`} />
-          <Names title={`Directives created`} names={result.directives_created} empty={`None ${will} created.`} />
-          <Names title={`Directives updated`} names={result.directives_updated} empty={`None ${will} updated.`} />
-        </SimpleGrid>
-        <EntryChanges changes={changes} dryRun={dryRun} bankId={bankId} />
+        <ImportChangesBody result={result} changes={changes} dryRun={dryRun} label={bankId} />
       </Stack>
     </Card>
+  );
+}
+
+/**
+ * What an import does, below its heading: whether config overrides apply and each that changes,
+ * the mental models and directives created and updated, and each entry's content before and after.
+ * `label` names the bank or banks it is about, so several on one page keep apart.
+ */
+export function ImportChangesBody({
+  result,
+  changes,
+  dryRun,
+  label,
+}: {
+  result: ImportResult;
+  changes: ImportChanges;
+  dryRun: boolean;
+  label: string;
+}) {
+  const will = dryRun ? "will be" : "were";
+  return (
+    <>
+      <Group gap="xs" data-testid="config-applied">
+        <ThemeIcon size="sm" radius="xl" variant="light" color={result.config_applied ? "green" : "gray"} aria-hidden>
+          {result.config_applied ? <IconCheck size={14} /> : <IconMinus size={14} />}
+        </ThemeIcon>
+        <Text size="sm">
+          Config overrides:{" "}
+          <strong>{result.config_applied ? (dryRun ? "yes, will be applied" : "yes, applied") : "no, left as they are"}</strong>
+        </Text>
+      </Group>
+      {result.config_applied && <ConfigChanges changes={changes.config} dryRun={dryRun} />}
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+        <Names title={`Mental models created`} names={result.mental_models_created} empty={`None ${will} created.`} />
+        <Names title={`Mental models updated`} names={result.mental_models_updated} empty={`None ${will} updated.`} />
+        <Names title={`Directives created`} names={result.directives_created} empty={`None ${will} created.`} />
+        <Names title={`Directives updated`} names={result.directives_updated} empty={`None ${will} updated.`} />
+      </SimpleGrid>
+      <EntryChanges changes={changes} dryRun={dryRun} of={label} />
+    </>
   );
 }

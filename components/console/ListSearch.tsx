@@ -1,7 +1,7 @@
 "use client";
-import { Group, TextInput } from "@mantine/core";
-import { IconSearch } from "@tabler/icons-react";
+import { Group } from "@mantine/core";
 import { parseAsString, useQueryState } from "nuqs";
+import { SearchInput } from "./SearchInput";
 
 // Apart from ResourceTable: pages whose tables have no search (a bank's history) need not load
 // the URL state code or the search box.
@@ -29,15 +29,7 @@ export function ListSearch({
 }) {
   return (
     <Group role="search" aria-label={`Search ${label}`} mb="md">
-      <TextInput
-        label="Search"
-        type="search"
-        placeholder={placeholder}
-        leftSection={<IconSearch size={16} aria-hidden />}
-        value={value}
-        onChange={(e) => onChange(e.currentTarget.value || null)}
-        w={300}
-      />
+      <SearchInput label="Search" placeholder={placeholder} value={value} onChange={(text) => onChange(text || null)} w={300} />
     </Group>
   );
 }

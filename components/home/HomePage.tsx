@@ -1,24 +1,29 @@
 "use client";
-import { Anchor, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Anchor, Button, Group, SimpleGrid, Stack, Text, ThemeIcon, VisuallyHidden } from "@mantine/core";
+import { IconCheck, IconRefresh } from "@tabler/icons-react";
 import Link from "next/link";
-import type { ComponentProps, ReactNode } from "react";
+import { type ComponentProps, type ReactNode, useState } from "react";
 import { KEY_EXPIRY_WARN_DAYS, KeyExpiry } from "@/components/account/KeyExpiry";
 import { auditSummary } from "@/components/admin/audit-links";
 import { bankHref } from "@/components/banks/links";
 import { BANKS_LIST_STATES } from "@/components/banks/NewBankButton";
+import { behindReason } from "@/components/banks/newest-version";
 import { useConsoleUser } from "@/components/console/console-user";
 import { PageHeader } from "@/components/console/PageHeader";
 import { QueryView } from "@/components/console/QueryView";
 import { SectionCard } from "@/components/console/SectionCard";
 import { SOURCE_URL_HELP } from "@/components/sources/source-url-help";
-import { templatePath, templateUpdatePath } from "@/components/templates/paths";
+import { templatePath, templatesPath, templateUpdatePath } from "@/components/templates/paths";
 import { formatAge } from "@/lib/client/format";
 import { useLatestAuditEntries } from "@/lib/client/hooks/audit";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { useUsersWithKeysExpiring } from "@/lib/client/hooks/identity";
 import { type SourceData, sourceKey, useAvailableSources } from "@/lib/client/hooks/sources";
-import { hasUpdate, type TemplateData, useUsableTemplates } from "@/lib/client/hooks/templates";
+import { type TemplateData, useCheckAllForUpdates, useUsableTemplates } from "@/lib/client/hooks/templates";
+import { describeError } from "@/lib/client/problem";
+import type { ScopeKind } from "@/lib/contracts/scope";
 import { plural } from "@/lib/shared/plural";
+import { checkAge, type FirstStep, firstSteps, homeSummary, templateAttention } from "./attention";
 
 /** How many rows a card lists before it sends to the page that holds them all. */
 const SHOWN = 8;
@@ -76,23 +81,39 @@ function AllClear({ children }: { children: ReactNode }) {
 
 const shortRevision = (revision: string | null) => revision?.slice(0, 8) ?? "none";
 
+/** "last checked 2 days ago", or "never checked". */
+const checkedWhen = (at: string | null) => (at ? `last checked ${checkAge(at, Date.now())}` : "never checked");
+
 function UpdatesCard({ isAdmin }: { isAdmin: boolean }) {
   const templates = useUsableTemplates();
+  const mayUpdate = (t: TemplateData) => t.scope === "personal" || isAdmin;
   // Members see the server's templates but cannot update them: their row leads to the template.
-  const itemOf = (t: TemplateData): Item => {
+  const updateItem = (t: TemplateData): Item => {
     const ref = `${t.scope}/${t.id}`;
-    const mayUpdate = t.scope === "personal" || isAdmin;
     const revisions = `revision ${shortRevision(t.source_revision)} → ${shortRevision(t.latest_revision)}`;
     return {
       key: ref,
-      href: mayUpdate ? templateUpdatePath(t.scope, t.id) : templatePath(t.scope, t.id),
+      href: mayUpdate(t) ? templateUpdatePath(t.scope, t.id) : templatePath(t.scope, t.id),
       label: `${t.name} (${ref})`,
-      detail: mayUpdate ? `${revisions}: review the update` : `${revisions}; an administrator updates server templates`,
+      detail: mayUpdate(t) ? `${revisions}: review the update` : `${revisions}; an administrator updates server templates`,
+    };
+  };
+  // Its page checks it on opening, for those who may update it.
+  const uncheckedItem = (t: TemplateData): Item => {
+    const ref = `${t.scope}/${t.id}`;
+    const when = checkedWhen(t.update_checked_at);
+    return {
+      key: ref,
+      href: templatePath(t.scope, t.id),
+      label: `${t.name} (${ref})`,
+      detail: mayUpdate(t)
+        ? `${when}: an update may be waiting; open it to check`
+        : `${when}: an update may be waiting; an administrator checks server templates`,
     };
   };
   return (
     <AttentionCard
-      title="Templates with updates waiting"
+      title="Template updates"
       testId="home-updates"
       query={templates}
       loading="Loading templates…"
@@ -114,11 +135,109 @@ function UpdatesCard({ isAdmin }: { isAdmin: boolean }) {
       }}
     >
       {(data) => {
-        const waiting = data.templates.filter(hasUpdate);
-        if (waiting.length === 0) return <AllClear>Every template is up to date with its source.</AllClear>;
-        return <ItemList items={waiting.map(itemOf)} more={{ href: "/templates", label: "see Templates" }} />;
+        const { updates, unchecked, oldestCheck } = templateAttention(data.templates, Date.now());
+        const items = [...updates.map(updateItem), ...unchecked.map(uncheckedItem)];
+        const sourced = (Object.keys(oldestCheck) as ScopeKind[]).length > 0;
+        const ownCount = data.templates.filter((t) => t.scope === "personal").length;
+        const serverCount = data.templates.length - ownCount;
+        return (
+          <Stack gap="sm">
+            {items.length > 0 ? (
+              <ItemList items={items} more={{ href: "/templates", label: "see Templates" }} />
+            ) : (
+              <AllClear>
+                {sourced
+                  ? "No update waiting, as of the last checks."
+                  : "None of these templates comes from a source, so none has updates to wait for."}
+              </AllClear>
+            )}
+            <CheckedLines oldestCheck={oldestCheck} isAdmin={isAdmin} />
+            {!isAdmin && ownCount === 0 && <NoOwnTemplates serverCount={serverCount} />}
+            <CheckNow isAdmin={isAdmin} templates={data.templates} />
+          </Stack>
+        );
       }}
     </AttentionCard>
+  );
+}
+
+/** When each scope's templates were last checked for updates (the least recent of them), and who checks the server's. */
+function CheckedLines({ oldestCheck, isAdmin }: { oldestCheck: ReturnType<typeof templateAttention>["oldestCheck"]; isAdmin: boolean }) {
+  const line = (whose: string, at: string | null | undefined, after = "") => {
+    if (at === undefined) return null;
+    if (at === null) return `One of ${whose} templates from sources was never checked for updates${after}.`;
+    return `${whose[0]!.toUpperCase()}${whose.slice(1)} templates from sources were last checked for updates ${checkAge(at, Date.now())}${after}.`;
+  };
+  const lines = [
+    line("your", oldestCheck.personal),
+    line("the server's", oldestCheck.server, isAdmin ? "" : "; an administrator checks and updates them"),
+  ].filter((l) => l !== null);
+  if (lines.length === 0) return null;
+  return (
+    <Stack gap={2} data-testid="home-update-checks">
+      {lines.map((l) => (
+        <Text key={l} size="sm" c="dimmed">
+          {l}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/** A member with none of their own: the server's templates are theirs to use. */
+function NoOwnTemplates({ serverCount }: { serverCount: number }) {
+  return (
+    <Stack gap={4} data-testid="home-no-own-templates">
+      <Text size="sm">You have no templates of your own. The server has {plural(serverCount, "template")} you can create banks from.</Text>
+      <Group gap="md">
+        <Anchor component={Link} href={templatesPath("server")} size="sm">
+          See the server&apos;s templates
+        </Anchor>
+        <Anchor component={Link} href="/marketplace" size="sm">
+          Open the Marketplace
+        </Anchor>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * "Check for updates now": asks the sources about every template from a source the user may
+ * update (their own; for admins the server's too), one bulk check per scope, and says how it went.
+ */
+function CheckNow({ isAdmin, templates }: { isAdmin: boolean; templates: TemplateData[] }) {
+  const personal = useCheckAllForUpdates("personal");
+  const server = useCheckAllForUpdates("server");
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const scopes = (["personal", "server"] as const).filter(
+    (scope) => (scope === "personal" || isAdmin) && templates.some((t) => t.scope === scope && t.source_name !== null),
+  );
+  if (scopes.length === 0) return null;
+  const busy = personal.isPending || server.isPending;
+  const run = async () => {
+    setOutcome(null);
+    try {
+      const answers = await Promise.all(scopes.map((scope) => (scope === "server" ? server : personal).mutateAsync({})));
+      const results = answers.flatMap((a) => a.results);
+      const failed = results.filter((r) => r.problem).length;
+      const found = results.filter((r) => !r.problem && r.has_update).length;
+      setOutcome(
+        `Checked ${plural(results.length, "template")}: ${found === 0 ? "no update" : `${plural(found, "update")} found`}` +
+          `${failed ? `; ${failed} could not be checked (see Templates)` : ""}.`,
+      );
+    } catch (error) {
+      setOutcome(`Could not check: ${describeError(error)}`);
+    }
+  };
+  return (
+    <Group gap="sm">
+      <Button size="xs" variant="default" leftSection={<IconRefresh size={14} aria-hidden />} loading={busy} onClick={run}>
+        Check for updates now
+      </Button>
+      <Text size="sm" role="status" data-testid="home-check-outcome">
+        {outcome}
+      </Text>
+    </Group>
   );
 }
 
@@ -133,7 +252,7 @@ function BanksCard() {
           key: b.bank_id,
           href: bankHref(b.bank_id),
           label: b.name === b.bank_id ? b.bank_id : `${b.name} (${b.bank_id})`,
-          detail: `${b.last_applied?.template ?? "Its template"} has a newer version`,
+          detail: behindReason(b.last_applied?.template ?? "Its template", b.newest_version),
         }));
         return <ItemList items={items} more={{ href: "/banks", label: "see Banks" }} />;
       }}
@@ -236,38 +355,112 @@ function ExpiringKeysCard() {
   );
 }
 
-/** How many things wait, once every count is known; null while one loads or failed (its card says so). */
-function useAttentionCount(isAdmin: boolean): number | null {
+/** What Home's summary says, once every list is known; null while one loads or failed (its card says so). */
+function useHomeState(isAdmin: boolean) {
   const templates = useUsableTemplates();
   const banks = useBanks();
   const sources = useAvailableSources();
   const keys = useUsersWithKeysExpiring(KEY_EXPIRY_WARN_DAYS, { enabled: isAdmin });
   if (!templates.data || !banks.data || !sources.data || (isAdmin && !keys.data)) return null;
-  return (
-    templates.data.templates.filter(hasUpdate).length +
+  const { updates, unchecked } = templateAttention(templates.data.templates, Date.now());
+  const waiting =
+    updates.length +
+    unchecked.length +
     banks.data.banks.filter((b) => b.behind).length +
     sources.data.filter((s) => s.catalog_error !== null).length +
-    (isAdmin ? (keys.data?.length ?? 0) : 0)
+    (isAdmin ? (keys.data?.length ?? 0) : 0);
+  const steps = firstSteps({ sources: sources.data.length, templates: templates.data.templates.length, banks: banks.data.banks.length });
+  return { waiting, steps };
+}
+
+const STEPS: Record<FirstStep, { title: string; todo: string; done: string; action: ReactNode }> = {
+  source: {
+    title: "Add a source",
+    todo: `A source is a marketplace of templates. ${SOURCE_URL_HELP}`,
+    done: "You can install from a source.",
+    action: (
+      <Button component={Link} href="/sources" size="xs">
+        Add a source
+      </Button>
+    ),
+  },
+  template: {
+    title: "Install a template",
+    todo: "Pick one from a source's catalog in the Marketplace, or write one yourself.",
+    done: "You have templates to create banks from.",
+    action: (
+      <Button component={Link} href="/marketplace" size="xs">
+        Open the Marketplace
+      </Button>
+    ),
+  },
+  bank: {
+    title: "Create a bank",
+    todo: "Create a bank from a template: preview what it will hold, then apply it.",
+    done: "",
+    action: (
+      <Button component={Link} href="/banks/new" size="xs">
+        Create a bank
+      </Button>
+    ),
+  },
+};
+
+/** Until the user has a bank: the three steps there, each done or with the button that does it. */
+function FirstStepsCard({ steps }: { steps: NonNullable<ReturnType<typeof firstSteps>> }) {
+  const next = steps.find((s) => !s.done)?.step;
+  return (
+    <SectionCard title="First steps" data-testid="home-first-steps" mb="md">
+      <Stack component="ol" gap="sm" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+        {steps.map(({ step, done }, i) => {
+          const { title, todo, done: doneText, action } = STEPS[step];
+          return (
+            <Group component="li" key={step} gap="sm" align="flex-start" wrap="nowrap" data-testid={`first-step-${step}`}>
+              <ThemeIcon color={done ? "green" : "gray"} variant={done ? "filled" : "light"} radius="xl" size="md" aria-hidden>
+                {done ? (
+                  <IconCheck size={14} />
+                ) : (
+                  <Text size="xs" fw={700}>
+                    {i + 1}
+                  </Text>
+                )}
+              </ThemeIcon>
+              <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+                <Text fw={500}>
+                  {title}
+                  {done && <VisuallyHidden>: done</VisuallyHidden>}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {done ? doneText : todo}
+                </Text>
+                {!done && step === next && <div>{action}</div>}
+              </Stack>
+            </Group>
+          );
+        })}
+      </Stack>
+    </SectionCard>
   );
 }
 
 /**
  * Home: what needs the user's attention, each row a link to where it is handled. Everyone sees
  * their own and the server's templates, banks and sources; admins also the latest audit entries
- * and the users whose API keys expire soon.
+ * and the users whose API keys expire soon. Until the user has a bank, the first steps lead there.
  */
 export function HomePage() {
   const user = useConsoleUser();
   const isAdmin = user.role === "admin";
-  const waiting = useAttentionCount(isAdmin);
+  const state = useHomeState(isAdmin);
   return (
     <>
       <PageHeader title="Home" description="What needs your attention, each with a link to where you handle it." />
-      {waiting !== null && (
+      {state !== null && (
         <Text fw={500} mb="md" role="status" data-testid="home-summary">
-          {waiting === 0 ? "Nothing needs your attention." : `${plural(waiting, "thing needs", "things need")} your attention.`}
+          {homeSummary(state.waiting, state.steps)}
         </Text>
       )}
+      {state?.steps && <FirstStepsCard steps={state.steps} />}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <UpdatesCard isAdmin={isAdmin} />
         <BanksCard />

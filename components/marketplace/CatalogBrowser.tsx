@@ -29,12 +29,15 @@ import type { ScopeKind } from "@/lib/contracts/scope";
 import { plural } from "@/lib/shared/plural";
 import {
   type CatalogFilters,
+  type CatalogSort,
   catalogFilterParams,
   catalogFilterUrlKeys,
+  effectiveSort,
   facetValues,
   matchesFilters,
   NO_FILTERS,
   type SourcedEntry,
+  sortEntries,
 } from "./catalog-search";
 import { EntryBadges } from "./EntryBadges";
 import { installedPlaces } from "./installed";
@@ -79,8 +82,23 @@ export function CatalogBrowser({
   const categories = useMemo(() => facetValues(items, (e) => (e.category ? [e.category] : [])), [items]);
   const integrations = useMemo(() => facetValues(items, (e) => e.integrations), [items]);
   const allTags = useMemo(() => facetValues(items, (e) => e.tags), [items]);
-  const shown = items.filter((item) => matchesFilters(item.entry, filters));
   const words = searchWords(filters.search);
+  const sort = effectiveSort(filters);
+  const shown = sortEntries(
+    items.filter((item) => matchesFilters(item.entry, filters)),
+    sort,
+    filters.search,
+  );
+  // Relevance is an order only while searching; the default order stays out of the URL.
+  const sorts: { value: CatalogSort; label: string }[] = [
+    ...(words.length > 0 ? [{ value: "relevance" as const, label: "Relevance" }] : []),
+    { value: "name", label: "Name, A to Z" },
+    { value: "catalog", label: "The marketplace's order" },
+  ];
+  const chooseSort = (value: string | null) => {
+    const chosen = (value ?? null) as CatalogSort | null;
+    set({ sort: chosen === effectiveSort({ search: filters.search, sort: null }) ? null : chosen });
+  };
 
   return (
     <Stack>
@@ -141,9 +159,14 @@ export function CatalogBrowser({
           w={220}
         />
       </Group>
-      <Text size="sm" c="dimmed" id={countId} aria-live="polite" data-testid="catalog-count">
-        {shown.length === items.length ? plural(items.length, "template") : `${shown.length} of ${plural(items.length, "template")} match`}
-      </Text>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Text size="sm" c="dimmed" id={countId} aria-live="polite" data-testid="catalog-count">
+          {shown.length === items.length
+            ? plural(items.length, "template")
+            : `${shown.length} of ${plural(items.length, "template")} match`}
+        </Text>
+        <Select label="Sort by" data={sorts} value={sort} onChange={chooseSort} allowDeselect={false} w={200} />
+      </Group>
       {shown.length === 0 ? (
         <EmptyList
           title="No templates match"
@@ -178,7 +201,7 @@ export function CatalogBrowser({
       )}
       <ManifestPreviewDrawer
         entry={previewing?.entry ?? null}
-        sourceName={previewing?.source.name ?? ""}
+        source={previewing?.source ?? null}
         onClose={() => setPreviewing(null)}
         onInstall={() => {
           setPreviewing(null);

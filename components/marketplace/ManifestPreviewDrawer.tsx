@@ -1,20 +1,27 @@
 "use client";
-import { Button, Code, CopyButton, Drawer, Group, Stack, Text } from "@mantine/core";
+import { Button, Code, CopyButton, Drawer, Group, Stack, Text, Title } from "@mantine/core";
 import { IconCheck, IconCopy, IconDownload } from "@tabler/icons-react";
 import { formatJson } from "@/components/templates/json-text";
+import { TemplateSummary } from "@/components/templates/TemplateSummary";
 import type { CatalogEntryData } from "@/lib/client/hooks/catalog";
-import { EntryBadges } from "./EntryBadges";
+import type { SourceData } from "@/lib/client/hooks/sources";
+import { LastFetched } from "./CatalogStatus";
 import { isInstalledAnywhere } from "./installed";
 
-/** A catalog entry's manifest as formatted JSON, with its details, before installing it. */
+/**
+ * A catalog entry before installing it: its details, what it holds (the template page's summary)
+ * and its manifest as formatted JSON. A catalog lists each template's current revision only, with
+ * no dates or earlier versions (CONTRACT §6), so there is no changelog to show: the revision and
+ * when the catalog was fetched say how current it is.
+ */
 export function ManifestPreviewDrawer({
   entry,
-  sourceName,
+  source,
   onClose,
   onInstall,
 }: {
   entry: CatalogEntryData | null;
-  sourceName: string;
+  source: SourceData | null;
   onClose: () => void;
   onInstall: (entry: CatalogEntryData) => void;
 }) {
@@ -33,11 +40,20 @@ export function ManifestPreviewDrawer({
             <Text span ff="monospace">
               {entry.id}
             </Text>{" "}
-            in source {sourceName}, revision{" "}
+            in source {source?.name}, revision{" "}
             <Text span ff="monospace">
               {entry.revision ?? "none"}
             </Text>
             .
+          </Text>
+          <Text size="sm" c="dimmed" data-testid="preview-revision-note">
+            The catalog lists only a template&apos;s current revision, without dates or earlier versions.
+            {source && (
+              <>
+                {" "}
+                <LastFetched source={source} />.
+              </>
+            )}
           </Text>
           {entry.problem && (
             <Text size="sm" c="yellow.9" role="note">
@@ -45,7 +61,6 @@ export function ManifestPreviewDrawer({
             </Text>
           )}
           {entry.description && <Text size="sm">{entry.description}</Text>}
-          <EntryBadges entry={entry} />
           <Group gap="xs">
             <Button
               size="xs"
@@ -69,6 +84,17 @@ export function ManifestPreviewDrawer({
               )}
             </CopyButton>
           </Group>
+          {entry.manifest && (
+            <>
+              <Title order={3} size="h5">
+                What it holds
+              </Title>
+              <TemplateSummary content={entry} />
+            </>
+          )}
+          <Title order={3} size="h5">
+            Manifest
+          </Title>
           <Code
             block
             aria-label={`Manifest of ${entry.name}, JSON`}

@@ -4,15 +4,17 @@ import { IconPlus } from "@tabler/icons-react";
 import { useRef, useState } from "react";
 import type { z } from "zod";
 import { ListSearch, useListSearch } from "@/components/console/ListSearch";
-import { lazyModal } from "@/components/console/lazy";
+import { lazyModal, lazySection } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
-import { EmptyList } from "@/components/console/states";
+import { EmptyList, LoadingState } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
 import { type CatalogCheck, type SourceData, useCatalogCheck, useRemoveSource, useSources } from "@/lib/client/hooks/sources";
 import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { Source } from "@/lib/contracts/sources/schemas";
-import { SourcesTable } from "./SourcesTable";
+
+// The table (and Mantine's Table) loads beside the list it shows, not with the page: it is drawn only once the sources have arrived.
+const SourcesTable = lazySection(() => import("./SourcesTable").then((m) => m.SourcesTable), <LoadingState label="Loading sources…" />);
 
 const AddSourceModal = lazyModal(() => import("./AddSourceModal").then((m) => m.AddSourceModal));
 const EditSourceModal = lazyModal(() => import("./EditSourceModal").then((m) => m.EditSourceModal));

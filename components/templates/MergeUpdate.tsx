@@ -1,36 +1,46 @@
 "use client";
-import { Alert, Button, Group, Stack, Text } from "@mantine/core";
-import { IconGitMerge } from "@tabler/icons-react";
+import { Alert, Button, Group, List, Stack, Text } from "@mantine/core";
+import { IconAlertTriangle, IconGitMerge } from "@tabler/icons-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { SectionCard } from "@/components/console/SectionCard";
 import { ErrorState, FormError, LoadingState } from "@/components/console/states";
-import { type TemplateData, UpstreamMoved, useSaveResolvedMerge, useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
+import { useManifestValidation } from "@/lib/client/hooks/manifests";
+import { isStaleMerge, type TemplateData, useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { ApiProblem, describeError } from "@/lib/client/problem";
+import type { FieldError } from "@/lib/contracts/problem-schema";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { contentOf, type TemplateContent } from "@/lib/contracts/templates/content-fields";
-import { type MergePicks, mergeTemplate, sameContent } from "@/lib/contracts/templates/merge";
+import { mergeTemplate, resolutionList } from "@/lib/contracts/templates/merge";
 import { ContentDiff } from "./ContentDiff";
+import { formatJson } from "./json-text";
 import { MergeConflicts } from "./MergeConflicts";
-import { templatePath } from "./paths";
+import { type MergeChoice, resolutionsOf } from "./merge-choices";
+import { updatedTemplatePath } from "./paths";
 
 type MergePreview = NonNullable<NonNullable<ReturnType<typeof useUpdatePreview>["data"]>["merge"]>;
+
+/** The source's latest content and its revision: what the merge was reviewed against. */
+interface Upstream {
+  revision: string;
+  content: TemplateContent;
+}
 
 /**
  * For a template with local edits and an update waiting: keep the edits and take upstream's
  * changes (CONTRACT §16's update?merge=true). Without conflicts, the merged result beside the
  * template now and one button; with conflicts, each path's three sides and a choice, then
- * "Save merged".
+ * "Save merged", one update that carries the choices (CONTRACT §21's resolutions).
  */
 export function MergeUpdate({
   scope,
   template,
-  onUpstreamMoved,
+  onStale,
 }: {
   scope: ScopeKind;
   template: TemplateData;
-  /** Saving found the source at another revision than the one reviewed: what to tell (the page reloads on its own). */
-  onUpstreamMoved: (message: string) => void;
+  /** A save found the conflicts changed meanwhile: nothing was written, and the previews are being fetched again. */
+  onStale: () => void;
 }) {
   const preview = useUpdatePreview(scope, template.id, { merge: true });
   if (preview.isPending) return <LoadingState label="Merging your edits with the source's changes…" />;
@@ -47,14 +57,24 @@ export function MergeUpdate({
   const merge = preview.data.merge!;
   const upstream = { revision: preview.data.latest_revision, content: preview.data.latest };
   return merge.conflicts.length === 0 ? (
-    <CleanMerge scope={scope} template={template} merge={merge} />
+    <CleanMerge scope={scope} template={template} merge={merge} upstream={upstream} />
   ) : (
-    <ResolveConflicts scope={scope} template={template} merge={merge} upstream={upstream} onUpstreamMoved={onUpstreamMoved} />
+    <ResolveConflicts scope={scope} template={template} merge={merge} upstream={upstream} onStale={onStale} />
   );
 }
 
 /** The merge has no conflicts: what it writes, compared with the template now, and the update itself. */
-function CleanMerge({ scope, template, merge }: { scope: ScopeKind; template: TemplateData; merge: MergePreview }) {
+function CleanMerge({
+  scope,
+  template,
+  merge,
+  upstream,
+}: {
+  scope: ScopeKind;
+  template: TemplateData;
+  merge: MergePreview;
+  upstream: Upstream;
+}) {
   const router = useRouter();
   const update = useUpdateTemplate(scope);
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +82,7 @@ function CleanMerge({ scope, template, merge }: { scope: ScopeKind; template: Te
     setError(null);
     try {
       const result = await update.update(template.id, "merge");
-      router.push(`${templatePath(scope, template.id)}?updated=${encodeURIComponent(result.new_revision)}`);
+      router.push(updatedTemplatePath(scope, template.id, result.new_revision, upstream.revision));
     } catch (e) {
       setError(describeError(e));
     }
@@ -92,41 +112,56 @@ function CleanMerge({ scope, template, merge }: { scope: ScopeKind; template: Te
   );
 }
 
-/** Each conflicting path resolved by hand, then saved as an update that takes upstream plus a PATCH of the choices. */
+/** What is wrong with the manifest the choices make, as the validator or a refused save said; empty when nothing is known to be. */
+function useMergedManifestErrors(manifest: Record<string, unknown> | null, saveErrors: FieldError[]): FieldError[] {
+  // Checked as the choices change, as the editor checks a manifest being typed.
+  const { check } = useManifestValidation(manifest ? formatJson(manifest) : "");
+  if (check.state === "checked" && !check.valid) return check.errors;
+  return saveErrors;
+}
+
+/** Each conflicting path resolved by hand, then saved as one update carrying the resolutions. */
 function ResolveConflicts({
   scope,
   template,
   merge,
   upstream,
-  onUpstreamMoved,
+  onStale,
 }: {
   scope: ScopeKind;
   template: TemplateData;
   merge: MergePreview;
-  upstream: { revision: string; content: TemplateContent };
-  onUpstreamMoved: (message: string) => void;
+  upstream: Upstream;
+  onStale: () => void;
 }) {
   const router = useRouter();
-  const save = useSaveResolvedMerge(scope);
-  const [picks, setPicks] = useState<MergePicks>({});
+  const update = useUpdateTemplate(scope);
+  const [choices, setChoices] = useState<Record<string, MergeChoice>>({});
   const [error, setError] = useState<string | null>(null);
-  const chosen = merge.conflicts.filter((c) => picks[c.path]).length;
-  const allChosen = chosen === merge.conflicts.length;
-  // The same merge the server made, with each conflict taking the side picked for it.
+  const [saveErrors, setSaveErrors] = useState<FieldError[]>([]);
+  const local = useMemo(() => contentOf(template), [template]);
+  const chosen = merge.conflicts.filter((c) => choices[c.path]).length;
+  const resolutions = useMemo(() => resolutionsOf(merge.conflicts, choices), [merge.conflicts, choices]);
+  // The same merge the server makes, with each conflict resolved as chosen.
   const resolved = useMemo(
-    () => (allChosen ? mergeTemplate(merge.base, contentOf(template), upstream.content, picks).merged : null),
-    [allChosen, merge.base, template, upstream.content, picks],
+    () => (resolutions ? mergeTemplate(merge.base, local, upstream.content, resolutions).merged : null),
+    [resolutions, merge.base, local, upstream.content],
   );
+  const manifestErrors = useMergedManifestErrors(resolved?.manifest ?? null, saveErrors);
 
+  const choose = (path: string, choice: MergeChoice) => {
+    setSaveErrors([]);
+    setChoices((current) => ({ ...current, [path]: choice }));
+  };
   const run = async () => {
-    if (!resolved) return;
+    if (!resolutions) return;
     setError(null);
     try {
-      // All choices upstream's (and the rest merged to it): the update alone writes that, without local edits.
-      await save.save(template.id, upstream.revision, sameContent(resolved, upstream.content) ? null : resolved);
-      router.push(`${templatePath(scope, template.id)}?updated=${encodeURIComponent(upstream.revision)}`);
+      const result = await update.update(template.id, "merge", resolutionList(resolutions));
+      router.push(updatedTemplatePath(scope, template.id, result.new_revision, upstream.revision));
     } catch (e) {
-      if (e instanceof UpstreamMoved) onUpstreamMoved(e.message);
+      if (isStaleMerge(e)) onStale();
+      else if (e instanceof ApiProblem && e.problemType === "merge-invalid") setSaveErrors(e.errors);
       else setError(describeError(e));
     }
   };
@@ -136,10 +171,17 @@ function ResolveConflicts({
       <Stack gap="md">
         <Text size="sm">
           You and the source changed {merge.conflicts.length === 1 ? "one part" : `${merge.conflicts.length} parts`} of the template
-          differently. Everything else merges on its own; for each part below choose which version to keep ({chosen} of{" "}
+          differently. Everything else merges on its own; for each part below keep mine, upstream&apos;s, or a value you edit ({chosen} of{" "}
           {merge.conflicts.length} chosen).
         </Text>
-        <MergeConflicts conflicts={merge.conflicts} picks={picks} onPick={(path, side) => setPicks((p) => ({ ...p, [path]: side }))} />
+        <MergeConflicts
+          conflicts={merge.conflicts}
+          choices={choices}
+          onChoose={choose}
+          local={local}
+          upstream={upstream.content}
+          errors={resolved ? manifestErrors : []}
+        />
         {resolved && (
           <ContentDiff
             before={template}
@@ -149,9 +191,30 @@ function ResolveConflicts({
             titles={["Merged details", "Merged manifest"]}
           />
         )}
+        {resolved && manifestErrors.length > 0 && (
+          <Alert
+            color="red"
+            icon={<IconAlertTriangle aria-hidden />}
+            title="The merged manifest would not be valid"
+            data-testid="merge-invalid"
+          >
+            <List size="sm">
+              {manifestErrors.map((e) => (
+                <List.Item key={`${e.path} ${e.message}`}>
+                  <code>{e.path}</code> {e.message}
+                </List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
         <FormError message={error} />
         <Group justify="flex-end">
-          <Button leftSection={<IconGitMerge size={16} aria-hidden />} onClick={run} loading={save.isPending} disabled={!allChosen}>
+          <Button
+            leftSection={<IconGitMerge size={16} aria-hidden />}
+            onClick={run}
+            loading={update.isPending}
+            disabled={!resolutions || manifestErrors.length > 0}
+          >
             Save merged
           </Button>
         </Group>

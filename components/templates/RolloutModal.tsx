@@ -1,65 +1,102 @@
 "use client";
-import { Alert, Anchor, Badge, Button, Group, List, Modal, Progress, Stack, Text, ThemeIcon } from "@mantine/core";
-import { IconAlertTriangle, IconCheck, IconX } from "@tabler/icons-react";
+import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, List, Modal, Progress, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { IconAlertTriangle, IconArrowBackUp, IconCheck, IconX } from "@tabler/icons-react";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
-import { ImportPreview } from "@/components/banks/ImportPreview";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { ImportChangesBody } from "@/components/banks/ImportPreview";
 import { bankHref } from "@/components/banks/links";
+import { type NewestVersion, rollbackWarning } from "@/components/banks/newest-version";
+import { ScrollRegion } from "@/components/console/ScrollRegion";
+import { SearchInput } from "@/components/console/SearchInput";
 import { type BankRolloutOutcome, useBankRollout } from "@/lib/client/hooks/banks";
+import { matchesSearch } from "@/lib/client/search";
+import { plural } from "@/lib/shared/plural";
+import { groupHeading, groupPreviews, type PreviewGroup } from "./rollout-groups";
+
+/** A bank the rollout may go to: its id and its name. */
+export interface RolloutBank {
+  bank_id: string;
+  name: string;
+}
 
 interface RolloutModalProps {
   opened: boolean;
   onClose: () => void;
   /** The template's ref, `personal/{id}` or `server/{id}`. */
   template: string;
-  /** "version 7", or "the current version" when the caller cannot read the versions. */
-  version: string;
-  /** The banks to roll out to, as they were when the dialog opened. */
-  bankIds: string[];
+  /** The version rolled out, the template's newest (null when not known). */
+  newest: NewestVersion | null;
+  /** The banks behind the template when the dialog opened: each starts chosen. */
+  banks: RolloutBank[];
 }
 
 /**
- * A rollout in two steps (CONTRACT §16): a dry run of every bank first, each bank's changes shown as
- * the bank's own apply preview shows them; then Apply, bank by bank so the progress bar is real,
- * with each bank's result, an honest summary, and a retry of just the banks that failed.
+ * A rollout in waves (CONTRACT §16, issue 33): choose the banks (all behind ones to start with), a
+ * dry run of those, grouped by identical changes; then Apply, bank by bank so the progress is real,
+ * with each bank's result, an honest summary, a retry of just the banks that failed, and the banks
+ * not chosen yet offered as the next wave. A rollback is said to be one at every step before Apply.
  */
-export function RolloutModal({ opened, onClose, template, version, bankIds }: RolloutModalProps) {
+export function RolloutModal({ opened, onClose, template, newest, banks }: RolloutModalProps) {
+  const version = newest ? `version ${newest.version}` : "the current version";
   return (
     <Modal opened={opened} onClose={onClose} title={`Roll out ${version} of ${template}`} size="xl" centered>
-      {/* Mounted while open: each opening starts again from the preview. */}
-      {opened && <RolloutSteps template={template} bankIds={bankIds} onClose={onClose} />}
+      {/* Mounted while open: each opening starts again from the choice of banks. */}
+      {opened && <RolloutSteps template={template} newest={newest} banks={banks} onClose={onClose} />}
     </Modal>
   );
 }
 
-type Stage = "previewing" | "previewed" | "applying" | "done";
+type Stage = "choosing" | "previewing" | "previewed" | "applying" | "done";
 
-/** Runs `work` for each bank in turn, reporting each outcome as it comes; stops when `cancelled()` says so. */
-async function eachBank(
-  bankIds: string[],
-  work: (bankId: string) => Promise<BankRolloutOutcome>,
-  report: (outcome: BankRolloutOutcome) => void,
+/** Banks previewed per request: a dry run of 200 banks is 8 requests, each answering as soon as its banks are read. */
+const PREVIEW_STEP = 25;
+
+/** `ids` in steps of `size`. */
+const inSteps = (ids: readonly string[], size: number) =>
+  Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, (i + 1) * size));
+
+/** Runs `work` for each step in turn, reporting its outcomes as they come; stops when `cancelled()` says so. */
+async function eachStep(
+  steps: string[][],
+  work: (bankIds: string[]) => Promise<BankRolloutOutcome[]>,
+  report: (outcomes: BankRolloutOutcome[]) => void,
   cancelled: () => boolean,
 ) {
-  for (const bankId of bankIds) {
+  for (const step of steps) {
     if (cancelled()) return;
-    const outcome = await work(bankId);
+    const outcomes = await work(step);
     if (cancelled()) return;
-    report(outcome);
+    report(outcomes);
   }
 }
 
-function RolloutSteps({ template, bankIds, onClose }: { template: string; bankIds: string[]; onClose: () => void }) {
-  const { rolloutOne, refresh } = useBankRollout();
-  const [stage, setStage] = useState<Stage>("previewing");
+function RolloutSteps({
+  template,
+  newest,
+  banks,
+  onClose,
+}: {
+  template: string;
+  newest: NewestVersion | null;
+  banks: RolloutBank[];
+  onClose: () => void;
+}) {
+  const { rollout, refresh } = useBankRollout();
+  const [stage, setStage] = useState<Stage>("choosing");
+  /** The banks not yet in a wave, in the order listed: the choice is among these. */
+  const [waiting, setWaiting] = useState<RolloutBank[]>(banks);
+  /** This wave's banks: chosen, previewed, then applied. */
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(banks.map((bank) => bank.bank_id)));
+  const wave = useMemo(() => waiting.filter((bank) => chosen.has(bank.bank_id)).map((bank) => bank.bank_id), [waiting, chosen]);
   const [previews, setPreviews] = useState<BankRolloutOutcome[]>([]);
-  /** Every bank's latest apply outcome, in the order of `bankIds` once done. */
+  /** Every bank's latest apply outcome in this wave. */
   const [outcomes, setOutcomes] = useState<Map<string, BankRolloutOutcome>>(new Map());
-  /** The banks of the current apply run (all of them, or those retried). */
+  /** The banks of the current apply run (the wave, or those retried). */
   const [running, setRunning] = useState<string[]>([]);
   const [doneInRun, setDoneInRun] = useState(0);
-  /** Set once the dialog closed: no further bank is started. */
+  /** Set once the dialog closed, or the preview was left: no further request is started. */
   const closed = useRef(false);
+  const previewRun = useRef(0);
   useEffect(() => {
     closed.current = false;
     return () => {
@@ -67,32 +104,38 @@ function RolloutSteps({ template, bankIds, onClose }: { template: string; bankId
     };
   }, []);
 
-  useEffect(() => {
-    let stopped = false;
+  const preview = async () => {
+    const run = ++previewRun.current;
+    setStage("previewing");
     setPreviews([]);
-    void eachBank(
-      bankIds,
-      (bankId) => rolloutOne(template, bankId, true),
-      (outcome) => setPreviews((list) => [...list, outcome]),
-      () => stopped,
-    ).then(() => {
-      if (!stopped) setStage("previewed");
-    });
-    return () => {
-      stopped = true;
-    };
-  }, [bankIds, template, rolloutOne]);
+    await eachStep(
+      inSteps(wave, PREVIEW_STEP),
+      (step) => rollout(template, step, true),
+      (found) => setPreviews((list) => [...list, ...found]),
+      () => closed.current || previewRun.current !== run,
+    );
+    if (previewRun.current === run && !closed.current) setStage("previewed");
+  };
+
+  const backToChoice = () => {
+    previewRun.current++; // a preview still running stops
+    setStage("choosing");
+  };
 
   const apply = async (targets: string[]) => {
     setStage("applying");
     setRunning(targets);
     setDoneInRun(0);
-    await eachBank(
-      targets,
-      (bankId) => rolloutOne(template, bankId, false),
-      (outcome) => {
-        setOutcomes((map) => new Map(map).set(outcome.bankId, outcome));
-        setDoneInRun((n) => n + 1);
+    await eachStep(
+      targets.map((bankId) => [bankId]),
+      (step) => rollout(template, step, false),
+      (found) => {
+        setOutcomes((map) => {
+          const next = new Map(map);
+          for (const outcome of found) next.set(outcome.bankId, outcome);
+          return next;
+        });
+        setDoneInRun((n) => n + found.length);
       },
       () => closed.current,
     );
@@ -100,46 +143,66 @@ function RolloutSteps({ template, bankIds, onClose }: { template: string; bankId
     setStage("done");
   };
 
-  if (stage === "previewing" || stage === "previewed") {
-    const failedPreviews = previews.filter((preview) => !preview.applied);
+  /** The next wave: the banks not chosen in this one, all of them chosen to start with. */
+  const nextWave = (rest: RolloutBank[]) => {
+    setWaiting(rest);
+    setChosen(new Set(rest.map((bank) => bank.bank_id)));
+    setOutcomes(new Map());
+    setPreviews([]);
+    setStage("choosing");
+  };
+
+  const names = useMemo(() => new Map(banks.map((bank) => [bank.bank_id, bank.name])), [banks]);
+  const nameOf = (bankId: string) => names.get(bankId) ?? bankId;
+  const warning = rollbackWarning(newest, "these banks");
+  const warningAlert = warning && (
+    <Alert color="grape" icon={<IconArrowBackUp aria-hidden />} title="This version is a rollback" data-testid="rollout-rollback-warning">
+      {warning}
+    </Alert>
+  );
+
+  if (stage === "choosing") {
     return (
-      <Stack data-testid="rollout-preview">
-        <Text size="sm">A dry run of each bank: what applying {template} would change. Nothing has been written yet.</Text>
-        {stage === "previewing" && (
-          <Progress.Root size="lg">
-            <Progress.Section
-              value={(previews.length / Math.max(bankIds.length, 1)) * 100}
-              aria-label={`Previewing ${previews.length} of ${bankIds.length} banks`}
-            >
-              <Progress.Label>
-                {previews.length} of {bankIds.length}
-              </Progress.Label>
-            </Progress.Section>
-          </Progress.Root>
-        )}
-        {previews.map((preview) =>
-          preview.result?.import_result && preview.result.changes ? (
-            <ImportPreview
-              key={preview.bankId}
-              result={preview.result.import_result}
-              changes={preview.result.changes}
-              template={template}
-              bankId={preview.bankId}
-              existing
-              dryRun
-            />
-          ) : (
-            <Alert key={preview.bankId} color="red" icon={<IconAlertTriangle aria-hidden />} title={`${preview.bankId}: would fail`}>
-              {preview.reason}
-            </Alert>
-          ),
-        )}
+      <Stack data-testid="rollout-choose">
+        {warningAlert}
+        <BankChoice banks={waiting} chosen={chosen} onChange={setChosen} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button disabled={stage !== "previewed"} onClick={() => apply(bankIds)}>
-            Apply to {bankIds.length} bank{bankIds.length === 1 ? "" : "s"}
+          <Button disabled={wave.length === 0} onClick={preview}>
+            Preview {plural(wave.length, "bank")}
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  if (stage === "previewing" || stage === "previewed") {
+    const failedPreviews = previews.filter((outcome) => !outcome.applied);
+    const groups = groupPreviews(previews);
+    return (
+      <Stack data-testid="rollout-preview">
+        {warningAlert}
+        <Text size="sm">
+          A dry run of each bank chosen: what applying {template} would change. Nothing has been written yet.
+          {stage === "previewed" &&
+            groups.length > 1 &&
+            ` ${plural(previews.length, "bank")} in ${groups.length} groups: the banks of a group get the same changes.`}
+        </Text>
+        {stage === "previewing" && <StepProgress done={previews.length} total={wave.length} verb="Previewed" />}
+        {groups.map((group, index) => (
+          <GroupCard key={group.bankIds[0]} group={group} template={template} index={index + 1} nameOf={nameOf} />
+        ))}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="default" onClick={backToChoice}>
+            Change the banks
+          </Button>
+          <Button disabled={stage !== "previewed"} onClick={() => apply(wave)}>
+            Apply to {plural(wave.length, "bank")}
             {failedPreviews.length > 0 ? ` (${failedPreviews.length} may fail)` : ""}
           </Button>
         </Group>
@@ -147,25 +210,16 @@ function RolloutSteps({ template, bankIds, onClose }: { template: string; bankId
     );
   }
 
-  const results = bankIds.flatMap((bankId) => {
+  const results = wave.flatMap((bankId) => {
     const outcome = outcomes.get(bankId);
     return outcome ? [outcome] : [];
   });
   const applied = results.filter((outcome) => outcome.applied);
   const failed = results.filter((outcome) => !outcome.applied);
+  const rest = waiting.filter((bank) => !chosen.has(bank.bank_id));
   return (
     <Stack data-testid="rollout-apply">
-      <Progress.Root size="lg">
-        <Progress.Section
-          value={(doneInRun / Math.max(running.length, 1)) * 100}
-          color={failed.length ? "orange" : "blue"}
-          aria-label={`Applied ${doneInRun} of ${running.length} banks`}
-        >
-          <Progress.Label>
-            {doneInRun} of {running.length}
-          </Progress.Label>
-        </Progress.Section>
-      </Progress.Root>
+      <StepProgress done={doneInRun} total={running.length} verb="Applied" color={failed.length ? "orange" : "blue"} />
       {stage === "done" && (
         <Alert
           color={failed.length === 0 ? "green" : applied.length === 0 ? "red" : "orange"}
@@ -174,6 +228,8 @@ function RolloutSteps({ template, bankIds, onClose }: { template: string; bankId
           data-testid="rollout-summary"
         >
           {applied.length} applied, {failed.length} failed.
+          {rest.length > 0 &&
+            ` ${plural(rest.length, "bank was", "banks were")} not in this wave and ${rest.length === 1 ? "is" : "are"} still behind.`}
         </Alert>
       )}
       <List spacing="xs" size="sm" aria-label="Result per bank" data-testid="rollout-results" listStyleType="none">
@@ -208,10 +264,163 @@ function RolloutSteps({ template, bankIds, onClose }: { template: string; bankId
             Retry failed ({failed.length})
           </Button>
         )}
+        {stage === "done" && rest.length > 0 && (
+          <Button variant="light" onClick={() => nextWave(rest)}>
+            Next wave: the other {plural(rest.length, "bank")}
+          </Button>
+        )}
         <Button variant={stage === "done" ? "filled" : "default"} onClick={onClose} disabled={stage !== "done"}>
           Done
         </Button>
       </Group>
     </Stack>
+  );
+}
+
+/** "Applied 2 of 3 banks" in the page's text size above the bar (text inside a bar is too small to read). */
+function StepProgress({ done, total, verb, color }: { done: number; total: number; verb: string; color?: string }) {
+  const label = `${verb} ${done} of ${plural(total, "bank")}`;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" aria-hidden data-testid="rollout-progress">
+        {label}
+      </Text>
+      <Progress value={(done / Math.max(total, 1)) * 100} size="md" color={color} aria-label={label} />
+    </Stack>
+  );
+}
+
+/**
+ * The choice of a wave's banks: a checkbox each, a filter over names and ids, all or none of the
+ * banks the filter shows, and how many are chosen.
+ */
+function BankChoice({ banks, chosen, onChange }: { banks: RolloutBank[]; chosen: Set<string>; onChange: (next: Set<string>) => void }) {
+  const [filter, setFilter] = useState("");
+  const headingId = useId();
+  const shown = banks.filter((bank) => matchesSearch(filter, bank.name, bank.bank_id));
+  const filtering = filter.trim() !== "";
+  const setAll = (ids: string[], on: boolean) => {
+    const next = new Set(chosen);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
+    onChange(next);
+  };
+  const shownIds = shown.map((bank) => bank.bank_id);
+  const count = banks.filter((bank) => chosen.has(bank.bank_id)).length;
+  return (
+    <Stack gap="sm">
+      <Text size="sm" id={headingId}>
+        Choose the banks to roll out to. Those left out stay behind; the dialog offers them as the next wave once this one is applied.
+      </Text>
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <SearchInput label="Filter banks" placeholder="Name or id" value={filter} onChange={setFilter} style={{ flex: "1 1 12rem" }} />
+        <Group gap="xs" wrap="wrap">
+          <Button variant="default" onClick={() => setAll(shownIds, true)} disabled={shown.length === 0}>
+            {filtering ? `Select the ${shown.length} shown` : "Select all"}
+          </Button>
+          <Button variant="default" onClick={() => setAll(shownIds, false)} disabled={shown.length === 0}>
+            {filtering ? `Deselect the ${shown.length} shown` : "Select none"}
+          </Button>
+        </Group>
+      </Group>
+      <Text size="sm" fw={500} role="status" data-testid="rollout-chosen-count">
+        {count} of {banks.length} selected
+      </Text>
+      <ScrollRegion labelledBy={headingId} maxHeight="min(20rem, 45vh)" testId="rollout-bank-choice">
+        <Stack gap={6} p="xs">
+          {shown.length === 0 && (
+            <Text size="sm" c="dimmed">
+              No bank matches “{filter}”.
+            </Text>
+          )}
+          {shown.map((bank) => (
+            <Checkbox
+              key={bank.bank_id}
+              checked={chosen.has(bank.bank_id)}
+              onChange={(event) => setAll([bank.bank_id], event.currentTarget.checked)}
+              label={bank.name}
+              description={bank.name === bank.bank_id ? undefined : bank.bank_id}
+              styles={{
+                label: { wordBreak: "break-word" },
+                description: { fontFamily: "var(--mantine-font-family-monospace)", wordBreak: "break-all" },
+              }}
+            />
+          ))}
+        </Stack>
+      </ScrollRegion>
+    </Stack>
+  );
+}
+
+/** One group of the preview: its banks (a list to open when several) and, once, what they would get or why they would fail. */
+function GroupCard({
+  group,
+  template,
+  index,
+  nameOf,
+}: {
+  group: PreviewGroup;
+  template: string;
+  index: number;
+  nameOf: (bankId: string) => string;
+}) {
+  const headingId = useId();
+  const heading = groupHeading(group);
+  const several = group.bankIds.length > 1;
+  return (
+    <Card withBorder padding="md" component="section" aria-labelledby={headingId} data-testid="rollout-group">
+      <Stack gap="sm">
+        <Title order={3} size="h4" id={headingId} style={{ wordBreak: "break-word" }}>
+          {heading}
+        </Title>
+        {several && (
+          <details data-testid="rollout-group-banks">
+            <summary style={{ cursor: "pointer" }}>
+              <Text span size="sm">
+                Show the {plural(group.bankIds.length, "bank")}
+              </Text>
+            </summary>
+            <ScrollRegion label={`Banks of group ${index}`} maxHeight="12rem">
+              <List size="sm" spacing={2} p="xs" listStyleType="none">
+                {group.bankIds.map((bankId) => (
+                  <List.Item key={bankId}>
+                    <Text span size="sm" style={{ wordBreak: "break-word" }}>
+                      {nameOf(bankId)}
+                    </Text>
+                    {nameOf(bankId) !== bankId && (
+                      <Text span size="sm" c="dimmed" ff="monospace" style={{ wordBreak: "break-all" }}>
+                        {" "}
+                        ({bankId})
+                      </Text>
+                    )}
+                  </List.Item>
+                ))}
+              </List>
+            </ScrollRegion>
+          </details>
+        )}
+        {group.preview ? (
+          <>
+            <Text size="sm" c="dimmed">
+              Applying {template} {several ? "updates each of these banks alike" : "updates this bank"}. Nothing has been written yet.
+            </Text>
+            <ImportChangesBody
+              result={group.preview.result}
+              changes={group.preview.changes}
+              dryRun
+              label={several ? `group ${index}` : group.bankIds[0]!}
+            />
+          </>
+        ) : (
+          <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Would fail">
+            <Text size="sm" style={{ wordBreak: "break-word" }}>
+              {group.reason}
+            </Text>
+          </Alert>
+        )}
+      </Stack>
+    </Card>
   );
 }

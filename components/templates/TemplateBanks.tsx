@@ -1,46 +1,34 @@
 "use client";
-import { Anchor, Badge, Button, Group, Stack, Text } from "@mantine/core";
-import { IconRocket } from "@tabler/icons-react";
+import { Alert, Anchor, Button, Group, Stack, Text } from "@mantine/core";
+import { IconArrowBackUp, IconRocket } from "@tabler/icons-react";
 import Link from "next/link";
 import { useState } from "react";
+import { BehindBadge } from "@/components/banks/BehindBadge";
 import { bankHref } from "@/components/banks/links";
+import { rollbackWarning } from "@/components/banks/newest-version";
 import { lazyModal } from "@/components/console/lazy";
 import { QueryView } from "@/components/console/QueryView";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { SectionCard } from "@/components/console/SectionCard";
 import { Table } from "@/components/console/Table";
-import { endpoints } from "@/lib/client/endpoints";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
-import { useEndpointQuery } from "@/lib/client/query";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { plural } from "@/lib/shared/plural";
 
-const RolloutModal = lazyModal(() => import("./RolloutModal").then((m) => m.RolloutModal));
+import type { RolloutBank } from "./RolloutModal";
 
-/**
- * The template's newest version number, for those who may read its versions (the template's
- * managers); null for the others, who roll out "the current version" all the same.
- */
-function useNewestVersion(scope: ScopeKind, id: string, canReadVersions: boolean): number | null {
-  const versions = useEndpointQuery(
-    endpoints.templateLifecycle[scope].versions,
-    { params: { template_id: id } },
-    { enabled: canReadVersions, refetchOnMount: "always" },
-  );
-  return versions.data?.versions[0]?.version ?? null;
-}
+const RolloutModal = lazyModal(() => import("./RolloutModal").then((m) => m.RolloutModal));
 
 /**
  * "Banks from this template" (CONTRACT §16): the banks you may see whose last applied template is
  * this one, which of them are behind, and a rollout of the current version to those.
  */
-export function TemplateBanks({ scope, id, canReadVersions }: { scope: ScopeKind; id: string; canReadVersions: boolean }) {
+export function TemplateBanks({ scope, id }: { scope: ScopeKind; id: string }) {
   const ref = `${scope}/${id}`;
   const banks = useBanks(ref);
-  const newest = useNewestVersion(scope, id, canReadVersions);
   /** The banks of the rollout dialog, fixed when it opens (the list refreshes as banks catch up); null: closed. */
-  const [targets, setTargets] = useState<string[] | null>(null);
+  const [targets, setTargets] = useState<RolloutBank[] | null>(null);
   return (
     <SectionCard title="Banks from this template" data-testid="template-banks">
       <QueryView
@@ -55,7 +43,10 @@ export function TemplateBanks({ scope, id, canReadVersions }: { scope: ScopeKind
       >
         {(data) => {
           const behind = data.banks.filter((bank) => bank.behind);
-          const version = newest === null ? "the current version" : `version ${newest}`;
+          // Every bank listed was last applied from this template: each knows its newest version.
+          const newest = data.banks.find((bank) => bank.newest_version)?.newest_version ?? null;
+          const version = newest === null ? "the current version" : `version ${newest.version}`;
+          const warning = behind.length > 0 ? rollbackWarning(newest, behind.length === 1 ? "this bank" : "these banks") : null;
           return (
             <Stack gap="sm">
               <Group justify="space-between" gap="sm">
@@ -65,11 +56,19 @@ export function TemplateBanks({ scope, id, canReadVersions }: { scope: ScopeKind
                 </Text>
                 {/* Nothing behind, nothing to roll out: the summary says so instead of a dead button. */}
                 {behind.length > 0 && (
-                  <Button leftSection={<IconRocket size={16} aria-hidden />} onClick={() => setTargets(behind.map((bank) => bank.bank_id))}>
+                  <Button
+                    leftSection={<IconRocket size={16} aria-hidden />}
+                    onClick={() => setTargets(behind.map(({ bank_id, name }) => ({ bank_id, name })))}
+                  >
                     Roll out {version} to {plural(behind.length, "bank")}
                   </Button>
                 )}
               </Group>
+              {warning && (
+                <Alert color="grape" variant="light" icon={<IconArrowBackUp aria-hidden />} data-testid="template-banks-rollback">
+                  {warning}
+                </Alert>
+              )}
               <ResourceTable
                 minWidth={320}
                 verticalSpacing="xs"
@@ -92,11 +91,7 @@ export function TemplateBanks({ scope, id, canReadVersions }: { scope: ScopeKind
                     <Table.Td>
                       <Group gap={6}>
                         <Text size="sm">{bank.last_applied?.template_version ?? "—"}</Text>
-                        {bank.behind && (
-                          <Badge color="orange" variant="light" size="sm">
-                            Behind
-                          </Badge>
-                        )}
+                        {bank.behind && <BehindBadge newest={bank.newest_version} />}
                       </Group>
                     </Table.Td>
                     <Table.Td visibleFrom="sm">
@@ -109,8 +104,8 @@ export function TemplateBanks({ scope, id, canReadVersions }: { scope: ScopeKind
                 opened={targets !== null}
                 onClose={() => setTargets(null)}
                 template={ref}
-                version={version}
-                bankIds={targets ?? []}
+                newest={newest}
+                banks={targets ?? []}
               />
             </Stack>
           );

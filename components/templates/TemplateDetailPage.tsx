@@ -30,11 +30,18 @@ import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { Crumbs } from "./Crumbs";
 import { HomepageLink } from "./HomepageLink";
-import { templatesPath, templateUpdatePath, templateVersionsPath } from "./paths";
+import { type JustUpdated, templatesPath, templateUpdatePath, templateVersionsPath } from "./paths";
 import { TemplateBanks } from "./TemplateBanks";
 import { CopyManifestButton, TemplateContents, TemplateUsage } from "./TemplateContents";
 import { TemplateNotFound } from "./TemplateNotFound";
+import { TemplateSummary } from "./TemplateSummary";
 import { UpdateStatus } from "./UpdateStatus";
+
+// The changelog reads several versions once the template arrived; its code loads alongside them.
+const Changelog = lazySection(
+  () => import("./versions/Changelog").then((m) => m.Changelog),
+  <LoadingState label="Loading the changelog…" />,
+);
 
 /** `manage`: the caller may change the template; `use`: a member reading a server template. */
 export type TemplateAccess = "manage" | "use";
@@ -49,12 +56,12 @@ const TemplateEditor = lazySection(
 export function TemplateDetailPage({
   scope,
   id,
-  updatedTo,
+  updated,
   access,
 }: {
   scope: ScopeKind;
   id: string;
-  updatedTo?: string;
+  updated?: JustUpdated;
   access: TemplateAccess;
 }) {
   const template = useReadableTemplate(scope, id, access);
@@ -89,7 +96,7 @@ export function TemplateDetailPage({
   return (
     <>
       {crumbs}
-      <Loaded scope={scope} template={template.data} updatedTo={updatedTo} access={access} />
+      <Loaded scope={scope} template={template.data} updated={updated} access={access} />
     </>
   );
 }
@@ -101,15 +108,46 @@ function useReadableTemplate(scope: ScopeKind, id: string, access: TemplateAcces
   return access === "manage" ? managed : usable;
 }
 
+/**
+ * Right after an update: the revision the template now holds, whether its local edits were kept
+ * (a merge leaves it edited), and when the source had published again after the review, that it
+ * holds changes nobody reviewed.
+ */
+function UpdatedNotice({ template: t, updated }: { template: TemplateData; updated: JustUpdated }) {
+  const moved = updated.reviewed !== undefined;
+  return (
+    <Alert
+      color={moved ? "yellow" : "green"}
+      icon={moved ? <IconAlertTriangle aria-hidden /> : <IconCircleCheck aria-hidden />}
+      role="status"
+      title={t.locally_modified ? "Updated from source; your edits kept" : "Updated from source"}
+      data-testid="updated-notice"
+    >
+      {t.id} now holds revision <code>{updated.revision.slice(0, 8)}</code> from source {t.source_name}.
+      {moved && (
+        <>
+          {" "}
+          The source published it after you reviewed revision <code>{updated.reviewed!.slice(0, 8)}</code>, so it also holds changes you did
+          not review: compare the newest versions in{" "}
+          <Anchor component={Link} href={templateVersionsPath(t.scope, t.id)}>
+            Versions
+          </Anchor>
+          .
+        </>
+      )}
+    </Alert>
+  );
+}
+
 function Loaded({
   scope,
   template: t,
-  updatedTo,
+  updated,
   access,
 }: {
   scope: ScopeKind;
   template: TemplateData;
-  updatedTo?: string;
+  updated?: JustUpdated;
   access: TemplateAccess;
 }) {
   const router = useRouter();
@@ -164,15 +202,16 @@ function Loaded({
           )}
         </Group>
       </Group>
-      {updatedTo && (
-        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title="Updated">
-          {t.id} now holds revision <code>{updatedTo.slice(0, 8)}</code> from source {t.source_name}.
-        </Alert>
-      )}
+      {updated && <UpdatedNotice template={t} updated={updated} />}
       <SourceCard scope={scope} template={t} access={access} />
+      <SectionCard title="What it holds">
+        <TemplateSummary content={t} />
+      </SectionCard>
+      {/* The versions are read by those who manage the template (CONTRACT §13). */}
+      {access === "manage" && <Changelog scope={scope} id={t.id} />}
       {access === "manage" ? <TemplateEditor scope={scope} template={t} /> : <TemplateContents template={t} />}
       <TemplateUsage scope={scope} template={t} />
-      <TemplateBanks scope={scope} id={t.id} canReadVersions={access === "manage"} />
+      <TemplateBanks scope={scope} id={t.id} />
       <ConfirmModal
         opened={deleting}
         onClose={() => setDeleting(false)}

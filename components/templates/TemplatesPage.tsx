@@ -51,6 +51,8 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
   const [deleting, setDeleting] = useState<TemplateData | null>(null);
 
   const templates = all.data?.templates ?? [];
+  // With none of their own, the server's templates they can use are offered in their place.
+  const server = useServerTemplateCount(scope === "personal" && all.data?.templates.length === 0);
   const categories = useMemo(() => sorted(templates.flatMap((t) => (t.category ? [t.category] : []))), [templates]);
   const tags = useMemo(() => sorted(templates.flatMap((t) => t.tags)), [templates]);
   const filtering = category !== null || tag !== null || q !== "";
@@ -63,6 +65,17 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
   );
 
   const whose = scope === "server" ? "server" : "your";
+  // The two ways to get a template, offered wherever the list is empty.
+  const installOrWrite = (
+    <>
+      <Button component={Link} href={marketplacePath(scope)} variant="light">
+        Browse the marketplace
+      </Button>
+      <Button component={Link} href={newTemplatePath(scope)} variant="default">
+        New template
+      </Button>
+    </>
+  );
   return (
     <>
       <PageHeader
@@ -121,10 +134,23 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
             )}
           </Group>
         )}
-        {all.isPending ? (
+        {all.isPending || server.pending ? (
           <LoadingState label={`Loading ${whose} templates…`} />
         ) : all.isError ? (
           <ErrorState title="Could not load templates" error={all.error} onRetry={() => all.refetch()} />
+        ) : templates.length === 0 && server.count ? (
+          <EmptyList
+            title="No templates of your own yet"
+            description={`The server has ${plural(server.count, "template")} you can create banks from. Install your own from a source's catalog, or write one.`}
+            action={
+              <Group justify="center" mt="md">
+                <Button component={Link} href={templatesPath("server")}>
+                  See the server&apos;s templates
+                </Button>
+                {installOrWrite}
+              </Group>
+            }
+          />
         ) : templates.length === 0 ? (
           <EmptyList
             title={scope === "server" ? "No server templates yet" : "No templates yet"}
@@ -136,12 +162,7 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
             action={
               access === "manage" && (
                 <Group justify="center" mt="md">
-                  <Button component={Link} href={marketplacePath(scope)} variant="light">
-                    Browse the marketplace
-                  </Button>
-                  <Button component={Link} href={newTemplatePath(scope)} variant="default">
-                    New template
-                  </Button>
+                  {installOrWrite}
                 </Group>
               )
             }
@@ -183,6 +204,12 @@ function useScopeTemplates(scope: ScopeKind, access: "manage" | "use") {
   const managed = useTemplates(scope, { enabled: access === "manage" });
   const usable = useUsableTemplates({ enabled: access === "use", scope });
   return access === "manage" ? managed : usable;
+}
+
+/** How many server templates the caller can use, asked only when `enabled`; `pending` while that answer is awaited. */
+function useServerTemplateCount(enabled: boolean) {
+  const server = useUsableTemplates({ enabled, scope: "server" });
+  return { pending: enabled && server.isPending, count: enabled ? (server.data?.templates.length ?? 0) : 0 };
 }
 
 // Not shallow: the server part reads ?scope= (see withUrlState).

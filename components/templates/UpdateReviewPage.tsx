@@ -10,7 +10,7 @@ import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { ContentDiff } from "./ContentDiff";
 import { TemplateSubpageCrumbs } from "./Crumbs";
-import { templatePath } from "./paths";
+import { templatePath, updatedTemplatePath } from "./paths";
 
 // Only for a template with local edits, and only once asked for: loaded then, not with the page.
 const MergeUpdate = lazy(() => import("./MergeUpdate").then((m) => ({ default: m.MergeUpdate })));
@@ -21,16 +21,18 @@ type EditedUpdate = "overwrite" | "merge";
 /**
  * Before updating a template from its source: the metadata that would change, a diff of
  * the installed and the latest manifest, and the update itself. A template edited here is
- * either overwritten (force) or, on request, merged: its edits kept and upstream's changes taken.
+ * merged by default (its edits kept and upstream's changes taken), or, only when chosen,
+ * overwritten (force).
  */
 export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }) {
   const router = useRouter();
   const preview = useUpdatePreview(scope, id);
   const update = useUpdateTemplate(scope);
   const [error, setError] = useState<string | null>(null);
-  const [how, setHow] = useState<EditedUpdate>("overwrite");
-  // Set when saving a resolved merge found the source moved on: the forced update already took the new revision.
-  const [upstreamMoved, setUpstreamMoved] = useState<string | null>(null);
+  // Keeping the edits is the default; overwriting them only when chosen.
+  const [how, setHow] = useState<EditedUpdate>("merge");
+  // Set when saving a merge found its conflicts changed meanwhile: nothing was written, and the page shows the update as it now is.
+  const [stale, setStale] = useState(false);
 
   const crumbs = <TemplateSubpageCrumbs scope={scope} id={id} current="Update" />;
   const heading = (
@@ -66,7 +68,7 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
     setError(null);
     try {
       const result = await update.update(id, force ? "force" : "plain");
-      router.push(`${templatePath(scope, id)}?updated=${encodeURIComponent(result.new_revision)}`);
+      router.push(updatedTemplatePath(scope, id, result.new_revision, p.latest_revision));
     } catch (e) {
       setError(describeError(e));
     }
@@ -98,14 +100,15 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
               : "Updating overwrites your edits with the source's version."}
           </Alert>
         )}
-        {upstreamMoved && (
+        {stale && (
           <Alert
-            color="red"
+            color="yellow"
             icon={<IconAlertTriangle aria-hidden />}
-            title="The source changed while you were choosing"
-            data-testid="upstream-moved"
+            title="The template or its source changed while you were choosing"
+            data-testid="merge-stale"
           >
-            {upstreamMoved}
+            Nothing was saved. What you see now is the update with the template and the source as they are now: check it, and your choices,
+            then save again.
           </Alert>
         )}
         {canMerge && (
@@ -115,8 +118,8 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
             value={how}
             onChange={(value) => setHow(value as EditedUpdate)}
             data={[
-              { value: "overwrite", label: "Overwrite my edits" },
               { value: "merge", label: "Keep my edits" },
+              { value: "overwrite", label: "Overwrite my edits" },
             ]}
           />
         )}
@@ -128,7 +131,7 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
         {canMerge && how === "merge" ? (
           <>
             <Suspense fallback={<LoadingState label="Merging your edits with the source's changes…" />}>
-              <MergeUpdate scope={scope} template={current} onUpstreamMoved={setUpstreamMoved} />
+              <MergeUpdate scope={scope} template={current} onStale={() => setStale(true)} />
             </Suspense>
             <Group justify="flex-end">
               <Button component={Link} href={templatePath(scope, id)} variant="default">

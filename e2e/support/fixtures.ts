@@ -15,11 +15,13 @@ export interface PageWatch {
 }
 
 /**
- * Waits until React has taken over the page just loaded (HydratedMark sets `data-hydrated`):
- * server-rendered buttons are visible, and clickable, before their handlers exist.
+ * Waits until React has taken over the page just loaded: server-rendered buttons are visible,
+ * and clickable, before their handlers exist. Hydration marks each element it takes over with
+ * React's `__reactFiber$…` key, the body after everything in it; a click after that reaches a
+ * handler (one during the last step is replayed by React). No app code is needed for it.
  */
 export async function waitForHydration(page: Page) {
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith("__reactFiber$")));
 }
 
 const isPage = (response: Response | null) => response?.headers()["content-type"]?.startsWith("text/html") ?? false;

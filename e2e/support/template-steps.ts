@@ -169,7 +169,7 @@ export async function expectUpdateBadge(page: Page, id: string) {
 
 /**
  * From a template's page, opens "Review update", checks the diff shows `added` and `removed`
- * lines, updates (overwriting local edits when `force`), and sees the template up to date.
+ * lines, updates (choosing to overwrite local edits when `force`), and sees the template up to date.
  * `beforeUpdate` runs on the review page (for screenshots).
  */
 export async function reviewDiffAndUpdate(
@@ -187,6 +187,11 @@ export async function reviewDiffAndUpdate(
   await expect(state.getByText("Update available")).toBeVisible();
   await state.getByRole("link", { name: "Review update" }).click();
   await expect(pageHeading(page, `Review update of ${id}`)).toBeVisible();
+  if (force) {
+    // Keeping the edits is what the review offers first; overwriting them is chosen.
+    await expect(page.getByRole("radio", { name: "Keep my edits" })).toBeChecked();
+    await page.getByText("Overwrite my edits", { exact: true }).click();
+  }
   const diff = page.getByTestId("manifest-diff");
   for (const text of added) await expect(diff.locator('[data-change="added"]').filter({ hasText: text }).first()).toBeVisible();
   for (const text of removed) await expect(diff.locator('[data-change="removed"]').filter({ hasText: text }).first()).toBeVisible();

@@ -77,7 +77,9 @@ const SENTENCES: Partial<Record<ProblemType, (problem: ApiProblem) => string>> =
     "Your edits and the source's changes touch the same parts of this template. Review the update to choose, for each part, which version to keep.",
   "merge-base-missing": () =>
     "The version this template was installed or last updated from is no longer kept, so your edits cannot be merged. Overwrite them instead (they stay in the template's versions).",
-  "merge-invalid": (p) => `${p.detail} Review the update to overwrite your edits, or edit the template first.`,
+  "merge-invalid": (p) => `${p.detail} Review the update to choose other versions or edit the values, or to overwrite your edits.`,
+  "merge-resolution-unknown": () =>
+    "The template or its source changed since you chose, so your choices no longer match its conflicts. Review the update again.",
 };
 
 /**

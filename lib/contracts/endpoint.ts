@@ -50,6 +50,11 @@ export interface Endpoint<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The body may be left out, which reads as `{}` (lib/http/body.ts): a body added to an endpoint
+   * that clients already call without one (update's `resolutions`).
+   */
+  optionalBody?: true;
   /** Absent: the endpoint answers 204 with no body. */
   response?: R;
   /**

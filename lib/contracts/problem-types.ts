@@ -33,6 +33,8 @@ export const PROBLEM_TYPES = {
   "merge-base-missing":
     "An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.",
   "merge-invalid": "An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.",
+  "merge-resolution-unknown":
+    "A resolution of an update with merge=true names a path that is not one of its conflicts (the template or its source may have changed since they were read); `errors` names each, and nothing was written.",
   "invalid-idempotency-key": "The Idempotency-Key header is not 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:` and `-`.",
   "idempotency-key-reused": "The Idempotency-Key was used before by this caller for another method, path or body.",
   "idempotency-key-in-use":
@@ -86,6 +88,7 @@ export const PROBLEM_STATUS: Record<ProblemType, number> = {
   "merge-conflict": 409,
   "merge-base-missing": 409,
   "merge-invalid": 409,
+  "merge-resolution-unknown": 422,
   "invalid-idempotency-key": 400,
   "idempotency-key-reused": 422,
   "idempotency-key-in-use": 409,

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 
 const BIN = path.resolve(__dirname, "../../bin/bank-templates.mjs");
@@ -13,11 +14,11 @@ export interface CliRun {
 /**
  * Runs the real bin in a child process with `env`, asynchronously (the app it talks to may be
  * served from the test's own process); `input` is written to stdin, which is closed either way,
- * so it is never a terminal.
+ * so it is never a terminal. It runs outside the project folder, as an installed CLI is run.
  */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, input = ""): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: os.tmpdir(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));

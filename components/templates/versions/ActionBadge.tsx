@@ -10,6 +10,7 @@ const ACTION_LABELS: Record<Action, string> = {
   install: "Installed",
   patch: "Edited",
   update: "Updated from source",
+  merge: "Merged with source",
   rollback: "Rolled back",
 };
 
@@ -18,6 +19,7 @@ const ACTION_COLORS: Record<Action, string> = {
   install: "blue",
   patch: "yellow",
   update: "teal",
+  merge: "cyan",
   rollback: "grape",
 };
 

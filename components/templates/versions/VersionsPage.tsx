@@ -1,5 +1,5 @@
 "use client";
-import { Alert, Stack, Title } from "@mantine/core";
+import { Alert, Stack, Text, Title } from "@mantine/core";
 import { IconCircleCheck } from "@tabler/icons-react";
 import { useRef, useState } from "react";
 import { lazyDialog, lazySection } from "@/components/console/lazy";
@@ -7,8 +7,10 @@ import { SectionCard } from "@/components/console/SectionCard";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
 import { formatTimestamp } from "@/lib/client/format";
+import { useBanks } from "@/lib/client/hooks/banks";
 import { useRollbackTemplate, useTemplateVersions, type VersionSummaryData } from "@/lib/client/hooks/versions";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { plural } from "@/lib/shared/plural";
 import { TemplateSubpageCrumbs } from "../Crumbs";
 import { TemplateNotFound } from "../TemplateNotFound";
 import { versionActionLabel } from "./ActionBadge";
@@ -75,6 +77,7 @@ export function VersionsPage({ scope, id }: { scope: ScopeKind; id: string }) {
 function History({ scope, id, versions }: { scope: ScopeKind; id: string; versions: VersionSummaryData[] }) {
   const current = versions[0]!;
   const rollback = useRollbackTemplate(scope, id);
+  const banks = useBanks(`${scope}/${id}`);
   const [rolledBack, setRolledBack] = useState<{ to: number; recorded: number | null } | null>(null);
   // null: the default pair, the version before the current one against the current one.
   const [compared, setCompared] = useState<{ from: number; to: number } | null>(null);
@@ -93,6 +96,7 @@ function History({ scope, id, versions }: { scope: ScopeKind; id: string; versio
         The template&apos;s content (name, description, category, integrations, tags and manifest), its source revision and its
         &ldquo;edited locally&rdquo; mark become those of <strong>version {v.version}</strong> ({versionActionLabel(v).toLowerCase()}{" "}
         {formatTimestamp(v.created_at)}). This is recorded as a new version, so you can undo it by rolling back again.
+        <BanksOfRollback count={banks.data?.banks.length} restored={v.version} />
       </>
     ),
     onConfirm: async (v) => {
@@ -149,5 +153,21 @@ function History({ scope, id, versions }: { scope: ScopeKind; id: string; versio
       />
       {confirmRollback.modal}
     </Stack>
+  );
+}
+
+/**
+ * What a rollback does to the banks made from the template: nothing until it is rolled out to them,
+ * and then it takes them back. Said once the banks are known (nothing while they load or failed).
+ */
+function BanksOfRollback({ count, restored }: { count: number | undefined; restored: number }) {
+  if (count === undefined) return null;
+  const one = count === 1;
+  return (
+    <Text span display="block" size="sm" mt="sm" data-testid="rollback-banks">
+      {count === 0
+        ? "No bank you can see was made from this template."
+        : `${plural(count, "bank was", "banks were")} made from this template: ${one ? "it keeps its" : "they keep their"} content until you roll the new version out to ${one ? "it" : "them"}, which takes ${one ? "it" : "them"} back to version ${restored}'s content.`}
+    </Text>
   );
 }

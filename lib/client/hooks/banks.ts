@@ -24,27 +24,33 @@ export interface BankRolloutOutcome {
 }
 
 /**
- * A rollout from the console, bank by bank (one POST /banks/rollout with `bank_ids: [id]` per
- * bank), so a progress bar can say how far it is; `refresh` afterwards shows the banks as they are.
+ * A rollout from the console in steps: one POST /banks/rollout per step, naming that step's banks
+ * (`bank_ids`), so a progress bar can say how far it is; `refresh` afterwards shows the banks as they
+ * are. A step whose request fails fails each of its banks with that reason.
  */
 export function useBankRollout() {
   const queryClient = useQueryClient();
-  const rolloutOne = useCallback(async (template: string, bankId: string, dryRun: boolean): Promise<BankRolloutOutcome> => {
+  const rollout = useCallback(async (template: string, bankIds: string[], dryRun: boolean): Promise<BankRolloutOutcome[]> => {
     try {
       const answer = await api.call(banks.rollout, {
         query: { dry_run: dryRun ? "true" : "false" },
-        body: { template, bank_ids: [bankId] },
+        body: { template, bank_ids: bankIds },
       });
-      const result = answer.results[0] ?? null;
-      const problem = result?.problem ?? null;
-      return {
-        bankId,
-        applied: result?.applied ?? false,
-        result,
-        reason: problem ? `${problem.status} ${problem.title}: ${problem.detail}` : null,
-      };
+      const byBank = new Map(answer.results.map((result) => [result.bank_id, result]));
+      return bankIds.map((bankId) => {
+        const result = byBank.get(bankId);
+        if (!result) return { bankId, applied: false, result: null, reason: "The server's answer did not mention this bank." };
+        const { problem } = result;
+        return {
+          bankId,
+          applied: result.applied,
+          result,
+          reason: problem ? `${problem.status} ${problem.title}: ${problem.detail}` : null,
+        };
+      });
     } catch (error) {
-      return { bankId, applied: false, result: null, reason: describeError(error) };
+      const reason = describeError(error);
+      return bankIds.map((bankId) => ({ bankId, applied: false, result: null, reason }));
     }
   }, []);
   const refresh = useCallback(
@@ -54,7 +60,7 @@ export function useBankRollout() {
       ),
     [queryClient],
   );
-  return { rolloutOne, refresh };
+  return { rollout, refresh };
 }
 
 export function useBank(bankId: string) {

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
+import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import type { Template } from "@/lib/contracts/templates/schemas";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { api, type CallResult } from "../api";
@@ -15,17 +15,28 @@ import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../quer
 export type TemplateData = z.output<typeof Template>;
 
 const catalogs = [endpoints.sources.personal.catalog, endpoints.sources.server.catalog];
+/** Banks say whether their template has a newer version and what it is: any write of a template's content or its removal changes that. */
+const bankReaders = [endpoints.banks.list, endpoints.banks.get];
 
 /**
  * What shows a template's content or update status, refreshed after anything rewrites
  * templates: the scope's list and each template's own query, the list of usable templates
- * (the bank picker, members' view of server templates), the versions a write records and the
- * catalogs' "installed" marks.
+ * (the bank picker, members' view of server templates), the versions a write records, the
+ * catalogs' "installed" marks, and the banks.
  */
 export const templateReaders = (scope: ScopeKind) => {
   const e = endpoints.templates[scope];
   const versions = endpoints.templateLifecycle[scope].versions;
-  return [e.list, e.get, e.previewUpdate, versions, endpoints.usableTemplates.list, endpoints.usableTemplates.get, ...catalogs];
+  return [
+    e.list,
+    e.get,
+    e.previewUpdate,
+    versions,
+    endpoints.usableTemplates.list,
+    endpoints.usableTemplates.get,
+    ...catalogs,
+    ...bankReaders,
+  ];
 };
 
 /** Whether the source held a newer revision at the last check (CONTRACT §13's stored status). */
@@ -88,6 +99,7 @@ export function usePatchTemplate(scope: ScopeKind) {
       endpoints.templateLifecycle[scope].versions,
       endpoints.usableTemplates.list,
       endpoints.usableTemplates.get,
+      ...bankReaders,
     ],
   });
   return {
@@ -109,7 +121,7 @@ export function useInstallTemplate(scope: ScopeKind) {
 export function useRemoveTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
   const queryClient = useQueryClient();
-  const mutation = useEndpointMutation(e.remove, { invalidates: [e.list, endpoints.usableTemplates.list, ...catalogs] });
+  const mutation = useEndpointMutation(e.remove, { invalidates: [e.list, endpoints.usableTemplates.list, ...catalogs, ...bankReaders] });
   return {
     ...mutation,
     remove: async (id: string) => {
@@ -125,22 +137,37 @@ export type UpdateMode = "plain" | "force" | "merge";
 const flag = (on: boolean) => (on ? "true" : "false");
 
 /**
- * Updates from the source. The answer is the template as written, up to date at the new
- * revision; the lists refresh around it.
+ * Updates from the source; a merge may carry the resolutions of its conflicts (CONTRACT §21),
+ * written at once as one version. The answer is the template as written, up to date at the new
+ * revision; the lists refresh around it. A merge refused because its conflicts are no longer the
+ * ones resolved (the template or the source changed meanwhile) refreshes the update previews, so
+ * the review shows the conflicts as they are now.
  */
 export function useUpdateTemplate(scope: ScopeKind) {
   const queryClient = useQueryClient();
-  const mutation = useEndpointMutation(endpoints.templates[scope].update, { invalidates: templateReaders(scope) });
+  const endpoint = endpoints.templates[scope].update;
+  const mutation = useEndpointMutation(endpoint, { invalidates: templateReaders(scope) });
   return {
     ...mutation,
-    update: async (id: string, mode: UpdateMode) => {
+    update: async (id: string, mode: UpdateMode, resolutions?: MergeResolutionEntry[]) => {
       const query = { force: flag(mode === "force"), merge: flag(mode === "merge") };
-      const result = await mutation.mutateAsync({ params: { template_id: id }, query });
-      queryClient.setQueryData(templateKey(scope, id), result.template);
-      return result;
+      const body = resolutions ? { resolutions } : {};
+      try {
+        const result = await mutation.mutateAsync({ params: { template_id: id }, query, body });
+        queryClient.setQueryData(templateKey(scope, id), result.template);
+        return result;
+      } catch (error) {
+        const preview = endpoints.templates[scope].previewUpdate;
+        if (isStaleMerge(error)) await queryClient.invalidateQueries({ queryKey: ["ext-svc", preview.method, preview.path] });
+        throw error;
+      }
     },
   };
 }
+
+/** A merge refused because the conflicts it resolved are not the ones there are now. */
+export const isStaleMerge = (error: unknown) =>
+  error instanceof ApiProblem && (error.problemType === "merge-conflict" || error.problemType === "merge-resolution-unknown");
 
 /**
  * One template's update check: asks the marketplace and stores the answer on the template
@@ -175,7 +202,7 @@ export function useUpdateMany(scope: ScopeKind) {
   return async (ids: string[], force: boolean, onOutcome: (outcome: UpdateOutcome) => void, concurrency = 2) => {
     await mapWithConcurrency(ids, concurrency, async (id) => {
       try {
-        const result = await api.call(endpoint, { params: { template_id: id }, query: { force: force ? "true" : "false" } });
+        const result = await api.call(endpoint, { params: { template_id: id }, query: { force: force ? "true" : "false" }, body: {} });
         onOutcome({ id, outcome: "updated", revision: result.new_revision });
       } catch (error) {
         const skipped = error instanceof ApiProblem && error.problemType === "local-edits";
@@ -224,37 +251,4 @@ export function useUpdatePreview(scope: ScopeKind, id: string, { merge = false, 
     { params: { template_id: id }, query: { merge: flag(merge) } },
     { retry: false, staleTime: 0, refetchOnWindowFocus: false, enabled },
   );
-}
-
-/** The update's revision was not the one reviewed: the source changed after the preview. */
-export class UpstreamMoved extends Error {
-  constructor(readonly revision: string) {
-    super(
-      `The source changed after you reviewed it (it is now at revision ${revision.slice(0, 8)}), so your choices were not saved. The template now holds the source's latest version; your edits are kept in its versions, to roll back to or edit again.`,
-    );
-    this.name = "UpstreamMoved";
-  }
-}
-
-/**
- * Saves a merge whose conflicts a person resolved (CONTRACT §16 leaves that to the client): an
- * update with force=true takes the reviewed upstream revision (a version `update`, the source
- * revision advanced), then a PATCH writes the chosen content, which leaves the template
- * locally modified with that update as the next merge's base. `content` null: the choices came
- * out as upstream's content, so there is nothing to PATCH (and no local edits). When the update
- * brought another revision than the one reviewed, the choices no longer apply: nothing is patched.
- */
-export function useSaveResolvedMerge(scope: ScopeKind) {
-  const update = useUpdateTemplate(scope);
-  const patch = usePatchTemplate(scope);
-  return {
-    isPending: update.isPending || patch.isPending,
-    save: async (id: string, reviewedRevision: string, content: TemplateContent | null) => {
-      const updated = await update.update(id, "force");
-      if (updated.new_revision !== reviewedRevision) throw new UpstreamMoved(updated.new_revision);
-      if (content === null) return updated.template;
-      // The merge of two valid manifests, as JSON; the PATCH validates it like any edit (422 if the sides' changes do not fit together).
-      return patch.patch(id, content as Parameters<typeof patch.patch>[1]);
-    },
-  };
 }

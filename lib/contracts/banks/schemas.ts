@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BANK_ID_PATTERN } from "@/lib/contracts/banks/ids";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
 import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
-import { TEMPLATE_ID_PATTERN } from "@/lib/contracts/templates/schemas";
+import { TEMPLATE_ID_PATTERN, TemplateVersionSummary } from "@/lib/contracts/templates/schemas";
 
 const bankId = z.string().regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
 
@@ -151,6 +151,17 @@ const LastApplied = z
   .nullable()
   .meta({ id: "LastApplied" });
 
+/**
+ * The newest version of the template a bank was last applied from, as the template's versions list
+ * it: what a rollout would apply now. A rollback restores an older version's content, so a bank
+ * "behind" it goes back when it is rolled out; the console says so.
+ */
+const NewestTemplateVersion = TemplateVersionSummary.pick({ version: true, action: true, restored_version: true }).nullable().meta({
+  id: "NewestTemplateVersion",
+  description:
+    "The newest version of the template last applied: its number, what wrote it and, for a rollback, the version it restored (so a rollout that takes the bank back to older content can say so). The bank is `behind` when it is newer than `last_applied.template_version`. Null when no template was applied, the template is gone, or it has no recorded version.",
+});
+
 /** Always set by the embedded store; null only for a Hindsight bank (remote store) whose server reports no such time. */
 const remoteTimestamp = timestamp.nullable().meta({
   description: "Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank.",
@@ -167,6 +178,7 @@ export const BankSummary = z
     behind: z.boolean().meta({
       description: "True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16).",
     }),
+    newest_version: NewestTemplateVersion,
   })
   .meta({ id: "BankSummary" });
 

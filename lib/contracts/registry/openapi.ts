@@ -60,7 +60,10 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     },
     ...(idempotent ? { parameters: [IdempotencyKeyParameter] } : {}),
     requestBody: endpoint.body
-      ? { required: true, content: { "application/json": { schema: endpoint.body, example: bodyExample(endpoint.body) } } }
+      ? {
+          required: !endpoint.optionalBody,
+          content: { "application/json": { schema: endpoint.body, example: bodyExample(endpoint.body) } },
+        }
       : undefined,
     responses: {
       [String(endpoint.status)]: success,

@@ -14,6 +14,7 @@ import {
   UpdateOneQuery,
   UpdatePreview,
   UpdatePreviewQuery,
+  UpdateRequest,
   UpdateResult,
   ValidateManifestRequest,
 } from "./schemas";
@@ -97,10 +98,12 @@ function templateEndpoints(kind: ScopeKind) {
       status: 200,
       params: templateParams,
       query: UpdateOneQuery,
+      body: UpdateRequest,
+      optionalBody: true,
       response: UpdateResult,
       errors: [400, ...marketplaceErrors],
       audit: { action: "template.update", target: routes.get.path },
-      summary: `Update ${whose} template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path)`,
+      summary: `Update ${whose} template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path, unless the body's resolutions resolve it)`,
     }),
     checkUpdate: defineEndpoint({
       ...routes.checkUpdate,

@@ -3,8 +3,9 @@ import { formatPath } from "@/lib/contracts/validation";
 
 /**
  * The three-way merge of an update that keeps local edits (CONTRACT §16). Pure: the service
- * merges with it before writing, and the console with the same code applies the choices a
- * person made for each conflict, so both always agree on what "merged" means.
+ * merges with it before writing, and the console with the same code shows what the resolutions
+ * a person chose for each conflict (CONTRACT §21) would write, so both always agree on what
+ * "merged" means.
  *
  * It works per JSON path. Objects merge key by key; the manifest's `mental_models` are matched
  * by `id` and its `directives` by `name` (an entry is then an object, merged field by field);
@@ -25,14 +26,40 @@ export type { MergeConflict };
 
 type MergeSide = MergeConflict["missing"][number];
 
-/** For a conflict's path, which side to take. */
-export type MergePicks = Readonly<Record<string, "local" | "upstream">>;
+/**
+ * How one conflict is resolved (CONTRACT §21): local's side, upstream's (either may be a side
+ * without the path, which deletes it there), or a value of its own.
+ */
+type MergeResolution = { take: "local" | "upstream" } | { take: "value"; value: unknown };
+
+/** The resolutions of a merge, by conflict path (CONTRACT §4's notation, as MergeConflict.path). */
+export type MergeResolutions = Readonly<Record<string, MergeResolution>>;
+
+/** One resolution as a request lists it (its schema: MergeResolutionSchema). */
+export interface MergeResolutionEntry {
+  path: string;
+  take: MergeResolution["take"];
+  value?: unknown;
+}
+
+/** A request's list of resolutions by path, as mergeTemplate takes them. */
+export function resolutionsByPath(entries: readonly MergeResolutionEntry[]): MergeResolutions {
+  return Object.fromEntries(
+    entries.map(({ path, take, value }) => [path, take === "value" ? { take, value } : { take }] as const),
+  ) as MergeResolutions;
+}
+
+/** Resolutions by path as a request lists them. */
+export const resolutionList = (resolutions: MergeResolutions): MergeResolutionEntry[] =>
+  Object.entries(resolutions).map(([path, resolution]) => ({ path, ...resolution }));
 
 export interface MergeResult<T> {
-  /** The merge; at a conflicting path it holds local's value (or the pick made for that path). */
+  /** The merge; at a conflicting path it holds local's value (or what its resolution took). */
   merged: T;
-  /** The conflicts no pick resolved, in the order of the merged content. */
+  /** The conflicts no resolution resolved, in the order of the merged content. */
   conflicts: MergeConflict[];
+  /** The paths of the conflicts a resolution resolved; a resolution of any other path was not used. */
+  resolved: string[];
 }
 
 /** The manifest's lists whose entries are matched by a key (as an import matches them); every other array is a whole value. */
@@ -72,7 +99,8 @@ const at = (value: unknown, key: string): unknown => (isObject(value) && Object.
 
 class Merger {
   readonly conflicts: MergeConflict[] = [];
-  constructor(private readonly picks: MergePicks) {}
+  readonly resolved: string[] = [];
+  constructor(private readonly resolutions: MergeResolutions) {}
 
   /** The merge of one path; MISSING when the path is deleted (or absent) in the result. */
   value(path: Path, shownPath: Path, base: unknown, local: unknown, upstream: unknown): unknown {
@@ -138,8 +166,12 @@ class Merger {
 
   private conflict(shownPath: Path, base: unknown, local: unknown, upstream: unknown): unknown {
     const path = formatPath(shownPath);
-    const pick = this.picks[path];
-    if (pick) return pick === "local" ? local : upstream;
+    const resolution = Object.hasOwn(this.resolutions, path) ? this.resolutions[path] : undefined;
+    if (resolution) {
+      this.resolved.push(path);
+      if (resolution.take === "value") return resolution.value;
+      return resolution.take === "local" ? local : upstream;
+    }
     const sides = { base, local, upstream };
     this.conflicts.push({
       path,
@@ -153,16 +185,15 @@ class Merger {
 }
 
 /**
- * Merges local's and upstream's changes since base. `picks` resolves conflicts by path (the
- * console's, once a person chose a side for each; the side picked may be one without the path,
- * which deletes it); a conflict without a pick takes local's value in `merged` and is listed in
- * `conflicts`. Deterministic: keys and entries in local's order, then upstream's new ones in
- * upstream's order; the sides are not changed.
+ * Merges local's and upstream's changes since base. `resolutions` resolve conflicts by path (a
+ * side taken may be one without the path, which deletes it); a conflict without one takes
+ * local's value in `merged` and is listed in `conflicts`. Deterministic: keys and entries in
+ * local's order, then upstream's new ones in upstream's order; the sides are not changed.
  */
-export function mergeTemplate<T extends object>(base: T, local: T, upstream: T, picks: MergePicks = {}): MergeResult<T> {
-  const merger = new Merger(picks);
+export function mergeTemplate<T extends object>(base: T, local: T, upstream: T, resolutions: MergeResolutions = {}): MergeResult<T> {
+  const merger = new Merger(resolutions);
   const merged = merger.value([], [], base, local, upstream);
-  return { merged: (merged === MISSING ? {} : merged) as T, conflicts: merger.conflicts };
+  return { merged: (merged === MISSING ? {} : merged) as T, conflicts: merger.conflicts, resolved: merger.resolved };
 }
 
 /** Whether two contents are the same (an object's key order aside): a merge equal to upstream leaves no local edits. */

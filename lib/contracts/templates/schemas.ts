@@ -111,6 +111,57 @@ export const UpdateOneQuery = z
     if (query.merge && query.force) ctx.addIssue({ code: "custom", path: ["merge"], message: "cannot be combined with force" });
   });
 
+/** How one conflict of a merge is resolved (CONTRACT §21); lib/contracts/templates/merge.ts applies it. */
+const MergeResolutionSchema = z
+  .strictObject({
+    path: z
+      .string()
+      .min(1)
+      .max(2000)
+      .meta({ description: "A conflict's path, as the merge-conflict problem names it.", example: "manifest.directives[0].content" }),
+    take: z.enum(["local", "upstream", "value"]).meta({
+      description:
+        "`local`: the template's own value; `upstream`: the source's (either may be a side without the path, which deletes it); `value`: the `value` given.",
+    }),
+    value: z.unknown().optional().meta({ description: "With `take: value` only, and then required: the path's value (any JSON)." }),
+  })
+  .superRefine((resolution, ctx) => {
+    const given = Object.hasOwn(resolution, "value");
+    if (resolution.take === "value" && !given) ctx.addIssue({ code: "custom", path: ["value"], message: "is required with take: value" });
+    if (resolution.take !== "value" && given)
+      ctx.addIssue({ code: "custom", path: ["value"], message: "is only allowed with take: value" });
+  })
+  .meta({ id: "MergeResolution" });
+
+/** POST T/{id}/update: the body is optional (read as `{}`); `resolutions` only with merge=true. */
+export const UpdateRequest = z
+  .strictObject({
+    resolutions: z
+      .array(MergeResolutionSchema)
+      .max(1000)
+      .superRefine((resolutions, ctx) => {
+        const seen = new Set<string>();
+        for (const [i, { path }] of resolutions.entries()) {
+          if (seen.has(path)) ctx.addIssue({ code: "custom", path: [i, "path"], message: "resolves a path already resolved" });
+          seen.add(path);
+        }
+      })
+      .optional()
+      .meta({
+        description:
+          "With merge=true only: how to resolve conflicts. When they cover every conflict the merge is written at once, as one version with action `merge`; else 409 merge-conflict lists the conflicts left. A path that is not a conflict is 422.",
+      }),
+  })
+  .meta({
+    id: "UpdateRequest",
+    example: {
+      resolutions: [
+        { path: "name", take: "local" },
+        { path: "manifest.directives[0].content", take: "value", value: "Answer warmly and briefly." },
+      ],
+    },
+  });
+
 export const UpdatePreviewQuery = z.strictObject(
   mergeFlag("Also answer `merge`: what an update with merge=true would write, and its conflicts."),
 );
@@ -159,7 +210,8 @@ export const UpdatePreview = z
 
 // Template lifecycle (CONTRACT §13): versions, rollback, bulk checks and updates.
 
-const versionAction = z.enum(["create", "install", "patch", "update", "rollback"]);
+/** What wrote a version; `merge`: an update whose conflicts the request resolved (CONTRACT §21). */
+const versionAction = z.enum(["create", "install", "patch", "update", "merge", "rollback"]);
 
 export const TemplateVersionSummary = z
   .object({

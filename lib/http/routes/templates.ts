@@ -35,8 +35,14 @@ export function templateInstallRoute(kind: ScopeKind) {
 export function templateUpdateRoute(kind: ScopeKind) {
   const e = templateEndpointsByScope[kind];
   return route({
-    POST: handle(e.update, ({ ctx, params, query }) =>
-      updateTemplate(ctx, { scope: scopeOf(kind, ctx.actor), templateId: params.template_id, force: query.force, merge: query.merge }),
+    POST: handle(e.update, ({ ctx, params, query, body }) =>
+      updateTemplate(ctx, {
+        scope: scopeOf(kind, ctx.actor),
+        templateId: params.template_id,
+        force: query.force,
+        merge: query.merge,
+        resolutions: body.resolutions,
+      }),
     ),
   });
 }

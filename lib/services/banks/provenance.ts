@@ -7,23 +7,36 @@ import { bankImports, templateVersions } from "@/db/schema";
 import type { BankSummary } from "@/lib/contracts/banks/schemas";
 import { iso } from "@/lib/contracts/fields";
 
+export type NewestVersion = z.input<typeof BankSummary>["newest_version"];
+
 /**
- * CONTRACT §16 `behind`, in SQL: the template row applied still has a version newer than the one
- * applied. A deleted template takes its versions along (cascade), and a null version (an import
- * from before versions were kept) compares to nothing, so both are false.
+ * The newest version of a template row (CONTRACT §16 `newest_version`), read in the statement that
+ * reads the bank: its number, action and restored version as one JSON value, null when the row has
+ * no version. A deleted template takes its versions along (cascade), so it has none.
  */
-export function newerVersionExists(templateRow: AnyPgColumn, appliedVersion: AnyPgColumn): SQL<boolean> {
-  return sql<boolean>`exists (select 1 from ${templateVersions} where ${templateVersions.templateRowId} = ${templateRow} and ${templateVersions.version} > ${appliedVersion})`;
+export function newestVersionOf(templateRow: AnyPgColumn): SQL<NewestVersion> {
+  return sql<NewestVersion>`(select json_build_object('version', ${templateVersions.version}, 'action', ${templateVersions.action}, 'restored_version', ${templateVersions.restoredVersion}) from ${templateVersions} where ${templateVersions.templateRowId} = ${templateRow} order by ${templateVersions.version} desc limit 1)`.mapWith(
+    // postgres.js and PGlite parse json; a driver that hands over its text is read the same.
+    (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value) as NonNullable<NewestVersion>,
+  );
 }
 
-/** What a bank says of its last import: `last_applied` and `behind`, and the template row applied (for ?template=). */
+/**
+ * CONTRACT §16 `behind`: the template row applied still has a version newer than the one applied.
+ * A null version (an import from before versions were kept) compares to nothing, so it is never behind.
+ */
+export const isBehind = (appliedVersion: number | null, newest: NewestVersion) =>
+  newest !== null && appliedVersion !== null && newest.version > appliedVersion;
+
+/** What a bank says of its last import: `last_applied`, `behind` and `newest_version`, and the template row applied (for ?template=). */
 export interface Provenance {
   lastApplied: z.input<typeof BankSummary>["last_applied"];
   behind: boolean;
+  newestVersion: NewestVersion;
   templateRow: string | null;
 }
 
-const NONE: Provenance = { lastApplied: null, behind: false, templateRow: null };
+const NONE: Provenance = { lastApplied: null, behind: false, newestVersion: null, templateRow: null };
 
 /** Bank ids per query: far below the parameters one statement may bind. */
 const IDS_PER_QUERY = 1_000;
@@ -44,7 +57,7 @@ export async function provenanceFromHistory(db: Database, bankIds: readonly stri
         templateVersion: bankImports.templateVersion,
         locallyModified: bankImports.locallyModified,
         appliedAt: bankImports.appliedAt,
-        behind: newerVersionExists(bankImports.templateRow, bankImports.templateVersion),
+        newestVersion: newestVersionOf(bankImports.templateRow),
       })
       .from(bankImports)
       .where(inArray(bankImports.bankId, bankIds.slice(offset, offset + IDS_PER_QUERY)))
@@ -58,7 +71,8 @@ export async function provenanceFromHistory(db: Database, bankIds: readonly stri
           locally_modified: row.locallyModified,
           applied_at: iso(row.appliedAt),
         },
-        behind: row.behind,
+        behind: isBehind(row.templateVersion, row.newestVersion),
+        newestVersion: row.newestVersion,
         templateRow: row.templateRow,
       });
     }

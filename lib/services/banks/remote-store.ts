@@ -147,6 +147,7 @@ function presentHindsightSummary(bank: HindsightSummary, provenance: Provenance)
     updated_at: hindsightTime(bank.updated_at),
     last_applied: provenance.lastApplied,
     behind: provenance.behind,
+    newest_version: provenance.newestVersion,
   };
 }
 

@@ -11,11 +11,11 @@ import { type Actor, type ServiceContext, withTransaction } from "@/lib/services
 import type { BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
 import { importChanges } from "./changes";
 import { planImport } from "./import-plan";
-import { newerVersionExists } from "./provenance";
+import { isBehind, type NewestVersion, newestVersionOf } from "./provenance";
 
-/** A bank's columns and whether it is behind its template (CONTRACT §16), read in the same statement. */
-const bankColumns = { ...getTableColumns(banks), behind: newerVersionExists(banks.lastAppliedTemplateRow, banks.lastAppliedVersion) };
-type BankRow = typeof banks.$inferSelect & { behind: boolean };
+/** A bank's columns and its template's newest version (CONTRACT §16), read in the same statement. */
+const bankColumns = { ...getTableColumns(banks), newestVersion: newestVersionOf(banks.lastAppliedTemplateRow) };
+type BankRow = typeof banks.$inferSelect & { newestVersion: NewestVersion };
 type Entry = Record<string, unknown>;
 
 /** Admins see and change every bank, others their own: the rule of reading, listing, importing and deleting. */
@@ -187,7 +187,7 @@ async function lockOrCreateBank(db: Database, actor: Actor, request: ImportReque
       .onConflictDoNothing()
       .returning();
     // A bank created just now has no template applied yet.
-    if (created) return { bank: { ...created, behind: false }, bankCreated: true };
+    if (created) return { bank: { ...created, newestVersion: null }, bankCreated: true };
     // Another import created it between our two statements: lock theirs on the next attempt.
   }
   throw conflict(`Bank ${bankId} is being created and deleted concurrently; try again.`);
@@ -238,11 +238,12 @@ function presentSummary(bank: BankRow): z.input<typeof BankSummary> {
           applied_at: isoOrNull(bank.lastAppliedAt)!,
         }
       : null,
-    behind: bank.behind,
+    behind: isBehind(bank.lastAppliedVersion, bank.newestVersion),
+    newest_version: bank.newestVersion,
   };
 }
 
-/** One query whatever the number of banks: `behind` is a column of it. */
+/** One query whatever the number of banks: the template's newest version is a column of it. */
 async function listEmbeddedBanks(db: Database, actor: Actor, filter: BankFilter = {}) {
   const rows = await db
     .select(bankColumns)

@@ -3,9 +3,10 @@ import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { templates } from "@/db/schema";
-import { badGateway, badRequest, conflict, type DomainError, notFound } from "@/lib/contracts/errors";
+import { badGateway, badRequest, conflict, type DomainError, invalidField, notFound } from "@/lib/contracts/errors";
 import { type OwnerScope, type ScopeKind, scopeOf } from "@/lib/contracts/scope";
 import { checkManifest } from "@/lib/contracts/templates/manifest";
+import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import type { CheckUpdateResult, InstallTemplateRequest, UpdateResult } from "@/lib/contracts/templates/schemas";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import {
@@ -18,7 +19,7 @@ import {
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
 import { findSourceWithToken, holdSource } from "@/lib/services/sources/sources";
-import { mergeWithUpstream, requireWritableMerge } from "./merge-base";
+import { mergeWithUpstream, requireResolvedConflicts, requireWritableMerge } from "./merge-base";
 import { contentColumns, contentWire } from "./template-fields";
 import {
   findTemplate,
@@ -258,6 +259,14 @@ export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id
   };
 }
 
+/** How an update treats local edits (see updateTemplate). */
+interface UpdateOptions {
+  force: boolean;
+  merge?: boolean;
+  /** With `merge` only: the request's resolutions of its conflicts. */
+  resolutions?: readonly MergeResolutionEntry[];
+}
+
 /**
  * Asks the source for a template's latest revision, refusing what needs no network first; the
  * write it returns makes the update (see updateTemplate), audited with its context's audit, and
@@ -265,8 +274,9 @@ export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id
  */
 export async function prepareUpdate(
   ctx: ServiceContext,
-  { scope, templateId: id, force, merge = false, since }: UpstreamCall & { force: boolean; merge?: boolean },
+  { scope, templateId: id, force, merge = false, resolutions, since }: UpstreamCall & UpdateOptions,
 ): Promise<PendingWrite<Written<z.input<typeof UpdateResult>>>> {
+  if (resolutions && !merge) throw invalidField("resolutions", "is only allowed with merge=true");
   const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null)
     throw badRequest(`Template ${id} was not installed from a source, so it cannot be updated from one.`, "not-from-source");
@@ -280,6 +290,8 @@ export async function prepareUpdate(
     return { before, after };
   };
   if (entry.revision === previous && !force) {
+    // Nothing to merge, so nothing a resolution could resolve.
+    if (resolutions) requireResolvedConflicts(id, [], resolutions);
     return async (tx) => {
       const status = await recordUpdateStatus(tx.db, row, entry.revision);
       const { before, after } = await audited(tx, presentTemplate(status?.before ?? row), presentTemplate(status?.after ?? row));
@@ -293,8 +305,9 @@ export async function prepareUpdate(
     if (current.rowId !== row.rowId) throw missingTemplate(scope, id);
     if (editsBlock(current)) throw localEdits(id);
     // A merge reads base and local under the lock, so a PATCH meanwhile is merged, never lost.
-    const merged = merge ? await mergeWithUpstream(tx.db, current, contentWire(entry)) : null;
-    if (merged) requireWritableMerge(id, merged);
+    const upstream = contentWire(entry);
+    const merged = merge ? await mergeWithUpstream(tx.db, current, upstream, resolutions) : null;
+    if (merged) requireWritableMerge(id, merged, resolutions);
     const [written] = await tx.db
       .update(templates)
       .set({
@@ -305,7 +318,11 @@ export async function prepareUpdate(
       })
       .where(eq(templates.rowId, row.rowId))
       .returning();
-    await recordVersion(tx.db, written!, "update", tx.actor.id);
+    // One version whatever the merge resolved: `merge` when the request resolved conflicts
+    // (CONTRACT §21), keeping the source's content beside edits kept, as the next merge's base.
+    await recordVersion(tx.db, written!, merged?.resolved.length ? "merge" : "update", tx.actor.id, {
+      sourceContent: merged?.locallyModified ? upstream : null,
+    });
     const { before, after } = await audited(tx, presentTemplate(current), presentTemplate(written!));
     return { result: { updated: true, previous_revision: previous, new_revision: entry.revision, template: after }, before, after };
   };
@@ -314,10 +331,12 @@ export async function prepareUpdate(
 /**
  * Rewrites the template from its source. Local edits block it unless `force` (they are
  * overwritten) or `merge` (they are merged three ways with the source's changes, CONTRACT §16:
- * conflicts answer 409 and write nothing); an unchanged revision is a no-op unless `force`. The marketplace is asked first; the write
+ * conflicts answer 409 and write nothing, unless `resolutions` resolve every one, CONTRACT §21);
+ * an unchanged revision is a no-op unless `force`. The marketplace is asked first; the write
  * then holds the source and applies only to the row that was read, and only while it still
- * has no local edits (unless `force`), so a PATCH or DELETE meanwhile is never overwritten.
+ * has no local edits (unless `force` or `merge`), so a PATCH or DELETE meanwhile is never
+ * overwritten.
  */
-export async function updateTemplate(ctx: ServiceContext, input: TemplateKey & { force: boolean; merge: boolean }) {
+export async function updateTemplate(ctx: ServiceContext, input: TemplateKey & UpdateOptions) {
   return (await withTransaction(ctx, await prepareUpdate(ctx, input))).result;
 }

@@ -15,16 +15,20 @@ export type VersionAction = (typeof templateVersions.$inferSelect)["action"];
 /** How many versions of a template are kept. */
 const KEPT_VERSIONS = 50;
 
+/** What some versions keep beside the row: the version a rollback restored, the source's content a merge kept edits over. */
+type VersionExtras = Partial<Pick<typeof templateVersions.$inferInsert, "restoredVersion" | "sourceContent">>;
+
 /**
  * Records the row as it now is; `db` must be the transaction that wrote it. A rollback names
- * the version it restored (`restoredVersion`).
+ * the version it restored (`restoredVersion`); an update that kept local edits, the source's
+ * content it merged them with (`sourceContent`, the next merge's base).
  */
 export async function recordVersion(
   db: Database,
   row: TemplateRow,
   action: VersionAction,
   actor: string,
-  restoredVersion: number | null = null,
+  { restoredVersion = null, sourceContent = null }: VersionExtras = {},
 ): Promise<number> {
   const [recorded] = await db
     .insert(templateVersions)
@@ -34,6 +38,7 @@ export async function recordVersion(
       action,
       actor,
       restoredVersion,
+      sourceContent,
       ...versionSnapshot(row),
     })
     .returning({ version: templateVersions.version });

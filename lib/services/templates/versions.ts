@@ -79,7 +79,8 @@ export async function rollbackTemplate(ctx: ServiceContext, { scope, templateId:
       .set({ ...versionSnapshot(target), updatedAt: new Date() })
       .where(eq(templates.rowId, current.rowId))
       .returning();
-    await recordVersion(db, restored!, "rollback", actor.id, version);
+    // The source's content the restored version kept edits over stays the next merge's base.
+    await recordVersion(db, restored!, "rollback", actor.id, { restoredVersion: version, sourceContent: target.sourceContent });
     const after = presentTemplate(restored!);
     await audit.record({ action: "template.rollback", target: { type: "template", id }, before: presentTemplate(current), after });
     return after;

@@ -15,12 +15,13 @@ export default async function Page({
   const [target, query] = await Promise.all([templatePageTarget(params, { membersMayRead: true }), searchParams]);
   if (target.denied) return target.denied;
   const updated = typeof query.updated === "string" ? query.updated : undefined;
+  const reviewed = typeof query.reviewed === "string" ? query.reviewed : undefined;
   return (
     <TemplateDetailPage
       key={`${target.scope}/${target.id}`}
       scope={target.scope}
       id={target.id}
-      updatedTo={updated}
+      updated={updated === undefined ? undefined : { revision: updated, reviewed }}
       access={target.access}
     />
   );
