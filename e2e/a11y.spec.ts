@@ -655,6 +655,8 @@ test.describe("keyboard", () => {
   test("a long diff is a named region the keyboard reaches, shows focus on, and scrolls", async ({ page }) => {
     await open(page, `/templates/personal/${HANDBOOK}/update`, /update/i);
     await settle(page);
+    // The handbook has local edits: the review offers to keep them first; the whole diff is overwriting's.
+    await page.getByText("Overwrite my edits", { exact: true }).click();
     const diff = page.getByRole("region", { name: /lines added/ });
     const scrolled = () => diff.evaluate((region) => region.scrollTop);
     // Taller than its box, so there is something to scroll.
