@@ -141,7 +141,7 @@ test("the admin sees every console page, the admin navigation and both source sc
     await expect(pageHeading(page, link)).toBeVisible();
     await expect(page.getByRole("radio", { name: "Server" })).toHaveCount(1);
   }
-  await expect(page.getByText("No templates yet")).toBeVisible();
+  await expect(page.getByText(/^No templates (of your own )?yet$/)).toBeVisible();
   await screenshot(page, "templates-admin");
   await nav.getByRole("link", { name: "Banks", exact: true }).click();
   await expect(pageHeading(page, "Banks")).toBeVisible();

@@ -391,7 +391,8 @@ test("dana filters the templates and deletes what she made", async ({ page }) =>
   await page.getByRole("button", { name: "Clear filters" }).click();
 
   for (const id of ["support-bot", "support-copy", "handmade"]) await deleteTemplate(page, id);
-  await expect(page.getByText("No templates yet")).toBeVisible();
+  // Other tests may have published server templates meanwhile; the empty state then points to them.
+  await expect(page.getByText(/^No templates (of your own )?yet$/)).toBeVisible();
   await screenshot(page, "templates-empty");
 
   // The marketplace no longer marks the entry installed.

@@ -22,19 +22,24 @@ export function useEndpointQuery<E extends EndpointRoute>(endpoint: E, input: Ca
 /**
  * A writing endpoint as a TanStack mutation; on success it refreshes the queries of the
  * `invalidates` endpoints (any params), so lists show what was just changed, and forgets
- * those of the `removes` endpoints.
+ * those of the `removes` endpoints and the queries `forget` names for this input.
  */
 export function useEndpointMutation<E extends EndpointRoute>(
   endpoint: E,
-  { invalidates, removes = [] }: { invalidates: EndpointRoute[]; removes?: EndpointRoute[] },
+  {
+    invalidates,
+    removes = [],
+    forget = () => [],
+  }: { invalidates: EndpointRoute[]; removes?: EndpointRoute[]; forget?: (input: CallInput<E>) => readonly (readonly unknown[])[] },
 ) {
   const queryClient = useQueryClient();
   return useMutation<CallResult<E>, ApiProblem, CallInput<E>>({
     mutationFn: (input) => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input),
-    onSuccess: () => {
-      // `removes`: cached answers that may name what is gone; dropped, so no page shows them
-      // (and asks after them) before they are fetched again.
+    onSuccess: (_answer, input) => {
+      // Cached answers that may name what is gone are dropped before the refresh, so no page
+      // shows them, nor asks after them again (a question about a deleted thing answers 404).
       for (const e of removes) queryClient.removeQueries({ queryKey: ["ext-svc", e.method, e.path] });
+      for (const queryKey of forget(input)) queryClient.removeQueries({ queryKey, exact: true });
       return Promise.all(invalidates.map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })));
     },
   });

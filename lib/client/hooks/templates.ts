@@ -120,14 +120,17 @@ export function useInstallTemplate(scope: ScopeKind) {
 
 export function useRemoveTemplate(scope: ScopeKind) {
   const e = endpoints.templates[scope];
-  const queryClient = useQueryClient();
-  const mutation = useEndpointMutation(e.remove, { invalidates: [e.list, endpoints.usableTemplates.list, ...catalogs, ...bankReaders] });
+  const mutation = useEndpointMutation(e.remove, {
+    invalidates: [e.list, endpoints.usableTemplates.list, ...catalogs, ...bankReaders],
+    // The template's own query and the list of banks made from it would answer 404 now.
+    forget: ({ params }) => [
+      templateKey(scope, params.template_id),
+      endpointQueryKey(endpoints.banks.list, { query: { template: `${scope}/${params.template_id}` } }),
+    ],
+  });
   return {
     ...mutation,
-    remove: async (id: string) => {
-      await mutation.mutateAsync({ params: { template_id: id } });
-      queryClient.removeQueries({ queryKey: templateKey(scope, id) });
-    },
+    remove: (id: string) => mutation.mutateAsync({ params: { template_id: id } }).then(() => undefined),
   };
 }
 
