@@ -149,7 +149,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Read one of the caller's service accounts */
+        get: operations["getMeServiceAccountsSaId"];
         put?: never;
         post?: never;
         /** Delete a service account and its keys */
@@ -291,7 +292,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Read one personal template source */
+        get: operations["getMeTemplateSourcesName"];
         put?: never;
         post?: never;
         /** Remove a personal template source */
@@ -344,7 +346,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Read one server template source */
+        get: operations["getAdminTemplateSourcesName"];
         put?: never;
         post?: never;
         /** Remove a server template source */
@@ -1886,8 +1889,13 @@ export interface components {
              * @example server/support-bot
              */
             template: string;
-            /** @description The banks to apply the template to, in this order. Absent: every bank you may write whose last applied template is this one and which is behind, by id. */
-            bank_ids?: string[] | null;
+            /** @description The banks to apply the template to, in this order: ids, or `{bank_id, if_match}` pairs that apply only to a bank still at that ETag. Absent: every bank you may write whose last applied template is this one and which is behind, by id. */
+            bank_ids?: (string | components["schemas"]["ConditionalBank"])[] | null;
+        };
+        ConditionalBank: {
+            bank_id: string;
+            /** @description The bank's ETag as you read it: when the bank is no longer at that version, this bank fails with a 412 `precondition-failed` problem and the others go on. */
+            if_match: string;
         };
         Me: {
             user_id: string;
@@ -1938,6 +1946,7 @@ export interface components {
          *     - `urn:bank-templates:problem:merge-base-missing`: An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.
          *     - `urn:bank-templates:problem:merge-invalid`: An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.
          *     - `urn:bank-templates:problem:merge-resolution-unknown`: A resolution of an update with merge=true names a path that is not one of its conflicts (the template or its source may have changed since they were read); `errors` names each, and nothing was written.
+         *     - `urn:bank-templates:problem:precondition-failed`: The `If-Match` (or `If-None-Match: *`) of a write does not hold: the resource changed since that version was read (or exists, or does not); `ETag` names the current version, and nothing was written.
          *     - `urn:bank-templates:problem:invalid-idempotency-key`: The Idempotency-Key header is not 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:` and `-`.
          *     - `urn:bank-templates:problem:idempotency-key-reused`: The Idempotency-Key was used before by this caller for another method, path or body.
          *     - `urn:bank-templates:problem:idempotency-key-in-use`: The first request with this Idempotency-Key is still running (or its process stopped after writing, before answering); retry later.
@@ -1956,7 +1965,7 @@ export interface components {
          *     - `urn:bank-templates:problem:upstream-timeout`: An upstream server did not answer in time.
          * @enum {string}
          */
-        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:merge-resolution-unknown" | "urn:bank-templates:problem:invalid-idempotency-key" | "urn:bank-templates:problem:idempotency-key-reused" | "urn:bank-templates:problem:idempotency-key-in-use" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
+        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:merge-resolution-unknown" | "urn:bank-templates:problem:precondition-failed" | "urn:bank-templates:problem:invalid-idempotency-key" | "urn:bank-templates:problem:idempotency-key-reused" | "urn:bank-templates:problem:idempotency-key-in-use" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
         FieldError: {
             /** @example manifest.mental_models[1].id */
             path: string;
@@ -2649,8 +2658,14 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+        IfNoneMatch: string;
         /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
         IdempotencyKey: string;
+        /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+        IfMatch: string;
+        /** @description `*`: write only if the resource does not exist yet (create only); otherwise 412 `precondition-failed`, and nothing is written. */
+        IfNoneMatchCreate: "*";
     };
     requestBodies: never;
     headers: never;
@@ -2661,7 +2676,10 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2670,11 +2688,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -2820,7 +2849,10 @@ export interface operations {
     getMeApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2829,11 +2861,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKey"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -3095,7 +3138,10 @@ export interface operations {
     getMeSessions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3104,11 +3150,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ConsoleSessionList"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -3332,7 +3389,10 @@ export interface operations {
     getMeServiceAccounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3341,11 +3401,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ServiceAccount"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -3509,12 +3580,104 @@ export interface operations {
             };
         };
     };
+    getMeServiceAccountsSaId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                sa_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccount"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     deleteMeServiceAccountsSaId: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 sa_id: string;
@@ -3575,6 +3738,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
@@ -3607,7 +3779,10 @@ export interface operations {
     getMeServiceAccountsSaIdApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 sa_id: string;
             };
@@ -3618,11 +3793,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKey"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -3899,7 +4085,10 @@ export interface operations {
                 /** @description Only users with one of their own API keys that still works and expires within this many days (1-365), each with `next_key_expires_at`: a console's "keys expiring soon" in one request. Service accounts' keys do not count. */
                 keys_expiring_within_days?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3908,11 +4097,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -4080,7 +4280,10 @@ export interface operations {
     getAdminUsersUserId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 user_id: string;
             };
@@ -4091,11 +4294,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -4159,6 +4373,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 user_id: string;
@@ -4219,6 +4435,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
@@ -4254,6 +4479,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 user_id: string;
@@ -4275,6 +4502,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4319,6 +4548,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4376,7 +4614,10 @@ export interface operations {
     getAdminUsersUserIdApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 user_id: string;
             };
@@ -4387,11 +4628,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKey"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -4665,7 +4917,10 @@ export interface operations {
     getMeTemplateSources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4674,11 +4929,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Source"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -4814,12 +5080,95 @@ export interface operations {
             };
         };
     };
+    getMeTemplateSourcesName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     deleteMeTemplateSourcesName: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 name: string;
@@ -4871,6 +5220,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
@@ -4906,6 +5264,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 name: string;
@@ -4927,6 +5287,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4962,6 +5324,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5024,7 +5395,10 @@ export interface operations {
                 /** @description Revalidate the catalog with the marketplace (conditionally) instead of using a fresh cached copy. */
                 refresh?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 name: string;
             };
@@ -5035,11 +5409,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SourceCatalog"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -5109,7 +5494,10 @@ export interface operations {
     getAdminTemplateSources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5118,11 +5506,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Source"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -5276,12 +5675,104 @@ export interface operations {
             };
         };
     };
+    getAdminTemplateSourcesName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     deleteAdminTemplateSourcesName: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 name: string;
@@ -5342,6 +5833,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
@@ -5377,6 +5877,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 name: string;
@@ -5398,6 +5900,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,6 +5946,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5504,7 +6017,10 @@ export interface operations {
                 /** @description Revalidate the catalog with the marketplace (conditionally) instead of using a fresh cached copy. */
                 refresh?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 name: string;
             };
@@ -5515,11 +6031,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SourceCatalog"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -5598,7 +6125,10 @@ export interface operations {
     getTemplateSources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5607,11 +6137,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Source"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -5650,7 +6191,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5659,11 +6203,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateList"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -5834,7 +6389,10 @@ export interface operations {
     getMeTemplatesTemplateId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
             };
@@ -5845,11 +6403,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Template"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -5904,6 +6473,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 template_id: string;
@@ -5955,6 +6526,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
@@ -5990,6 +6570,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 template_id: string;
@@ -6011,6 +6593,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6046,6 +6630,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6245,6 +6838,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 template_id: string;
@@ -6275,6 +6870,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6310,6 +6907,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6385,7 +6991,10 @@ export interface operations {
     getMeTemplatesTemplateIdCheckUpdate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
             };
@@ -6396,11 +7005,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckUpdateResult"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -6482,7 +7102,10 @@ export interface operations {
                 /** @description Also answer `merge`: what an update with merge=true would write, and its conflicts. */
                 merge?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
             };
@@ -6493,11 +7116,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UpdatePreview"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
@@ -6590,7 +7224,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6599,11 +7236,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateList"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -6792,7 +7440,10 @@ export interface operations {
     getAdminTemplatesTemplateId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
             };
@@ -6803,11 +7454,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Template"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -6871,6 +7533,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 template_id: string;
@@ -6931,6 +7595,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
@@ -6966,6 +7639,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 template_id: string;
@@ -6987,6 +7662,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7031,6 +7708,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7239,6 +7925,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 template_id: string;
@@ -7269,6 +7957,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7313,6 +8003,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7388,7 +8087,10 @@ export interface operations {
     getAdminTemplatesTemplateIdCheckUpdate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
             };
@@ -7399,11 +8101,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckUpdateResult"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -7494,7 +8207,10 @@ export interface operations {
                 /** @description Also answer `merge`: what an update with merge=true would write, and its conflicts. */
                 merge?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
             };
@@ -7505,11 +8221,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UpdatePreview"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
             400: {
@@ -7606,7 +8333,10 @@ export interface operations {
     getMeTemplatesTemplateIdVersions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
             };
@@ -7617,11 +8347,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateVersionList"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -7673,7 +8414,10 @@ export interface operations {
     getMeTemplatesTemplateIdVersionsVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
                 version: number;
@@ -7685,11 +8429,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateVersion"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -7744,6 +8499,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 template_id: string;
@@ -7764,6 +8521,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7799,6 +8558,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8013,7 +8781,10 @@ export interface operations {
     getAdminTemplatesTemplateIdVersions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
             };
@@ -8024,11 +8795,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateVersionList"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -8089,7 +8871,10 @@ export interface operations {
     getAdminTemplatesTemplateIdVersionsVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 template_id: string;
                 version: number;
@@ -8101,11 +8886,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateVersion"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -8169,6 +8965,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 template_id: string;
@@ -8189,6 +8987,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8233,6 +9033,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8470,7 +9279,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8479,11 +9291,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateList"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -8526,7 +9349,10 @@ export interface operations {
     getTemplatesScopeTemplateId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 scope: "personal" | "server";
                 template_id: string;
@@ -8538,11 +9364,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Template"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -8716,7 +9553,10 @@ export interface operations {
     getBanksBankIdPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 bank_id: string;
             };
@@ -8727,11 +9567,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BankPolicy"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -8795,6 +9646,10 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description `*`: write only if the resource does not exist yet (create only); otherwise 412 `precondition-failed`, and nothing is written. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchCreate"];
             };
             path: {
                 bank_id: string;
@@ -8833,6 +9688,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8868,6 +9725,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8928,6 +9794,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 bank_id: string;
@@ -8988,6 +9856,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
             422: {
                 headers: {
@@ -9027,7 +9904,10 @@ export interface operations {
                 /** @description Topic of the request context. */
                 topic?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 bank_id: string;
             };
@@ -9038,11 +9918,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ResolvedPolicy"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -9106,6 +9997,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 bank_id: string;
@@ -9126,6 +10019,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9170,6 +10065,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9230,7 +10134,10 @@ export interface operations {
                 /** @description Only the banks whose last applied template is this one (CONTRACT §16); 404 when no such template is available to you. */
                 template?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9239,11 +10146,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BankList"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -9319,6 +10237,10 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description `*`: write only if the resource does not exist yet (create only); otherwise 412 `precondition-failed`, and nothing is written. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchCreate"];
             };
             path?: never;
             cookie?: never;
@@ -9339,6 +10261,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9383,6 +10307,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9596,7 +10529,10 @@ export interface operations {
     getBanksBankId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 bank_id: string;
             };
@@ -9607,11 +10543,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BankDetail"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -9684,6 +10631,8 @@ export interface operations {
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 bank_id: string;
@@ -9728,6 +10677,15 @@ export interface operations {
             };
             /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9785,7 +10743,10 @@ export interface operations {
     getBanksBankIdHistory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 bank_id: string;
             };
@@ -9796,11 +10757,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BankHistory"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -9870,7 +10842,10 @@ export interface operations {
     getBanksBankIdExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 bank_id: string;
             };
@@ -9881,11 +10856,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BankExport"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {
@@ -9970,7 +10956,10 @@ export interface operations {
                 /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9979,11 +10968,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AuditLog"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or inactive credentials */
             401: {

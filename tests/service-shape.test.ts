@@ -42,7 +42,8 @@ function servicesCalledByTheEdge(checker: ts.TypeChecker, files: readonly ts.Sou
 /**
  * What the edge may call outside that shape, and why: the pipeline's own machinery, which runs
  * before or around a ServiceContext exists (authenticating the caller, building the context,
- * opening and settling the request's audit journal, claiming and settling its Idempotency-Key).
+ * opening and settling the request's audit journal and its precondition check, claiming and settling
+ * its Idempotency-Key).
  */
 const NOT_VERBS = new Set([
   "@/lib/services/identity/authenticate#actorForApiKey",
@@ -54,6 +55,7 @@ const NOT_VERBS = new Set([
   "@/lib/services/idempotency/keys#requestFingerprint",
   "@/lib/services/idempotency/keys#claimIdempotencyKey",
   "@/lib/services/idempotency/keys#markingWrites",
+  "@/lib/services/preconditions#preconditionAudit",
   "@/lib/services/idempotency/keys#storeAnswer",
   "@/lib/services/idempotency/keys#releaseClaim",
 ]);

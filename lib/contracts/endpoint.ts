@@ -67,6 +67,12 @@ export interface Endpoint<
   /** Error statuses worth documenting beyond the ones every endpoint may give. */
   errors?: number[];
   /**
+   * A write to one resource that takes preconditions (CONTRACT §19): `If-Match` (412
+   * `precondition-failed` unless the resource is at that version, or with `*` exists), and with
+   * `if-match-or-create` also `If-None-Match: *` (create only). It answers the resource's new `ETag`.
+   */
+  conditional?: "if-match" | "if-match-or-create";
+  /**
    * Every POST, PUT, PATCH and DELETE names its audit entry; `false` marks a POST that
    * writes nothing (validating a manifest). tests/audit-writes.test.ts holds them to it.
    */

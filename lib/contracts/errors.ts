@@ -12,6 +12,8 @@ interface DomainErrorOptions {
   allow?: string[];
   /** The paths a merge could not decide (`merge-conflict`). */
   conflicts?: MergeConflict[];
+  /** The resource's current entity tag (`precondition-failed`); absent when it does not exist. */
+  entityTag?: string;
 }
 
 /**
@@ -25,6 +27,7 @@ export class DomainError extends Error {
   readonly retryAfterSeconds?: number;
   readonly allow?: string[];
   readonly conflicts?: MergeConflict[];
+  readonly entityTag?: string;
 
   constructor(
     readonly code: ProblemType,
@@ -37,6 +40,7 @@ export class DomainError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.allow = options.allow;
     this.conflicts = options.conflicts;
+    this.entityTag = options.entityTag;
   }
 
   /** The same failure in other words (what was redirected, say), everything else kept. */
@@ -65,6 +69,8 @@ export const methodNotAllowed = (allowed: string[]) =>
   new DomainError("method-not-allowed", `This path supports ${allowed.join(", ")}.`, { allow: allowed });
 export const conflict = (detail: string, errors?: FieldError[], code: ProblemType = "conflict") =>
   new DomainError(code, detail, { errors });
+export const preconditionFailed = (detail: string, entityTag: string | undefined) =>
+  new DomainError("precondition-failed", detail, { entityTag });
 export const limitReached = (detail: string) => new DomainError("limit-reached", detail);
 export const payloadTooLarge = (limit: number) => new DomainError("payload-too-large", `The request body is larger than ${limit} bytes.`);
 export const unsupportedMediaType = (type: string) =>

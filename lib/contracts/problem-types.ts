@@ -35,6 +35,8 @@ export const PROBLEM_TYPES = {
   "merge-invalid": "An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.",
   "merge-resolution-unknown":
     "A resolution of an update with merge=true names a path that is not one of its conflicts (the template or its source may have changed since they were read); `errors` names each, and nothing was written.",
+  "precondition-failed":
+    "The `If-Match` (or `If-None-Match: *`) of a write does not hold: the resource changed since that version was read (or exists, or does not); `ETag` names the current version, and nothing was written.",
   "invalid-idempotency-key": "The Idempotency-Key header is not 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:` and `-`.",
   "idempotency-key-reused": "The Idempotency-Key was used before by this caller for another method, path or body.",
   "idempotency-key-in-use":
@@ -89,6 +91,7 @@ export const PROBLEM_STATUS: Record<ProblemType, number> = {
   "merge-base-missing": 409,
   "merge-invalid": 409,
   "merge-resolution-unknown": 422,
+  "precondition-failed": 412,
   "invalid-idempotency-key": 400,
   "idempotency-key-reused": 422,
   "idempotency-key-in-use": 409,
@@ -114,6 +117,7 @@ const STATUS_TITLES: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",
+  412: "Precondition Failed",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",

@@ -23,7 +23,7 @@ export function idempotencyKeyOf(request: Request): string | null {
 }
 
 /** The headers of an answer that are part of it, stored and replayed with it (not the request id). */
-const KEPT_HEADERS = ["content-type", "location", "allow", "retry-after", "www-authenticate"];
+const KEPT_HEADERS = ["content-type", "location", "allow", "retry-after", "www-authenticate", "etag"];
 
 /**
  * After the request holding `claim` answered: every answer but a 5xx is stored, and answers the

@@ -18,6 +18,7 @@ function problemHeaders(error: DomainError): Record<string, string> {
   if (PROBLEM_STATUS[error.code] === 401) headers["WWW-Authenticate"] = 'Bearer realm="ext-svc"';
   if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
   if (error.allow) headers.Allow = error.allow.join(", ");
+  if (error.entityTag) headers.ETag = error.entityTag;
   return headers;
 }
 

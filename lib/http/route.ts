@@ -16,6 +16,7 @@ import { JsonText } from "@/lib/shared/json-text";
 import { inSenderKeyOrder } from "@/lib/shared/key-order";
 import { authenticate, authorize } from "./auth";
 import { readJsonObject } from "./body";
+import { answerTagged, writePrecondition, writtenTagHeaders } from "./conditional";
 import { idempotencyKeyOf, replayedAnswer, settleClaim } from "./idempotency";
 import { errorToResponse } from "./problem";
 import { apiHeaders } from "./problem-response";
@@ -143,12 +144,16 @@ export function handle<E extends Endpoint>(
       // which also marks its Idempotency-Key written there.
       const journal = endpoint.access === "public" ? null : auditFor(endpoint, actor, requestId, { params, query, body });
       const journaled = journal ? journal.using(app.db) : silentAudit;
-      const audit = journal && idempotency.held ? markingWrites(journaled, app.db, idempotency.held.claim) : journaled;
-      const ctx: RequestContext = { ...callContext(app, { actor, requestId, signal: request.signal, audit }), request };
+      const marked = journal && idempotency.held ? markingWrites(journaled, app.db, idempotency.held.claim) : journaled;
+      // A conditional write (CONTRACT §19) checks its precondition holding the resource, and answers its new tag.
+      const { precondition, audit, written } = writePrecondition(endpoint, request, marked);
+      const call = { actor, requestId, signal: request.signal, audit, precondition };
+      const ctx: RequestContext = { ...callContext(app, call), request };
       const payload = await handler({ ctx, params, query, body } as HandlerInput<E>);
       await settleJournal(journal, app.db, payload);
       const { status } = endpoint;
-      if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
+      const tagged = { ...apiHeaders(requestId), ...writtenTagHeaders(written) };
+      if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: tagged });
       if (payload instanceof NdjsonStream) return await streamLines(endpoint, payload, requestId);
       // Presenters build exactly the wire shape from rows that were validated before they were
       // stored, so answers are encoded as they are: no per-response zod parse (which also
@@ -157,7 +162,9 @@ export function handle<E extends Endpoint>(
       const encoded = payload instanceof JsonText;
       if (CHECK_RESPONSES) assertWireShape(endpoint, encoded ? payload.value() : payload);
       const text = encoded ? payload.text : JSON.stringify(payload);
-      return new Response(text, { status, headers: { ...JSON_HEADERS, ...apiHeaders(requestId) } });
+      // A read answers its representation's tag, and 304 to a client that holds it already.
+      if (request.method === "GET") return answerTagged(request, text, { ...JSON_HEADERS, ...tagged });
+      return new Response(text, { status, headers: { ...JSON_HEADERS, ...tagged } });
     } catch (error) {
       return errorToResponse(error, where);
     }

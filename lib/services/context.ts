@@ -67,6 +67,17 @@ export interface Audit {
 }
 
 /**
+ * What a conditional write asks of the one resource it writes (CONTRACT §19: If-Match,
+ * If-None-Match: *), checked holding it (lib/services/preconditions.ts).
+ */
+export interface WritePrecondition {
+  /** Whether it was checked already. */
+  readonly done: boolean;
+  /** Throws `precondition-failed` unless `current` (the resource as GET answers it, null when none) is as asked. */
+  check(current: unknown): void;
+}
+
+/**
  * The one context every service takes first: `verb(ctx, input)`. `signal` fires when the caller
  * went away.
  */
@@ -86,6 +97,8 @@ export interface ServiceContext {
   requestId: string;
   signal: AbortSignal;
   audit: Audit;
+  /** What a conditional write asks of the resource it writes (If-Match, If-None-Match: *); absent: nothing. */
+  precondition?: WritePrecondition;
 }
 
 /**
@@ -94,7 +107,7 @@ export interface ServiceContext {
  */
 export function callContext<A extends Actor>(
   app: AppContext,
-  call: { actor: A; requestId: string; signal: AbortSignal; audit: Audit },
+  call: { actor: A; requestId: string; signal: AbortSignal; audit: Audit; precondition?: WritePrecondition },
 ): ServiceContext & { actor: A } {
   const settings: AppSettings = { config: app.config, secretKey: app.secretKey, resolveHost: app.resolveHost };
   return { app: settings, db: app.db, rootDb: app.db, ...call };

@@ -68,6 +68,8 @@ export function as(token: string | null) {
     request<T>(method, path, { token, body, headers });
   return {
     token,
+    /** Any request, with headers of its own (If-Match, Idempotency-Key, ...). */
+    send: call,
     get: <T = any>(path: string) => call<T>("GET", path),
     post: <T = any>(path: string, body?: unknown) => call<T>("POST", path, body ?? {}),
     put: <T = any>(path: string, body?: unknown) => call<T>("PUT", path, body ?? {}),

@@ -32,6 +32,7 @@ export const bankEndpoints = {
     response: CreateBankResult,
     errors: [403, 404, 502, 504],
     audit: { action: "bank.import", target: bankRoutes.get.path, unlessQuery: "dry_run" },
+    conditional: "if-match-or-create",
   }),
   list: defineEndpoint({
     ...bankRoutes.list,
@@ -96,5 +97,6 @@ export const bankEndpoints = {
     params: bankParams,
     errors: [404, 502, 504],
     audit: { action: "bank.delete" },
+    conditional: "if-match",
   }),
 };

@@ -200,18 +200,32 @@ export const BankListQuery = z.strictObject({
 /** Most banks one rollout names: each is a transaction of its own, so the answer stays within a request's time. */
 const MAX_ROLLOUT_BANKS = 1000;
 
+/** A bank a rollout names with the version it was read at (CONTRACT §19): applied only while it is still that version. */
+export const ConditionalBank = z
+  .strictObject({
+    bank_id: bankId,
+    if_match: z.string().min(1).max(200).meta({
+      description:
+        "The bank's ETag as you read it: when the bank is no longer at that version, this bank fails with a 412 `precondition-failed` problem and the others go on.",
+    }),
+  })
+  .meta({ id: "ConditionalBank" });
+
+/** The id a rollout entry names, given alone or with its `if_match`. */
+export const rolloutBankId = (entry: string | { bank_id: string }) => (typeof entry === "string" ? entry : entry.bank_id);
+
 export const RolloutRequest = z
   .strictObject({
     template: templateRef,
     bank_ids: z
-      .array(bankId)
+      .array(z.union([bankId, ConditionalBank]))
       .min(1)
       .max(MAX_ROLLOUT_BANKS)
-      .refine((ids) => new Set(ids).size === ids.length, "must not name a bank twice")
+      .refine((entries) => new Set(entries.map(rolloutBankId)).size === entries.length, "must not name a bank twice")
       .optional()
       .meta({
         description:
-          "The banks to apply the template to, in this order. Absent: every bank you may write whose last applied template is this one and which is behind, by id.",
+          "The banks to apply the template to, in this order: ids, or `{bank_id, if_match}` pairs that apply only to a bank still at that ETag. Absent: every bank you may write whose last applied template is this one and which is behind, by id.",
       }),
   })
   .meta({ id: "RolloutRequest", example: { template: "server/support-bot", bank_ids: ["support:eu", "support:us"] } });

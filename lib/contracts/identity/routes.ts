@@ -27,6 +27,7 @@ export const identityRoutes = {
   serviceAccounts: {
     list: route("GET", serviceAccounts),
     create: route("POST", serviceAccounts),
+    get: route("GET", `${serviceAccounts}/{sa_id}`),
     remove: route("DELETE", `${serviceAccounts}/{sa_id}`),
   },
   serviceAccountApiKeys: apiKeyRoutes(`${serviceAccounts}/{sa_id}/api-keys`),

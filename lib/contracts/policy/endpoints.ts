@@ -36,6 +36,7 @@ export const policyEndpoints = {
     response: BankPolicy,
     errors: [403],
     audit: { action: "bank.policy.put" },
+    conditional: "if-match-or-create",
     summary: `Create or replace a bank's policy document; an admin may set one before the bank exists (${who})`,
   }),
   remove: defineEndpoint({
@@ -46,6 +47,7 @@ export const policyEndpoints = {
     params: bankPolicyParams,
     errors: [403, 404],
     audit: { action: "bank.policy.delete" },
+    conditional: "if-match",
     summary: `Delete a bank's policy document (${who})`,
   }),
   resolve: defineEndpoint({
@@ -69,6 +71,7 @@ export const policyEndpoints = {
     response: RestoredPolicy,
     errors: [403, 404, 409],
     audit: { action: "bank.policy.restore", target: policyRoutes.get.path },
+    conditional: "if-match",
     summary:
       `Put back the policy a \`policy\` entry of the bank's history left: its \`after\` document is stored as PUT would, or, ` +
       "when it is null, the policy is deleted as DELETE would (nothing to do when there is none). Always 200 with the resulting " +

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type CreateDocumentOptions, createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { ETagHeaders, IfMatchParameter, IfNoneMatchCreateParameter, IfNoneMatchParameter } from "@/lib/contracts/conditional";
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { IdempotencyKeyParameter } from "@/lib/contracts/idempotency";
 import { IDEMPOTENT_METHODS } from "@/lib/contracts/idempotency-header";
@@ -15,6 +16,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: "No such resource (or not the caller's)",
   405: "The path does not have this method",
   409: "Conflict with the current state, or the Idempotency-Key is in use by a request still running",
+  412: "`precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written",
   413: "Body larger than 1 MiB",
   415: "Body is not JSON",
   422: "Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request",
@@ -38,12 +40,22 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   // A write may carry an Idempotency-Key (CONTRACT §18): a malformed one (400), reused for another
   // request (422), or in use by a request still running (409).
   if (idempotent) for (const s of [400, 409, 422]) statuses.add(s);
+  // CONTRACT §19: a read answers its ETag (and 304 to If-None-Match); a conditional write takes If-Match (412).
+  const tagged = endpoint.method === "GET" && endpoint.response !== undefined && endpoint.stream === undefined;
+  if (endpoint.conditional) statuses.add(412);
+  const parameters = [
+    ...(idempotent ? [IdempotencyKeyParameter] : []),
+    ...(tagged ? [IfNoneMatchParameter] : []),
+    ...(endpoint.conditional ? [IfMatchParameter] : []),
+    ...(endpoint.conditional === "if-match-or-create" ? [IfNoneMatchCreateParameter] : []),
+  ];
+  const headers = tagged || (endpoint.conditional && endpoint.response) ? { headers: ETagHeaders } : {};
 
   const success = !endpoint.response
     ? { description: "Done; no body" }
     : endpoint.stream === "ndjson"
       ? { description: "Success: one JSON value per line", content: { "application/x-ndjson": { schema: endpoint.response } } }
-      : { description: "Success", content: { "application/json": { schema: endpoint.response } } };
+      : { description: "Success", ...headers, content: { "application/json": { schema: endpoint.response } } };
   return {
     summary: endpoint.summary,
     tags: [endpoint.tag],
@@ -58,7 +70,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       ...(endpoint.params && Object.keys(endpoint.params.shape).length ? { path: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
     },
-    ...(idempotent ? { parameters: [IdempotencyKeyParameter] } : {}),
+    ...(parameters.length ? { parameters } : {}),
     requestBody: endpoint.body
       ? {
           required: !endpoint.optionalBody,
@@ -67,6 +79,9 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       : undefined,
     responses: {
       [String(endpoint.status)]: success,
+      ...(tagged
+        ? { "304": { description: "Not modified: `If-None-Match` names the current version; no body", headers: ETagHeaders } }
+        : {}),
       ...Object.fromEntries([...statuses].sort().map((s) => [String(s), problem(s)])),
     },
   };

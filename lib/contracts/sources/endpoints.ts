@@ -30,6 +30,16 @@ function sourceEndpoints(kind: ScopeKind) {
       errors: [409, 422],
       audit: { action: "template_source.create", target: routes.remove.path },
     }),
+    get: defineEndpoint({
+      ...routes.get,
+      tag,
+      access,
+      status: 200,
+      summary: `Read one ${kind} template source`,
+      params: sourceNameParams,
+      response: Source,
+      errors: [404],
+    }),
     update: defineEndpoint({
       ...routes.update,
       tag,
@@ -41,6 +51,7 @@ function sourceEndpoints(kind: ScopeKind) {
       response: Source,
       errors: [404, 422],
       audit: { action: "template_source.update" },
+      conditional: "if-match",
     }),
     remove: defineEndpoint({
       ...routes.remove,
@@ -51,6 +62,7 @@ function sourceEndpoints(kind: ScopeKind) {
       params: sourceNameParams,
       errors: [404],
       audit: { action: "template_source.delete" },
+      conditional: "if-match",
     }),
     catalog: defineEndpoint({
       ...routes.catalog,

@@ -9,6 +9,7 @@ function sourceRoutes(kind: ScopeKind) {
   return {
     list: route("GET", base),
     create: route("POST", base),
+    get: route("GET", `${base}/{name}`),
     update: route("PATCH", `${base}/{name}`),
     remove: route("DELETE", `${base}/{name}`),
     catalog: route("GET", `${base}/{name}/catalog`),

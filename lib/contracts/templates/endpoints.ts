@@ -68,6 +68,7 @@ function templateEndpoints(kind: ScopeKind) {
       errors: [404],
       summary: `Edit ${whose} template; marks an installed one as locally modified`,
       audit: { action: "template.patch" },
+      conditional: "if-match",
     }),
     remove: defineEndpoint({
       ...routes.remove,
@@ -77,6 +78,7 @@ function templateEndpoints(kind: ScopeKind) {
       params: templateParams,
       errors: [404],
       audit: { action: "template.delete" },
+      conditional: "if-match",
       summary: `Delete ${whose} template`,
     }),
     install: defineEndpoint({
@@ -103,6 +105,7 @@ function templateEndpoints(kind: ScopeKind) {
       response: UpdateResult,
       errors: [400, ...marketplaceErrors],
       audit: { action: "template.update", target: routes.get.path },
+      conditional: "if-match",
       summary: `Update ${whose} template from its source; merge=true keeps local edits (409 merge-conflict when both sides changed a path, unless the body's resolutions resolve it)`,
     }),
     checkUpdate: defineEndpoint({

@@ -55,6 +55,7 @@ function lifecycleEndpoints(kind: ScopeKind) {
       response: Template,
       errors: [404],
       audit: { action: "template.rollback", target: templates.get.path },
+      conditional: "if-match",
       summary: `Restore a version of ${whose} template (its content, source revision and local-edit mark); records a rollback version`,
     }),
     checkUpdates: defineEndpoint({

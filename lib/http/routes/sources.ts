@@ -1,7 +1,7 @@
 import { type ScopeKind, scopeOf } from "@/lib/contracts/scope";
 import { sourceEndpointsByScope } from "@/lib/contracts/sources/endpoints";
 import { handle, route } from "@/lib/http/route";
-import { createSource, deleteSource, listSources, updateSource } from "@/lib/services/sources/sources";
+import { createSource, deleteSource, getSource, listSources, updateSource } from "@/lib/services/sources/sources";
 import { browseCatalog } from "@/lib/services/templates/source-catalog";
 
 // One implementation serves /me/template-sources and /admin/template-sources.
@@ -17,6 +17,7 @@ export function sourceCollectionRoute(kind: ScopeKind) {
 export function sourceItemRoute(kind: ScopeKind) {
   const endpoints = sourceEndpointsByScope[kind];
   return route({
+    GET: handle(endpoints.get, ({ ctx, params }) => getSource(ctx, { scope: scopeOf(kind, ctx.actor), name: params.name })),
     PATCH: handle(endpoints.update, ({ ctx, params, body }) =>
       updateSource(ctx, { scope: scopeOf(kind, ctx.actor), name: params.name, body }),
     ),

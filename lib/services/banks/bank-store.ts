@@ -53,6 +53,11 @@ export interface BankRecords {
   importAudit(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null; after: StoredBankDetail | null }): Promise<void>;
   /** A deletion's history (its entries go with the bank) and audit entry, the bank read before both. */
   removal(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null }): Promise<void>;
+  /**
+   * The call's precondition (If-Match, If-None-Match: *; CONTRACT §19) checked against the bank as
+   * GET answers it (null: none): for a store that writes elsewhere first (Hindsight), before it does.
+   */
+  precondition(ctx: ServiceContext, bank: StoredBankDetail | null): Promise<void>;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { BankDetail, BankHistory, BankListQuery, CreateBankRequest } from "
 import { notFound } from "@/lib/contracts/errors";
 import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/contracts/templates/manifest";
 import type { ServiceContext } from "@/lib/services/context";
+import { checkPrecondition } from "@/lib/services/preconditions";
 import { currentVersion } from "@/lib/services/templates/version-log";
 import type { AppliedTemplate, BankRecords, BankStore, StoredBankDetail } from "./bank-store";
 import { presentBankDetail } from "./detail";
@@ -28,6 +29,9 @@ const bankRecords: BankRecords = {
   importAudit: async (tx, { bankId, before, after }) => {
     const target = { type: "bank", id: bankId } as const;
     await tx.audit.record({ action: "bank.import", target, before: await presented(tx, before), after: await presented(tx, after) });
+  },
+  precondition: async (ctx, bank) => {
+    if (ctx.precondition && !ctx.precondition.done) checkPrecondition(ctx, await presented(ctx, bank));
   },
   removal: async (tx, { bankId, before }) => {
     await deleteImportHistory(tx.db, bankId);

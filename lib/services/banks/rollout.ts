@@ -1,9 +1,11 @@
 import "server-only";
 import type { z } from "zod";
-import type { RolloutBankResult, RolloutRequest } from "@/lib/contracts/banks/schemas";
+import { type RolloutBankResult, type RolloutRequest, rolloutBankId } from "@/lib/contracts/banks/schemas";
+import { parseEntityTags } from "@/lib/contracts/conditional-header";
 import { DomainError, internalError, nestedProblem } from "@/lib/contracts/errors";
 import { logError } from "@/lib/platform/log";
 import type { ServiceContext } from "@/lib/services/context";
+import { EntityTagPrecondition, preconditionAudit } from "@/lib/services/preconditions";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { appliedTemplate, bankStore } from "./banks";
 
@@ -15,6 +17,12 @@ function asProblem(ctx: ServiceContext, bankId: string, error: unknown) {
   if (error instanceof DomainError) return nestedProblem(error);
   logError("rollout to one bank failed", error, { requestId: ctx.requestId, bankId });
   return nestedProblem(internalError());
+}
+
+/** The context of one bank named with its ETag: the apply checks it as POST /banks does an If-Match. */
+function conditionalOn(ctx: ServiceContext, ifMatch: string): ServiceContext {
+  const precondition = new EntityTagPrecondition(parseEntityTags(ifMatch), null);
+  return { ...ctx, precondition, audit: preconditionAudit(ctx.audit, precondition, {}) };
 }
 
 /**
@@ -30,14 +38,16 @@ export async function rolloutTemplate(
 ): Promise<{ results: z.input<typeof RolloutBankResult>[] }> {
   const template = await appliedTemplate(ctx, body.template);
   const store = bankStore(ctx);
-  const bankIds =
+  const entries =
     body.bank_ids ?? (await store.list(ctx, { templateRow: template.rowId })).filter((bank) => bank.behind).map((bank) => bank.bank_id);
   const results = await mapWithConcurrency(
-    bankIds,
+    entries,
     ROLLOUT_CONCURRENCY,
-    async (bankId) => {
+    async (entry) => {
+      const bankId = rolloutBankId(entry);
       try {
-        const { result, changes } = await store.importTemplate(ctx, { bankId, template, dryRun });
+        const bankCtx = typeof entry === "string" ? ctx : conditionalOn(ctx, entry.if_match);
+        const { result, changes } = await store.importTemplate(bankCtx, { bankId, template, dryRun });
         return { bank_id: bankId, applied: true, import_result: result, changes, problem: null };
       } catch (error) {
         return { bank_id: bankId, applied: false, import_result: null, changes: null, problem: asProblem(ctx, bankId, error) };

@@ -75,11 +75,14 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords
         directives: directives.map((d) => d.entry),
       });
       const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
+      const before =
+        bank && !bankCreated
+          ? storedDetail({ bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) })
+          : null;
+      // Checked on a dry run too, so it answers what the import would.
+      await records.precondition(tx, before);
       if (dryRun) return { bankCreated: false, result, changes };
 
-      const before = bankCreated
-        ? null
-        : storedDetail({ bank: bank!, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) });
       const appliedAt = await records.importHistory(tx, { request, result, at: now });
       const [updated] = await db
         .update(banks)

@@ -73,6 +73,13 @@ export async function createServiceAccount(ctx: ServiceContext, input: z.output<
 
 const notYours = (id: string) => notFound(`You have no service account ${id}.`);
 
+/** One of the caller's service accounts; 404 for another's, as for a missing one. */
+export async function getServiceAccount(ctx: ServiceContext, { id }: { id: string }) {
+  const [row] = await ctx.db.select().from(serviceAccounts).where(owned(ctx.actor.userId, id)).limit(1);
+  if (!row) throw notYours(id);
+  return present(row);
+}
+
 /** 404 unless the service account is the caller's own (others' answer as missing ones). */
 export async function assertOwnServiceAccount(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
   const [row] = await ctx.db.select({ id: serviceAccounts.id }).from(serviceAccounts).where(owned(ctx.actor.userId, id)).limit(1);

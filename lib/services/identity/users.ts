@@ -9,6 +9,7 @@ import { iso } from "@/lib/contracts/fields";
 import type { CreateUserRequest, UpdateUserRequest, User } from "@/lib/contracts/identity/schemas";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { endUserSessions } from "@/lib/services/identity/session-store";
+import { checkPrecondition } from "@/lib/services/preconditions";
 import { actorChangesSettled, invalidateActors } from "./actor-cache";
 import { hashPassword } from "./passwords";
 
@@ -134,6 +135,7 @@ export async function updateUser(ctx: ServiceContext, { id, patch }: { id: strin
     if (mayRemoveAdmin(patch)) await lockAdminChanges(tx.db);
     const current = await lockUser(tx.db, id);
     const before = presentUser(current);
+    checkPrecondition(tx, before);
     const audited = (after: z.input<typeof User>) =>
       tx.audit.record({ action: "user.update", target: { type: "user", id }, before, after });
     if (Object.keys(changes).length === 0) {
@@ -166,6 +168,7 @@ export async function deleteUser(ctx: ServiceContext, { id }: { id: string }): P
   await withTransaction(ctx, async (tx) => {
     await lockAdminChanges(tx.db);
     const current = await lockUser(tx.db, id);
+    checkPrecondition(tx, presentUser(current));
     if (current.role === "admin" && current.isActive) await assertAnotherActiveAdmin(tx.db, id, "delete");
     const deleted = await tx.db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
     if (deleted.length === 0) throw noSuchUser(id);

@@ -16,6 +16,7 @@ import { issuesToFieldErrors } from "@/lib/contracts/validation";
 import { assertMayManageBank } from "@/lib/services/banks/access";
 import { findPolicyChange, recordPolicyChange } from "@/lib/services/banks/history";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { checkPrecondition } from "@/lib/services/preconditions";
 
 type BankPolicyResult = z.input<typeof BankPolicy>;
 
@@ -118,6 +119,7 @@ async function storePolicy(
   { bankId, document, restoredFrom }: PolicyInput & { document: PolicyDocument; restoredFrom: string | null },
 ): Promise<{ before: BankPolicyResult | null; after: BankPolicyResult }> {
   const before = await findPolicy(tx.db, bankId);
+  checkPrecondition(tx, before);
   const [row] = await tx.db
     .insert(bankPolicies)
     .values({ bankId, document })

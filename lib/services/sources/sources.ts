@@ -13,6 +13,7 @@ import { decryptSecret, encryptSecret } from "@/lib/platform/secret-box";
 import { assertRoomFor } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { catalogLocation, dropCachedCatalog } from "@/lib/services/marketplace";
+import { checkPrecondition } from "@/lib/services/preconditions";
 
 export type SourceRow = typeof templateSources.$inferSelect;
 
@@ -39,6 +40,17 @@ const scopeWords = (scope: OwnerScope) => (scope.kind === "personal" ? "personal
 export async function listSources(ctx: ServiceContext, { scope }: { scope: OwnerScope }) {
   const rows = await ctx.db.select().from(templateSources).where(inScope(scope)).orderBy(asc(templateSources.name));
   return rows.map(presentSource);
+}
+
+/** One source of the scope; 404 when it has none of that name. */
+export async function getSource(ctx: ServiceContext, { scope, name }: { scope: OwnerScope; name: string }) {
+  const [row] = await ctx.db
+    .select()
+    .from(templateSources)
+    .where(and(inScope(scope), eq(templateSources.name, name)))
+    .limit(1);
+  if (!row) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
+  return presentSource(row);
 }
 
 /** Every source the caller can install from: their personal sources and the server's, by name then scope. */
@@ -127,6 +139,7 @@ export async function updateSource(
       .for("update");
     if (!row) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
     const before = presentSource(row);
+    checkPrecondition(tx, before);
     const storedToken = row.authTokenEncrypted ? decryptSecret(ctx.app.secretKey, row.authTokenEncrypted) : null;
     const token = input.auth_token === undefined ? storedToken : input.auth_token;
     const url = input.url ?? row.url;

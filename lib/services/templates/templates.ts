@@ -10,6 +10,7 @@ import type { CreateTemplateRequest, ListTemplatesQuery, PatchTemplateRequest, T
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
 import { assertRoomFor } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { checkPrecondition } from "@/lib/services/preconditions";
 import { JsonText } from "@/lib/shared/json-text";
 import { createdContent, patchedContent, presentTemplate, type TemplateRow, type TemplateWire, templateJson } from "./template-fields";
 import { recordVersion } from "./version-log";
@@ -223,6 +224,7 @@ export async function patchTemplate(
   }
   return withTransaction(ctx, async (tx) => {
     const before = presentTemplate(await lockTemplate(tx.db, scope, id));
+    checkPrecondition(tx, before);
     const [written] = await tx.db
       .update(templates)
       // Only a template installed from a source can have local edits.

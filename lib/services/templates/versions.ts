@@ -6,6 +6,7 @@ import { notFound } from "@/lib/contracts/errors";
 import { iso } from "@/lib/contracts/fields";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { checkPrecondition } from "@/lib/services/preconditions";
 import { presentTemplate, presentVersionContent, presentVersionState, versionSnapshot } from "./template-fields";
 import { lockTemplate, missingTemplate, type TemplateKey, templatesIn } from "./templates";
 import { recordVersion } from "./version-log";
@@ -66,8 +67,10 @@ export async function getVersion({ db }: ServiceContext, { scope, templateId: id
  * template row first (a concurrent delete answers 404, a concurrent write waits its turn).
  */
 export async function rollbackTemplate(ctx: ServiceContext, { scope, templateId: id, version }: TemplateKey & { version: number }) {
-  return withTransaction(ctx, async ({ db, actor, audit }) => {
+  return withTransaction(ctx, async (tx) => {
+    const { db, actor, audit } = tx;
     const current = await lockTemplate(db, scope, id);
+    checkPrecondition(tx, presentTemplate(current));
     const [target] = await db
       .select()
       .from(templateVersions)

@@ -1,0 +1,45 @@
+import "server-only";
+import { ETAG_HEADER, IF_MATCH_HEADER, IF_NONE_MATCH_HEADER, matchesWeakly, parseEntityTags } from "@/lib/contracts/conditional-header";
+import type { Endpoint } from "@/lib/contracts/endpoint";
+import { entityTag, textEntityTag } from "@/lib/platform/entity-tag";
+import type { Audit } from "@/lib/services/context";
+import { EntityTagPrecondition, preconditionAudit } from "@/lib/services/preconditions";
+
+// Conditional requests (CONTRACT §19, RFC 9110 §13): reads answer their representation's tag
+// and 304 to a client that holds it; writes to one resource take If-Match / If-None-Match: *.
+
+/**
+ * A read's answer with its tag: 304 with no body when `If-None-Match` names it (weakly; `*`
+ * matches any), else 200 with the text.
+ */
+export function answerTagged(request: Request, text: string, headers: Record<string, string>): Response {
+  const tag = textEntityTag(text);
+  const held = parseEntityTags(request.headers.get(IF_NONE_MATCH_HEADER));
+  const { "content-type": _type, ...rest } = headers;
+  if (held !== null && matchesWeakly(held, tag)) return new Response(null, { status: 304, headers: { ...rest, [ETAG_HEADER]: tag } });
+  return new Response(text, { status: 200, headers: { ...headers, [ETAG_HEADER]: tag } });
+}
+
+/** What a write's audit entry left: the resource as GET answers it after the write (null: deleted). */
+interface Written {
+  after?: unknown;
+}
+
+/**
+ * The precondition a request to `endpoint` states, and the audit that checks it (when the verb did
+ * not) and keeps what was written. An endpoint that is not a conditional write ignores the headers,
+ * as hindclaw's clients send none.
+ */
+export function writePrecondition(endpoint: Endpoint, request: Request, audit: Audit) {
+  const written: Written = {};
+  if (!endpoint.conditional) return { precondition: undefined, audit, written };
+  const ifMatch = parseEntityTags(request.headers.get(IF_MATCH_HEADER));
+  const noneMatch = endpoint.conditional === "if-match-or-create" ? parseEntityTags(request.headers.get(IF_NONE_MATCH_HEADER)) : null;
+  const precondition = new EntityTagPrecondition(ifMatch, noneMatch === "*" ? "*" : null);
+  return { precondition, audit: preconditionAudit(audit, precondition, written), written };
+}
+
+/** The `ETag` of a conditional write's answer: the resource's new tag, when it still exists. */
+export function writtenTagHeaders(written: Written): Record<string, string> {
+  return written.after === undefined || written.after === null ? {} : { [ETAG_HEADER]: entityTag(written.after) };
+}
