@@ -27,6 +27,33 @@ describe("OpenAPI document", () => {
     expect(result.valid).toBe(true);
   });
 
+  it("documents conditional requests (CONTRACT §19): ETag and 304 on every read, If-Match and 412 on every write to one resource", async () => {
+    const doc = (await request("GET", "/ext/svc/openapi.json")).body;
+    const headerNames = (op: { parameters?: { $ref?: string; in?: string; name?: string }[] }) =>
+      (op.parameters ?? []).map((p) => (p.$ref ? doc.components.parameters[p.$ref.split("/").pop()!] : p)).map((p) => p.name);
+    let reads = 0;
+    let writes = 0;
+    for (const endpoint of listEndpoints()) {
+      const op = doc.paths[endpoint.path][endpoint.method.toLowerCase()];
+      const where = `${endpoint.method} ${endpoint.path}`;
+      if (endpoint.method === "GET" && endpoint.response && !endpoint.stream) {
+        reads++;
+        expect(op.responses["304"], where).toBeDefined();
+        expect(op.responses["200"].headers?.ETag, where).toBeDefined();
+        expect(headerNames(op), where).toContain("If-None-Match");
+      }
+      if (endpoint.conditional) {
+        writes++;
+        expect(op.responses["412"].content["application/problem+json"], where).toBeDefined();
+        expect(headerNames(op), where).toContain("If-Match");
+        if (endpoint.conditional === "if-match-or-create") expect(headerNames(op), where).toContain("If-None-Match");
+      }
+    }
+    // Every read of one resource and every write to one (the lists of CONTRACT §19).
+    expect(reads).toBeGreaterThan(30);
+    expect(writes).toBe(20);
+  });
+
   it("documents every endpoint with its bearer security, success and error responses", async () => {
     const doc = (await request("GET", "/ext/svc/openapi.json")).body;
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
