@@ -919,7 +919,7 @@ export interface paths {
         get: operations["getBanksBankId"];
         put?: never;
         post?: never;
-        /** Delete a bank with its mental models and directives (its policy document stays) */
+        /** Delete a bank with its mental models, directives, history and policy */
         delete: operations["deleteBanksBankId"];
         options?: never;
         head?: never;

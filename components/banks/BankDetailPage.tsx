@@ -84,8 +84,8 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
     confirmLabel: "Delete bank",
     message: (id) => (
       <>
-        Delete <strong>{id}</strong> with its config, mental models and directives? This cannot be undone. Its policy document, if it has
-        one, is kept: delete that first if you no longer need it.
+        Delete <strong>{id}</strong> with its config, mental models, directives, history and policy? This cannot be undone. A bank created
+        later with this id starts without them; the audit log keeps what the policy said.
       </>
     ),
     onConfirm: async (id) => {

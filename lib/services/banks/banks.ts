@@ -7,7 +7,7 @@ import type { ServiceContext } from "@/lib/services/context";
 import { currentVersion } from "@/lib/services/templates/version-log";
 import type { AppliedTemplate, BankRecords, BankStore, StoredBankDetail } from "./bank-store";
 import { presentBankDetail } from "./detail";
-import { bankHistoryEntries, deleteImportHistory, recordImport } from "./history";
+import { bankHistoryEntries, deleteBankRecords, recordImport } from "./history";
 import type { HindsightConfig } from "./remote";
 import { remoteBankStore } from "./remote-store";
 import { embeddedBankStore } from "./store";
@@ -19,8 +19,8 @@ const presented = async (tx: ServiceContext, bank: StoredBankDetail | null) => b
 /**
  * What every real write to a bank records beside it, whichever store holds it (the stores run it
  * where their write commits): an import's history entry (the template as applied, the caller,
- * the result) and `bank.import` entry; a deletion's history going with the bank and `bank.delete`
- * entry. Audit entries hold the bank as GET /banks/{bank_id} answers it.
+ * the result) and `bank.import` entry; a deletion's history and policy going with the bank
+ * (CONTRACT §19) and `bank.delete` entry. Audit entries hold the bank as GET /banks/{bank_id} answers it.
  */
 const bankRecords: BankRecords = {
   importHistory: (tx, { request, result, at }) =>
@@ -30,13 +30,10 @@ const bankRecords: BankRecords = {
     await tx.audit.record({ action: "bank.import", target, before: await presented(tx, before), after: await presented(tx, after) });
   },
   removal: async (tx, { bankId, before }) => {
-    await deleteImportHistory(tx.db, bankId);
-    await tx.audit.record({
-      action: "bank.delete",
-      target: { type: "bank", id: bankId },
-      before: await presented(tx, before),
-      after: null,
-    });
+    // Presented first: its has_policy says whether the deletion took a policy along.
+    const removed = await presented(tx, before);
+    await deleteBankRecords(tx.db, bankId);
+    await tx.audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before: removed, after: null });
   },
 };
 
@@ -115,9 +112,9 @@ export async function getBank(ctx: ServiceContext, { bankId }: BankInput): Promi
 }
 
 /**
- * Deletes a bank with its mental models, directives and history; its policy document stays (it
- * is managed on its own, and may even precede a bank). 404 unless the caller is admin or owner,
- * as for reading it; in the remote store, admins only (Hindsight records no owners).
+ * Deletes a bank with its mental models, directives, history and policy (CONTRACT §19; the
+ * policy's last document stays in the audit). 404 unless the caller is admin or owner, as for
+ * reading it; in the remote store, admins only (Hindsight records no owners).
  */
 export async function deleteBank(ctx: ServiceContext, { bankId }: BankInput): Promise<void> {
   if (!(await bankStore(ctx).remove(ctx, bankId))) throw invisible(bankId);

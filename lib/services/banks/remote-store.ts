@@ -30,7 +30,7 @@ export function remoteBankStore(config: HindsightConfig, records: BankRecords): 
       // The bank before, for the audit entry: one more read of Hindsight per deletion.
       const current = await client.getBank(bankId);
       if (!(await client.deleteBank(bankId))) return false;
-      // Hindsight deleted it: its history and the audit entry go together.
+      // Hindsight deleted it: its history, its policy and the audit entry go together.
       await withTransaction(ctx, async (tx) => {
         // Read before the history goes: the bank's provenance comes from it.
         await records.removal(tx, { bankId, before: await storedBank(tx.db, bankId, current) });
