@@ -7,7 +7,7 @@ import type { ServiceContext } from "@/lib/services/context";
 import { currentVersion } from "@/lib/services/templates/version-log";
 import type { AppliedTemplate, BankRecords, BankStore, StoredBankDetail } from "./bank-store";
 import { presentBankDetail } from "./detail";
-import { bankHistoryEntries, deleteBankRecords, recordImport } from "./history";
+import { bankHistoryEntries, deleteBankRecords, holdPolicyLock, recordImport } from "./history";
 import type { HindsightConfig } from "./remote";
 import { remoteBankStore } from "./remote-store";
 import { embeddedBankStore } from "./store";
@@ -30,7 +30,8 @@ const bankRecords: BankRecords = {
     await tx.audit.record({ action: "bank.import", target, before: await presented(tx, before), after: await presented(tx, after) });
   },
   removal: async (tx, { bankId, before }) => {
-    // Presented first: its has_policy says whether the deletion took a policy along.
+    await holdPolicyLock(tx.db, bankId);
+    // Presented under the lock, before the records go: its has_policy says whether a policy went along.
     const removed = await presented(tx, before);
     await deleteBankRecords(tx.db, bankId);
     await tx.audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before: removed, after: null });

@@ -120,11 +120,10 @@ export async function holdPolicyLock(db: Database, bankId: string): Promise<void
  * it held by a foreign key (the remote store's banks have no row here): its imports, its policy
  * and the policy's changes, so a bank created later under that id starts without a policy or
  * history, and nobody is left with a policy they can neither read nor delete. The audit entries
- * stay, the policy's last document with them. Holds the policy lock first (`db` the deletion's
- * transaction), so a policy write under way commits before and none slips in between.
+ * stay, the policy's last document with them. Call it in the deletion's transaction holding the
+ * policy lock (holdPolicyLock), so a policy write under way commits before and none slips in between.
  */
 export async function deleteBankRecords(db: Database, bankId: string): Promise<void> {
-  await holdPolicyLock(db, bankId);
   await db.delete(bankImports).where(eq(bankImports.bankId, bankId));
   await db.delete(bankPolicyChanges).where(eq(bankPolicyChanges.bankId, bankId));
   await db.delete(bankPolicies).where(eq(bankPolicies.bankId, bankId));
