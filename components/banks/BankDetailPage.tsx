@@ -16,7 +16,7 @@ import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { ApplyResult } from "./ApplyTemplateForm";
 import { BankBreadcrumbs } from "./BankBreadcrumbs";
-import { ConfigTable, Directives, MentalModels } from "./BankContents";
+import { ConfigTable, ConfigUnreadable, Directives, MentalModels } from "./BankContents";
 import { BankHistory } from "./BankHistory";
 import { BankProvenance } from "./BankProvenance";
 import { Fact } from "./Fact";
@@ -230,8 +230,8 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
             <BankProvenance bank={data} />
           </Card>
         </SimpleGrid>
-        <Section title="Config overrides" count={Object.keys(data.config).length}>
-          <ConfigTable config={data.config} />
+        <Section title="Config overrides" count={data.config_unreadable ? undefined : Object.keys(data.config).length}>
+          {data.config_unreadable ? <ConfigUnreadable /> : <ConfigTable config={data.config} />}
         </Section>
         <Section title="Mental models" count={data.mental_models.length}>
           <MentalModels models={data.mental_models} />

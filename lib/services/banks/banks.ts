@@ -130,7 +130,8 @@ export async function bankHistory(ctx: ServiceContext, { bankId }: BankInput): P
 /**
  * The bank as a template manifest (CONTRACT §14): imported into a new bank it reproduces this
  * one's config, mental models and directives. Every section is present, even empty, so the
- * manifest says "exactly these" rather than "leave alone".
+ * manifest says "exactly these" rather than "leave alone"; only a config Hindsight would not show
+ * is left out (CONTRACT §19).
  */
 /**
  * The config as a manifest may state it. Templates merge field by field, so a bank can hold
@@ -149,7 +150,7 @@ export async function exportBank(ctx: ServiceContext, { bankId }: BankInput): Pr
   if (!bank) throw invisible(bankId);
   return {
     version: MANIFEST_VERSION,
-    bank: exportableConfig(bank.config),
+    ...(bank.config_unreadable ? {} : { bank: exportableConfig(bank.config) }),
     mental_models: bank.mental_models as BankExport["mental_models"],
     directives: bank.directives as BankExport["directives"],
   };

@@ -125,7 +125,8 @@ const storedBank = async (db: Database, bankId: string, bank: HindsightBank | nu
 function storedHindsightBank(bankId: string, bank: HindsightBank, provenance: Provenance): StoredBankDetail {
   return {
     ...presentHindsightSummary({ bank_id: bankId, ...bank }, provenance),
-    config: bank.config,
+    config: bank.config ?? {},
+    ...(bank.config === null ? { config_unreadable: true as const } : {}),
     mental_models: bank.mentalModels,
     directives: bank.directives,
   };
