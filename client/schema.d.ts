@@ -922,7 +922,7 @@ export interface paths {
         get: operations["getBanksBankId"];
         put?: never;
         post?: never;
-        /** Delete a bank with its mental models and directives (its policy document stays) */
+        /** Delete a bank with its mental models, directives, history and policy */
         delete: operations["deleteBanksBankId"];
         options?: never;
         head?: never;
@@ -2417,6 +2417,11 @@ export interface components {
         ImportChanges: {
             /** @description Config fields whose value changes; fields set to the value they had are not listed. */
             config: components["schemas"]["ConfigChange"][];
+            /**
+             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty: the import still sets the config fields the template states, but what they replace is unknown, so none is listed as changed (nor as new).
+             * @constant
+             */
+            config_unreadable?: true;
             /** @description Mental models created or changed, in manifest order; those left identical are not listed. */
             mental_models: components["schemas"]["MentalModelChange"][];
             /** @description Directives created or changed, in manifest order; those left identical are not listed. */
@@ -2534,6 +2539,11 @@ export interface components {
             config: {
                 [key: string]: unknown;
             };
+            /**
+             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty, not the bank's; mental models and directives are as Hindsight reports them, and the bank's export leaves out its `bank` section.
+             * @constant
+             */
+            config_unreadable?: true;
             /** @description Mental models as applied, in the order first added. */
             mental_models: {
                 [key: string]: unknown;
@@ -2608,7 +2618,8 @@ export interface components {
              * @constant
              */
             version: "1";
-            bank: components["schemas"]["BankTemplateConfig"];
+            /** @description The bank's config overrides. Absent only with the remote store when Hindsight would not show the bank's config (its bank-config API turned off; the bank answers `config_unreadable`): the manifest then leaves config alone rather than claim the bank has none. */
+            bank?: components["schemas"]["BankTemplateConfig"];
             mental_models: components["schemas"]["BankTemplateMentalModel"][];
             directives: components["schemas"]["BankTemplateDirective"][];
         } & {

@@ -216,7 +216,10 @@ export const bankDirectives = pgTable(
   (t) => [primaryKey({ columns: [t.bankId, t.name] })],
 );
 
-/** One policy document per bank id; no foreign key, because a policy may precede its bank. */
+/**
+ * One policy document per bank id; no foreign key, because a policy may precede its bank (and the
+ * remote store's banks have no row here). Deleting a bank deletes its policy (CONTRACT §19).
+ */
 export const bankPolicies = pgTable("bank_policies", {
   bankId: text("bank_id").primaryKey(),
   document: json("document").$type<Record<string, unknown>>().notNull(),
@@ -351,7 +354,7 @@ export const bankImports = pgTable(
 /**
  * Every PUT and DELETE of a bank's policy (CONTRACT §16): entries of the bank's history with the
  * document before and after (null: none). No foreign key, as for the policies themselves, which may
- * precede their bank; they stay when the bank is deleted, as its policy does.
+ * precede their bank; they go when the bank is deleted, as its policy does (CONTRACT §19).
  */
 export const bankPolicyChanges = pgTable(
   "bank_policy_changes",
@@ -439,3 +442,18 @@ export const idempotencyKeys = pgTable(
     index("idempotency_keys_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * What a migration that changed data has to tell the operator (how many orphan bank policies it
+ * removed). A migration inserts the row; the process that starts first afterwards prints its
+ * message at start-up and sets `reported_at`, so it is printed once (db/migrate.ts). Notices
+ * (RAISE NOTICE) would reach nobody: neither driver shows them.
+ */
+export const migrationReports = pgTable("migration_reports", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  /** The migration's tag (db/migrations/meta/_journal.json). */
+  migration: text("migration").notNull(),
+  message: text("message").notNull(),
+  createdAt: createdAt(),
+  reportedAt: timestamptz("reported_at"),
+});

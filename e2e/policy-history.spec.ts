@@ -29,8 +29,8 @@ async function editorDocument(page: Page) {
 }
 
 test("setup: member pia owns a bank whose policy is v1", async ({ request }) => {
-  // A clean slate: a CI retry runs the whole serial file again on the same data. Policy history
-  // outlives the policy and the bank, so what an earlier try left stays below this try's entries.
+  // A clean slate: a CI retry runs the whole serial file again on the same data. Deleting the bank
+  // takes its policy history along (CONTRACT §19), so this try's entries are the bank's only ones.
   await deleteBankIfPresent(request, BANK);
   await createFreshUser(request, { id: PIA, display_name: "Pia", password: PIA_PASSWORD });
   const key = await api(request, "POST", `/ext/svc/admin/users/${PIA}/api-keys`, admin, { description: "policy history e2e setup" });

@@ -8,20 +8,7 @@ import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight
 const t = useTestApp();
 let hindsight: FakeHindsight;
 let alice: Client;
-const { base, second, expectedChanges: asApplied } = applySecondTemplateCase;
-
-/** A mental model as Hindsight holds it once imported: the defaults it fills in (CONTRACT §15). */
-const held = (model: Record<string, unknown>) => ({
-  tags: [],
-  max_tokens: 2048,
-  trigger: { mode: "full", refresh_after_consolidation: false, exclude_mental_models: false, keep_trace: false },
-  ...model,
-});
-// The remote store compares and reports entries as Hindsight holds them.
-const expectedChanges = {
-  ...asApplied,
-  mental_models: asApplied.mental_models.map((c) => ({ ...c, before: held(c.before!), after: held(c.after!) })),
-};
+const { base, second, expectedRemoteChanges: expectedChanges } = applySecondTemplateCase;
 
 const apply = (c: Client, bankId: string, template: string, dryRun = false) =>
   request("POST", `/ext/svc/banks${dryRun ? "?dry_run=true" : ""}`, { token: c.token, body: { bank_id: bankId, template } });

@@ -284,7 +284,7 @@ describe("permissions and template refs", () => {
 });
 
 describe("deleting a bank", () => {
-  it("hides other users' banks (404), deletes the owner's with its entries, and keeps the policy", async () => {
+  it("hides other users' banks (404), deletes the owner's with its entries and its policy", async () => {
     await createBank(alice, { bank_id: "to-delete", template: "first" });
     await alice.put("/ext/svc/banks/to-delete/policy", { document: { version: "2026-03-24" } });
     expect((await bob.delete("/ext/svc/banks/to-delete")).status).toBe(404);
@@ -298,9 +298,8 @@ describe("deleting a bank", () => {
     );
     const rows = (leftovers as unknown as { rows?: { n: number }[] }).rows ?? (leftovers as unknown as { n: number }[]);
     expect(Number(rows[0]!.n)).toBe(0);
-    // Policies are managed on their own; an admin still sees it and may delete it.
-    expect((await t.admin.get("/ext/svc/banks/to-delete/policy")).status).toBe(200);
-    expect((await t.admin.delete("/ext/svc/banks/to-delete/policy")).status).toBe(204);
+    // The policy went with the bank (CONTRACT §19): nobody is left with it (tests/bank-deletion.test.ts).
+    expect((await t.admin.get("/ext/svc/banks/to-delete/policy")).status).toBe(404);
   });
 
   it("lets an admin delete anyone's bank", async () => {

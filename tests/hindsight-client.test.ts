@@ -432,16 +432,19 @@ describe("Hindsight client: failures", () => {
     }
   });
 
-  /** A server holding bank "b" whose per-bank answers are given by `reads` (path suffix → [status, body]). */
-  async function oneBankServer(reads: Record<string, [number, unknown]>) {
+  /**
+   * A server holding bank "b" whose per-bank answers are given by `reads` (path suffix → [status, body]);
+   * its bank list names "b" in its first `listed` answers (every one by default), none after.
+   */
+  async function oneBankServer(reads: Record<string, [number, unknown]>, listed = Number.POSITIVE_INFINITY) {
     const page = (key: string, items: unknown[]) => ({ [key]: items, total: items.length, limit: 100, offset: 0 });
+    let listings = 0;
     return adHocServer((req, res) => {
       const path = new URL(req.url ?? "/", "http://x").pathname;
       const suffix = path.replace(/^\/v1\/default\/banks\/b/, "");
+      const b = { bank_id: "b", name: null, disposition: { skepticism: 3, literalism: 3, empathy: 3 } };
       const [status, body] =
-        path === "/v1/default/banks"
-          ? [200, page("banks", [{ bank_id: "b", name: null, disposition: { skepticism: 3, literalism: 3, empathy: 3 } }])]
-          : (reads[suffix] ?? [200, page("items", [])]);
+        path === "/v1/default/banks" ? [200, page("banks", ++listings <= listed ? [b] : [])] : (reads[suffix] ?? [200, page("items", [])]);
       res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
     });
   }
@@ -473,7 +476,8 @@ describe("Hindsight client: failures", () => {
   });
 
   it("a bank gone between the search and the reads is null; other failures of the reads are 502", async () => {
-    const gone = await oneBankServer({ "/config": [404, { detail: "Bank 'b' not found" }] });
+    // Gone: /config answers 404 and the bank list no longer names it.
+    const gone = await oneBankServer({ "/config": [404, { detail: "Bank 'b' not found" }] }, 1);
     try {
       const bank = await hindsightClient({ url: gone.url, apiKey: null, timeoutMs: 5000 }).getBank("b");
       expect(bank).toBeNull();
@@ -490,6 +494,26 @@ describe("Hindsight client: failures", () => {
       expect(error.detail).toContain("500");
     } finally {
       await broken.close();
+    }
+  });
+
+  it("a bank still listed whose /config answers 404 has its config unreadable, not missing (CONTRACT §19)", async () => {
+    const configOff = await oneBankServer({
+      "/config": [404, { detail: "Bank configuration API is disabled. Set HINDSIGHT_API_ENABLE_BANK_CONFIG_API=true to re-enable." }],
+      "/directives": [200, { items: [{ id: "d1", bank_id: "b", name: "Be brief", content: "Short." }], total: 1, limit: 100, offset: 0 }],
+    });
+    try {
+      const bank = await hindsightClient({ url: configOff.url, apiKey: null, timeoutMs: 5000 }).getBank("b");
+      expect(bank).toEqual({
+        name: null,
+        created_at: null,
+        updated_at: null,
+        config: null,
+        mentalModels: [],
+        directives: [{ name: "Be brief", content: "Short.", priority: 0, is_active: true, tags: [] }],
+      });
+    } finally {
+      await configOff.close();
     }
   });
 

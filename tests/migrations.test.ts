@@ -1,10 +1,14 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { openPostgres } from "@/db/client";
-import { runMigrations } from "@/db/migrate";
+import { type Database, migrationsFolder, openPostgres } from "@/db/client";
+import { runMigrations, takeMigrationReports } from "@/db/migrate";
+import { auditEntries, bankImports, bankPolicies, bankPolicyChanges, banks, migrationReports } from "@/db/schema";
 import { loadConfig } from "@/lib/platform/config";
 import { startApp } from "@/lib/server/app";
+import { freshDatabase } from "./support/database";
 
 describe.runIf(process.env.TEST_DB === "postgres")("start-up on one PostgreSQL database", () => {
   it("lets several processes migrate and bootstrap at once, and migrating again changes nothing", async () => {
@@ -36,6 +40,156 @@ describe.runIf(process.env.TEST_DB === "postgres")("start-up on one PostgreSQL d
     } finally {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
+    }
+  });
+});
+
+/** Runs one migration's statements, as the migrator does: in one transaction. */
+async function runMigrationStep(db: Database, tag: string) {
+  const text = readFileSync(path.join(migrationsFolder, `${tag}.sql`), "utf8");
+  await db.transaction(async (tx) => {
+    for (const statement of text.split("--> statement-breakpoint")) await tx.execute(sql.raw(statement));
+  });
+}
+
+const ORPHAN_MIGRATION = "0014_remove_orphan_bank_policies";
+
+describe("removing the bank policies deleted banks left behind (CONTRACT §19)", () => {
+  const requests = { count: 0 };
+  /** An audit entry at minute `minute` of one day, in the order written (its seq). */
+  const entry = (action: string, bankId: string, minute: number, fields: Partial<typeof auditEntries.$inferInsert> = {}) => ({
+    actorType: "user" as const,
+    actorId: "admin",
+    userId: "admin",
+    action,
+    target: `/ext/svc/banks/${encodeURIComponent(bankId)}${action.startsWith("bank.policy") ? "/policy" : ""}`,
+    targetType: action.startsWith("bank.policy") ? "policy" : "bank",
+    targetId: bankId,
+    at: at(minute),
+    requestId: `req-${++requests.count}`,
+    ...fields,
+  });
+  const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+  const deletion = (bankId: string, minute: number, owner: string | null) =>
+    entry("bank.delete", bankId, minute, { before: { bank_id: bankId, owner }, after: null });
+  const policy = (bankId: string, minute: number) => ({
+    bankId,
+    document: { version: "2026-03-24", default_strategy: bankId },
+    createdAt: at(minute),
+    updatedAt: at(minute),
+  });
+  const change = (bankId: string, minute: number) => ({
+    bankId,
+    actor: "admin",
+    at: at(minute),
+    before: null,
+    after: { version: "2026-03-24" },
+  });
+
+  it("removes those of embedded banks deleted through us, keeps every other, and reports both", async () => {
+    const database = await freshDatabase();
+    try {
+      const { db } = database.handle;
+      // A database that never held a policy (a new one) has nothing to report.
+      await runMigrationStep(db, ORPHAN_MIGRATION);
+      expect(await takeMigrationReports(db)).toEqual([]);
+
+      // Each bank id's story, in time order (minutes); the comment says what must remain.
+      await db.insert(auditEntries).values([
+        // gone: alice's bank, its policy written twice, then deleted by alice. Removed.
+        entry("bank.policy.put", "gone", 1),
+        entry("bank.policy.put", "gone", 2),
+        deletion("gone", 3, "alice"),
+        // team:gone: the same with an id an audit path encodes. Removed.
+        entry("bank.policy.put", "team:gone", 1),
+        deletion("team:gone", 3, "alice"),
+        // history-only: its policy deleted, then the bank. Its history is removed.
+        entry("bank.policy.put", "history-only", 1),
+        entry("bank.policy.delete", "history-only", 2),
+        deletion("history-only", 3, "alice"),
+        // live: deleted once, then created again (a banks row). Kept.
+        deletion("live", 1, "alice"),
+        entry("bank.import", "live", 2),
+        entry("bank.policy.put", "live", 3),
+        // ahead: a policy an admin put before any bank of that id. Kept.
+        entry("bank.policy.put", "ahead", 1),
+        // put-after: deleted, then an admin put a policy for the bank to come. Kept.
+        deletion("put-after", 1, "alice"),
+        entry("bank.policy.put", "put-after", 2),
+        // path-only: as put-after, the later write's entry naming the bank by its path alone. Kept.
+        deletion("path:only", 1, "alice"),
+        entry("bank.policy.put", "path:only", 2, { targetType: null, targetId: null }),
+        // imported-again: deleted, then imported again through us (a recorded import). Kept.
+        deletion("imported-again", 1, "alice"),
+        // remote-gone: a Hindsight bank deleted through us (no owner). Kept and named.
+        entry("bank.policy.put", "remote-gone", 1),
+        deletion("remote-gone", 2, null),
+      ]);
+      await db.insert(banks).values({ id: "live", name: "live" });
+      await db
+        .insert(bankImports)
+        .values({ bankId: "imported-again", template: "server/t", actor: "admin", importResult: {}, appliedAt: at(2) });
+      await db
+        .insert(bankPolicies)
+        .values([
+          ...[policy("gone", 2), policy("team:gone", 1), policy("live", 3), policy("ahead", 1), policy("put-after", 2)],
+          ...[policy("path:only", 2), policy("imported-again", 0), policy("remote-gone", 1)],
+        ]);
+      await db
+        .insert(bankPolicyChanges)
+        .values([
+          ...[change("gone", 1), change("gone", 2), change("team:gone", 1), change("history-only", 1), change("history-only", 2)],
+          ...[change("live", 3), change("put-after", 2), change("remote-gone", 1)],
+        ]);
+      const auditRows = (await db.select().from(auditEntries)).length;
+
+      await runMigrationStep(db, ORPHAN_MIGRATION);
+
+      const policies = await db.select({ bankId: bankPolicies.bankId }).from(bankPolicies).orderBy(bankPolicies.bankId);
+      expect(policies.map((p) => p.bankId)).toEqual(["ahead", "imported-again", "live", "path:only", "put-after", "remote-gone"]);
+      const history = await db.select({ bankId: bankPolicyChanges.bankId }).from(bankPolicyChanges).orderBy(bankPolicyChanges.bankId);
+      expect(history.map((h) => h.bankId)).toEqual(["live", "put-after", "remote-gone"]);
+      // Every audit entry stays: the removed policies' documents with them.
+      expect((await db.select().from(auditEntries)).length).toBe(auditRows);
+
+      const [report, ...more] = await takeMigrationReports(db);
+      expect(more).toEqual([]);
+      expect(report).toBe(
+        `Migration ${ORPHAN_MIGRATION}: Bank policies left behind by deleted banks (CONTRACT §19): removed 2, with 5 entries of their history; their documents stay in the audit log.` +
+          " Kept 1 whose deleted bank had no owner (a Hindsight bank, or one whose owner was deleted), as Hindsight may hold a bank of that id again: remote-gone." +
+          " An admin may delete them (DELETE /ext/svc/banks/{bank_id}/policy).",
+      );
+      // Printed once: the next start finds nothing new.
+      expect(await takeMigrationReports(db)).toEqual([]);
+
+      // Running it again removes nothing more.
+      await runMigrationStep(db, ORPHAN_MIGRATION);
+      expect(await takeMigrationReports(db)).toEqual([
+        `Migration ${ORPHAN_MIGRATION}: Bank policies left behind by deleted banks (CONTRACT §19): removed 0, with 0 entries of their history; their documents stay in the audit log.` +
+          " Kept 1 whose deleted bank had no owner (a Hindsight bank, or one whose owner was deleted), as Hindsight may hold a bank of that id again: remote-gone." +
+          " An admin may delete them (DELETE /ext/svc/banks/{bank_id}/policy).",
+      ]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it.runIf(process.env.TEST_DB === "postgres")("prints a report at start-up, once, in the process that starts first", async () => {
+    const database = await freshDatabase();
+    const config = loadConfig({
+      DATABASE_URL: database.url!,
+      SECRET_KEY: randomBytes(32).toString("hex"),
+      BOOTSTRAP_ADMIN_TOKEN: "t".repeat(40),
+    });
+    try {
+      await database.handle.db.insert(migrationReports).values({ migration: ORPHAN_MIGRATION, message: "Removed 3." });
+      const lines: string[][] = [[], []];
+      const apps = await Promise.all(lines.map((printed) => startApp(config, (line) => printed.push(line))));
+      const reports = lines.flat().filter((line) => line.startsWith("Migration "));
+      expect(reports).toEqual([`Migration ${ORPHAN_MIGRATION}: Removed 3.`]);
+      await Promise.all(apps.map((app) => app.database.close()));
+    } finally {
+      await database.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 "use client";
-import { Accordion, Badge, Code, DataList, Group, Stack, Text } from "@mantine/core";
+import { Accordion, Alert, Badge, Code, DataList, Group, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
+import { IconAlertTriangle } from "@tabler/icons-react";
 import { Fragment } from "react";
 import { ActiveBadge } from "@/components/console/ActiveBadge";
 import { ResourceTable } from "@/components/console/ResourceTable";
@@ -91,6 +92,25 @@ export function ConfigTable({ config }: { config: Record<string, unknown> }) {
         </Table.Tr>
       ))}
     </ResourceTable>
+  );
+}
+
+/**
+ * In place of the config of a Hindsight bank whose config Hindsight would not show (its
+ * bank-config API turned off, CONTRACT §19): what that means for the bank's other actions.
+ */
+export function ConfigUnreadable() {
+  return (
+    <Alert
+      color="yellow"
+      icon={<IconAlertTriangle aria-hidden />}
+      role="status"
+      title="Hindsight would not show this bank's config"
+      data-testid="config-unreadable"
+    >
+      Its bank-config API is turned off (HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false), so the overrides are unknown here. A download or
+      template made from this bank leaves config out.
+    </Alert>
   );
 }
 

@@ -16,7 +16,7 @@ import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { ApplyResult } from "./ApplyTemplateForm";
 import { BankBreadcrumbs } from "./BankBreadcrumbs";
-import { ConfigTable, Directives, MentalModels } from "./BankContents";
+import { ConfigTable, ConfigUnreadable, Directives, MentalModels } from "./BankContents";
 import { BankHistory } from "./BankHistory";
 import { BankProvenance } from "./BankProvenance";
 import { Fact } from "./Fact";
@@ -84,8 +84,8 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
     confirmLabel: "Delete bank",
     message: (id) => (
       <>
-        Delete <strong>{id}</strong> with its config, mental models and directives? This cannot be undone. Its policy document, if it has
-        one, is kept: delete that first if you no longer need it.
+        Delete <strong>{id}</strong> with its config, mental models, directives, history and policy? This cannot be undone. A bank created
+        later with this id starts without them; the audit log keeps what the policy said.
       </>
     ),
     onConfirm: async (id) => {
@@ -230,8 +230,8 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
             <BankProvenance bank={data} />
           </Card>
         </SimpleGrid>
-        <Section title="Config overrides" count={Object.keys(data.config).length}>
-          <ConfigTable config={data.config} />
+        <Section title="Config overrides" count={data.config_unreadable ? undefined : Object.keys(data.config).length}>
+          {data.config_unreadable ? <ConfigUnreadable /> : <ConfigTable config={data.config} />}
         </Section>
         <Section title="Mental models" count={data.mental_models.length}>
           <MentalModels models={data.mental_models} />

@@ -33,9 +33,20 @@ function ConfigValue({ value }: { value: unknown }) {
   );
 }
 
-/** Config fields whose value changes, as `field: before → after`. */
-export function ConfigChanges({ changes, dryRun }: { changes: ImportChanges["config"]; dryRun: boolean }) {
-  if (changes.length === 0) {
+/**
+ * Config fields whose value changes, as `field: before → after`; or, for a Hindsight bank whose
+ * config Hindsight would not show (`config_unreadable`, CONTRACT §19), that what they replace is unknown.
+ */
+export function ConfigChanges({ changes, dryRun }: { changes: ImportChanges; dryRun: boolean }) {
+  if (changes.config_unreadable) {
+    return (
+      <Text size="sm" data-testid="config-changes">
+        Hindsight would not show this bank&apos;s config (its bank-config API is turned off), so what the template&apos;s config fields
+        {dryRun ? " replace" : " replaced"} is unknown: none is listed.
+      </Text>
+    );
+  }
+  if (changes.config.length === 0) {
     return (
       <Text size="sm" c="dimmed" data-testid="config-changes">
         No config value {dryRun ? "changes" : "changed"}.
@@ -44,7 +55,7 @@ export function ConfigChanges({ changes, dryRun }: { changes: ImportChanges["con
   }
   return (
     <List size="sm" spacing={2} aria-label="Config changes" data-testid="config-changes">
-      {changes.map(({ field, before, after }) => (
+      {changes.config.map(({ field, before, after }) => (
         <List.Item key={field}>
           <Group gap={6} align="flex-start" wrap="wrap">
             {/* The spaces between the parts: the flex gap shows them, the text needs them too. */}

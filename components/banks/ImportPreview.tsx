@@ -106,7 +106,7 @@ export function ImportChangesBody({
           <strong>{result.config_applied ? (dryRun ? "yes, will be applied" : "yes, applied") : "no, left as they are"}</strong>
         </Text>
       </Group>
-      {result.config_applied && <ConfigChanges changes={changes.config} dryRun={dryRun} />}
+      {result.config_applied && <ConfigChanges changes={changes} dryRun={dryRun} />}
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
         <Names title={`Mental models created`} names={result.mental_models_created} empty={`None ${will} created.`} />
         <Names title={`Mental models updated`} names={result.mental_models_updated} empty={`None ${will} updated.`} />

@@ -35,7 +35,8 @@ export async function deleteIfPresent(api: APIRequestContext, path: string) {
 
 /**
  * Removes a bank and its policy, if there. Both outlive the bank's owner (the bank stays, owned
- * by nobody, when its user is deleted), and a policy outlives its bank (it may precede it).
+ * by nobody, when its user is deleted), and a policy may precede its bank (deleting the bank
+ * deletes its policy, CONTRACT §19).
  */
 export async function deleteBankIfPresent(api: APIRequestContext, bankId: string) {
   const path = `/ext/svc/banks/${encodeURIComponent(bankId)}`;

@@ -333,7 +333,7 @@ export async function deleteBank(page: Page, bankId: string, name = bankId) {
   await expect(pageHeading(page, name)).toBeVisible();
   await page.getByRole("button", { name: "Delete bank" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete bank?" });
-  await expect(dialog).toContainText(`Delete ${bankId} with its config, mental models and directives?`);
+  await expect(dialog).toContainText(`Delete ${bankId} with its config, mental models, directives, history and policy?`);
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
   await page.getByRole("button", { name: "Delete bank" }).click();

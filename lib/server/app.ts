@@ -1,6 +1,6 @@
 import "server-only";
 import { openPglite, openPostgres } from "@/db/client";
-import { runMigrations } from "@/db/migrate";
+import { runMigrations, takeMigrationReports } from "@/db/migrate";
 import { type Config, loadConfig } from "@/lib/platform/config";
 import { resolveSecretKey } from "@/lib/platform/secret-key";
 import { startAuditRetention } from "@/lib/services/audit/retention";
@@ -48,6 +48,8 @@ export async function startApp(config: Config, log: (line: string) => void = con
     ? await openPostgres(config.databaseUrl, { max: config.databasePoolSize })
     : await openPglite(config.dataDir);
   await runMigrations(database, config.databaseUrl ?? undefined);
+  // What a migration that changed data has to tell the operator, once, where the admin's password shows too.
+  for (const line of await takeMigrationReports(database.db)) log(line);
   // Before bootstrapping, so its changes to the admin reach the other processes' caches too.
   await startActorCache(database);
   const app: AppContext = { config, db: database.db, database, secretKey };

@@ -40,4 +40,18 @@ const expectedChanges = {
   directives: [{ name: "Be brief", change: "create", before: null, after: second.directives[1] }],
 };
 
-export const applySecondTemplateCase = { base, second, third, expectedChanges };
+/** A mental model as Hindsight holds it once imported: the defaults it fills in (CONTRACT §15). */
+const heldByHindsight = (model: Record<string, unknown>) => ({
+  tags: [],
+  max_tokens: 2048,
+  trigger: { mode: "full", refresh_after_consolidation: false, exclude_mental_models: false, keep_trace: false },
+  ...model,
+});
+
+/** The same changes as the remote store reports them: it compares and reports entries as Hindsight holds them. */
+const expectedRemoteChanges = {
+  ...expectedChanges,
+  mental_models: expectedChanges.mental_models.map((c) => ({ ...c, before: heldByHindsight(c.before!), after: heldByHindsight(c.after!) })),
+};
+
+export const applySecondTemplateCase = { base, second, third, expectedChanges, expectedRemoteChanges };

@@ -17,7 +17,9 @@ import { listenOnLoopback } from "./loopback";
  * stores nothing. Every answer is checked against the document's response schema before it is sent (a
  * mismatch is a crash, recorded in `violations`), so the fake cannot drift from the document. A per-bank
  * call on a bank it does not hold answers 404 as Hindsight does; that is not a violation. Tests assert
- * that `violations` stays empty for well-formed calls.
+ * that `violations` stays empty for well-formed calls. With its bank-config API off (`bankConfigApi`,
+ * as HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false) the three `/config` operations answer 404 whether
+ * or not the bank exists, as Hindsight does; everything else, the import's config included, works.
  */
 
 interface FakeBank {
@@ -58,6 +60,8 @@ export interface FakeHindsight {
   setMode(mode: FakeMode, slowMs?: number): void;
   /** Answers 500 to this one operation of the document (by operationId) until set to null. */
   failOperation(operationId: string | null): void;
+  /** Turns the bank-config API on or off, as HINDSIGHT_API_ENABLE_BANK_CONFIG_API does (on unless the options said off). */
+  setBankConfigApi(enabled: boolean): void;
   /** Seeds a bank, as if imported earlier with an empty manifest. */
   addBank(bankId: string, name?: string): FakeBank;
   close(): Promise<void>;
@@ -66,6 +70,8 @@ export interface FakeHindsight {
 export interface FakeHindsightOptions {
   /** When set, every request must carry `Authorization: Bearer <apiKey>`, else 401. */
   apiKey?: string;
+  /** False: started as with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false (the `/config` operations answer 404). */
+  bankConfigApi?: boolean;
 }
 
 /** One entry of FastAPI's HTTPValidationError. */
@@ -90,12 +96,13 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
   let mode: FakeMode = "ok";
   let slowMs = 1000;
   let failingOperation: string | null = null;
+  let bankConfigApi = options.bankConfigApi ?? true;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const received = await receive(req);
     requests.push(received.request);
     const failing = (operationId: string) => mode === "fail" || operationId === failingOperation;
-    const answer = route(received, { apiKey: options.apiKey, banks, violations, failing });
+    const answer = route(received, { apiKey: options.apiKey, banks, violations, failing, bankConfigApi });
     if (mode === "slow") await sleep(slowMs, timers);
     if (!res.destroyed) send(res, answer);
   };
@@ -122,6 +129,9 @@ export async function startFakeHindsight(options: FakeHindsightOptions = {}): Pr
       if (operationId !== null && !OPERATIONS.some((o) => o.id === operationId))
         throw new Error(`no operation ${operationId} in the document`);
       failingOperation = operationId;
+    },
+    setBankConfigApi(enabled) {
+      bankConfigApi = enabled;
     },
     addBank(bankId, name) {
       const bank = newBank(name ?? bankId);
@@ -335,6 +345,7 @@ interface Context {
   banks: Map<string, FakeBank>;
   violations: string[];
   failing: (operationId: string) => boolean;
+  bankConfigApi: boolean;
 }
 
 interface Call {
@@ -342,6 +353,7 @@ interface Call {
   params: { path: Record<string, string>; query: Record<string, unknown> };
   body: unknown;
   banks: Map<string, FakeBank>;
+  bankConfigApi: boolean;
 }
 
 /** The operation a request names with its decoded path parameters, else FastAPI's 404 or 405. */
@@ -387,7 +399,8 @@ function route(received: Received, ctx: Context): Answer {
     return checkedAnswer(operation, { status: 422, body: { detail: errors } });
   }
   if (ctx.failing(operation.id)) return checkedAnswer(null, { status: 500, body: { detail: "Internal Server Error" } });
-  const answer = HANDLERS[operation.id]!({ operation, params: { path: matched.path, query }, body: req.body, banks: ctx.banks });
+  const call = { operation, params: { path: matched.path, query }, body: req.body, banks: ctx.banks, bankConfigApi: ctx.bankConfigApi };
+  const answer = HANDLERS[operation.id]!(call);
   return checkedAnswer(operation, answer);
 }
 
@@ -491,6 +504,20 @@ const onBank =
     return bank ? then(bankId, bank, call) : bankMissing(bankId);
   };
 
+/**
+ * A `/config` operation, served only while the bank-config API is on. Off, Hindsight answers before
+ * it looks for the bank (after authentication and validation): 404 with this detail.
+ */
+const bankConfigApi =
+  (then: Handler): Handler =>
+  (call) =>
+    call.bankConfigApi
+      ? then(call)
+      : {
+          status: 404,
+          body: { detail: "Bank configuration API is disabled. Set HINDSIGHT_API_ENABLE_BANK_CONFIG_API=true to re-enable." },
+        };
+
 /** The config fields a bank template may set: what an import and the profile writes store as overrides. */
 const CONFIG_FIELDS = Object.keys(schemas.BankTemplateConfig!.properties as SchemaNode);
 
@@ -526,19 +553,23 @@ const HANDLERS: Record<string, Handler> = {
     }),
   ),
   get_bank_template_schema: () => ok(schemas.BankTemplateManifest),
-  get_bank_config: onBank((bankId, bank) => ok(configResponse(bankId, bank))),
-  update_bank_config: onBank((bankId, bank, { body }) => {
-    for (const [key, value] of Object.entries((body as { updates: Entry }).updates)) {
-      bank.config[key.replace(/^HINDSIGHT_API_/, "").toLowerCase()] = value;
-    }
-    touch(bank);
-    return ok(configResponse(bankId, bank));
-  }),
-  reset_bank_config: onBank((bankId, bank) => {
-    bank.config = {};
-    touch(bank);
-    return ok(configResponse(bankId, bank));
-  }),
+  get_bank_config: bankConfigApi(onBank((bankId, bank) => ok(configResponse(bankId, bank)))),
+  update_bank_config: bankConfigApi(
+    onBank((bankId, bank, { body }) => {
+      for (const [key, value] of Object.entries((body as { updates: Entry }).updates)) {
+        bank.config[key.replace(/^HINDSIGHT_API_/, "").toLowerCase()] = value;
+      }
+      touch(bank);
+      return ok(configResponse(bankId, bank));
+    }),
+  ),
+  reset_bank_config: bankConfigApi(
+    onBank((bankId, bank) => {
+      bank.config = {};
+      touch(bank);
+      return ok(configResponse(bankId, bank));
+    }),
+  ),
   get_bank_profile: onBank((bankId, bank) => ok(profile(bankId, bank))),
   update_bank_disposition: onBank((bankId, bank, { body }) => {
     applyProfile(bank, body as Entry);

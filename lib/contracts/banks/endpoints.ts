@@ -93,7 +93,7 @@ export const bankEndpoints = {
     tag,
     access: "authenticated",
     status: 204,
-    summary: "Delete a bank with its mental models and directives (its policy document stays)",
+    summary: "Delete a bank with its mental models, directives, history and policy",
     params: bankParams,
     errors: [404, 502, 504],
     audit: { action: "bank.delete" },

@@ -44,6 +44,18 @@ export type ImportResult = z.output<typeof ImportResult>;
 
 const changedEntry = z.record(z.string(), z.unknown());
 
+/**
+ * CONTRACT §19: a Hindsight bank whose config Hindsight would not show. Present (true) only then, so
+ * an answer without it, from the embedded store or from before the field, reads as before.
+ */
+const configUnreadable = (then: string) =>
+  z
+    .literal(true)
+    .optional()
+    .meta({
+      description: `Present, and true, only with the remote store when Hindsight would not show the bank's config: its \`/config\` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). ${then}`,
+    });
+
 /** What a mental model change and a directive change share; `what` names the kind of entry. */
 const entryChangeFields = (what: string) => ({
   change: z
@@ -68,6 +80,9 @@ export const ImportChanges = z
           .meta({ id: "ConfigChange" }),
       )
       .meta({ description: "Config fields whose value changes; fields set to the value they had are not listed." }),
+    config_unreadable: configUnreadable(
+      "`config` is then empty: the import still sets the config fields the template states, but what they replace is unknown, so none is listed as changed (nor as new).",
+    ),
     mental_models: z
       .array(z.object({ id: z.string(), ...entryChangeFields("mental model") }).meta({ id: "MentalModelChange" }))
       .meta({ description: "Mental models created or changed, in manifest order; those left identical are not listed." }),
@@ -250,6 +265,9 @@ export const RolloutResult = z
 
 export const BankDetail = BankSummary.extend({
   config: z.record(z.string(), z.unknown()).meta({ description: "Config overrides, merged field by field by each import." }),
+  config_unreadable: configUnreadable(
+    "`config` is then empty, not the bank's; mental models and directives are as Hindsight reports them, and the bank's export leaves out its `bank` section.",
+  ),
   mental_models: z.array(z.record(z.string(), z.unknown())).meta({ description: "Mental models as applied, in the order first added." }),
   directives: z.array(z.record(z.string(), z.unknown())).meta({ description: "Directives as applied, in the order first added." }),
   has_policy: z.boolean().meta({ description: "Whether a policy document exists for this bank id." }),

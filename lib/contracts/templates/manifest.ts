@@ -358,7 +358,10 @@ export type BankTemplateManifest = z.output<typeof BankTemplateManifest>;
  * be saved as templates (the template write answers 422 at the list).
  */
 export const BankExport = BankTemplateManifest.extend({
-  bank: BankTemplateConfig,
+  bank: BankTemplateConfig.optional().meta({
+    description:
+      "The bank's config overrides. Absent only with the remote store when Hindsight would not show the bank's config (its bank-config API turned off; the bank answers `config_unreadable`): the manifest then leaves config alone rather than claim the bank has none.",
+  }),
   mental_models: z.array(BankTemplateMentalModel),
   directives: z.array(BankTemplateDirective),
 }).meta({

@@ -51,7 +51,7 @@ export interface BankRecords {
   importHistory(tx: ServiceContext, entry: { request: ImportRequest; result: ImportResult; at: Date }): Promise<Date>;
   /** A real import's audit entry, last: the bank before (null: the import created it) and after. */
   importAudit(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null; after: StoredBankDetail | null }): Promise<void>;
-  /** A deletion's history (its entries go with the bank) and audit entry, the bank read before both. */
+  /** A deletion's records (its history and policy go with the bank) and audit entry, the bank read before both. */
   removal(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null }): Promise<void>;
   /**
    * The call's precondition (If-Match, If-None-Match: *; CONTRACT §19) checked against the bank as
@@ -76,6 +76,6 @@ export interface BankStore {
   read(ctx: ServiceContext, bankId: string): Promise<StoredBankDetail | null>;
   /** Whether `read` would find the bank, without reading its contents. */
   isVisible(ctx: ServiceContext, bankId: string): Promise<boolean>;
-  /** Deletes the bank with its contents and history; false when the caller may not see it. */
+  /** Deletes the bank with its contents, history and policy; false when the caller may not see it. */
   remove(ctx: ServiceContext, bankId: string): Promise<boolean>;
 }

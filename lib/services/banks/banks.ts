@@ -8,7 +8,7 @@ import { checkPrecondition } from "@/lib/services/preconditions";
 import { currentVersion } from "@/lib/services/templates/version-log";
 import type { AppliedTemplate, BankRecords, BankStore, StoredBankDetail } from "./bank-store";
 import { presentBankDetail } from "./detail";
-import { bankHistoryEntries, deleteImportHistory, recordImport } from "./history";
+import { bankHistoryEntries, deleteBankRecords, holdPolicyLock, recordImport } from "./history";
 import type { HindsightConfig } from "./remote";
 import { remoteBankStore } from "./remote-store";
 import { embeddedBankStore } from "./store";
@@ -20,8 +20,8 @@ const presented = async (tx: ServiceContext, bank: StoredBankDetail | null) => b
 /**
  * What every real write to a bank records beside it, whichever store holds it (the stores run it
  * where their write commits): an import's history entry (the template as applied, the caller,
- * the result) and `bank.import` entry; a deletion's history going with the bank and `bank.delete`
- * entry. Audit entries hold the bank as GET /banks/{bank_id} answers it.
+ * the result) and `bank.import` entry; a deletion's history and policy going with the bank
+ * (CONTRACT §19) and `bank.delete` entry. Audit entries hold the bank as GET /banks/{bank_id} answers it.
  */
 const bankRecords: BankRecords = {
   importHistory: (tx, { request, result, at }) =>
@@ -34,13 +34,11 @@ const bankRecords: BankRecords = {
     if (ctx.precondition && !ctx.precondition.done) checkPrecondition(ctx, await presented(ctx, bank));
   },
   removal: async (tx, { bankId, before }) => {
-    await deleteImportHistory(tx.db, bankId);
-    await tx.audit.record({
-      action: "bank.delete",
-      target: { type: "bank", id: bankId },
-      before: await presented(tx, before),
-      after: null,
-    });
+    await holdPolicyLock(tx.db, bankId);
+    // Presented under the lock, before the records go: its has_policy says whether a policy went along.
+    const removed = await presented(tx, before);
+    await deleteBankRecords(tx.db, bankId);
+    await tx.audit.record({ action: "bank.delete", target: { type: "bank", id: bankId }, before: removed, after: null });
   },
 };
 
@@ -119,9 +117,9 @@ export async function getBank(ctx: ServiceContext, { bankId }: BankInput): Promi
 }
 
 /**
- * Deletes a bank with its mental models, directives and history; its policy document stays (it
- * is managed on its own, and may even precede a bank). 404 unless the caller is admin or owner,
- * as for reading it; in the remote store, admins only (Hindsight records no owners).
+ * Deletes a bank with its mental models, directives, history and policy (CONTRACT §19; the
+ * policy's last document stays in the audit). 404 unless the caller is admin or owner, as for
+ * reading it; in the remote store, admins only (Hindsight records no owners).
  */
 export async function deleteBank(ctx: ServiceContext, { bankId }: BankInput): Promise<void> {
   if (!(await bankStore(ctx).remove(ctx, bankId))) throw invisible(bankId);
@@ -136,7 +134,8 @@ export async function bankHistory(ctx: ServiceContext, { bankId }: BankInput): P
 /**
  * The bank as a template manifest (CONTRACT §14): imported into a new bank it reproduces this
  * one's config, mental models and directives. Every section is present, even empty, so the
- * manifest says "exactly these" rather than "leave alone".
+ * manifest says "exactly these" rather than "leave alone"; only a config Hindsight would not show
+ * is left out (CONTRACT §19).
  */
 /**
  * The config as a manifest may state it. Templates merge field by field, so a bank can hold
@@ -155,7 +154,7 @@ export async function exportBank(ctx: ServiceContext, { bankId }: BankInput): Pr
   if (!bank) throw invisible(bankId);
   return {
     version: MANIFEST_VERSION,
-    bank: exportableConfig(bank.config),
+    ...(bank.config_unreadable ? {} : { bank: exportableConfig(bank.config) }),
     mental_models: bank.mental_models as BankExport["mental_models"],
     directives: bank.directives as BankExport["directives"],
   };

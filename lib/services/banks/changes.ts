@@ -7,7 +7,8 @@ type Entry = Record<string, unknown>;
 
 /** What a bank holds before an import: its config overrides and its entries as the store reports them. */
 export interface BankContents {
-  config: Entry;
+  /** Null when the store would not show them (a Hindsight bank whose `/config` answers 404, CONTRACT §19). */
+  config: Entry | null;
   mentalModels: Entry[];
   directives: Entry[];
 }
@@ -30,15 +31,19 @@ const AS_APPLIED: StoredShape = { mentalModel: (entry) => entry, directive: (ent
  * The field-by-field and entry-by-entry changes an import plan makes to a bank (CONTRACT §14):
  * config fields whose value differs (an absent field counts as null; the plan holds no nulls, §15), entries created, and
  * entries whose content differs (deep equality, key order ignored). Computed from the bank as
- * read before the import, so a dry run and the real import it previews answer alike.
+ * read before the import, so a dry run and the real import it previews answer alike. A config that
+ * could not be read lists no field (none is known to change, none to be new) and says so.
  */
 export function importChanges(plan: ImportPlan, before: BankContents, shape: StoredShape = AS_APPLIED): ImportChanges {
+  const known = before.config;
   const config = Object.entries(plan.config).flatMap(([field, after]) => {
-    const previous = Object.hasOwn(before.config, field) ? before.config[field] : null;
+    if (known === null) return [];
+    const previous = Object.hasOwn(known, field) ? known[field] : null;
     return isDeepStrictEqual(previous, after) ? [] : [{ field, before: previous, after }];
   });
   return {
     config,
+    ...(known === null ? { config_unreadable: true as const } : {}),
     mental_models: entryChanges(plan.mentalModels, before.mentalModels, "id", shape.mentalModel).map(({ key, ...c }) => ({
       id: key,
       ...c,

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { bankImports, bankPolicyChanges } from "@/db/schema";
+import { bankImports, bankPolicies, bankPolicyChanges } from "@/db/schema";
 import type { BankHistoryEntry, BankImport, BankPolicyChange, ImportResult } from "@/lib/contracts/banks/schemas";
 import { iso } from "@/lib/contracts/fields";
 import type { AppliedTemplate } from "./bank-store";
@@ -102,9 +102,31 @@ export async function bankHistoryEntries(db: Database, bankId: string): Promise<
   return entries;
 }
 
-/** Forgets a bank's imports: its deletion takes its history along (bank_imports has no foreign key). */
-export async function deleteImportHistory(db: Database, bankId: string): Promise<void> {
+/** The advisory lock class of bank policies (the two-key form: its space never meets the one-key locks). */
+const POLICY_LOCK_CLASS = 2016;
+
+/**
+ * The bank's policy lock, held until the transaction ends (`db` a transaction). A first PUT has no
+ * row to lock, so this transaction-level advisory lock on the bank id serialises every writer of
+ * that bank's policy (PUT, DELETE, restore, and the bank's deletion): each reads what the previous
+ * one left, and the history entries chain.
+ */
+export async function holdPolicyLock(db: Database, bankId: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${POLICY_LOCK_CLASS}, hashtext(${bankId}))`);
+}
+
+/**
+ * What a bank's deletion takes along (CONTRACT §19): everything of ours kept under its id, none of
+ * it held by a foreign key (the remote store's banks have no row here): its imports, its policy
+ * and the policy's changes, so a bank created later under that id starts without a policy or
+ * history, and nobody is left with a policy they can neither read nor delete. The audit entries
+ * stay, the policy's last document with them. Call it in the deletion's transaction holding the
+ * policy lock (holdPolicyLock), so a policy write under way commits before and none slips in between.
+ */
+export async function deleteBankRecords(db: Database, bankId: string): Promise<void> {
   await db.delete(bankImports).where(eq(bankImports.bankId, bankId));
+  await db.delete(bankPolicyChanges).where(eq(bankPolicyChanges.bankId, bankId));
+  await db.delete(bankPolicies).where(eq(bankPolicies.bankId, bankId));
 }
 
 /** One PUT or DELETE of a bank's policy (CONTRACT §16): the document before and after (null: none). */

@@ -31,7 +31,7 @@ export function remoteBankStore(config: HindsightConfig, records: BankRecords): 
       const current = await client.getBank(bankId);
       if (current) await records.precondition(ctx, await storedBank(ctx.db, bankId, current));
       if (!(await client.deleteBank(bankId))) return false;
-      // Hindsight deleted it: its history and the audit entry go together.
+      // Hindsight deleted it: its history, its policy and the audit entry go together.
       await withTransaction(ctx, async (tx) => {
         // Read before the history goes: the bank's provenance comes from it.
         await records.removal(tx, { bankId, before: await storedBank(tx.db, bankId, current) });
@@ -128,7 +128,8 @@ const storedBank = async (db: Database, bankId: string, bank: HindsightBank | nu
 function storedHindsightBank(bankId: string, bank: HindsightBank, provenance: Provenance): StoredBankDetail {
   return {
     ...presentHindsightSummary({ bank_id: bankId, ...bank }, provenance),
-    config: bank.config,
+    config: bank.config ?? {},
+    ...(bank.config === null ? { config_unreadable: true as const } : {}),
     mental_models: bank.mentalModels,
     directives: bank.directives,
   };

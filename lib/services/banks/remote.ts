@@ -20,8 +20,12 @@ export interface HindsightBank {
   name: string | null;
   created_at: string | null;
   updated_at: string | null;
-  /** The bank's own config overrides (BankConfigResponse.overrides), not the resolved config. */
-  config: Record<string, unknown>;
+  /**
+   * The bank's own config overrides (BankConfigResponse.overrides), not the resolved config; null
+   * when Hindsight would not show them: its `/config` endpoints answer 404 while the bank exists,
+   * as when it runs with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false (CONTRACT §19).
+   */
+  config: Record<string, unknown> | null;
   /** Each in the shape of a manifest entry (BankTemplateMentalModel), fields Hindsight leaves null omitted. */
   mentalModels: Record<string, unknown>[];
   /** Each in the shape of a manifest entry (BankTemplateDirective), inactive ones included. */
@@ -36,7 +40,9 @@ export interface HindsightClient {
   /**
    * One bank, or null when Hindsight has none with this id. Existence, name and timestamps come from the
    * bank list (which the reference documents as exhaustive); then GET …/config, …/mental-models and
-   * …/directives. A 404 from those (the bank was deleted meanwhile) also means null.
+   * …/directives. A 404 from the lists (the bank was deleted meanwhile) also means null; a 404 from
+   * …/config asks the bank list again: a bank still listed has its config unreadable (`config` null),
+   * one gone is null.
    */
   getBank(bankId: string): Promise<HindsightBank | null>;
   /** POST /v1/default/banks/{bank_id}/import?dry_run=<bool> with the manifest as JSON body; the answer validated against BankTemplateImportResponse (defaults for the optional arrays/dry_run as the reference gives). */
@@ -162,10 +168,24 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
     return all;
   }
 
+  /**
+   * The bank's config overrides; null when Hindsight answers 404 while the bank is still listed:
+   * a Hindsight run with its bank-config API turned off answers every `/config` call so, existing
+   * bank or not (CONTRACT §19). A bank no longer listed was deleted meanwhile: BankNotFound.
+   */
+  async function configOverrides(bankId: string, path: string): Promise<Record<string, unknown> | null> {
+    try {
+      return (await send({ method: "GET", path: `${path}/config`, bankScoped: true }, BankConfigResponse)).overrides;
+    } catch (error) {
+      if (!(error instanceof BankNotFound) || (await findBank(bankId)) === null) throw error;
+      return null;
+    }
+  }
+
   async function readBank(bankId: string, item: BankListItem): Promise<HindsightBank> {
     const path = `${LIST_PATH}/${encodeURIComponent(bankId)}`;
-    const [bankConfig, mentalModels, directives] = await Promise.all([
-      send({ method: "GET", path: `${path}/config`, bankScoped: true }, BankConfigResponse),
+    const [config, mentalModels, directives] = await Promise.all([
+      configOverrides(bankId, path),
       // "content" leaves out reflect_response, which can be large and is not part of a manifest entry.
       bankItems(`${path}/mental-models`, { detail: "content" }, MentalModelListResponse),
       bankItems(`${path}/directives`, { active_only: "false" }, DirectiveListResponse),
@@ -174,7 +194,7 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
       name: item.name ?? null,
       created_at: item.created_at ?? null,
       updated_at: item.updated_at ?? null,
-      config: bankConfig.overrides,
+      config,
       mentalModels: mentalModels.map(reportedMentalModel),
       directives: directives.map(reportedDirective),
     };

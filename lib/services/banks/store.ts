@@ -272,7 +272,7 @@ async function readEmbeddedBank(db: Database, actor: Actor, bankId: string): Pro
 
 /**
  * Deletes the bank (its entries go by foreign key), in one transaction with its records (its
- * history goes too; the audit entry holds the bank before).
+ * history and policy go too; the audit entry holds the bank before).
  */
 async function deleteEmbeddedBank(ctx: ServiceContext, records: BankRecords, bankId: string): Promise<boolean> {
   return withTransaction(ctx, async (tx) => {

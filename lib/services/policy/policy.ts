@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { bankPolicies } from "@/db/schema";
@@ -14,7 +14,7 @@ import {
 } from "@/lib/contracts/policy/schemas";
 import { issuesToFieldErrors } from "@/lib/contracts/validation";
 import { assertMayManageBank } from "@/lib/services/banks/access";
-import { findPolicyChange, recordPolicyChange } from "@/lib/services/banks/history";
+import { findPolicyChange, holdPolicyLock, recordPolicyChange } from "@/lib/services/banks/history";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { checkPrecondition } from "@/lib/services/preconditions";
 
@@ -99,18 +99,13 @@ export async function restorePolicy(
 
 // ---- writes ------------------------------------------------------------------
 
-/** The advisory lock class of bank policies (the two-key form: its space never meets the one-key locks). */
-const POLICY_LOCK_CLASS = 2016;
-
 /**
  * Before any write: the caller's permission, checked holding the bank (CONTRACT §3), and the bank's
- * policy lock. A first PUT has no row to lock, so a transaction-level advisory lock on the bank id
- * serialises every writer of that bank's policy: each reads as `before` what the previous one left,
- * and the history entries chain.
+ * policy lock (holdPolicyLock), so each write reads as `before` what the previous one left.
  */
 async function holdPolicy(tx: ServiceContext, bankId: string): Promise<void> {
   await assertMayManageBank(tx, { bankId, hold: true });
-  await tx.db.execute(sql`select pg_advisory_xact_lock(${POLICY_LOCK_CLASS}, hashtext(${bankId}))`);
+  await holdPolicyLock(tx.db, bankId);
 }
 
 /** Stores the document (insert or replace) and records the change; answers the policy before and after, as GET answers it. */
