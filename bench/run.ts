@@ -2,7 +2,8 @@
 // Seeds 100k templates and times the list queries the API runs (owner + category + tag, paged),
 // on PGlite and, with BENCH_DATABASE_URL (a server where it may create a database), on PostgreSQL;
 // then, with BENCH_DATABASE_URL, the throughput report of the running app against a bare server
-// and the framework's floor (bench/throughput.ts), and the marketplace report (bench/marketplace.ts).
+// and the framework's floor, and of a poller's conditional GET answered 304 beside the full GET
+// (bench/throughput.ts), and the marketplace report (bench/marketplace.ts).
 // The large-import case (bench/imports.ts, a manifest at its limits into the embedded store) runs
 // after the list queries, on the same databases, then the rollout case (bench/rollout.ts: 20 and
 // 200 banks, time per bank). BENCH_ONLY=queries|imports|rollout|throughput|marketplace runs one part.

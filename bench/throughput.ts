@@ -12,6 +12,8 @@
 // BENCH_CPU_PROF=<dir> runs the 100k app under `node --cpu-prof` and writes its profile there.
 // Beside each target's req/s it prints the CPU time its requests cost, per request: the server's
 // processes (a cluster's workers included), PostgreSQL's and the load generator's (Linux /proc).
+// A poller's conditional GET (CONTRACT §19: If-None-Match naming the current ETag, answered 304
+// with no body) is measured beside the full GET of the same template and the same bank policy.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -165,6 +167,8 @@ interface Target {
   label: string;
   url: string;
   token?: string;
+  /** The ETag to send as If-None-Match: the target is then answered 304, not 200. */
+  held?: string;
   /** The process serving it, for its CPU time. */
   server: Server;
 }
@@ -182,13 +186,17 @@ async function measure(target: Target, seconds: number): Promise<Sample> {
     url: target.url,
     connections: CONNECTIONS,
     duration: seconds,
-    headers: target.token ? { authorization: `Bearer ${target.token}` } : {},
+    headers: {
+      ...(target.token ? { authorization: `Bearer ${target.token}` } : {}),
+      ...(target.held ? { "if-none-match": target.held } : {}),
+    },
   });
-  const failed = result.non2xx + result.errors + result.timeouts;
+  const answered = target.held ? result["3xx"] : result["2xx"];
+  const failed = result.requests.total - answered + result.errors + result.timeouts;
   if (failed > 0) {
     const statuses = JSON.stringify((result as { statusCodeStats?: unknown }).statusCodeStats ?? {});
     throw new Error(
-      `${target.label}: ${failed} of ${result.requests.total} requests failed (non-2xx, errors or timeouts; statuses ${statuses})`,
+      `${target.label}: ${failed} of ${result.requests.total} requests failed (not ${target.held ? 304 : "2xx"}, errors or timeouts; statuses ${statuses})`,
     );
   }
   return { rate: result.requests.average, requests: result.requests.total, cpu: cpuSince(before, cpuTime(target.server.pid)) };
@@ -251,6 +259,7 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     const bare = `http://127.0.0.1:${PORTS.bare}`;
     const listPath = "/ext/svc/me/templates?tag=tag3&limit=50";
     const templatePath = "/ext/svc/me/templates/t000123";
+    const { policyPath, templateTag, policyTag } = await pollerReads(app, large.token, templatePath);
     // "×2": the same build with two worker processes, which is what `npm start` runs on this
     // 2-core machine (WEB_CONCURRENCY defaults to the CPU count); the others run one.
     const targets: Target[] = [
@@ -266,6 +275,9 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
       { label: "bare me", url: `${bare}/ext/svc/me`, token: large.token, server: bareServer },
       { label: "bare template", url: `${bare}${templatePath}`, token: large.token, server: bareServer },
       { label: "list 1k", url: `http://127.0.0.1:${PORTS.appSmall}${listPath}`, token: small.token, server: oneSmall },
+      { label: "template 304", url: `${app}${templatePath}`, token: large.token, held: templateTag, server: one },
+      { label: "policy", url: `${app}${policyPath}`, token: large.token, server: one },
+      { label: "policy 304", url: `${app}${policyPath}`, token: large.token, held: policyTag, server: one },
     ];
     const { rate, cpu } = await rounds(targets, log);
     // CPU time per request, by whom: req/s on a shared 2-core machine depends on the load
@@ -294,6 +306,16 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     for (const [read, floorLabel] of pairs) {
       log(`  ${`${read} / ${floorLabel}`.padEnd(28)} ${(rate.get(read)! / rate.get(floorLabel)!).toFixed(2)}×`);
     }
+    // The 304 runs the same read and digests the same JSON (to compare tags); it saves the body.
+    const conditional = ["template", "policy"].map((read) => {
+      const [full, notModified] = [cpu.get(read)!, cpu.get(`${read} 304`)!];
+      const cpuRatio = notModified.server / full.server;
+      log(
+        `  ${`${read} 304 / ${read}`.padEnd(28)} ${(rate.get(`${read} 304`)! / rate.get(read)!).toFixed(2)}× req/s, ` +
+          `${cpuRatio.toFixed(2)}× server CPU per request (${formatMicros(notModified.server)} vs ${formatMicros(full.server)})`,
+      );
+      return { what: `conditional GET of a ${read} answered 304: server CPU / full GET's`, cpuRatio };
+    });
     // The targets of issue 21, for one worker process (like for like with the single-process
     // floors) and for the two `npm start` runs here.
     const ratio = (read: string, floorLabel: string) => rate.get(read)! / rate.get(floorLabel)!;
@@ -312,7 +334,10 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
       const met = check.ratio >= check.target;
       log(`  ${check.what.padEnd(52)} ${check.ratio.toFixed(2)}×  (target ≥ ${check.target})  ${met ? "met" : "NOT MET"}`);
     }
-    return checks.every((c) => c.ratio >= c.target);
+    for (const check of conditional) {
+      log(`  ${check.what.padEnd(52)} ${check.cpuRatio.toFixed(2)}×  (target < 1)  ${check.cpuRatio < 1 ? "met" : "NOT MET"}`);
+    }
+    return checks.every((c) => c.ratio >= c.target) && conditional.every((c) => c.cpuRatio < 1);
   } finally {
     for (const server of servers.reverse()) await server.stop();
     build.cleanup();
@@ -320,6 +345,34 @@ export async function throughputReport(serverUrl: string, log: (line: string) =>
     await large.drop();
     await small.drop();
   }
+}
+
+/**
+ * What a poller reads: the template, and the policy of a bank made from it (created here), with
+ * the ETag of each, which the 304 targets send as If-None-Match.
+ */
+async function pollerReads(app: string, token: string, templatePath: string) {
+  const send = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${app}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const tag = response.headers.get("etag");
+    if (!response.ok || !tag) throw new Error(`${method} ${path}: ${response.status} ${await response.text()} (ETag ${tag})`);
+    return tag;
+  };
+  const bankId = "bench:polled";
+  const policyPath = `/ext/svc/banks/${bankId}/policy`;
+  await send("POST", "/ext/svc/banks", { bank_id: bankId, template: `personal/${templatePath.split("/").at(-1)}` });
+  const document = {
+    version: "2026-03-24",
+    default_strategy: "balanced",
+    strategy_overrides: Array.from({ length: 6 }, (_, i) => ({ scope: "channel", value: `team-${i}`, strategy: "thorough" })),
+    public_access: { default: { actions: ["bank:recall"], recall_budget: "low", recall_max_tokens: 2048 } },
+  };
+  await send("PUT", policyPath, { document });
+  return { policyPath, templateTag: await send("GET", templatePath), policyTag: await send("GET", policyPath) };
 }
 
 /** CPU time in clock ticks: of a server's process tree, of every PostgreSQL process, and of this process (the load generator). */

@@ -4,6 +4,7 @@ import type { paths } from "../client";
 import { Api } from "./api";
 import { resolveConnection } from "./config";
 import type { ExitCode } from "./errors";
+import { printJson, warn } from "./output";
 
 export type Scope = "personal" | "server";
 
@@ -61,6 +62,19 @@ export function scopeOption(defaultScope: Scope | null = "personal"): Option {
 /** Which source of a name: yours or the server's; default as the API decides (yours, else the server's). */
 export const sourceScopeOption = () =>
   new Option("--source-scope <scope>", "which source of that name (default: yours, else the server's)").choices(["personal", "server"]);
+
+/** A poller's read: `--if-none-match <etag>` answers "not modified" instead of the resource while that is its version. */
+export const ifNoneMatchOption = () =>
+  new Option("--if-none-match <etag>", "print nothing but a note when it is still at this version (its ETag from --json): for pollers");
+
+/**
+ * A read answered 304: a note on stderr and nothing on stdout, or with --json
+ * `{...which, not_modified: true, etag}`. Exit 0.
+ */
+export function reportNotModified(context: Context, what: string, which: Record<string, unknown>, etag: string | undefined): void {
+  if (context.json) printJson({ ...which, not_modified: true, etag });
+  else warn(`${what} has not changed since ${etag}`);
+}
 
 export function positiveInteger(name: string) {
   return (value: string): number => {

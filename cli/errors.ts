@@ -18,6 +18,8 @@ export const ExitCode = {
   auth: 4,
   /** A command over many items where some failed and others succeeded. */
   partial: 5,
+  /** Someone else changed what the command read before it wrote (412 `precondition-failed`): nothing was written. */
+  changed: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -63,13 +65,14 @@ const AUTH_PROBLEMS: ReadonlySet<ProblemType> = new Set([
 
 /**
  * The exit code of a failure: by the API's problem type, as the server's DomainError names it
- * (the key refused or not allowed: 4; the server's or an upstream's failure: 3; any other
- * refusal: 1). An answer that is not the API's (a proxy's error page) goes by `status`.
+ * (the key refused or not allowed: 4; changed since it was read: 6; the server's or an
+ * upstream's failure: 3; any other refusal: 1). An answer that is not the API's (a proxy's error page) goes by `status`.
  */
 export function exitCodeFor(problem: ProblemReport, status = problem.status): ExitCode {
   const type = apiProblemType(problem);
   if (type === undefined) return exitCodeForStatus(status);
   if (AUTH_PROBLEMS.has(type)) return ExitCode.auth;
+  if (type === "precondition-failed") return ExitCode.changed;
   return PROBLEM_STATUS[type] < 500 ? ExitCode.refused : ExitCode.unreachable;
 }
 

@@ -20,7 +20,7 @@ function buildProgram(): Command {
     .exitOverride();
   program.addHelpText(
     "after",
-    "\nExit codes: 0 ok, 1 refused by the API (4xx), 2 usage error, 3 server unreachable or 5xx, 4 not logged in or key refused (401/403), 5 some items of a bulk command failed.",
+    "\nExit codes: 0 ok, 1 refused by the API (4xx), 2 usage error, 3 server unreachable or 5xx, 4 not logged in or key refused (401/403), 5 some items of a bulk command failed, 6 changed by someone else since it was read (nothing written).",
   );
   registerAuthCommands(program);
   registerApiKeyCommands(program);

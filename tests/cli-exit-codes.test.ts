@@ -6,11 +6,20 @@ describe("the CLI's exit codes", () => {
   it("follow the API's problem type, as the server's DomainError names it", () => {
     for (const type of Object.keys(PROBLEM_STATUS) as ProblemType[]) {
       const status = PROBLEM_STATUS[type];
-      const expected = status === 401 || status === 403 ? ExitCode.auth : status < 500 ? ExitCode.refused : ExitCode.unreachable;
+      const expected =
+        type === "precondition-failed"
+          ? ExitCode.changed
+          : status === 401 || status === 403
+            ? ExitCode.auth
+            : status < 500
+              ? ExitCode.refused
+              : ExitCode.unreachable;
       // The type decides, whatever status came with it.
       expect(exitCodeFor({ type: problemTypeUri(type), status: 200 }), type).toBe(expected);
     }
     expect(exitCodeFor({ type: problemTypeUri("local-edits") })).toBe(ExitCode.refused);
+    // Someone else changed it since it was read (CONTRACT §19): its own code, for scripts to read again.
+    expect(exitCodeFor({ type: problemTypeUri("precondition-failed"), status: 412 })).toBe(6);
   });
 
   it("go by the status for an answer that is not the API's", () => {

@@ -267,6 +267,147 @@ describe("the bank-templates CLI", () => {
     expect(invalid.stdout).toMatch(/invalid\n {2}error at version: /);
   });
 
+  describe("versions (CONTRACT §19): edits written only over what was read", () => {
+    const asAdmin = () => ({ env: { BANK_TEMPLATES_URL: app.url, BANK_TEMPLATES_API_KEY: ADMIN_TOKEN } });
+    const policy = (strategy: string) => ({ version: "2026-03-24", default_strategy: strategy });
+    /**
+     * An editor for `policy edit` and `templates edit`: sets the fields of EDIT_FIELDS in the file
+     * it is given; with RACE_PATH, someone else first writes RACE_BODY there (PUT or PATCH RACE_METHOD).
+     */
+    let editor: string;
+    beforeAll(async () => {
+      const script = path.join(scratch, "editor.mjs");
+      await writeFile(
+        script,
+        `import { readFileSync, writeFileSync } from "node:fs";
+const file = process.argv[2];
+const env = process.env;
+if (env.RACE_PATH) {
+  const answer = await fetch(env.BANK_TEMPLATES_URL + env.RACE_PATH, {
+    method: env.RACE_METHOD,
+    headers: { authorization: "Bearer " + env.BANK_TEMPLATES_API_KEY, "content-type": "application/json" },
+    body: env.RACE_BODY,
+  });
+  if (!answer.ok) process.exit(9);
+}
+writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), ...JSON.parse(env.EDIT_FIELDS) }));
+`,
+      );
+      editor = `"${process.execPath}" "${script}"`;
+    });
+    const editing = (fields: Record<string, unknown>, race?: { method: string; path: string; body: unknown }) => ({
+      env: {
+        ...asAdmin().env,
+        VISUAL: "",
+        EDITOR: editor,
+        EDIT_FIELDS: JSON.stringify(fields),
+        ...(race ? { RACE_METHOD: race.method, RACE_PATH: race.path, RACE_BODY: JSON.stringify(race.body) } : {}),
+      },
+    });
+
+    it("policy put sends the etag `policy get --json` printed: exit 6 when someone changed it since, nothing written; --force overwrites", async () => {
+      expect((await t.admin.send("PUT", "/ext/svc/banks/cli:etag/policy", { document: policy("balanced") })).status).toBe(200);
+      const got = await cli(["policy", "get", "cli:etag", "--json"], asAdmin());
+      const read = parse(got);
+      expect(read).toMatchObject({ bank_id: "cli:etag", document: { default_strategy: "balanced" }, etag: expect.stringMatching(/^"/) });
+
+      // Someone else changes it; then the edit made from the read is put back.
+      expect((await t.admin.send("PUT", "/ext/svc/banks/cli:etag/policy", { document: policy("fast") })).status).toBe(200);
+      const edited = path.join(scratch, "edited-policy.json");
+      await writeFile(edited, JSON.stringify({ ...read, document: policy("thorough") }));
+      const stale = await cli(["policy", "put", "cli:etag", "-f", edited], asAdmin());
+      expect(stale.code).toBe(6);
+      expect(stale.stderr).toContain("the policy of bank cli:etag changed since it was read");
+      expect(stale.stderr).toContain("nothing was written");
+      expect(stale.stderr).toContain("--force");
+      expect((await t.admin.get("/ext/svc/banks/cli:etag/policy")).body.document.default_strategy).toBe("fast");
+      const json = await cli(["--json", "policy", "put", "cli:etag", "-f", edited], asAdmin());
+      expect(json.code).toBe(6);
+      expect(parse(json)).toMatchObject({
+        type: "urn:bank-templates:problem:precondition-failed",
+        status: 412,
+        current_etag: expect.any(String),
+      });
+
+      const forced = await cli(["policy", "put", "cli:etag", "-f", edited, "--force"], asAdmin());
+      expect(forced.code, forced.stderr).toBe(0);
+      expect((await t.admin.get("/ext/svc/banks/cli:etag/policy")).body.document.default_strategy).toBe("thorough");
+      // A bare document (as `policy get` prints it) carries no version: written as before.
+      const bare = path.join(scratch, "bare-policy.json");
+      await writeFile(bare, JSON.stringify(policy("balanced")));
+      expect((await cli(["policy", "put", "cli:etag", "-f", bare], asAdmin())).code).toBe(0);
+      const both = await cli(["policy", "put", "cli:etag", "-f", bare, "--force", "--if-match", '"x"'], asAdmin());
+      expect(both.code).toBe(2);
+    }, 90_000);
+
+    it("answers a poller's --if-none-match with a note while the policy or template is unchanged", async () => {
+      await t.admin.send("PUT", "/ext/svc/banks/cli:poll/policy", { document: policy("balanced") });
+      const { etag } = parse(await cli(["policy", "get", "cli:poll", "--json"], asAdmin()));
+      const [same, sameJson] = await Promise.all([
+        cli(["policy", "get", "cli:poll", "--if-none-match", etag], asAdmin()),
+        cli(["policy", "get", "cli:poll", "--if-none-match", etag, "--json"], asAdmin()),
+      ]);
+      expect(same).toMatchObject({ code: 0, stdout: "" });
+      expect(same.stderr).toContain(`the policy of bank cli:poll has not changed since ${etag}`);
+      expect(parse(sameJson)).toEqual({ bank_id: "cli:poll", not_modified: true, etag });
+      await t.admin.send("PUT", "/ext/svc/banks/cli:poll/policy", { document: policy("fast") });
+      const changed = await cli(["policy", "get", "cli:poll", "--if-none-match", etag], asAdmin());
+      expect(changed.code).toBe(0);
+      expect(JSON.parse(changed.stdout)).toMatchObject({ default_strategy: "fast" });
+
+      const template = parse(await cli(["templates", "show", "t02", "--json"]));
+      expect(template).toMatchObject({ id: "t02", etag: expect.stringMatching(/^"/) });
+      const unchanged = await cli(["templates", "show", "t02", "--if-none-match", template.etag, "--json"]);
+      expect(parse(unchanged)).toEqual({ id: "t02", scope: "personal", not_modified: true, etag: template.etag });
+    }, 90_000);
+
+    it("policy edit writes what the editor saved only over the version it read; a change made meanwhile exits 6 and keeps the edit", async () => {
+      await t.admin.send("PUT", "/ext/svc/banks/cli:edit/policy", { document: policy("balanced") });
+      const edited = await cli(["policy", "edit", "cli:edit"], editing({ default_strategy: "thorough" }));
+      expect(edited.code, edited.stderr).toBe(0);
+      expect(edited.stdout).toContain("stored the policy of bank cli:edit");
+      expect((await t.admin.get("/ext/svc/banks/cli:edit/policy")).body.document.default_strategy).toBe("thorough");
+
+      const theirs = { method: "PUT", path: "/ext/svc/banks/cli:edit/policy", body: { document: policy("fast") } };
+      const raced = await cli(["policy", "edit", "cli:edit"], editing({ default_strategy: "mine" }, theirs));
+      expect(raced.code).toBe(6);
+      expect(raced.stderr).toContain("the policy of bank cli:edit changed since it was read");
+      const kept = /Your edit is kept in (\S+)\./.exec(raced.stderr)?.[1];
+      expect(JSON.parse(await readFile(kept!, "utf8"))).toMatchObject({ default_strategy: "mine" });
+      expect((await t.admin.get("/ext/svc/banks/cli:edit/policy")).body.document.default_strategy).toBe("fast");
+
+      const forced = await cli(["policy", "edit", "cli:edit", "--force"], editing({ default_strategy: "mine" }, theirs));
+      expect(forced.code, forced.stderr).toBe(0);
+      expect((await t.admin.get("/ext/svc/banks/cli:edit/policy")).body.document.default_strategy).toBe("mine");
+      // A bank without a policy: the edit creates one, only if nobody else did meanwhile.
+      const created = await cli(
+        ["policy", "edit", "cli:new"],
+        editing({ default_strategy: "balanced" }, { ...theirs, path: "/ext/svc/banks/cli:new/policy" }),
+      );
+      expect(created.code).toBe(6);
+    }, 90_000);
+
+    it("templates edit writes the manifest over the version it read; a change made meanwhile exits 6", async () => {
+      // The admin's own template, so that the server's list stays as the other tests expect it.
+      await t.admin.send("POST", "/ext/svc/me/templates", { id: "cli-edit", name: "Edit me", manifest: { version: "1" } });
+      const edited = await cli(["templates", "edit", "cli-edit"], editing({ bank: { retain_mission: "Mine." } }));
+      expect(edited.code, edited.stderr).toBe(0);
+      expect((await t.admin.get("/ext/svc/me/templates/cli-edit")).body.manifest).toEqual({
+        version: "1",
+        bank: { retain_mission: "Mine." },
+      });
+
+      const theirs = { method: "PATCH", path: "/ext/svc/me/templates/cli-edit", body: { description: "Theirs" } };
+      const raced = await cli(["templates", "edit", "cli-edit"], editing({ bank: { retain_mission: "Again." } }, theirs));
+      expect(raced.code).toBe(6);
+      expect(raced.stderr).toContain("personal template cli-edit changed since it was read");
+      expect((await t.admin.get("/ext/svc/me/templates/cli-edit")).body).toMatchObject({
+        description: "Theirs",
+        manifest: { bank: { retain_mission: "Mine." } },
+      });
+    }, 90_000);
+  });
+
   it("takes the server and key from the environment; exits 3 when unreachable, 4 when not logged in or not allowed", async () => {
     const closed = createServer();
     const port = await listenOnLoopback(closed);

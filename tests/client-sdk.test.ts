@@ -3,12 +3,13 @@ import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { createBankTemplatesClient, isPreconditionFailed } from "@/client";
 import { PROBLEM_TYPES, type ProblemType, problemTypeUri } from "@/lib/contracts/problem-types";
 import { CLIENT_SCHEMA_PATH, generateClientSchema } from "@/lib/contracts/registry/client-schema";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
-import { connect, installFromMarketplace, updateAndApply } from "./client-sample/program";
-import { request, useTestApp } from "./support/app";
-import { catalog, catalogEntry } from "./support/fixtures";
+import { addStrategyOverride, connect, installFromMarketplace, pollTemplate, updateAndApply } from "./client-sample/program";
+import { ADMIN_TOKEN, request, useTestApp } from "./support/app";
+import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { type ServedApp, serveApp } from "./support/http-app";
 import { useMarketplace } from "./support/use-marketplace";
 
@@ -149,5 +150,96 @@ describe("the typed client (client/)", () => {
     expect(data).toBeUndefined();
     expect(response.status).toBe(401);
     expect(error?.type).toBe(problemTypeUri("unauthorized"));
+  });
+
+  describe("conditional requests (CONTRACT §19)", () => {
+    const policyPath = "/ext/svc/banks/{bank_id}/policy" as const;
+    const document = (strategy: string) => ({ version: "2026-03-24" as const, default_strategy: strategy });
+
+    it("answers every call's ETag, a 304 as not modified (no error), and a stale ifMatch as a typed precondition failure with the current ETag", async () => {
+      const client = connect(app.url, ADMIN_TOKEN);
+      const params = { path: { bank_id: "sdk:etags" } };
+
+      const created = await client.PUT(policyPath, { params, body: { document: document("balanced") }, ifNoneMatch: "*" });
+      expect(created.response.status).toBe(200);
+      expect(created.etag).toMatch(/^"[\w-]+"$/);
+      const createdAgain = await client.PUT(policyPath, { params, body: { document: document("fast") }, ifNoneMatch: "*" });
+      expect(isPreconditionFailed(createdAgain)).toBe(true);
+      expect(createdAgain.etag).toBe(created.etag);
+
+      const read = await client.GET(policyPath, { params });
+      expect(read.etag).toBe(created.etag);
+      const polled = await client.GET(policyPath, { params, ifNoneMatch: read.etag });
+      expect(polled).toMatchObject({ notModified: true, etag: read.etag });
+      expect([polled.data, polled.error, polled.response.status]).toEqual([undefined, undefined, 304]);
+
+      // Someone else writes from the same read first; the second write from it is refused.
+      const theirs = await client.PUT(policyPath, { params, body: { document: document("thorough") }, ifMatch: read.etag });
+      expect(theirs.data?.document.default_strategy).toBe("thorough");
+      expect(theirs.etag).not.toBe(read.etag);
+      const mine = await client.PUT(policyPath, { params, body: { document: document("fast") }, ifMatch: read.etag });
+      expect(isPreconditionFailed(mine)).toBe(true);
+      expect(mine.data).toBeUndefined();
+      expect(mine).toMatchObject({ etag: theirs.etag, error: { type: problemTypeUri("precondition-failed"), status: 412 } });
+      expect(mine.response.status).toBe(412);
+
+      const now = await client.GET(policyPath, { params, ifNoneMatch: read.etag });
+      expect(now.notModified).toBeFalsy();
+      expect(now).toMatchObject({ etag: theirs.etag, data: { document: { default_strategy: "thorough" } } });
+      // The headers given as openapi-fetch takes them work as well.
+      const raw = await client.GET(policyPath, { params: { ...params, header: { "If-None-Match": theirs.etag! } } });
+      expect(raw).toMatchObject({ notModified: true, etag: theirs.etag });
+      expect(isPreconditionFailed(now)).toBe(false);
+    });
+
+    it("runs the README's read-modify-write: a write that lost the race reads again and keeps the other change", async () => {
+      const params = { path: { bank_id: "sdk:retry" } };
+      const other = connect(app.url, ADMIN_TOKEN);
+      await other.PUT(policyPath, { params, body: { document: { ...document("balanced"), strategy_overrides: [] } } });
+      // Another program changes the policy between our first read and our first write.
+      let raced = false;
+      const client = createBankTemplatesClient({
+        baseUrl: app.url,
+        apiKey: ADMIN_TOKEN,
+        fetch: async (request) => {
+          if (request.method === "PUT" && !raced) {
+            raced = true;
+            const override = { scope: "channel" as const, value: "alerts", strategy: "fast" };
+            const theirs = await other.PUT(policyPath, {
+              params,
+              body: { document: { ...document("balanced"), strategy_overrides: [override] } },
+            });
+            expect(theirs.response.status).toBe(200);
+          }
+          return fetch(request);
+        },
+      });
+
+      const done = await addStrategyOverride(client, "sdk:retry", { scope: "channel", value: "incidents", strategy: "thorough" });
+      expect(done.conflicts).toBe(1);
+      expect(done.policy.document.strategy_overrides?.map((o) => o.value)).toEqual(["alerts", "incidents"]);
+      expect((await client.GET(policyPath, { params })).etag).toBe(done.etag);
+    });
+
+    it("lets a poller read a template again only when it changed", async () => {
+      const client = connect(app.url, (await t.user("poller")).token!);
+      const created = await client.POST("/ext/svc/me/templates", {
+        body: { id: "polled", name: "Polled", manifest: manifest() as never },
+      });
+      expect(created.error).toBeUndefined();
+
+      const first = await pollTemplate(client, "polled", undefined);
+      expect(first).toMatchObject({ changed: true, template: { id: "polled" } });
+      expect(await pollTemplate(client, "polled", first.etag)).toEqual({ changed: false, etag: first.etag });
+
+      const patched = await client.PATCH("/ext/svc/me/templates/{template_id}", {
+        params: { path: { template_id: "polled" } },
+        body: { description: "Changed" },
+        ifMatch: first.etag,
+      });
+      expect(patched.response.status).toBe(200);
+      const after = await pollTemplate(client, "polled", first.etag);
+      expect(after).toMatchObject({ changed: true, template: { description: "Changed" }, etag: patched.etag });
+    });
   });
 });

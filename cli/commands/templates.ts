@@ -3,7 +3,17 @@ import type { Command } from "commander";
 import type { Schemas } from "../../client";
 import type { Api } from "../api";
 import { bulkExitCode, reportBulk, runBulk } from "../bulk";
-import { action, positiveInteger, type Scope, scoped, scopeOption, sourceScopeOption } from "../context";
+import {
+  action,
+  ifNoneMatchOption,
+  positiveInteger,
+  reportNotModified,
+  type Scope,
+  scoped,
+  scopeOption,
+  sourceScopeOption,
+} from "../context";
+import { editJson } from "../editor";
 import { CliFailure, ExitCode, exitCodeFor, type ProblemReport, usageError } from "../errors";
 import { isObject, readJsonFile } from "../input";
 import { printJson, printLines, printTable, problemHeadline, warn } from "../output";
@@ -84,14 +94,20 @@ export function registerTemplateCommands(program: Command): void {
     .description("show one template and its manifest")
     .argument("<id>", "the template's id")
     .addOption(scopeOption())
+    .addOption(ifNoneMatchOption())
     .action(
-      action(async (context, id: string, options: { scope: Scope }) => {
+      action(async (context, id: string, options: { scope: Scope; ifNoneMatch?: string }) => {
         const api = await context.connect();
         // The /templates path lets members read server templates too (the /admin path would not).
-        const template = await api.call(
-          api.client.GET("/ext/svc/templates/{scope}/{template_id}", { params: { path: { scope: options.scope, template_id: id } } }),
+        const read = await api.versioned(
+          api.client.GET("/ext/svc/templates/{scope}/{template_id}", {
+            params: { path: { scope: options.scope, template_id: id } },
+            ifNoneMatch: options.ifNoneMatch,
+          }),
         );
-        if (context.json) return printJson(template);
+        if (read.notModified) return reportNotModified(context, `${options.scope} template ${id}`, { id, scope: options.scope }, read.etag);
+        const template = read.data;
+        if (context.json) return printJson({ ...template, etag: read.etag });
         printLines(
           `${template.scope}/${template.id}: ${template.name}`,
           ...(template.description ? [template.description] : []),
@@ -102,6 +118,37 @@ export function registerTemplateCommands(program: Command): void {
           "manifest:",
           JSON.stringify(template.manifest, null, 2),
         );
+      }),
+    );
+
+  templates
+    .command("edit")
+    .description("edit a template's manifest in $VISUAL or $EDITOR; written only if nobody changed the template meanwhile")
+    .argument("<id>", "the template's id")
+    .addOption(scopeOption())
+    .option("--force", "write even if someone else changed the template while you edited it (their change is lost)")
+    .action(
+      action(async (context, id: string, options: { scope: Scope; force?: boolean }) => {
+        const api = await context.connect();
+        const path = scoped(options.scope, "/ext/svc/me/templates/{template_id}");
+        const params = { path: { template_id: id } };
+        const read = await api.versioned(api.client.GET(path, { params }));
+        if (read.notModified) throw new Error("a read without If-None-Match was answered 304");
+        const edit = await editJson(read.data.manifest, `template-${id}`);
+        if (!edit)
+          return context.json ? printJson({ id, scope: options.scope, changed: false }) : printLines("no changes: nothing was written");
+        const template = await edit.save((edited) =>
+          api.call(
+            api.client.PATCH(path, {
+              params,
+              body: { manifest: edited as Template["manifest"] },
+              ifMatch: options.force ? undefined : read.etag,
+            }),
+            { what: `${options.scope} template ${id}`, readAgain: `bank-templates templates show ${id} --scope ${options.scope}` },
+          ),
+        );
+        if (context.json) return printJson(template);
+        printLines(`stored the manifest of ${template.scope} template ${id}`);
       }),
     );
 

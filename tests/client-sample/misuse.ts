@@ -15,4 +15,17 @@ export async function misuse(client: BankTemplatesClient) {
   await client.POST("/ext/svc/banks", { body: { bank_id: null, template: "t" } });
   // @ts-expect-error a PATCH may send null for name (it leaves the name as it is, CONTRACT §15), never another type
   await client.PATCH("/ext/svc/me/templates/{template_id}", { params: { path: { template_id: "x" } }, body: { name: 5 } });
+  const bank = { path: { bank_id: "b" } };
+  // @ts-expect-error a read takes no If-Match (it sends If-None-Match to be answered 304)
+  await client.GET("/ext/svc/banks/{bank_id}/policy", { params: bank, ifMatch: '"tag"' });
+  // @ts-expect-error a policy PUT takes If-None-Match only as `*` (create only)
+  await client.PUT("/ext/svc/banks/{bank_id}/policy", { params: bank, body: { document: {} as never }, ifNoneMatch: '"tag"' });
+  // @ts-expect-error validating a manifest writes nothing, so it takes no precondition
+  await client.POST("/ext/svc/manifests/validate", { body: { manifest: {} }, ifMatch: '"tag"' });
+  // The data of an answer to a read without ifNoneMatch is there once the error is ruled out: no 304 to expect.
+  const plain = await client.GET("/ext/svc/banks/{bank_id}/policy", { params: bank });
+  if (!plain.error) plain.data.document satisfies object;
+  const polled = await client.GET("/ext/svc/banks/{bank_id}/policy", { params: bank, ifNoneMatch: '"tag"' });
+  // @ts-expect-error with ifNoneMatch the answer may be a 304 without data
+  if (!polled.error) polled.data.document satisfies object;
 }
