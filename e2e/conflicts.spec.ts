@@ -1,9 +1,10 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { ADMIN_HEADERS as admin, apiCall as api, createFreshUser, deleteBankIfPresent, expectOk } from "./support/api";
 import { jsonDocument, openPolicy, policyJson } from "./support/bank-steps";
-import { signIn } from "./support/console";
+import { consoleNav, signIn } from "./support/console";
 import { E2E_ADMIN_PASSWORD, E2E_BASE_URL } from "./support/env";
 import { DESKTOP, expect, type PageWatch, screenshotBoth, test } from "./support/fixtures";
+import { E2eMarketplace, e2eManifest } from "./support/marketplace";
 import { manifestValidation, manifestValue, typeManifest } from "./support/template-steps";
 
 // Issue 34 item 2 (CONTRACT §19): the console never overwrites silently. Two people edit the same
@@ -12,8 +13,8 @@ import { manifestValidation, manifestValue, typeManifest } from "./support/templ
 // chosen. The stored document is read through the API after each choice.
 test.describe.configure({ mode: "serial" });
 
-const CORA = "cora";
-const CORA_PASSWORD = "cora's long password";
+const TOVE = "tove";
+const TOVE_PASSWORD = "tove's long password";
 const BANK = "conflict:policy";
 const TEMPLATE = "conflict-notes";
 const bankPath = `/ext/svc/banks/${encodeURIComponent(BANK)}`;
@@ -28,7 +29,7 @@ const V1 = {
 };
 const MANIFEST = { version: "1", bank: { reflect_mission: "Answer questions." } };
 
-let coraHeaders: Record<string, string>;
+let toveHeaders: Record<string, string>;
 
 /**
  * A second browser of its own (cookies and all), signed in as `user`. Watched like the test's
@@ -54,14 +55,14 @@ async function secondBrowser(browser: Browser, user: string, password: string) {
 }
 
 /**
- * The start of each test: cora signed in on the test's page, the other browser beside it, and the
+ * The start of each test: tove signed in on the test's page, the other browser beside it, and the
  * 412s the conflicts meet expected. Two browsers and three rounds of edits take longer than one
  * test usually may.
  */
-async function besideCora(page: Page, watch: PageWatch, other: ReturnType<typeof secondBrowser>) {
+async function besideTove(page: Page, watch: PageWatch, other: ReturnType<typeof secondBrowser>) {
   test.setTimeout(240_000);
   watch.expectError(PRECONDITION_FAILED);
-  await signIn(page, CORA, CORA_PASSWORD);
+  await signIn(page, TOVE, TOVE_PASSWORD);
   return other;
 }
 
@@ -71,7 +72,7 @@ async function storedPolicy(request: APIRequestContext) {
 }
 
 async function storedManifest(request: APIRequestContext) {
-  const res = await expectOk(await request.get(templatePath, { headers: coraHeaders }));
+  const res = await expectOk(await request.get(templatePath, { headers: toveHeaders }));
   return ((await res.json()) as { manifest: Record<string, unknown> }).manifest;
 }
 
@@ -97,34 +98,34 @@ async function saveIntoConflict(page: Page, author: string) {
   return conflict;
 }
 
-test("setup: member cora owns a bank with a policy, and a template of her own", async ({ request }) => {
+test("setup: member tove owns a bank with a policy, and a template of her own", async ({ request }) => {
   await deleteBankIfPresent(request, BANK);
-  await createFreshUser(request, { id: CORA, display_name: "Cora", password: CORA_PASSWORD });
-  const key = await api(request, "POST", `/ext/svc/admin/users/${CORA}/api-keys`, admin, { description: "conflicts e2e setup" });
-  coraHeaders = { authorization: `Bearer ${key!.token as string}` };
-  await api(request, "POST", "/ext/svc/me/templates", coraHeaders, { id: TEMPLATE, name: "Conflict notes", manifest: MANIFEST });
-  await api(request, "POST", "/ext/svc/banks", coraHeaders, { bank_id: BANK, template: TEMPLATE });
-  await expectOk(await request.put(`${bankPath}/policy`, { headers: coraHeaders, data: { document: V1 } }));
+  await createFreshUser(request, { id: TOVE, display_name: "Tove", password: TOVE_PASSWORD });
+  const key = await api(request, "POST", `/ext/svc/admin/users/${TOVE}/api-keys`, admin, { description: "conflicts e2e setup" });
+  toveHeaders = { authorization: `Bearer ${key!.token as string}` };
+  await api(request, "POST", "/ext/svc/me/templates", toveHeaders, { id: TEMPLATE, name: "Conflict notes", manifest: MANIFEST });
+  await api(request, "POST", "/ext/svc/banks", toveHeaders, { bank_id: BANK, template: TEMPLATE });
+  await expectOk(await request.put(`${bankPath}/policy`, { headers: toveHeaders, data: { document: V1 } }));
 });
 
-test("cora and the admin edit one bank policy at once: merge, overwrite and discard each do what they say", async ({
+test("tove and the admin edit one bank policy at once: merge, overwrite and discard each do what they say", async ({
   page,
   browser,
   request,
   watch,
 }) => {
-  const other = await besideCora(page, watch, secondBrowser(browser, "admin", E2E_ADMIN_PASSWORD));
+  const other = await besideTove(page, watch, secondBrowser(browser, "admin", E2E_ADMIN_PASSWORD));
   const adminPage = other.page;
   await openPolicy(page, BANK);
   await adminPage.goto(`/banks/${encodeURIComponent(BANK)}/policy`);
   await openPolicy(adminPage, BANK);
 
-  // Merge: cora changes the default strategy, the admin the public recall budget; cora saves first.
-  const coraMerge = { ...V1, default_strategy: "quick" };
-  await typePolicy(page, coraMerge);
+  // Merge: tove changes the default strategy, the admin the public recall budget; tove saves first.
+  const toveMerge = { ...V1, default_strategy: "quick" };
+  await typePolicy(page, toveMerge);
   await typePolicy(adminPage, { ...V1, public_access: { default: { actions: ["bank:recall"], recall_budget: "high" } } });
   await savePolicy(page);
-  let conflict = await saveIntoConflict(adminPage, CORA);
+  let conflict = await saveIntoConflict(adminPage, TOVE);
   await expect(conflict.getByTestId("edit-conflict-changes")).toContainText("quick");
   await screenshotBoth(adminPage, "edit-conflict-policy");
   await conflict.getByRole("button", { name: "Merge my changes onto theirs" }).click();
@@ -134,29 +135,29 @@ test("cora and the admin edit one bank policy at once: merge, overwrite and disc
   await savePolicy(adminPage);
   expect(await storedPolicy(request)).toEqual(merged);
 
-  // Overwrite: both edit again; the admin saves first, and cora's save (from her older version) overwrites it.
-  const coraOverwrite = { ...coraMerge, default_strategy: "thorough" };
-  await typePolicy(page, coraOverwrite);
+  // Overwrite: both edit again; the admin saves first, and tove's save (from her older version) overwrites it.
+  const toveOverwrite = { ...toveMerge, default_strategy: "thorough" };
+  await typePolicy(page, toveOverwrite);
   await typePolicy(adminPage, { ...merged, default_strategy: "careful" });
   await savePolicy(adminPage);
   conflict = await saveIntoConflict(page, "admin");
   await conflict.getByRole("button", { name: "Overwrite with mine" }).click();
   await expect(page.getByTestId("policy-status")).toHaveText("Policy saved.");
   await expect(page.getByTestId("edit-conflict")).toHaveCount(0);
-  expect(await storedPolicy(request)).toEqual(coraOverwrite);
+  expect(await storedPolicy(request)).toEqual(toveOverwrite);
 
-  // Discard: cora saves first; the admin's save finds it and takes hers instead of his own.
-  const coraLast = { ...coraOverwrite, default_strategy: "patient" };
+  // Discard: tove saves first; the admin's save finds it and takes hers instead of his own.
+  const toveLast = { ...toveOverwrite, default_strategy: "patient" };
   await typePolicy(adminPage, { ...merged, default_strategy: "hasty" });
-  await typePolicy(page, coraLast);
+  await typePolicy(page, toveLast);
   await savePolicy(page);
-  conflict = await saveIntoConflict(adminPage, CORA);
+  conflict = await saveIntoConflict(adminPage, TOVE);
   await conflict.getByRole("button", { name: "Discard mine" }).click();
   await expect(adminPage.getByTestId("edit-conflict")).toHaveCount(0);
-  expect(await jsonDocument(adminPage)).toEqual(coraLast);
-  expect(await storedPolicy(request)).toEqual(coraLast);
+  expect(await jsonDocument(adminPage)).toEqual(toveLast);
+  expect(await storedPolicy(request)).toEqual(toveLast);
   // The form now stands on the current version: the admin's next save goes through.
-  const adminLast = { ...coraLast, default_strategy: "steady" };
+  const adminLast = { ...toveLast, default_strategy: "steady" };
   await typePolicy(adminPage, adminLast);
   await savePolicy(adminPage);
   expect(await storedPolicy(request)).toEqual(adminLast);
@@ -172,7 +173,7 @@ async function saveTemplateIntoConflict(page: Page) {
     .click();
   const conflict = page.getByTestId("edit-conflict");
   await expect(conflict).toContainText("Someone else has updated this template");
-  await expect(conflict.getByTestId("edit-conflict-author")).toContainText(CORA);
+  await expect(conflict.getByTestId("edit-conflict-author")).toContainText(TOVE);
   expect(await manifestValue(page).inputValue(), "what was typed stays in the editor").toEqual(typed);
   return conflict;
 }
@@ -188,13 +189,13 @@ async function editManifest(page: Page, manifest: Record<string, unknown>) {
   await expect(manifestValidation(page)).toContainText("Valid bank-template manifest");
 }
 
-test("cora edits her template's manifest in two tabs: a conflicting path is chosen, then overwrite and discard", async ({
+test("tove edits her template's manifest in two tabs: a conflicting path is chosen, then overwrite and discard", async ({
   page,
   browser,
   request,
   watch,
 }) => {
-  const other = await besideCora(page, watch, secondBrowser(browser, CORA, CORA_PASSWORD));
+  const other = await besideTove(page, watch, secondBrowser(browser, TOVE, TOVE_PASSWORD));
   const tab = other.page;
   await page.goto(`/templates/personal/${TEMPLATE}`);
   await tab.goto(`/templates/personal/${TEMPLATE}`);
@@ -248,4 +249,51 @@ test("cora edits her template's manifest in two tabs: a conflicting path is chos
   expect(JSON.parse(await manifestValue(tab).inputValue())).toEqual(last);
   expect(await storedManifest(request)).toEqual(last);
   await other.close();
+});
+
+test("tove edits a source's description while its URL is changed through the API: the fields merge, and who did it is 'someone' to a member", async ({
+  page,
+  request,
+  watch,
+}) => {
+  watch.expectError(PRECONDITION_FAILED);
+  const market = await new E2eMarketplace().start();
+  try {
+    const entry = { id: "conflict-entry", name: "Conflict entry", description: "For the conflicts test.", manifest: e2eManifest() };
+    market.setCatalog("notes", [entry]);
+    market.setCatalog("moved", [entry]);
+    const source = "/ext/svc/me/template-sources/conflict-src";
+    await request.delete(source, { headers: toveHeaders });
+    await api(request, "POST", "/ext/svc/me/template-sources", toveHeaders, {
+      url: market.sourceUrl("notes"),
+      alias: "conflict-src",
+      description: "As added",
+    });
+    await signIn(page, TOVE, TOVE_PASSWORD);
+    await consoleNav(page).getByRole("link", { name: "Sources", exact: true }).click();
+    await page.getByRole("button", { name: "Edit source conflict-src" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit source conflict-src", exact: true });
+    await expect(dialog.getByLabel("URL")).toHaveValue(market.sourceUrl("notes"));
+
+    // Meanwhile a program (tove's own key: a member cannot read the audit log) moves the source.
+    await api(request, "PATCH", source, toveHeaders, { url: market.sourceUrl("moved") });
+    await dialog.getByLabel("Description").fill("Tove's notes");
+    await dialog.getByRole("button", { name: "Save source" }).click();
+    const conflict = dialog.getByTestId("edit-conflict");
+    await expect(conflict).toContainText("Someone else has updated this source");
+    await expect(conflict.getByTestId("edit-conflict-author")).toHaveText("Someone changed it; who and when cannot be known here.");
+    await expect(conflict.getByTestId("edit-conflict-changes")).toContainText(
+      `URL: ${market.sourceUrl("notes")} → ${market.sourceUrl("moved")}`,
+    );
+    await expect(dialog.getByLabel("Description")).toHaveValue("Tove's notes");
+    await conflict.getByRole("button", { name: "Merge my changes onto theirs" }).click();
+    await expect(dialog.getByLabel("URL")).toHaveValue(market.sourceUrl("moved"));
+    await expect(dialog.getByLabel("Description")).toHaveValue("Tove's notes");
+    await dialog.getByRole("button", { name: "Save source" }).click();
+    await expect(dialog).toBeHidden();
+    const stored = (await (await expectOk(await request.get(source, { headers: toveHeaders }))).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ url: market.sourceUrl("moved"), description: "Tove's notes" });
+  } finally {
+    await market.stop();
+  }
 });

@@ -33,8 +33,9 @@ export function ServiceAccountsPanel() {
         Delete <strong>{id}</strong> and revoke all its keys? Programs using them will be refused.
       </>
     ),
-    onConfirm: (id) => {
-      const now = shown.data?.id === id ? shown.data : undefined;
+    onConfirm: async (id) => {
+      // Confirmed before the read came back: it is waited for, so the delete goes with its version.
+      const now = shown.data?.id === id ? shown.data : (await shown.refetch()).data;
       return remove.mutateAsync({
         params: { sa_id: id },
         ifMatch: rows.has(id) ? versionOfRow(rows.get(id)!, now, "service account") : undefined,

@@ -40,11 +40,12 @@ export function UserFormModal({ user, opened, onClose }: { user?: UserRow; opene
 
   const submit = async () => {
     const { id, displayName, email, role, active, password } = fields.values;
-    const saved = await form.submit(() =>
+    const saved = await form.submit(async () =>
       editing
         ? update.mutateAsync({
             params: { user_id: user.id },
-            ifMatch: versionOfRow(user, now.data?.id === user.id ? now.data : undefined, "user"),
+            // Saved before the read came back: it is waited for, so the edit goes with its version.
+            ifMatch: versionOfRow(user, now.data ?? (await now.refetch()).data, "user"),
             body: {
               display_name: displayName.trim() || undefined,
               email: email.trim() || null,

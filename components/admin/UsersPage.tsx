@@ -131,11 +131,11 @@ function UsersPageView() {
         Delete <strong>{user.id}</strong> with their API keys, service accounts, personal sources and templates? This cannot be undone.
       </>
     ),
-    onConfirm: (user) =>
-      remove.mutateAsync({
-        params: { user_id: user.id },
-        ifMatch: versionOfRow(user, shown.data?.id === user.id ? shown.data : undefined, "user"),
-      }),
+    onConfirm: async (user) => {
+      // Confirmed before the read came back: it is waited for, so the delete goes with its version.
+      const now = shown.data?.id === user.id ? shown.data : (await shown.refetch()).data;
+      return remove.mutateAsync({ params: { user_id: user.id }, ifMatch: versionOfRow(user, now, "user") });
+    },
   });
 
   return (

@@ -27,15 +27,20 @@ interface Options<R, F> {
  * For a dialog that edits fields of one resource (a source, a user): the version the form was
  * loaded from, written against with If-Match, and the conflict a save found when someone else
  * changed the resource meanwhile. A list row has no ETag, so the version is that of the
- * resource read again as the dialog opened, as long as it still holds what the row showed;
- * when it does not, a save shows the conflict at once, sending nothing.
+ * resource read again as the dialog opened (waited for by a save made before it came), as long
+ * as it still holds what the row showed; when it does not, a save shows the conflict at once,
+ * sending nothing.
  */
 export function useFieldConflict<R extends object, F extends object>({ row, now, fieldsOf, readNow, writesSince }: Options<R, F>) {
   const [base, setBase] = useState<{ resource: R; version?: string } | null>(null);
   const [conflict, setConflict] = useState<FieldConflict<R> | null>(null);
   const shown = base?.resource ?? row;
-  const version = base ? base.version : now && sameJson(fieldsOf(now), fieldsOf(row)) ? entityTagOf(now) : undefined;
-  const stale = base === null && now !== undefined && version === undefined;
+  /** The version to write against, from the resource as read just now; `stale` when that is no longer what the row showed. */
+  const versionFrom = (current: R | null) => {
+    if (base) return { version: base.version, stale: false };
+    const same = current !== null && sameJson(fieldsOf(current), fieldsOf(row));
+    return { version: same ? entityTagOf(current) : undefined, stale: !same };
+  };
 
   const showConflict = async (theirs: R | null) => {
     const authors = await writesSince(shown);
@@ -47,13 +52,19 @@ export function useFieldConflict<R extends object, F extends object>({ row, now,
    * theirs, the conflict's version; a conflict is shown instead of failing.
    */
   const save = async <T>(send: (version: string | undefined) => Promise<T>, { overwrite = false } = {}): Promise<T | undefined> => {
-    let against = version;
+    let against: string | undefined;
     if (overwrite && conflict?.theirs) {
       against = entityTagOf(conflict.theirs);
       setBase({ resource: conflict.theirs, version: against });
-    } else if (stale) {
-      await showConflict(now ?? null);
-      return undefined;
+    } else {
+      // Saved before the dialog's read came back: it is waited for, so no save goes without its version.
+      const current = now === undefined && base === null ? await readNow() : (now ?? null);
+      const { version, stale } = versionFrom(current);
+      if (stale) {
+        await showConflict(current);
+        return undefined;
+      }
+      against = version;
     }
     setConflict(null);
     try {

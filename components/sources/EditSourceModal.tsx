@@ -1,5 +1,6 @@
 "use client";
 import { PasswordInput, SegmentedControl, Stack, Text } from "@mantine/core";
+import { useConsoleUser } from "@/components/console/console-user";
 import { EditConflict, FieldChanges } from "@/components/forms/EditConflict";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFieldConflict } from "@/components/forms/useFieldConflict";
@@ -66,12 +67,19 @@ function EditSourceForm({
   const { url, description, tokenChoice, token } = fields.values;
   const params = { name: source.name };
   const now = useSource(scope, source.name);
+  const isAdmin = useConsoleUser().role === "admin";
   const edit = useFieldConflict({
     row: source,
     now: now.data,
     fieldsOf: editedOf,
-    readNow: async () => (await now.refetch()).data ?? null,
-    writesSince: (shown) => writesSince(endpointUrl(endpoints.sources[scope].update, { params }), shown.updated_at),
+    // A failed read keeps the last answer's data: only a 404 means the source is gone.
+    readNow: async () => {
+      const read = await now.refetch();
+      return read.error?.status === 404 ? null : (read.data ?? null);
+    },
+    // Only admins may read the audit log: for anyone else who changed it is not known, and not asked.
+    writesSince: async (shown) =>
+      isAdmin ? writesSince(endpointUrl(endpoints.sources[scope].update, { params }), shown.updated_at) : null,
   });
 
   const submit = async (overwrite = false) => {

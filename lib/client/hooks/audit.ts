@@ -43,8 +43,8 @@ export function auditExportUrl(filters: AuditFilters): string {
 
 /**
  * Who wrote the resource at `target` (its path, exactly) after `since`, newest first, from the
- * audit log: for a save that found the resource changed meanwhile. Null when the log cannot be
- * read (only admins may read it): who changed it is then not known.
+ * audit log: for a save that found the resource changed meanwhile (ask only as an admin: nobody
+ * else may read the log). Null when it cannot be read: who changed it is then not known.
  */
 export async function writesSince(target: string, since: string): Promise<{ actor: string; at: string }[] | null> {
   try {
