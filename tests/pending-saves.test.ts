@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api, isNetworkFailure } from "@/lib/client/api";
 import { endpoints } from "@/lib/client/endpoints";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { type PendingSave, watchSaves } from "@/lib/client/pending-saves";
 import { ApiProblem } from "@/lib/client/problem";
 import { connectReachability } from "@/lib/client/resend";
@@ -15,6 +16,7 @@ interface Sent {
   method: string;
   url: string;
   key: string | null;
+  ifMatch: string | null;
   body: string | undefined;
 }
 
@@ -27,10 +29,12 @@ function fakeServer() {
   const sent: Sent[] = [];
   const answers = new Map<string, { status: number; body: string }>();
   // `gateway`: a proxy in front answers for the server with this status and its own error page (the server sees nothing).
-  const state = { down: false, loseAnswer: false, keyInUse: 0, writes: 0, gateway: 0, serverUnavailable: false };
+  // `version`: the resource's ETag; a write whose If-Match names another is refused (412) and writes nothing.
+  const state = { down: false, loseAnswer: false, keyInUse: 0, writes: 0, gateway: 0, serverUnavailable: false, version: '"v1"' };
   const fetch = vi.fn(async (url: string, init: RequestInit) => {
     const key = new Headers(init.headers).get("Idempotency-Key");
-    sent.push({ method: init.method ?? "GET", url, key, body: init.body as string | undefined });
+    const ifMatch = new Headers(init.headers).get("If-Match");
+    sent.push({ method: init.method ?? "GET", url, key, ifMatch, body: init.body as string | undefined });
     if (state.down) throw new TypeError("Failed to fetch");
     if (state.gateway) return new Response("<html>Bad gateway</html>", { status: state.gateway, headers: { "content-type": "text/html" } });
     if (state.serverUnavailable) {
@@ -48,6 +52,18 @@ function fakeServer() {
       return new Response(JSON.stringify(problem), { status: 409, headers: { "content-type": "application/problem+json" } });
     }
     let answer = key ? answers.get(key) : undefined;
+    if (!answer && ifMatch !== null && ifMatch !== state.version) {
+      const problem = {
+        type: "urn:bank-templates:problem:precondition-failed",
+        title: "Precondition Failed",
+        status: 412,
+        detail: "changed",
+      };
+      return new Response(JSON.stringify(problem), {
+        status: 412,
+        headers: { "content-type": "application/problem+json", etag: state.version },
+      });
+    }
     if (!answer) {
       state.writes++;
       answer = { status: 201, body: JSON.stringify({ id: `source-${state.writes}` }) };
@@ -57,7 +73,7 @@ function fakeServer() {
       state.loseAnswer = false;
       throw new TypeError("Failed to fetch");
     }
-    return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json" } });
+    return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json", etag: state.version } });
   });
   return { sent, state, fetch };
 }
@@ -116,6 +132,34 @@ describe("a console write that cannot reach the server", () => {
     const [first, resend] = server.sent;
     expect(resend).toEqual(first);
     expect(first!.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(server.state.writes).toBe(1);
+  });
+
+  it("keeps its If-Match on every try: a change made while it waited is not overwritten (412, nothing written)", async () => {
+    server.state.down = true;
+    const call = api.call(createSource, { body: BODY, ifMatch: '"v1"' });
+    await reach.waitingForServer();
+    // Meanwhile someone else changes the resource.
+    server.state.version = '"v2"';
+    server.state.down = false;
+    reach.serverBack();
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiProblem);
+    expect((error as ApiProblem).problemType).toBe("precondition-failed");
+    expect(server.sent.map((s) => s.ifMatch)).toEqual(['"v1"', '"v1"']);
+    expect(server.sent[1]).toEqual(server.sent[0]);
+    expect(server.state.writes).toBe(0);
+  });
+
+  it("sent with the version still current is written once, and its answer keeps the new ETag", async () => {
+    server.state.down = true;
+    const call = api.call(createSource, { body: BODY, ifMatch: '"v1"' });
+    await reach.waitingForServer();
+    server.state.down = false;
+    reach.serverBack();
+    const answer = await call;
+    expect(answer).toEqual({ id: "source-1" });
+    expect(entityTagOf(answer)).toBe('"v1"');
     expect(server.state.writes).toBe(1);
   });
 

@@ -9,7 +9,8 @@ import { RoleBadge } from "@/components/console/RoleBadge";
 import { RowActions } from "@/components/console/RowActions";
 import { Table } from "@/components/console/Table";
 import { useConfirm } from "@/components/console/useConfirm";
-import { useRemoveServiceAccount, useServiceAccounts } from "@/lib/client/hooks/identity";
+import { versionOfRow } from "@/components/forms/edit-conflict";
+import { useRemoveServiceAccount, useServiceAccount, useServiceAccounts } from "@/lib/client/hooks/identity";
 import { ApiKeysRow } from "./ApiKeysPanel";
 
 const CreateServiceAccountModal = lazyModal(() => import("./CreateServiceAccountModal").then((m) => m.CreateServiceAccountModal));
@@ -18,8 +19,12 @@ const CreateServiceAccountModal = lazyModal(() => import("./CreateServiceAccount
 export function ServiceAccountsPanel() {
   const accounts = useServiceAccounts();
   const remove = useRemoveServiceAccount();
+  // The account a delete is asked for, read as it is now: the delete is made against that version.
+  const [asked, setAsked] = useState<string | null>(null);
+  const shown = useServiceAccount(asked);
   const [creating, setCreating] = useState(false);
   const [keysOf, setKeysOf] = useState<string | null>(null);
+  const rows = new Map((accounts.data ?? []).map((account) => [account.id, account]));
   const confirmRemove = useConfirm<string>({
     title: "Delete service account?",
     confirmLabel: "Delete service account",
@@ -28,7 +33,14 @@ export function ServiceAccountsPanel() {
         Delete <strong>{id}</strong> and revoke all its keys? Programs using them will be refused.
       </>
     ),
-    onConfirm: (id) => remove.mutateAsync({ params: { sa_id: id } }),
+    onConfirm: async (id) => {
+      // Confirmed before the read came back: it is waited for, so the delete goes with its version.
+      const now = shown.data?.id === id ? shown.data : (await shown.refetch()).data;
+      return remove.mutateAsync({
+        params: { sa_id: id },
+        ifMatch: rows.has(id) ? versionOfRow(rows.get(id)!, now, "service account") : undefined,
+      });
+    },
   });
 
   return (
@@ -86,7 +98,10 @@ export function ServiceAccountsPanel() {
                         label: "Delete",
                         ariaLabel: `Delete service account ${account.id}`,
                         danger: true,
-                        onClick: () => confirmRemove.ask(account.id),
+                        onClick: () => {
+                          setAsked(account.id);
+                          confirmRemove.ask(account.id);
+                        },
                       },
                     ]}
                   />

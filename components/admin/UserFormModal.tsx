@@ -1,10 +1,11 @@
 "use client";
 import { PasswordInput, Select, Switch, TextInput } from "@mantine/core";
 import type { z } from "zod";
+import { versionOfRow } from "@/components/forms/edit-conflict";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
-import { useCreateUser, useUpdateUser } from "@/lib/client/hooks/identity";
+import { useCreateUser, useUpdateUser, useUser } from "@/lib/client/hooks/identity";
 import type { Role } from "@/lib/contracts/fields";
 import type { User } from "@/lib/contracts/identity/schemas";
 
@@ -24,6 +25,9 @@ export function UserFormModal({ user, opened, onClose }: { user?: UserRow; opene
   const editing = user !== undefined;
   const create = useCreateUser();
   const update = useUpdateUser();
+  // The user read again as the dialog opens: the edit is written against that version (If-Match),
+  // as long as it still holds what the row showed. A change meanwhile is refused, never overwritten.
+  const now = useUser(user?.id ?? null);
   const form = useFormSubmit(FIELDS);
   const fields = useFormValues({
     id: user?.id ?? "",
@@ -36,10 +40,12 @@ export function UserFormModal({ user, opened, onClose }: { user?: UserRow; opene
 
   const submit = async () => {
     const { id, displayName, email, role, active, password } = fields.values;
-    const saved = await form.submit(() =>
+    const saved = await form.submit(async () =>
       editing
         ? update.mutateAsync({
             params: { user_id: user.id },
+            // Saved before the read came back: it is waited for, so the edit goes with its version.
+            ifMatch: versionOfRow(user, now.data ?? (await now.refetch()).data, "user"),
             body: {
               display_name: displayName.trim() || undefined,
               email: email.trim() || null,

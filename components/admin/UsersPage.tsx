@@ -17,7 +17,8 @@ import { EmptyList } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
 import { withUrlState } from "@/components/console/url-state";
 import { useConfirm } from "@/components/console/useConfirm";
-import { useRemoveUser, useUsers } from "@/lib/client/hooks/identity";
+import { versionOfRow } from "@/components/forms/edit-conflict";
+import { useRemoveUser, useUser, useUsers } from "@/lib/client/hooks/identity";
 import { matchesSearch } from "@/lib/client/search";
 import type { User } from "@/lib/contracts/identity/schemas";
 import { plural } from "@/lib/shared/plural";
@@ -117,6 +118,9 @@ function UsersPageView() {
   const users = useUsers();
   const [search, setSearch] = useListSearch();
   const remove = useRemoveUser();
+  // The user a delete is asked for, read as it is now: the delete is made against that version.
+  const [asked, setAsked] = useState<string | null>(null);
+  const shown = useUser(asked);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserRow | null>(null);
   const confirmDelete = useConfirm<UserRow>({
@@ -127,7 +131,11 @@ function UsersPageView() {
         Delete <strong>{user.id}</strong> with their API keys, service accounts, personal sources and templates? This cannot be undone.
       </>
     ),
-    onConfirm: (user) => remove.mutateAsync({ params: { user_id: user.id } }),
+    onConfirm: async (user) => {
+      // Confirmed before the read came back: it is waited for, so the delete goes with its version.
+      const now = shown.data?.id === user.id ? shown.data : (await shown.refetch()).data;
+      return remove.mutateAsync({ params: { user_id: user.id }, ifMatch: versionOfRow(user, now, "user") });
+    },
   });
 
   return (
@@ -160,7 +168,10 @@ function UsersPageView() {
                   users={shown}
                   caption={search ? `${shown.length} of ${plural(list.length, "user")}, by id` : "Users, by id"}
                   onEdit={setEditing}
-                  onDelete={confirmDelete.ask}
+                  onDelete={(user) => {
+                    setAsked(user.id);
+                    confirmDelete.ask(user);
+                  }}
                 />
               )}
             </>

@@ -10,6 +10,7 @@ import { PageHeader } from "@/components/console/PageHeader";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
 import { templatePath } from "@/components/templates/paths";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBank, useDeleteBank, useFetchBankExport } from "@/lib/client/hooks/banks";
 import { ApiProblem, describeError } from "@/lib/client/problem";
@@ -89,7 +90,8 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
       </>
     ),
     onConfirm: async (id) => {
-      await remove.mutateAsync({ params: { bank_id: id } });
+      // Against the bank as this page shows it: changed meanwhile, it is not deleted (412).
+      await remove.mutateAsync({ params: { bank_id: id }, ifMatch: entityTagOf(bank.data) });
       router.push("/banks");
     },
   });

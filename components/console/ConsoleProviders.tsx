@@ -4,6 +4,7 @@ import { type ReactNode, useState } from "react";
 // Its popstate listener must be added before the router's: as this module is first evaluated.
 import "@/components/forms/popstate";
 import { isNetworkFailure } from "@/lib/client/api";
+import { shareKeepingTag } from "@/lib/client/entity-tag";
 import { ApiProblem } from "@/lib/client/problem";
 import type { ConsoleUser } from "@/lib/contracts/identity/console-user";
 import { ConsoleUserProvider } from "./console-user";
@@ -32,6 +33,8 @@ function makeQueryClient() {
     defaultOptions: {
       queries: {
         staleTime: 10_000,
+        // A cached answer keeps the ETag of the answer it stands for (forms send it as If-Match).
+        structuralSharing: shareKeepingTag,
         retry: (failures, error) => {
           if (isNetworkFailure(error)) {
             // Out of reach: the console says so at once, and the query waits, paused

@@ -1,13 +1,23 @@
 "use client";
 import { PasswordInput, SegmentedControl, Stack, Text } from "@mantine/core";
+import { useConsoleUser } from "@/components/console/console-user";
+import { EditConflict, FieldChanges } from "@/components/forms/EditConflict";
 import { FormModal } from "@/components/forms/FormModal";
+import { useFieldConflict } from "@/components/forms/useFieldConflict";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
-import { type SourceData, useUpdateSource } from "@/lib/client/hooks/sources";
+import { endpointUrl } from "@/lib/client/api";
+import { endpoints } from "@/lib/client/endpoints";
+import { writesSince } from "@/lib/client/hooks/audit";
+import { type SourceData, useSource, useUpdateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { SourceDescriptionInput, SourceUrlInput } from "./SourceFields";
 
 const FIELDS = ["url", "description", "auth_token"] as const;
+
+/** The fields of a source this form edits and merges (the token is write-only: never compared). */
+const editedOf = (source: SourceData) => ({ url: source.url, description: source.description ?? "" });
+const LABELS = { url: "URL", description: "Description" };
 
 /** What happens to the stored token; it is never shown, only kept, replaced or removed. */
 type TokenChoice = "keep" | "replace" | "remove";
@@ -53,23 +63,44 @@ function EditSourceForm({
 }: { scope: ScopeKind; source: SourceData } & Pick<Props, "onClose" | "onSaved">) {
   const update = useUpdateSource(scope);
   const form = useFormSubmit(FIELDS);
-  const fields = useFormValues({ url: source.url, description: source.description ?? "", tokenChoice: "keep" as TokenChoice, token: "" });
+  const fields = useFormValues({ ...editedOf(source), tokenChoice: "keep" as TokenChoice, token: "" });
   const { url, description, tokenChoice, token } = fields.values;
+  const params = { name: source.name };
+  const now = useSource(scope, source.name);
+  const isAdmin = useConsoleUser().role === "admin";
+  const edit = useFieldConflict({
+    row: source,
+    now: now.data,
+    fieldsOf: editedOf,
+    // A failed read keeps the last answer's data: only a 404 means the source is gone.
+    readNow: async () => {
+      const read = await now.refetch();
+      return read.error?.status === 404 ? null : (read.data ?? null);
+    },
+    // Only admins may read the audit log: for anyone else who changed it is not known, and not asked.
+    writesSince: async (shown) =>
+      isAdmin ? writesSince(endpointUrl(endpoints.sources[scope].update, { params }), shown.updated_at) : null,
+  });
 
-  const submit = async () => {
+  const submit = async (overwrite = false) => {
     const newDescription = description.trim() || null;
     // Only what changed is sent: an unchanged url or token keeps the cached catalog.
+    const from = overwrite && edit.conflict?.theirs ? editedOf(edit.conflict.theirs) : edit.base;
     const body = {
-      ...(url.trim() !== source.url && { url: url.trim() }),
-      ...(newDescription !== source.description && { description: newDescription }),
+      ...(url.trim() !== from.url && { url: url.trim() }),
+      ...(newDescription !== (from.description || null) && { description: newDescription }),
       ...(tokenChoice === "replace" && { auth_token: token }),
       ...(tokenChoice === "remove" && { auth_token: null }),
     };
-    const written = await form.submit(() => update.mutateAsync({ params: { name: source.name }, body }));
+    const written = await form.submit(() => edit.save((ifMatch) => update.mutateAsync({ params, body, ifMatch }), { overwrite }));
     if (written) {
       onClose();
       onSaved(written);
     }
+  };
+  const load = (values: { url: string; description: string }) => {
+    fields.set("url", values.url);
+    fields.set("description", values.description);
   };
 
   return (
@@ -79,9 +110,30 @@ function EditSourceForm({
       title={`Edit source ${source.name}`}
       submitLabel="Save source"
       form={form}
-      onSubmit={submit}
+      onSubmit={() => submit()}
       dirty={fields.dirty}
     >
+      {edit.conflict && (
+        <EditConflict
+          what="source"
+          authors={edit.conflict.authors}
+          base={edit.base}
+          mine={{ url: url.trim(), description: description.trim() }}
+          theirs={edit.conflict.theirs && editedOf(edit.conflict.theirs)}
+          changes={edit.conflict.theirs && <FieldChanges labels={LABELS} before={edit.base} after={editedOf(edit.conflict.theirs)} />}
+          titleOf={(c) => LABELS[c.path as keyof typeof LABELS] ?? c.path}
+          onMerge={(merged) => {
+            load(merged);
+            edit.standOnTheirs();
+          }}
+          onOverwrite={edit.conflict.theirs ? () => void submit(true) : undefined}
+          onDiscard={() => {
+            if (edit.conflict?.theirs) load(editedOf(edit.conflict.theirs));
+            edit.standOnTheirs();
+          }}
+          busy={form.busy}
+        />
+      )}
       <Text size="sm" c="dimmed">
         The name stays <strong>{source.name}</strong>; templates installed from this source stay linked to it.
       </Text>

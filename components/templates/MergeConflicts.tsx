@@ -1,6 +1,6 @@
 "use client";
 import { Box, Button, Card, Code, Group, Radio, SimpleGrid, Stack, Text, Textarea, Title, VisuallyHidden } from "@mantine/core";
-import { type ReactNode, useId, useMemo } from "react";
+import { createContext, type ReactNode, use, useId, useMemo } from "react";
 import { JsonEditor } from "@/components/editor/JsonEditor";
 import type { FieldError } from "@/lib/contracts/problem-schema";
 import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
@@ -15,28 +15,53 @@ type Side = "base" | "local" | "upstream";
 /** Whether `path` is `at` or a path inside it. */
 const isWithin = (path: string, at: string) => path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`);
 
-const SIDES: { side: Side; label: string }[] = [
-  { side: "base", label: "Base (as installed)" },
+/**
+ * What the sides are called: an update's base (as installed) and upstream, or, for a save that
+ * found the resource changed meanwhile, the version it started from and theirs.
+ */
+export interface SideNames {
+  /** The base side's heading. */
+  base: string;
+  /** The other side's heading and choice ("Upstream"). */
+  theirs: string;
+  /** The other side's, within a sentence ("upstream's"). */
+  theirsOwn: string;
+  /** A path the other side deleted. */
+  theirsDeleted: string;
+}
+
+const UPDATE_SIDES: SideNames = {
+  base: "Base (as installed)",
+  theirs: "Upstream",
+  theirsOwn: "upstream's",
+  theirsDeleted: "deleted upstream",
+};
+
+const SideNamesContext = createContext(UPDATE_SIDES);
+
+const sidesOf = (names: SideNames): { side: Side; label: string }[] => [
+  { side: "base", label: names.base },
   { side: "local", label: "Mine" },
-  { side: "upstream", label: "Upstream" },
+  { side: "upstream", label: names.theirs },
 ];
 
 /** What a side without the path means: never there (base), or deleted on that side. */
-const ABSENT: Record<Side, string> = {
+const absent = (names: SideNames): Record<Side, string> => ({
   base: "not there (added on both sides)",
   local: "deleted here",
-  upstream: "deleted upstream",
-};
+  upstream: names.theirsDeleted,
+});
 
-/** How the words only one side has are marked: struck out in mine, underlined in upstream's, and said to screen readers. */
+/** How the words only one side has are marked: struck out in mine, underlined in theirs, and said to screen readers. */
 const OWN_WORDS = {
-  local: { Tag: "del", said: "only in mine", className: classes.ownLocal },
-  upstream: { Tag: "ins", said: "only in upstream's", className: classes.ownUpstream },
+  local: { Tag: "del", className: classes.ownLocal },
+  upstream: { Tag: "ins", className: classes.ownUpstream },
 } as const;
 
 /** A text side's words, those the other side lacks marked. */
 function MarkedWords({ runs, side }: { runs: WordRun[]; side: "local" | "upstream" }) {
-  const { Tag, said, className } = OWN_WORDS[side];
+  const { Tag, className } = OWN_WORDS[side];
+  const said = side === "local" ? "only in mine" : `only in ${use(SideNamesContext).theirsOwn}`;
   return runs.map((run, i) =>
     run.kind === "shared" ? (
       run.text
@@ -55,11 +80,12 @@ function MarkedWords({ runs, side }: { runs: WordRun[]; side: "local" | "upstrea
 function SideValue({ conflict, side, label, runs }: { conflict: MergeConflict; side: Side; label: string; runs?: WordRun[] }) {
   const missing = conflict.missing.includes(side);
   const value = conflict[side];
+  const names = use(SideNamesContext);
   let shown: ReactNode;
   if (missing) {
     shown = (
       <Text size="sm" fs="italic" c="dimmed">
-        {ABSENT[side]}
+        {absent(names)[side]}
       </Text>
     );
   } else if (typeof value === "string") {
@@ -102,6 +128,7 @@ function ValueEditor({
   const problem = "problem" in edited ? `The value ${edited.problem}.` : found.length ? `The value ${found.join("; ")}.` : null;
   const label = `Edited value for ${title}`;
   const starts = (["local", "upstream"] as const).filter((side) => !conflict.missing.includes(side));
+  const names = use(SideNamesContext);
   return (
     <Stack gap={4} data-testid="conflict-value">
       {isTextConflict(conflict) ? (
@@ -138,7 +165,7 @@ function ValueEditor({
       <Group gap="xs">
         {starts.map((side) => (
           <Button key={side} size="compact-xs" variant="subtle" onClick={() => onChange(editableText(conflict, side))}>
-            Start again from {side === "local" ? "mine" : "upstream's"}
+            Start again from {side === "local" ? "mine" : names.theirsOwn}
           </Button>
         ))}
       </Group>
@@ -167,6 +194,7 @@ function ConflictCard({
         : null,
     [conflict],
   );
+  const names = use(SideNamesContext);
   const choose = (take: string) => {
     if (take === "value") onChoose(choice?.take === "value" ? choice : editedChoice(conflict));
     else onChoose({ take: take as "local" | "upstream" });
@@ -181,7 +209,7 @@ function ConflictCard({
           <Code fz="xs">{conflict.path}</Code>
         </Group>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          {SIDES.map(({ side, label }) => (
+          {sidesOf(names).map(({ side, label }) => (
             <SideValue
               key={side}
               conflict={conflict}
@@ -193,13 +221,13 @@ function ConflictCard({
         </SimpleGrid>
         {words && (
           <Text size="xs" c="dimmed">
-            Struck through: words only in mine. Underlined: words only in upstream&apos;s.
+            Struck through: words only in mine. Underlined: words only in {names.theirsOwn}.
           </Text>
         )}
         <Radio.Group label={`Keep for ${title}`} value={choice?.take ?? null} onChange={choose}>
           <Group gap="lg" mt={4}>
             <Radio value="local" label="Mine" />
-            <Radio value="upstream" label="Upstream" />
+            <Radio value="upstream" label={names.theirs} />
             <Radio value="value" label="An edited value" />
           </Group>
         </Radio.Group>
@@ -218,9 +246,9 @@ function ConflictCard({
 }
 
 /**
- * The paths an update with merge=true could not decide: each with base, mine and upstream side
- * by side, the words of long texts that differ marked, and a choice of mine, upstream's or a
- * value edited from either.
+ * The paths an update with merge=true (or a save that found the resource changed meanwhile)
+ * could not decide: each with base, mine and upstream's (theirs) side by side, the words of long
+ * texts that differ marked, and a choice of mine, theirs or a value edited from either.
  */
 export function MergeConflicts({
   conflicts,
@@ -229,28 +257,36 @@ export function MergeConflicts({
   local,
   upstream,
   errors,
+  sides = UPDATE_SIDES,
+  titleOf = (conflict) => conflictTitle(conflict, local as TemplateContent, upstream as TemplateContent),
 }: {
   conflicts: MergeConflict[];
   choices: Readonly<Record<string, MergeChoice>>;
   onChoose: (path: string, choice: MergeChoice) => void;
-  /** The template now and the source's latest, which name the entries the paths point into. */
-  local: TemplateContent;
-  upstream: TemplateContent;
+  /** The template now and the source's latest (or mine and theirs), which name the entries the paths point into. */
+  local: TemplateContent | object;
+  upstream: TemplateContent | object;
   /** What is wrong with the manifest the choices make, shown at the edited values they are in. */
   errors: FieldError[];
+  /** What the sides are called; an update's by default. */
+  sides?: SideNames;
+  /** A conflict's path in words; a template's (conflictTitle) by default. */
+  titleOf?: (conflict: MergeConflict) => string;
 }) {
   return (
-    <Stack gap="md">
-      {conflicts.map((conflict) => (
-        <ConflictCard
-          key={conflict.path}
-          conflict={conflict}
-          title={conflictTitle(conflict, local, upstream)}
-          choice={choices[conflict.path]}
-          onChoose={(choice) => onChoose(conflict.path, choice)}
-          errors={errors.filter((e) => isWithin(e.path, conflict.path))}
-        />
-      ))}
-    </Stack>
+    <SideNamesContext value={sides}>
+      <Stack gap="md">
+        {conflicts.map((conflict) => (
+          <ConflictCard
+            key={conflict.path}
+            conflict={conflict}
+            title={titleOf(conflict)}
+            choice={choices[conflict.path]}
+            onChoose={(choice) => onChoose(conflict.path, choice)}
+            errors={errors.filter((e) => isWithin(e.path, conflict.path))}
+          />
+        ))}
+      </Stack>
+    </SideNamesContext>
   );
 }

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { SectionCard } from "@/components/console/SectionCard";
 import { ErrorState, FormError, LoadingState } from "@/components/console/states";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { isStaleMerge, type TemplateData, useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { ApiProblem, describeError } from "@/lib/client/problem";
@@ -81,7 +82,7 @@ function CleanMerge({
   const run = async () => {
     setError(null);
     try {
-      const result = await update.update(template.id, "merge");
+      const result = await update.update(template.id, "merge", entityTagOf(template));
       router.push(updatedTemplatePath(scope, template.id, result.new_revision, upstream.revision));
     } catch (e) {
       setError(describeError(e));
@@ -157,7 +158,7 @@ function ResolveConflicts({
     if (!resolutions) return;
     setError(null);
     try {
-      const result = await update.update(template.id, "merge", resolutionList(resolutions));
+      const result = await update.update(template.id, "merge", entityTagOf(template), resolutionList(resolutions));
       router.push(updatedTemplatePath(scope, template.id, result.new_revision, upstream.revision));
     } catch (e) {
       if (isStaleMerge(e)) onStale();

@@ -17,6 +17,7 @@ import { ConfirmModal } from "@/components/console/ConfirmModal";
 import { lazySection } from "@/components/console/lazy";
 import { SectionCard } from "@/components/console/SectionCard";
 import { ErrorState, LoadingState } from "@/components/console/states";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { formatTimestamp } from "@/lib/client/format";
 import {
   hasUpdate,
@@ -218,7 +219,7 @@ function Loaded({
         title="Delete template?"
         confirmLabel="Delete template"
         onConfirm={async () => {
-          await remove.remove(t.id);
+          await remove.remove(t.id, entityTagOf(t));
           router.push(templatesPath(scope));
         }}
       >

@@ -3,15 +3,21 @@ import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { IconCircleCheck, IconInfoCircle } from "@tabler/icons-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { SectionCard } from "@/components/console/SectionCard";
+import { EditConflict } from "@/components/forms/EditConflict";
+import { type ChangeAuthor, isEditConflict } from "@/components/forms/edit-conflict";
 import { FormStatus } from "@/components/forms/FormStatus";
 import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { useManifestValidation } from "@/lib/client/hooks/manifests";
-import { type TemplateData, usePatchTemplate, useTemplates } from "@/lib/client/hooks/templates";
+import { type TemplateData, usePatchTemplate, useReadTemplateNow, useTemplates } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { contentOf, type TemplateContent } from "@/lib/contracts/templates/content-fields";
+import { ContentDiff } from "./ContentDiff";
 import { changedDetails, DETAIL_KEYS, type DetailsForm, detailsOf } from "./details-form";
 import { blockedSentence, saveBlockers, useTemplateFormProblem } from "./form-problem";
 import { formatJson } from "./json-text";
 import { ManifestEditor } from "./ManifestEditor";
+import { conflictTitle } from "./merge-choices";
 import { TemplateMetadataFields } from "./TemplateMetadataFields";
 
 /** What the form changed, as a PATCH body; empty when nothing changed. */
@@ -21,8 +27,23 @@ function changesOf(t: TemplateData, meta: DetailsForm, manifest: unknown | undef
   return body;
 }
 
-/** The metadata form and the manifest editor of one template, saved together with PATCH. */
-export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; template: TemplateData }) {
+/** A save refused because the template changed meanwhile: the template now (null: deleted), and who changed it (none named: unknown). */
+interface Conflict {
+  theirs: TemplateData | null;
+  authors: ChangeAuthor[];
+}
+
+/**
+ * The metadata form and the manifest editor of one template, saved together with PATCH, made
+ * against the version the form was loaded from (If-Match): a template changed meanwhile by
+ * someone else shows who changed what, to merge onto, overwrite or take instead.
+ */
+export function TemplateEditor({ scope, template: current }: { scope: ScopeKind; template: TemplateData }) {
+  // The version the form was made from: the page's until a save, a conflict's choice or (with
+  // nothing typed) a newer one the page read; a save sends its ETag as its condition.
+  const [t, setShown] = useState(current);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const readNow = useReadTemplateNow(scope);
   const patch = usePatchTemplate(scope);
   const list = useTemplates(scope);
   const form = useTemplateFormProblem(DETAIL_KEYS);
@@ -43,6 +64,18 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
   const blockedId = useId();
   // Leaving (a link, Back, reload) with edits that differ from what was loaded or last saved asks first.
   useLeaveGuard(dirty);
+  // With nothing typed, a newer version the page read (another tab's save, a rollback) is shown.
+  if (!dirty && conflict === null && !form.busy && current !== t && entityTagOf(current) !== entityTagOf(t)) {
+    setShown(current);
+    setMeta(detailsOf(current));
+    setText(formatJson(current.manifest));
+  }
+  /** The content the form holds: the details typed, and the manifest (as loaded while what is typed does not parse). */
+  const mine: TemplateContent = {
+    ...contentOf(t),
+    ...changedDetails(t, meta),
+    manifest: (manifest ?? t.manifest) as TemplateContent["manifest"],
+  };
 
   const edit =
     <T,>(setter: (v: T) => void) =>
@@ -50,21 +83,47 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
       setSaved(false);
       setter(v);
     };
-  const discard = () => {
-    setMeta(detailsOf(t));
-    setText(formatJson(t.manifest));
+  /** The form holds `content`, made from `template`'s version. */
+  const load = (template: TemplateData, content: TemplateContent = template) => {
+    setShown(template);
+    setConflict(null);
+    setMeta(detailsOf(content));
+    setText(formatJson(content.manifest));
     form.reset();
+  };
+  const discard = () => {
+    load(t);
     setSaved(false);
+  };
+
+  /** The template changed meanwhile: the form keeps what was typed, and shows the template now and who changed it. */
+  const showConflict = async () => {
+    const { now, versions } = await readNow(t.id);
+    // The versions written since the one the form was loaded from.
+    const since = (versions ?? []).filter((v) => v.created_at > t.updated_at);
+    setConflict({ theirs: now, authors: since.map((v) => ({ actor: v.actor, at: v.created_at })) });
+  };
+  /** Saves the form's changes against `base` (the version they are made from; `version` its ETag). */
+  const send = async (base: TemplateData, version: string | undefined) => {
+    const body = changesOf(base, meta, manifest);
+    const updated = await form.submit(async () => {
+      try {
+        return await patch.patch(t.id, body as never, version);
+      } catch (error) {
+        if (!isEditConflict(error)) throw error;
+        await showConflict();
+        return undefined;
+      }
+    });
+    if (updated) {
+      load(updated);
+      setSaved(true);
+    }
   };
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (blocked || !dirty) return;
-    const updated = await form.submit(() => patch.patch(t.id, changes as never));
-    if (updated) {
-      setMeta(detailsOf(updated));
-      setText(formatJson(updated.manifest));
-      setSaved(true);
-    }
+    await send(t, entityTagOf(t));
   };
 
   return (
@@ -86,6 +145,35 @@ export function TemplateEditor({ scope, template: t }: { scope: ScopeKind; templ
           <Alert color="blue" icon={<IconInfoCircle aria-hidden />} p="sm">
             Saving marks this template as edited locally: a later update from {t.source_name} will ask before replacing your edits.
           </Alert>
+        )}
+        {conflict && (
+          <EditConflict
+            what="template"
+            authors={conflict.authors}
+            base={contentOf(t)}
+            mine={mine}
+            theirs={conflict.theirs && contentOf(conflict.theirs)}
+            changes={
+              conflict.theirs && (
+                <ContentDiff
+                  before={t}
+                  after={conflict.theirs}
+                  beforeLabel="When you opened it"
+                  afterLabel="Now"
+                  titles={["Their details", "Their manifest"]}
+                />
+              )
+            }
+            titleOf={(c) => conflictTitle(c, mine, conflict.theirs ?? mine)}
+            onMerge={(merged) => {
+              load(conflict.theirs!, merged);
+              setSaved(false);
+            }}
+            // A deleted template cannot be written again by a save: only discarding is left.
+            onOverwrite={conflict.theirs ? () => void send(conflict.theirs!, entityTagOf(conflict.theirs)) : undefined}
+            onDiscard={() => (conflict.theirs ? load(conflict.theirs) : setConflict(null))}
+            busy={form.busy}
+          />
         )}
         <FormStatus form={form} />
         {saved && !dirty && (

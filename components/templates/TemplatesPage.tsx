@@ -9,6 +9,7 @@ import { lazyDialog, lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { withUrlState } from "@/components/console/url-state";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { type TemplateData, useRemoveTemplate, useTemplates, useUsableTemplates } from "@/lib/client/hooks/templates";
 import { matchesSearch } from "@/lib/client/search";
 import type { ScopeKind } from "@/lib/contracts/scope";
@@ -187,7 +188,7 @@ function TemplatesPageView({ scope, isAdmin }: { scope: ScopeKind; isAdmin: bool
         onClose={() => setDeleting(null)}
         title="Delete template?"
         confirmLabel="Delete template"
-        onConfirm={() => remove.remove(deleting!.id)}
+        onConfirm={() => remove.remove(deleting!.id, entityTagOf(deleting))}
       >
         Delete <strong>{deleting?.id}</strong> ({deleting?.name})? Banks already created from it keep their settings.
         {deleting?.source_name && " You can install it again from its source."}

@@ -67,7 +67,8 @@ export function UpdateReviewPage({ scope, id }: { scope: ScopeKind; id: string }
   const run = async () => {
     setError(null);
     try {
-      const result = await update.update(id, force ? "force" : "plain");
+      // The review shows the template inside the preview, which carries no tag of the template's own.
+      const result = await update.update(id, force ? "force" : "plain", undefined);
       router.push(updatedTemplatePath(scope, id, result.new_revision, p.latest_revision));
     } catch (e) {
       setError(describeError(e));

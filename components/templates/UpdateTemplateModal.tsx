@@ -4,6 +4,7 @@ import { IconAlertTriangle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useState } from "react";
 import { FormError } from "@/components/console/states";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { type TemplateData, type UpdateMode, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
@@ -39,7 +40,7 @@ export function UpdateTemplateModal({
     setBusy(true);
     setError(null);
     try {
-      await update.update(template.id, mode);
+      await update.update(template.id, mode, entityTagOf(template));
       close();
     } catch (e) {
       // Edited meanwhile (409 without force): offer the overwrite and the merge.

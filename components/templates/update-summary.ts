@@ -1,6 +1,7 @@
 import type { TemplateContent } from "@/lib/contracts/templates/content-fields";
-import { KEYED_MANIFEST_LISTS, sameJson } from "@/lib/contracts/templates/merge";
+import { KEYED_MANIFEST_LISTS } from "@/lib/contracts/templates/merge";
 import { plural } from "@/lib/shared/plural";
+import { sameJson } from "@/lib/shared/same-json";
 import { DETAIL_KEYS, detailLabel } from "./details-form";
 
 /** The manifest lists and the key their entries are matched by (as an import matches them, CONTRACT §9). */

@@ -161,7 +161,7 @@ export async function applyTemplateWithPreview(
 }
 
 /** From a bank's page, its policy page. */
-async function openPolicy(page: Page, bankId: string) {
+export async function openPolicy(page: Page, bankId: string) {
   if (!urlOf(`${bankPath(bankId)}/policy`).test(page.url())) {
     await openBank(page, bankId);
     await page.getByRole("link", { name: "Policy", exact: true }).click();
@@ -171,12 +171,12 @@ async function openPolicy(page: Page, bankId: string) {
 }
 
 /** The JSON view (CodeMirror's editable content, once its code has loaded). */
-const policyJson = (page: Page) => page.getByTestId("policy-json");
+export const policyJson = (page: Page) => page.getByTestId("policy-json");
 /** Its whole text (a hidden text area: CodeMirror draws only the lines in view). */
 const policyJsonText = (page: Page) => page.getByTestId("policy-json-value").inputValue();
 
 /** The JSON view's document, parsed. */
-async function jsonDocument(page: Page): Promise<Record<string, unknown>> {
+export async function jsonDocument(page: Page): Promise<Record<string, unknown>> {
   return JSON.parse(await policyJsonText(page)) as Record<string, unknown>;
 }
 

@@ -1,8 +1,10 @@
 import type { z } from "zod";
+import { ETAG_HEADER, IF_MATCH_HEADER, IF_NONE_MATCH_HEADER } from "@/lib/contracts/conditional-header";
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from "@/lib/contracts/idempotency-header";
 import { PROBLEM_CONTENT_TYPE } from "@/lib/contracts/problem-type-prefix";
 import type { ContractOf, EndpointRoute } from "./endpoints";
+import { keepEntityTag } from "./entity-tag";
 import { isGatewayAnswer } from "./gateway-answer";
 import { isSaveCancelled, resendWhenReachable } from "./pending-saves";
 import { ApiProblem } from "./problem";
@@ -30,13 +32,25 @@ interface IdempotencyPart {
   idempotencyKey?: string;
 }
 
+/**
+ * The version a write was made from (CONTRACT §19), sent as If-Match: the ETag of what the form
+ * showed (entityTagOf its answer). The server then writes only if the resource is still at that
+ * version, and otherwise answers 412 `precondition-failed` having written nothing. Without it
+ * the write happens whatever the version.
+ */
+interface ConditionPart {
+  ifMatch?: string;
+  /** `*`: create only (sent as If-None-Match): 412 when the resource exists already. */
+  ifNoneMatch?: "*";
+}
+
 /** What `api.call(endpoint, input)` takes for an endpoint: its path params, query and body. */
 export type CallInput<E> =
   ContractOf<E> extends Endpoint<infer P, infer Q, infer B, infer _R>
-    ? ParamsPart<P> & QueryPart<Q> & BodyPart<B> & IdempotencyPart
+    ? ParamsPart<P> & QueryPart<Q> & BodyPart<B> & IdempotencyPart & ConditionPart
     : never;
 
-/** What `api.call` resolves to: the parsed response, or undefined for 204 endpoints. */
+/** What `api.call` resolves to: the parsed response (its ETag kept: entityTagOf), or undefined for 204 endpoints. */
 export type CallResult<E> =
   ContractOf<E> extends Endpoint<infer _P, infer _Q, infer _B, infer R> ? (R extends z.ZodType ? z.output<R> : undefined) : never;
 
@@ -75,9 +89,10 @@ function newIdempotencyKey(): string {
 const networkProblem = () => new ApiProblem(0, "Network Error", "The server could not be reached.");
 
 async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E>): Promise<CallResult<E>> {
-  const { body, idempotencyKey } = (input ?? {}) as { body?: unknown } & IdempotencyPart;
+  const { body, idempotencyKey, ifMatch, ifNoneMatch } = (input ?? {}) as { body?: unknown } & IdempotencyPart & ConditionPart;
   const key = IDEMPOTENT_METHODS.has(endpoint.method) ? (idempotencyKey ?? newIdempotencyKey()) : undefined;
-  // Every try of this call sends exactly this: the same request with the same key. A proxy's
+  // Every try of this call sends exactly this: the same request with the same key and the same
+  // If-Match (or If-None-Match), so a save that waited for the server never overwrites a change made meanwhile. A proxy's
   // 502/503/504 standing in for the server counts as no answer, like a failed connection.
   const send = async () => {
     const response = await fetch(endpointUrl(endpoint, input ?? {}), {
@@ -89,6 +104,8 @@ async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E
         "x-requested-with": "bank-templates-console",
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
         ...(key !== undefined ? { [IDEMPOTENCY_KEY_HEADER]: key } : {}),
+        ...(ifMatch !== undefined ? { [IF_MATCH_HEADER]: ifMatch } : {}),
+        ...(ifNoneMatch !== undefined ? { [IF_NONE_MATCH_HEADER]: ifNoneMatch } : {}),
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
@@ -109,11 +126,14 @@ async function call<E extends EndpointRoute>(endpoint: E, ...[input]: CallArgs<E
   // Endpoints whose contract has no response answer 204 with no body.
   const text = response.status === 204 ? "" : await response.text();
   if (text === "") return undefined as CallResult<E>;
+  let answer: CallResult<E>;
   try {
-    return JSON.parse(text) as CallResult<E>;
+    answer = JSON.parse(text) as CallResult<E>;
   } catch {
     throw new ApiProblem(response.status, "Unexpected Response", `The answer of ${endpoint.method} ${endpoint.path} was not JSON.`);
   }
+  keepEntityTag(answer, response.headers.get(ETAG_HEADER));
+  return answer;
 }
 
 export const api = { call };

@@ -63,6 +63,8 @@ const SENTENCES: Partial<Record<ProblemType, (problem: ApiProblem) => string>> =
   "local-edits": () =>
     "This template was edited here since it was installed, and updating it from its source would replace those edits. Update it from its own page, where you can choose to overwrite them.",
   "last-admin": (p) => `${p.detail} Make another user an active admin first.`,
+  "precondition-failed": () =>
+    "Someone else changed this after you opened it, so nothing was done. Look at it as it is now, then try again.",
   "rate-limited": () => "Too many attempts in a short time. Wait a minute, then try again.",
   "database-unavailable": () => "The server cannot reach its database right now. Try again in a moment.",
   "cross-site-session": () => "This request did not come from the console page. Reload the page and try again.",

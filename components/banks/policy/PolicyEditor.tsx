@@ -2,13 +2,17 @@
 import { Alert, Button, Grid, Group, List, Stack, Text } from "@mantine/core";
 import { IconAlertTriangle, IconDeviceFloppy, IconTrash } from "@tabler/icons-react";
 import { useId, useMemo, useRef, useState } from "react";
+import { AuditChanges } from "@/components/admin/AuditChanges";
 import { SectionCard } from "@/components/console/SectionCard";
 import { useConfirm } from "@/components/console/useConfirm";
 import { jsonDiagnostics } from "@/components/editor/diagnostics";
 import { JsonEditor, type JsonEditorHandle } from "@/components/editor/JsonEditor";
+import { EditConflict } from "@/components/forms/EditConflict";
+import { type ChangeAuthor, changesSince, isEditConflict } from "@/components/forms/edit-conflict";
 import { FormFieldset } from "@/components/forms/FormFieldset";
 import { useLeaveGuard } from "@/components/forms/useLeaveGuard";
-import { useDeletePolicy, useSavePolicy } from "@/lib/client/hooks/policy";
+import { entityTagOf } from "@/lib/client/entity-tag";
+import { type PolicyVersion, useDeletePolicy, useReadPolicyNow, useSavePolicy } from "@/lib/client/hooks/policy";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import classes from "./PolicyEditor.module.css";
 import { PolicyForm } from "./PolicyForm";
@@ -23,18 +27,38 @@ interface PolicyEditorProps {
   bankId: string;
   /** The stored document; null when the bank has no policy yet. */
   saved: PolicyDraft | null;
+  /** The stored document's version (its ETag; `none` with no policy), which a save or delete sends as its condition. */
+  version: PolicyVersion;
   /** The bank's config, whose retain strategies the form offers as strategy names. */
   bankConfig: Record<string, unknown> | undefined;
+}
+
+/** The stored policy a form shows and edits: its document (null: none) and version. */
+interface Shown {
+  document: PolicyDraft | null;
+  version: PolicyVersion;
+}
+
+/** A save refused because the policy changed meanwhile: the policy now, and who changed it (none named: unknown). */
+interface Conflict extends Shown {
+  authors: ChangeAuthor[];
 }
 
 /**
  * A bank's policy as a form and as raw JSON, both editing one document: a form change
  * rewrites the JSON; JSON that parses updates the form, and JSON that does not pauses the
- * form until it does. Save sends the document; the API's refusals show at their fields.
+ * form until it does. Save sends the document with the version it was made from (If-Match);
+ * the API's refusals show at their fields, and a policy changed meanwhile by someone else shows
+ * who changed what, to merge onto, overwrite or take instead.
  */
-export function PolicyEditor({ bankId, saved, bankConfig }: PolicyEditorProps) {
+export function PolicyEditor({ bankId, saved: savedNow, version, bankConfig }: PolicyEditorProps) {
+  // The version the form was made from: the page's until a save, a conflict's choice or (with
+  // nothing typed) a newer one the page read; what a save sends as its condition.
+  const [shown, setShown] = useState<Shown>({ document: savedNow, version });
+  const saved = shown.document;
   const baseline = saved ?? newPolicy();
   const [draft, setDraft] = useState<PolicyDraft>(baseline);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
   const [json, setJson] = useState(() => toJson(baseline));
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
@@ -42,6 +66,7 @@ export function PolicyEditor({ bankId, saved, bankConfig }: PolicyEditorProps) {
   const [status, setStatus] = useState<string | null>(null);
   const save = useSavePolicy(bankId);
   const remove = useDeletePolicy(bankId);
+  const readNow = useReadPolicyNow(bankId);
   const jsonEditor = useRef<JsonEditorHandle>(null);
   const jsonIds = { description: useId(), error: useId() };
   // The JSON view's markers: where the text stops being JSON, or where each field the API refused sits.
@@ -51,6 +76,7 @@ export function PolicyEditor({ bankId, saved, bankConfig }: PolicyEditorProps) {
   );
 
   const load = (document: PolicyDraft) => {
+    setConflict(null);
     setDraft(document);
     setJson(toJson(document));
     setJsonError(null);
@@ -85,19 +111,46 @@ export function PolicyEditor({ bankId, saved, bankConfig }: PolicyEditorProps) {
   const dirty = jsonError !== null || toJson(draft) !== toJson(baseline);
   // Leaving (a link, Back, reload) with a document that differs from the saved one asks first.
   useLeaveGuard(dirty);
+  // With nothing typed, a newer policy the page read (another tab's save, a restore) is shown.
+  if (!dirty && conflict === null && version !== shown.version && !save.isPending) {
+    setShown({ document: savedNow, version });
+    setDraft(savedNow ?? newPolicy());
+    setJson(toJson(savedNow ?? newPolicy()));
+  }
 
-  const onSave = async () => {
+  /** The policy changed meanwhile: the form keeps the draft, and shows the policy now and who changed it. */
+  const showConflict = async () => {
+    const { now, changes } = await readNow();
+    const since = changes && changesSince(changes, saved, (change) => change.after);
+    setConflict({
+      document: (now?.document as PolicyDraft | undefined) ?? null,
+      version: now ? entityTagOf(now) : "none",
+      authors: since ?? [],
+    });
+  };
+
+  const send = async (condition: PolicyVersion) => {
     setProblem(null);
     setOtherError(null);
     setStatus(null);
     try {
-      const stored = await save.mutateAsync(draft);
+      const stored = await save.mutateAsync({ document: draft, version: condition });
+      setShown({ document: stored.document as PolicyDraft, version: entityTagOf(stored) });
       load(stored.document as PolicyDraft);
       setStatus("Policy saved.");
     } catch (error) {
-      if (error instanceof ApiProblem) setProblem(error);
+      if (isEditConflict(error)) await showConflict().catch((e) => setOtherError(describeError(e)));
+      else if (error instanceof ApiProblem) setProblem(error);
       else setOtherError(describeError(error));
     }
+  };
+  const onSave = () => send(shown.version);
+
+  /** A conflict's choice: the form now stands on their version. */
+  const takeTheirs = (next: Conflict, document: PolicyDraft, note: string) => {
+    setShown({ document: next.document, version: next.version });
+    load(document);
+    setStatus(note);
   };
 
   const confirmDelete = useConfirm<string>({
@@ -109,7 +162,8 @@ export function PolicyEditor({ bankId, saved, bankConfig }: PolicyEditorProps) {
       </>
     ),
     onConfirm: async () => {
-      await remove.mutateAsync();
+      await remove.mutateAsync(shown.version === "none" ? undefined : shown.version);
+      setShown({ document: null, version: "none" });
       load(newPolicy());
       setStatus("Policy deleted. The bank has no policy now.");
     },
@@ -145,6 +199,24 @@ export function PolicyEditor({ bankId, saved, bankConfig }: PolicyEditorProps) {
             </List>
           )}
         </Alert>
+      )}
+      {conflict && (
+        <EditConflict
+          what="policy"
+          authors={conflict.authors}
+          base={baseline}
+          mine={draft}
+          theirs={conflict.document}
+          changes={<AuditChanges before={saved} after={conflict.document} />}
+          onMerge={(merged) =>
+            takeTheirs(conflict, merged, "Your changes are merged onto theirs. Review the result, then save the policy.")
+          }
+          onOverwrite={() => void send(conflict.version)}
+          onDiscard={() =>
+            takeTheirs(conflict, conflict.document ?? newPolicy(), "Your changes are discarded: the form shows the policy as it is now.")
+          }
+          busy={save.isPending}
+        />
       )}
       {otherError && (
         <Alert color="red" role="alert" icon={<IconAlertTriangle aria-hidden />}>

@@ -22,6 +22,8 @@ const restoreOutcome = (change: PolicyChange) =>
 
 interface Props {
   bankId: string;
+  /** The policy's version as the page shows it (its ETag; undefined: none), which a restore is made against. */
+  version: string | undefined;
   /** After a restore: the change restored and the document the bank now has (null: none). */
   onRestored: (change: PolicyChange, document: unknown) => void;
 }
@@ -31,7 +33,7 @@ interface Props {
  * made it and when, the document before and after as a diff, and a restore of what an earlier
  * change left. The newest change is the policy as it is now, so it has nothing to restore.
  */
-export function PolicyHistory({ bankId, onRestored }: Props) {
+export function PolicyHistory({ bankId, version, onRestored }: Props) {
   const history = useBankHistory(bankId);
   const restore = useRestorePolicy(bankId);
   const confirmRestore = useConfirm<PolicyChange>({
@@ -44,7 +46,7 @@ export function PolicyHistory({ bankId, onRestored }: Props) {
       </>
     ),
     onConfirm: async (change) => {
-      const restored = await restore.mutateAsync(change.id);
+      const restored = await restore.mutateAsync({ entry: change.id, version });
       onRestored(change, restored.document);
     },
   });

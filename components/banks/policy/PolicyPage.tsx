@@ -7,8 +7,9 @@ import { lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
 import { ErrorState, LoadingState } from "@/components/console/states";
 import { withUrlState } from "@/components/console/url-state";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { useBank } from "@/lib/client/hooks/banks";
-import { useBankPolicy } from "@/lib/client/hooks/policy";
+import { policyVersionOf, useBankPolicy } from "@/lib/client/hooks/policy";
 import { BankBreadcrumbs } from "../BankBreadcrumbs";
 import { formatChangeTime, type PolicyChange, versionLeftBy } from "./policy-change";
 import type { PolicyDraft } from "./policy-document";
@@ -89,10 +90,15 @@ function PolicyPageView({ bankId }: { bankId: string }) {
             key={editorGeneration}
             bankId={bankId}
             saved={hasPolicy ? ((policy.data?.document as PolicyDraft | undefined) ?? null) : null}
+            version={hasPolicy ? policyVersionOf(policy.data) : "none"}
             bankConfig={bank.data?.config}
           />
         </Tabs.Panel>
-        <Tabs.Panel value="history">{tab === "history" && <PolicyHistory bankId={bankId} onRestored={onRestored} />}</Tabs.Panel>
+        <Tabs.Panel value="history">
+          {tab === "history" && (
+            <PolicyHistory bankId={bankId} version={hasPolicy ? entityTagOf(policy.data) : undefined} onRestored={onRestored} />
+          )}
+        </Tabs.Panel>
       </Tabs>
     );
 

@@ -6,8 +6,10 @@ import { lazyDialog, lazySection } from "@/components/console/lazy";
 import { SectionCard } from "@/components/console/SectionCard";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { useConfirm } from "@/components/console/useConfirm";
+import { entityTagOf } from "@/lib/client/entity-tag";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBanks } from "@/lib/client/hooks/banks";
+import { useTemplate } from "@/lib/client/hooks/templates";
 import { useRollbackTemplate, useTemplateVersions, type VersionSummaryData } from "@/lib/client/hooks/versions";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { plural } from "@/lib/shared/plural";
@@ -77,6 +79,8 @@ export function VersionsPage({ scope, id }: { scope: ScopeKind; id: string }) {
 function History({ scope, id, versions }: { scope: ScopeKind; id: string; versions: VersionSummaryData[] }) {
   const current = versions[0]!;
   const rollback = useRollbackTemplate(scope, id);
+  // The template as it is, whose version (ETag) a rollback is made against.
+  const template = useTemplate(scope, id);
   const banks = useBanks(`${scope}/${id}`);
   const [rolledBack, setRolledBack] = useState<{ to: number; recorded: number | null } | null>(null);
   // null: the default pair, the version before the current one against the current one.
@@ -100,7 +104,7 @@ function History({ scope, id, versions }: { scope: ScopeKind; id: string; versio
       </>
     ),
     onConfirm: async (v) => {
-      const { recorded } = await rollback.rollback(v.version);
+      const { recorded } = await rollback.rollback(v.version, entityTagOf(template.data));
       setRolledBack({ to: v.version, recorded });
       setCompared(null); // the default pair now shows what the rollback changed
     },

@@ -1,6 +1,6 @@
 import { keepPreviousData } from "@tanstack/react-query";
 import type { AuditTargetType } from "@/lib/contracts/audit-actions";
-import { endpointUrl } from "../api";
+import { api, endpointUrl } from "../api";
 import { endpoints } from "../endpoints";
 import { useEndpointQuery } from "../query";
 
@@ -39,4 +39,18 @@ export function useLatestAuditEntries(limit: number, { enabled = true } = {}) {
 /** Where the browser downloads every entry of these filters as NDJSON (the session cookie goes along). */
 export function auditExportUrl(filters: AuditFilters): string {
   return endpointUrl(exportAll, { query: filters });
+}
+
+/**
+ * Who wrote the resource at `target` (its path, exactly) after `since`, newest first, from the
+ * audit log: for a save that found the resource changed meanwhile (ask only as an admin: nobody
+ * else may read the log). Null when it cannot be read: who changed it is then not known.
+ */
+export async function writesSince(target: string, since: string): Promise<{ actor: string; at: string }[] | null> {
+  try {
+    const log = await api.call(list, { query: { target, from: since, limit: PAGE_SIZE } });
+    return log.entries.filter((e) => e.target === target && e.at > since).map((e) => ({ actor: e.actor.principal_id, at: e.at }));
+  } catch {
+    return null;
+  }
 }

@@ -14,6 +14,14 @@ export function useServiceAccounts() {
   return useEndpointQuery(identity.serviceAccounts.list, undefined);
 }
 
+/**
+ * One service account as it is now, while `id` is set (a delete's dialog): its ETag is the
+ * version the delete is confirmed against (list rows carry none).
+ */
+export function useServiceAccount(id: string | null) {
+  return useEndpointQuery(identity.serviceAccounts.get, { params: { sa_id: id ?? "" } }, { enabled: id !== null, staleTime: 0 });
+}
+
 export function useCreateServiceAccount() {
   return useEndpointMutation(identity.serviceAccounts.create, { invalidates: [identity.serviceAccounts.list] });
 }
@@ -31,6 +39,11 @@ export function useUsers() {
 /** Users with one of their own API keys expiring within `days`, each with its first expiry (one request). */
 export function useUsersWithKeysExpiring(days: number, { enabled = true } = {}) {
   return useEndpointQuery(identity.users.list, { query: { keys_expiring_within_days: days } }, { enabled });
+}
+
+/** One user as it is now, while `id` is set (an edit's or a delete's dialog): its ETag is the version written against. */
+export function useUser(id: string | null) {
+  return useEndpointQuery(identity.users.get, { params: { user_id: id ?? "" } }, { enabled: id !== null, staleTime: 0 });
 }
 
 export function useCreateUser() {

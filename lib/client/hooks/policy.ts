@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import type { PolicyContext } from "@/lib/contracts/policy/schemas";
 import { api, type CallResult } from "../api";
 import { endpoints } from "../endpoints";
+import { entityTagOf, keepEntityTag } from "../entity-tag";
 import { ApiProblem } from "../problem";
 import { endpointQueryKey, useEndpointQuery } from "../query";
 
@@ -14,6 +15,15 @@ const bankKey = (bankId: string) => endpointQueryKey(banks.get, { params: { bank
 const historyKey = (bankId: string) => endpointQueryKey(banks.history, { params: { bank_id: bankId } });
 const resolveKeyPrefix = (bankId: string) => ["ext-svc", policy.resolve.method, policy.resolve.path, { bank_id: bankId }] as const;
 
+const readPolicy = async (bankId: string): Promise<Policy | null> => {
+  try {
+    return await api.call(policy.get, { params: { bank_id: bankId } });
+  } catch (error) {
+    if (error instanceof ApiProblem && error.status === 404) return null;
+    throw error;
+  }
+};
+
 /**
  * A bank's policy document, or null when the bank has none. Only asked for when the bank's
  * detail says `has_policy` (pass `enabled: false` otherwise), so a bank without a policy
@@ -23,15 +33,28 @@ export function useBankPolicy(bankId: string, enabled: boolean) {
   return useQuery<Policy | null, ApiProblem>({
     queryKey: policyKey(bankId),
     enabled,
-    queryFn: async () => {
-      try {
-        return await api.call(policy.get, { params: { bank_id: bankId } });
-      } catch (error) {
-        if (error instanceof ApiProblem && error.status === 404) return null;
-        throw error;
-      }
-    },
+    queryFn: () => readPolicy(bankId),
   });
+}
+
+type PolicyChange = Extract<CallResult<typeof banks.history>["entries"][number], { kind: "policy" }>;
+
+/**
+ * For a save refused because the policy changed meanwhile: the policy as it is now (null: none),
+ * read again so every view of it follows, and the bank's policy changes, newest first (null
+ * when the history cannot be read: who changed it is then not known).
+ */
+export function useReadPolicyNow(bankId: string) {
+  const queryClient = useQueryClient();
+  return async (): Promise<{ now: Policy | null; changes: PolicyChange[] | null }> => {
+    const now = await queryClient.fetchQuery({ queryKey: policyKey(bankId), queryFn: () => readPolicy(bankId), staleTime: 0 });
+    void queryClient.invalidateQueries({ queryKey: bankKey(bankId) });
+    const history = await queryClient
+      .fetchQuery({ queryKey: historyKey(bankId), queryFn: () => api.call(banks.history, { params: { bank_id: bankId } }), staleTime: 0 })
+      .catch(() => null);
+    const changes = history ? history.entries.filter((entry): entry is PolicyChange => entry.kind === "policy") : null;
+    return { now, changes };
+  };
 }
 
 /**
@@ -51,19 +74,34 @@ async function afterPolicyWrite(queryClient: ReturnType<typeof useQueryClient>, 
   ]);
 }
 
-/** Saves (PUT) a bank's policy. */
+/**
+ * The version of the policy a write was made from (CONTRACT §19): its ETag, or `none` when the
+ * editor showed no policy (sent as If-None-Match: *, create only). Undefined: whatever it is now.
+ */
+export type PolicyVersion = string | "none" | undefined;
+
+/** The ETag of a policy as useBankPolicy holds it: `none` for no policy. */
+export const policyVersionOf = (stored: Policy | null | undefined): PolicyVersion => (stored === null ? "none" : entityTagOf(stored));
+
+/** Saves (PUT) a bank's policy, if it is still at `version` (else 412 `precondition-failed`, nothing written). */
 export function useSavePolicy(bankId: string) {
   const queryClient = useQueryClient();
-  return useMutation<Policy, ApiProblem, unknown>({
-    mutationFn: (document) => api.call(policy.put, { params: { bank_id: bankId }, body: { document: document as never } }),
+  return useMutation<Policy, ApiProblem, { document: unknown; version: PolicyVersion }>({
+    mutationFn: ({ document, version }) =>
+      api.call(policy.put, {
+        params: { bank_id: bankId },
+        body: { document: document as never },
+        ...(version === "none" ? { ifNoneMatch: "*" } : { ifMatch: version }),
+      }),
     onSuccess: (saved) => afterPolicyWrite(queryClient, bankId, saved),
   });
 }
 
+/** Deletes a bank's policy, if it is still at `version` (its ETag). */
 export function useDeletePolicy(bankId: string) {
   const queryClient = useQueryClient();
-  return useMutation<void, ApiProblem, void>({
-    mutationFn: () => api.call(policy.remove, { params: { bank_id: bankId } }),
+  return useMutation<void, ApiProblem, string | undefined>({
+    mutationFn: (version) => api.call(policy.remove, { params: { bank_id: bankId }, ifMatch: version }),
     onSuccess: () => afterPolicyWrite(queryClient, bankId, null),
   });
 }
@@ -76,10 +114,15 @@ type RestoredPolicy = CallResult<typeof policy.restore>;
  */
 export function useRestorePolicy(bankId: string) {
   const queryClient = useQueryClient();
-  return useMutation<RestoredPolicy, ApiProblem, string>({
-    mutationFn: (entry) => api.call(policy.restore, { params: { bank_id: bankId }, body: { entry } }),
-    onSuccess: (restored) =>
-      afterPolicyWrite(queryClient, bankId, restored.document === null ? null : { bank_id: restored.bank_id, document: restored.document }),
+  return useMutation<RestoredPolicy, ApiProblem, { entry: string; version: string | undefined }>({
+    mutationFn: ({ entry, version }) => api.call(policy.restore, { params: { bank_id: bankId }, body: { entry }, ifMatch: version }),
+    onSuccess: (restored) => {
+      if (restored.document === null) return afterPolicyWrite(queryClient, bankId, null);
+      const now = { bank_id: restored.bank_id, document: restored.document };
+      // The restore answers the policy's new ETag, which the policy as cached keeps.
+      keepEntityTag(now, entityTagOf(restored));
+      return afterPolicyWrite(queryClient, bankId, now);
+    },
   });
 }
 

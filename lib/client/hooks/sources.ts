@@ -25,6 +25,11 @@ export function useSources(scope: ScopeKind) {
   return useEndpointQuery(endpoints.sources[scope].list, undefined, { refetchOnMount: "always" });
 }
 
+/** One source as it is now (GET …/template-sources/{name}): its ETag is the version an edit is written against. */
+export function useSource(scope: ScopeKind, name: string) {
+  return useEndpointQuery(endpoints.sources[scope].get, { params: { name } }, { staleTime: 0 });
+}
+
 export function useCreateSource(scope: ScopeKind) {
   const e = endpoints.sources[scope];
   return useEndpointMutation(e.create, { invalidates: [e.list, endpoints.availableSources.list] });

@@ -104,11 +104,38 @@ export function usePatchTemplate(scope: ScopeKind) {
   });
   return {
     ...mutation,
-    patch: async (id: string, body: Parameters<typeof mutation.mutateAsync>[0]["body"]) => {
-      const template = await mutation.mutateAsync({ params: { template_id: id }, body });
+    /** Writes the changes if the template is still at `version` (its ETag), else 412 `precondition-failed`. */
+    patch: async (id: string, body: Parameters<typeof mutation.mutateAsync>[0]["body"], version: string | undefined) => {
+      const template = await mutation.mutateAsync({ params: { template_id: id }, body, ifMatch: version });
       queryClient.setQueryData(templateKey(scope, id), template);
       return template;
     },
+  };
+}
+
+type VersionSummary = CallResult<(typeof endpoints.templateLifecycle)[ScopeKind]["versions"]>["versions"][number];
+
+/**
+ * For a save refused because the template changed meanwhile: the template as it is now (null:
+ * deleted), read again so every view of it follows, and its versions, newest first (null when
+ * they cannot be read: who changed it is then not known).
+ */
+export function useReadTemplateNow(scope: ScopeKind) {
+  const queryClient = useQueryClient();
+  const e = endpoints.templates[scope];
+  const versions = endpoints.templateLifecycle[scope].versions;
+  return async (id: string): Promise<{ now: TemplateData | null; versions: VersionSummary[] | null }> => {
+    const params = { template_id: id };
+    const now = await queryClient
+      .fetchQuery({ queryKey: templateKey(scope, id), queryFn: () => api.call(e.get, { params }), staleTime: 0 })
+      .catch((error: unknown) => {
+        if (error instanceof ApiProblem && error.status === 404) return null;
+        throw error;
+      });
+    const list = await queryClient
+      .fetchQuery({ queryKey: endpointQueryKey(versions, { params }), queryFn: () => api.call(versions, { params }), staleTime: 0 })
+      .catch(() => null);
+    return { now, versions: list?.versions ?? null };
   };
 }
 
@@ -130,7 +157,9 @@ export function useRemoveTemplate(scope: ScopeKind) {
   });
   return {
     ...mutation,
-    remove: (id: string) => mutation.mutateAsync({ params: { template_id: id } }).then(() => undefined),
+    /** Deletes the template if it is still at `version` (the ETag of the one shown). */
+    remove: (id: string, version: string | undefined) =>
+      mutation.mutateAsync({ params: { template_id: id }, ifMatch: version }).then(() => undefined),
   };
 }
 
@@ -152,11 +181,12 @@ export function useUpdateTemplate(scope: ScopeKind) {
   const mutation = useEndpointMutation(endpoint, { invalidates: templateReaders(scope) });
   return {
     ...mutation,
-    update: async (id: string, mode: UpdateMode, resolutions?: MergeResolutionEntry[]) => {
+    /** Updates the template from its source, if it is still at `version` (the ETag of the one reviewed). */
+    update: async (id: string, mode: UpdateMode, version: string | undefined, resolutions?: MergeResolutionEntry[]) => {
       const query = { force: flag(mode === "force"), merge: flag(mode === "merge") };
       const body = resolutions ? { resolutions } : {};
       try {
-        const result = await mutation.mutateAsync({ params: { template_id: id }, query, body });
+        const result = await mutation.mutateAsync({ params: { template_id: id }, query, body, ifMatch: version });
         queryClient.setQueryData(templateKey(scope, id), result.template);
         return result;
       } catch (error) {

@@ -47,8 +47,9 @@ export function useRollbackTemplate(scope: ScopeKind, id: string) {
   const mutation = useEndpointMutation(lifecycle.rollback, { invalidates: templateReaders(scope) });
   return {
     ...mutation,
-    rollback: async (version: number) => {
-      const template = await mutation.mutateAsync({ params: { template_id: id }, body: { version } });
+    /** Rolls back to `version` if the template is still at `current` (the ETag of the one shown). */
+    rollback: async (version: number, current: string | undefined) => {
+      const template = await mutation.mutateAsync({ params: { template_id: id }, body: { version }, ifMatch: current });
       queryClient.setQueryData(templateKey(scope, id), template);
       // The mutation refreshed the versions list (a template reader); read it from the cache,
       // asking the server only if no page held it: it names the version just recorded.

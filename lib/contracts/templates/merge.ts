@@ -1,5 +1,6 @@
 import type { MergeConflict } from "@/lib/contracts/problem-schema";
 import { formatPath } from "@/lib/contracts/validation";
+import { sameJson } from "@/lib/shared/same-json";
 
 /**
  * The three-way merge of an update that keeps local edits (CONTRACT §16). Pure: the service
@@ -77,17 +78,6 @@ const MISSING: unique symbol = Symbol("missing");
 type Path = readonly (string | number)[];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** Deep equality of JSON values; an object's key order does not matter, an array's order does. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  }
-  if (!isObject(a) || !isObject(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
-}
 
 /** Local's keys (or entries) in local's order, then upstream's others in upstream's order. */
 function unionInOrder(local: readonly string[], upstream: readonly string[]): string[] {
