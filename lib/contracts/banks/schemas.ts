@@ -216,7 +216,7 @@ export const BankListQuery = z.strictObject({
 const MAX_ROLLOUT_BANKS = 1000;
 
 /** A bank a rollout names with the version it was read at (CONTRACT §19): applied only while it is still that version. */
-export const ConditionalBank = z
+const ConditionalBank = z
   .strictObject({
     bank_id: bankId,
     if_match: z.string().min(1).max(200).meta({
