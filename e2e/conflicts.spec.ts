@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { type APIRequestContext, request as apiRequest, type Browser, type Page } from "@playwright/test";
 import { ADMIN_HEADERS as admin, apiCall as api, createFreshUser, deleteBankIfPresent, expectOk } from "./support/api";
 import { jsonDocument, openPolicy, policyJson } from "./support/bank-steps";
 import { consoleNav, signIn } from "./support/console";
@@ -291,7 +291,10 @@ test("tove edits a source's description while its URL is changed through the API
     await expect(dialog.getByLabel("Description")).toHaveValue("Tove's notes");
     await dialog.getByRole("button", { name: "Save source" }).click();
     await expect(dialog).toBeHidden();
-    const stored = (await (await expectOk(await request.get(source, { headers: toveHeaders }))).json()) as Record<string, unknown>;
+    // A connection of its own: the test's one sat idle through the steps above, and the server may close it just as it is reused.
+    const reader = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: toveHeaders });
+    const stored = (await (await expectOk(await reader.get(source))).json()) as Record<string, unknown>;
+    await reader.dispose();
     expect(stored).toMatchObject({ url: market.sourceUrl("moved"), description: "Tove's notes" });
   } finally {
     await market.stop();
