@@ -219,7 +219,8 @@ async function open(page: Page, path: string, heading: string | RegExp) {
   await page.goto(path);
   await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "light");
-  if (path === "/api-reference") await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
+  // Swagger UI renders the whole document in the browser: on a busy 2-core runner that took 20-45 s.
+  if (path === "/api-reference") await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 60_000 });
 }
 
 /**

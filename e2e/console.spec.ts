@@ -129,7 +129,8 @@ test("the admin sees every console page, the admin navigation and both source sc
   await nav.getByRole("link", { name: "API reference", exact: true }).click();
   await expect(pageHeading(page, "API reference")).toBeVisible();
   const reference = page.getByTestId("api-reference");
-  await expect(reference.getByText("Bank template and bank policy extension API")).toBeVisible();
+  // Swagger UI renders the whole document in the browser: slow on a busy runner (see a11y.spec).
+  await expect(reference.getByText("Bank template and bank policy extension API")).toBeVisible({ timeout: 60_000 });
   await expect(reference.getByText("/ext/svc/me/template-sources", { exact: true }).first()).toBeVisible();
   await screenshot(page, "api-reference");
 

@@ -51,7 +51,7 @@ test("the API reference renders under the CSP", async ({ page }) => {
   await signIn(page, "admin", E2E_ADMIN_PASSWORD);
   await page.goto("/api-reference");
   await expect(pageHeading(page, "API reference")).toBeVisible();
-  await expect(page.getByTestId("api-reference").getByText("/ext/svc/me/password").first()).toBeVisible();
+  await expect(page.getByTestId("api-reference").getByText("/ext/svc/me/password").first()).toBeVisible({ timeout: 60_000 });
 });
 
 test("sign-out ends the session even for a copy of its cookie", async ({ page, browser, request }) => {
