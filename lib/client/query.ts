@@ -1,4 +1,4 @@
-import { type UseQueryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { hashKey, type Query, type UseQueryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type CallArgs, type CallInput, type CallResult } from "./api";
 import type { EndpointRoute } from "./endpoints";
 import type { ApiProblem } from "./problem";
@@ -37,10 +37,17 @@ export function useEndpointMutation<E extends EndpointRoute>(
     mutationFn: (input) => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input),
     onSuccess: (_answer, input) => {
       // Cached answers that may name what is gone are dropped before the refresh, so no page
-      // shows them, nor asks after them again (a question about a deleted thing answers 404).
+      // shows them (and asks after them) before they are fetched again.
       for (const e of removes) queryClient.removeQueries({ queryKey: ["ext-svc", e.method, e.path] });
-      for (const queryKey of forget(input)) queryClient.removeQueries({ queryKey, exact: true });
-      return Promise.all(invalidates.map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] })));
+      // Questions about what this write deleted would answer 404 now: never asked again. A page
+      // still showing them keeps them until it goes (removing them under it would only make it
+      // ask again); the others are dropped.
+      const gone = new Set(forget(input).map((queryKey) => hashKey(queryKey)));
+      queryClient.removeQueries({ type: "inactive", predicate: (query) => gone.has(query.queryHash) });
+      const stillThere = (query: Query) => !gone.has(query.queryHash);
+      return Promise.all(
+        invalidates.map((e) => queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path], predicate: stillThere })),
+      );
     },
   });
 }
