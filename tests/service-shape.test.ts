@@ -55,7 +55,7 @@ const NOT_VERBS = new Set([
   "@/lib/services/idempotency/keys#requestFingerprint",
   "@/lib/services/idempotency/keys#claimIdempotencyKey",
   "@/lib/services/idempotency/keys#markingWrites",
-  "@/lib/services/preconditions#preconditionAudit",
+  "@/lib/services/preconditions#conditionalWrite",
   "@/lib/services/idempotency/keys#storeAnswer",
   "@/lib/services/idempotency/keys#releaseClaim",
 ]);

@@ -96,3 +96,13 @@ export function describeError(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   return "Something went wrong.";
 }
+
+/** What `read` answers, or null when the server says there is no such thing (404). */
+export async function nullWhenMissing<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ApiProblem && error.status === 404) return null;
+    throw error;
+  }
+}

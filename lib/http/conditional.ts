@@ -3,7 +3,7 @@ import { ETAG_HEADER, IF_MATCH_HEADER, IF_NONE_MATCH_HEADER, matchesWeakly, pars
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { entityTag, textEntityTag } from "@/lib/platform/entity-tag";
 import type { Audit } from "@/lib/services/context";
-import { EntityTagPrecondition, preconditionAudit } from "@/lib/services/preconditions";
+import { conditionalWrite, type Written } from "@/lib/services/preconditions";
 
 // Conditional requests (CONTRACT §19, RFC 9110 §13): reads answer their representation's tag
 // and 304 to a client that holds it; writes to one resource take If-Match / If-None-Match: *.
@@ -20,26 +20,24 @@ export function answerTagged(request: Request, text: string, headers: Record<str
   return new Response(text, { status: 200, headers: { ...headers, [ETAG_HEADER]: tag } });
 }
 
-/** What a write's audit entry left: the resource as GET answers it after the write (null: deleted). */
-interface Written {
-  after?: unknown;
-}
-
 /**
  * The precondition a request to `endpoint` states, and the audit that checks it (when the verb did
  * not) and keeps what was written. An endpoint that is not a conditional write ignores the headers,
  * as hindclaw's clients send none.
  */
 export function writePrecondition(endpoint: Endpoint, request: Request, audit: Audit) {
-  const written: Written = {};
-  if (!endpoint.conditional) return { precondition: undefined, audit, written };
-  const ifMatch = parseEntityTags(request.headers.get(IF_MATCH_HEADER));
-  const noneMatch = endpoint.conditional === "if-match-or-create" ? parseEntityTags(request.headers.get(IF_NONE_MATCH_HEADER)) : null;
-  const precondition = new EntityTagPrecondition(ifMatch, noneMatch === "*" ? "*" : null);
-  return { precondition, audit: preconditionAudit(audit, precondition, written), written };
+  if (!endpoint.conditional) return { precondition: undefined, audit, written: {} as Written };
+  return conditionalWrite(audit, {
+    ifMatch: request.headers.get(IF_MATCH_HEADER),
+    ifNoneMatch: endpoint.conditional === "if-match-or-create" ? request.headers.get(IF_NONE_MATCH_HEADER) : null,
+  });
 }
 
-/** The `ETag` of a conditional write's answer: the resource's new tag, when it still exists. */
-export function writtenTagHeaders(written: Written): Record<string, string> {
-  return written.after === undefined || written.after === null ? {} : { [ETAG_HEADER]: entityTag(written.after) };
+/**
+ * The `ETag` of a conditional write's answer: the resource's new tag, when it still exists. When
+ * the answer is that resource, the tag of the text already encoded (not encoded again).
+ */
+export function writtenTagHeaders(written: Written, answer?: { payload: unknown; text: string }): Record<string, string> {
+  if (written.after === undefined || written.after === null) return {};
+  return { [ETAG_HEADER]: answer && answer.payload === written.after ? textEntityTag(answer.text) : entityTag(written.after) };
 }

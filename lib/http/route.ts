@@ -152,8 +152,9 @@ export function handle<E extends Endpoint>(
       const payload = await handler({ ctx, params, query, body } as HandlerInput<E>);
       await settleJournal(journal, app.db, payload);
       const { status } = endpoint;
-      const tagged = { ...apiHeaders(requestId), ...writtenTagHeaders(written) };
-      if (!endpoint.response || status === 204) return new Response(null, { status: 204, headers: tagged });
+      if (!endpoint.response || status === 204) {
+        return new Response(null, { status: 204, headers: { ...apiHeaders(requestId), ...writtenTagHeaders(written) } });
+      }
       if (payload instanceof NdjsonStream) return await streamLines(endpoint, payload, requestId);
       // Presenters build exactly the wire shape from rows that were validated before they were
       // stored, so answers are encoded as they are: no per-response zod parse (which also
@@ -162,9 +163,10 @@ export function handle<E extends Endpoint>(
       const encoded = payload instanceof JsonText;
       if (CHECK_RESPONSES) assertWireShape(endpoint, encoded ? payload.value() : payload);
       const text = encoded ? payload.text : JSON.stringify(payload);
+      const headers = { ...JSON_HEADERS, ...apiHeaders(requestId) };
       // A read answers its representation's tag, and 304 to a client that holds it already.
-      if (request.method === "GET") return answerTagged(request, text, { ...JSON_HEADERS, ...tagged });
-      return new Response(text, { status, headers: { ...JSON_HEADERS, ...tagged } });
+      if (request.method === "GET") return answerTagged(request, text, headers);
+      return new Response(text, { status, headers: { ...headers, ...writtenTagHeaders(written, { payload, text }) } });
     } catch (error) {
       return errorToResponse(error, where);
     }

@@ -1,5 +1,5 @@
 import "server-only";
-import { type EntityTagCondition, matchesStrongly } from "@/lib/contracts/conditional-header";
+import { type EntityTagCondition, matchesStrongly, parseEntityTags } from "@/lib/contracts/conditional-header";
 import { preconditionFailed } from "@/lib/contracts/errors";
 import { entityTag } from "@/lib/platform/entity-tag";
 import type { Audit, ServiceContext, WritePrecondition } from "@/lib/services/context";
@@ -10,7 +10,7 @@ import type { Audit, ServiceContext, WritePrecondition } from "@/lib/services/co
  * the resource (its row lock, or the advisory lock of a resource that may not exist yet), against
  * the resource as GET answers it, so two writes sent with the same tag cannot both pass.
  */
-export class EntityTagPrecondition implements WritePrecondition {
+class EntityTagPrecondition implements WritePrecondition {
   private checked = false;
 
   constructor(
@@ -50,13 +50,30 @@ export function checkPrecondition(ctx: ServiceContext, current: unknown): void {
   ctx.precondition?.check(current);
 }
 
+/** What a conditional write's audit entry left: the resource as GET answers it after the write (null: deleted). */
+export interface Written {
+  after?: unknown;
+}
+
+/**
+ * A conditional write's precondition from its headers' values (If-Match; If-None-Match, of which
+ * only `*` counts), and the audit that checks it and keeps what was written (preconditionAudit):
+ * for a request (lib/http/conditional.ts) and for each bank a rollout names with its ETag.
+ */
+export function conditionalWrite(audit: Audit, { ifMatch, ifNoneMatch }: { ifMatch: string | null; ifNoneMatch: string | null }) {
+  const noneMatch = parseEntityTags(ifNoneMatch);
+  const precondition = new EntityTagPrecondition(parseEntityTags(ifMatch), noneMatch === "*" ? "*" : null);
+  const written: Written = {};
+  return { precondition, audit: preconditionAudit(audit, precondition, written), written };
+}
+
 /**
  * The audit of a conditional write: a verb that did not check its precondition itself has it
  * checked against its entry's `before` (the resource as GET answered it, read in the write's
  * transaction, which rolls back on a failure), and the entry's `after` is kept: the resource as
  * GET now answers it, whose tag the write answers.
  */
-export function preconditionAudit(audit: Audit, precondition: WritePrecondition, written: { after?: unknown }): Audit {
+function preconditionAudit(audit: Audit, precondition: WritePrecondition, written: Written): Audit {
   return {
     record: async (entry) => {
       if (!precondition.done) precondition.check(entry.before);

@@ -3,7 +3,7 @@ import type { PolicyContext } from "@/lib/contracts/policy/schemas";
 import { api, type CallResult } from "../api";
 import { endpoints } from "../endpoints";
 import { entityTagOf, keepEntityTag } from "../entity-tag";
-import { ApiProblem } from "../problem";
+import { type ApiProblem, nullWhenMissing } from "../problem";
 import { endpointQueryKey, useEndpointQuery } from "../query";
 
 const { policy, banks } = endpoints;
@@ -15,14 +15,7 @@ const bankKey = (bankId: string) => endpointQueryKey(banks.get, { params: { bank
 const historyKey = (bankId: string) => endpointQueryKey(banks.history, { params: { bank_id: bankId } });
 const resolveKeyPrefix = (bankId: string) => ["ext-svc", policy.resolve.method, policy.resolve.path, { bank_id: bankId }] as const;
 
-const readPolicy = async (bankId: string): Promise<Policy | null> => {
-  try {
-    return await api.call(policy.get, { params: { bank_id: bankId } });
-  } catch (error) {
-    if (error instanceof ApiProblem && error.status === 404) return null;
-    throw error;
-  }
-};
+const readPolicy = (bankId: string): Promise<Policy | null> => nullWhenMissing(api.call(policy.get, { params: { bank_id: bankId } }));
 
 /**
  * A bank's policy document, or null when the bank has none. Only asked for when the bank's

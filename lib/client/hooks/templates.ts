@@ -6,7 +6,7 @@ import type { Template } from "@/lib/contracts/templates/schemas";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { api, type CallResult } from "../api";
 import { endpoints } from "../endpoints";
-import { ApiProblem, describeError } from "../problem";
+import { ApiProblem, describeError, nullWhenMissing } from "../problem";
 import { endpointQueryKey, useEndpointMutation, useEndpointQuery } from "../query";
 
 // Installed templates of one scope: `personal` (/me/templates) or `server` (/admin/templates,
@@ -126,12 +126,9 @@ export function useReadTemplateNow(scope: ScopeKind) {
   const versions = endpoints.templateLifecycle[scope].versions;
   return async (id: string): Promise<{ now: TemplateData | null; versions: VersionSummary[] | null }> => {
     const params = { template_id: id };
-    const now = await queryClient
-      .fetchQuery({ queryKey: templateKey(scope, id), queryFn: () => api.call(e.get, { params }), staleTime: 0 })
-      .catch((error: unknown) => {
-        if (error instanceof ApiProblem && error.status === 404) return null;
-        throw error;
-      });
+    const now = await nullWhenMissing(
+      queryClient.fetchQuery({ queryKey: templateKey(scope, id), queryFn: () => api.call(e.get, { params }), staleTime: 0 }),
+    );
     const list = await queryClient
       .fetchQuery({ queryKey: endpointQueryKey(versions, { params }), queryFn: () => api.call(versions, { params }), staleTime: 0 })
       .catch(() => null);

@@ -54,10 +54,11 @@ export interface BankRecords {
   /** A deletion's records (its history and policy go with the bank) and audit entry, the bank read before both. */
   removal(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null }): Promise<void>;
   /**
-   * The call's precondition (If-Match, If-None-Match: *; CONTRACT §19) checked against the bank as
-   * GET answers it (null: none): for a store that writes elsewhere first (Hindsight), before it does.
+   * The call's precondition (If-Match, If-None-Match: *; CONTRACT §19), if it has one, checked
+   * against the bank as GET answers it (`read`, called only then; null: none): for a store that
+   * writes elsewhere first (Hindsight), before it does.
    */
-  precondition(ctx: ServiceContext, bank: StoredBankDetail | null): Promise<void>;
+  precondition(ctx: ServiceContext, read: () => Promise<StoredBankDetail | null>): Promise<void>;
 }
 
 /**

@@ -30,8 +30,8 @@ const bankRecords: BankRecords = {
     const target = { type: "bank", id: bankId } as const;
     await tx.audit.record({ action: "bank.import", target, before: await presented(tx, before), after: await presented(tx, after) });
   },
-  precondition: async (ctx, bank) => {
-    if (ctx.precondition && !ctx.precondition.done) checkPrecondition(ctx, await presented(ctx, bank));
+  precondition: async (ctx, read) => {
+    if (ctx.precondition && !ctx.precondition.done) checkPrecondition(ctx, await presented(ctx, await read()));
   },
   removal: async (tx, { bankId, before }) => {
     await holdPolicyLock(tx.db, bankId);

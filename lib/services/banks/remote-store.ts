@@ -29,7 +29,7 @@ export function remoteBankStore(config: HindsightConfig, records: BankRecords): 
       if (ctx.actor.role !== "admin") return false;
       // The bank before, for the audit entry: one more read of Hindsight per deletion.
       const current = await client.getBank(bankId);
-      if (current) await records.precondition(ctx, await storedBank(ctx.db, bankId, current));
+      if (current) await records.precondition(ctx, () => storedBank(ctx.db, bankId, current));
       if (!(await client.deleteBank(bankId))) return false;
       // Hindsight deleted it: its history, its policy and the audit entry go together.
       await withTransaction(ctx, async (tx) => {
@@ -75,7 +75,7 @@ async function importIntoHindsight(
   });
   const changes = importChanges(plan, before, hindsightShape);
   // Hindsight cannot take a precondition: checked against what it answered just now (on a dry run too).
-  await records.precondition(ctx, await storedBank(ctx.db, bankId, current));
+  await records.precondition(ctx, () => storedBank(ctx.db, bankId, current));
   const answer = await client.importManifest(bankId, request.template.manifest, dryRun);
   if (dryRun) {
     const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: true };

@@ -1,11 +1,10 @@
 import "server-only";
 import type { z } from "zod";
 import { type RolloutBankResult, type RolloutRequest, rolloutBankId } from "@/lib/contracts/banks/schemas";
-import { parseEntityTags } from "@/lib/contracts/conditional-header";
 import { DomainError, internalError, nestedProblem } from "@/lib/contracts/errors";
 import { logError } from "@/lib/platform/log";
 import type { ServiceContext } from "@/lib/services/context";
-import { EntityTagPrecondition, preconditionAudit } from "@/lib/services/preconditions";
+import { conditionalWrite } from "@/lib/services/preconditions";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { appliedTemplate, bankStore } from "./banks";
 
@@ -21,8 +20,8 @@ function asProblem(ctx: ServiceContext, bankId: string, error: unknown) {
 
 /** The context of one bank named with its ETag: the apply checks it as POST /banks does an If-Match. */
 function conditionalOn(ctx: ServiceContext, ifMatch: string): ServiceContext {
-  const precondition = new EntityTagPrecondition(parseEntityTags(ifMatch), null);
-  return { ...ctx, precondition, audit: preconditionAudit(ctx.audit, precondition, {}) };
+  const { precondition, audit } = conditionalWrite(ctx.audit, { ifMatch, ifNoneMatch: null });
+  return { ...ctx, precondition, audit };
 }
 
 /**

@@ -80,7 +80,7 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords
           ? storedDetail({ bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) })
           : null;
       // Checked on a dry run too, so it answers what the import would.
-      await records.precondition(tx, before);
+      await records.precondition(tx, async () => before);
       if (dryRun) return { bankCreated: false, result, changes };
 
       const appliedAt = await records.importHistory(tx, { request, result, at: now });

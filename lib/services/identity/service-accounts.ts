@@ -82,8 +82,7 @@ export async function getServiceAccount(ctx: ServiceContext, { id }: { id: strin
 
 /** 404 unless the service account is the caller's own (others' answer as missing ones). */
 export async function assertOwnServiceAccount(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
-  const [row] = await ctx.db.select({ id: serviceAccounts.id }).from(serviceAccounts).where(owned(ctx.actor.userId, id)).limit(1);
-  if (!row) throw notYours(id);
+  await getServiceAccount(ctx, { id });
 }
 
 /** Deletes one of the caller's service accounts with its keys; they stop working in every process before this returns. */

@@ -35,6 +35,9 @@ export function presentSource(row: SourceRow): z.input<typeof Source> {
 const inScope = (scope: OwnerScope) =>
   and(eq(templateSources.scope, scope.kind), scope.owner === null ? isNull(templateSources.owner) : eq(templateSources.owner, scope.owner));
 
+/** The source of that name in the scope. */
+const named = (scope: OwnerScope, name: string) => and(inScope(scope), eq(templateSources.name, name));
+
 const scopeWords = (scope: OwnerScope) => (scope.kind === "personal" ? "personal source" : "server source");
 
 export async function listSources(ctx: ServiceContext, { scope }: { scope: OwnerScope }) {
@@ -44,11 +47,7 @@ export async function listSources(ctx: ServiceContext, { scope }: { scope: Owner
 
 /** One source of the scope; 404 when it has none of that name. */
 export async function getSource(ctx: ServiceContext, { scope, name }: { scope: OwnerScope; name: string }) {
-  const [row] = await ctx.db
-    .select()
-    .from(templateSources)
-    .where(and(inScope(scope), eq(templateSources.name, name)))
-    .limit(1);
+  const [row] = await ctx.db.select().from(templateSources).where(named(scope, name)).limit(1);
   if (!row) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
   return presentSource(row);
 }
@@ -132,11 +131,7 @@ export async function updateSource(
   { scope, name, body: input }: { scope: OwnerScope; name: string; body: z.output<typeof UpdateSourceRequest> },
 ) {
   return withTransaction(ctx, async (tx) => {
-    const [row] = await tx.db
-      .select()
-      .from(templateSources)
-      .where(and(inScope(scope), eq(templateSources.name, name)))
-      .for("update");
+    const [row] = await tx.db.select().from(templateSources).where(named(scope, name)).for("update");
     if (!row) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
     const before = presentSource(row);
     checkPrecondition(tx, before);
@@ -185,10 +180,7 @@ function catalogUrlOf(sourceUrl: string): string | null {
 
 export async function deleteSource(ctx: ServiceContext, { scope, name }: { scope: OwnerScope; name: string }): Promise<void> {
   await withTransaction(ctx, async (tx) => {
-    const [deleted] = await tx.db
-      .delete(templateSources)
-      .where(and(inScope(scope), eq(templateSources.name, name)))
-      .returning();
+    const [deleted] = await tx.db.delete(templateSources).where(named(scope, name)).returning();
     if (!deleted) throw notFound(`No ${scopeWords(scope)} named ${name} exists.`);
     await tx.audit.record({
       action: "template_source.delete",
@@ -210,11 +202,7 @@ export async function holdSource(db: Database, sourceId: string): Promise<boolea
 
 /** A source with its decrypted token, for talking to its marketplace; null when absent. */
 export async function findSourceWithToken(db: Database, secretKey: Buffer, scope: OwnerScope, name: string) {
-  const [row] = await db
-    .select()
-    .from(templateSources)
-    .where(and(inScope(scope), eq(templateSources.name, name)))
-    .limit(1);
+  const [row] = await db.select().from(templateSources).where(named(scope, name)).limit(1);
   if (!row) return null;
   return { row, authToken: row.authTokenEncrypted ? decryptSecret(secretKey, row.authTokenEncrypted) : null };
 }
