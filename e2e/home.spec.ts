@@ -53,6 +53,7 @@ test.beforeAll(async () => {
   admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
   // A clean slate: a CI retry runs the whole serial file again on the same data.
   await cleanUp();
+  await expectEmptyServer();
   await createFreshUser(admin, { id: HANA.id, display_name: "Hana", password: HANA.password, role: "admin" });
   await createFreshUser(admin, { id: MILO.id, display_name: "Milo", password: MILO.password });
   await createFreshUser(admin, { id: NOOR.id, display_name: "Noor", password: NOOR.password });
@@ -64,6 +65,29 @@ async function cleanUp() {
   for (const source of [SERVER_SOURCE, BROKEN_SERVER_SOURCE]) await deleteIfPresent(admin, `/ext/svc/admin/template-sources/${source}`);
   // Their personal sources, templates and keys go with them.
   for (const user of [HANA, MILO, NOOR]) await deleteIfPresent(admin, `/ext/svc/admin/users/${user.id}`);
+}
+
+/**
+ * Home's first steps need a server with no bank, server template or server source: an earlier
+ * spec file on this worker's server that left one behind is named here, not as a summary that
+ * reads differently.
+ */
+async function expectEmptyServer() {
+  const names = async (path: string, key?: string) => {
+    const body = (await (await expectOk(await admin.get(path))).json()) as Record<string, unknown>;
+    const items = (key ? body[key] : body) as { id?: string; bank_id?: string; name?: string }[];
+    return items.map((item) => item.bank_id ?? item.id ?? item.name);
+  };
+  const left = {
+    banks: await names("/ext/svc/banks", "banks"),
+    "server templates": await names("/ext/svc/admin/templates", "templates"),
+    "server sources": await names("/ext/svc/admin/template-sources"),
+  };
+  expect(left, "left behind by an earlier spec file on this worker's server").toEqual({
+    banks: [],
+    "server templates": [],
+    "server sources": [],
+  });
 }
 
 // Later specs expect an empty server: remove what this one made.
