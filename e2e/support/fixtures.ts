@@ -80,6 +80,12 @@ export const test = base.extend<{ watch: PageWatch; serverLogScan: undefined }>(
 });
 
 const SCREENSHOTS = path.join(__dirname, "..", "screenshots");
+/**
+ * Whether the pictures are taken: on a developer's run, which refreshes the README's; not in CI,
+ * whose fresh clone throws them away (about 140 full-page pictures, minutes of a 2-core runner),
+ * unless E2E_SCREENSHOTS=1 asks for them.
+ */
+const TAKE_SCREENSHOTS = process.env.E2E_SCREENSHOTS === "1" || !process.env.CI;
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 
@@ -93,6 +99,7 @@ export async function screenshot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   // Let fonts, transitions and the theme settle so pictures are stable between runs.
   await page.mouse.move(1, 1); // no hover tooltips in the picture
+  if (!TAKE_SCREENSHOTS) return;
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(250);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, animations: "disabled" });
@@ -111,6 +118,7 @@ export async function overlayScreenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const width = page.viewportSize()?.width ?? DESKTOP.width;
   await page.mouse.move(1, 1);
+  if (!TAKE_SCREENSHOTS) return;
   await page.waitForTimeout(250);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), animations: "disabled" });
 }
