@@ -4,18 +4,22 @@ import { axeFindingsInBothSchemes, settle, watchSettling } from "./support/axe";
 import { pickTemplate } from "./support/bank-steps";
 import { signIn } from "./support/console";
 import { E2E_BASE_URL } from "./support/env";
-import { test as base, DESKTOP, expect, MOBILE } from "./support/fixtures";
+import { test as base, DESKTOP, expect, MOBILE, screenshot } from "./support/fixtures";
 import { type CatalogEntry, E2eMarketplace, e2eManifest } from "./support/marketplace";
+import { consoleRoutes, sidewaysProblems } from "./support/sideways";
 
 // Accessibility (WCAG 2.2 AA, checked by axe-core) of every console page, its states and its
 // dialogs, the sign-in page and the landing page, at desktop and phone widths, in the light and
-// the dark colour scheme. Admin alma has something on every page: a personal source from a local
+// the dark colour scheme; and that nothing on them sticks out sideways (support/sideways.ts). Admin
+// alma has something in every table and every badge there is: a personal source from a local
 // marketplace with two templates installed from it, one edited here (an update waiting, whose diff
-// is long enough to scroll, and a merge of her edit), a hand-made template with three versions (the
-// last rewrote its manifest), a bank made from its second version (behind, to roll out) with a
-// policy changed twice, another template with two banks of its own to roll out to, a service
-// account, a server source, a second console session, and the audit entries all that wrote. Member
-// milo has nothing of his own: his pages show what a member starts from.
+// is long enough to scroll, and a merge of her edit), a personal source whose marketplace fails, a
+// hand-made template with three versions (the last rewrote its manifest), a bank made from its
+// second version (behind, to roll out) with a policy changed twice, another template with two
+// banks of its own to roll out to, a service account with a read-only key about to expire, a
+// server source with a token and a server template from it, edited, with an update waiting, a
+// second console session, and the audit entries all that wrote. Member milo has nothing of his
+// own: his pages show what a member starts from.
 //
 // Each test checks one page (or one step of a flow) at one width, with its states and dialogs: every
 // view in the light scheme with all the rules, then the same view switched to the dark scheme with
@@ -56,6 +60,20 @@ const catalogEntry = (edition: string, directiveCount = 1): CatalogEntry => ({
 /** The FAQ, never edited here: a new edition of it is an update that Update all applies. */
 const faqEntry = (edition: string): CatalogEntry => ({ ...catalogEntry(edition), id: FAQ, name: "Accessible FAQ", integrations: [] });
 
+/** A personal source whose marketplace answers 500: its badge, and the 502s it makes, on purpose. */
+const BROKEN_SOURCE = "a11y-broken";
+/** The server template, installed from the server source, edited, with an update waiting: its own per world, like the server's other things. */
+const serverGuide = (slot: number) => `a11y-guide-${slot}`;
+const serverGuideEntry = (id: string, edition: string): CatalogEntry => ({
+  ...catalogEntry(edition),
+  id,
+  name: "Onboarding guide for new support engineers",
+  category: "onboarding",
+  tags: ["onboarding", "support-engineering", "first-week"],
+});
+/** The source's catalog: the handbook and the FAQ at their editions, and the server's guide at its second. */
+const worldCatalog = (guide: string, handbook: CatalogEntry, faq: CatalogEntry) => [handbook, faq, serverGuideEntry(guide, "second")];
+
 interface User {
   id: string;
   password: string;
@@ -74,6 +92,7 @@ interface World {
   bank: string;
   rolloutBanks: [string, string];
   serverSource: string;
+  serverGuide: string;
   market: E2eMarketplace;
   /** Alma's API key, for setting up through the API. */
   api: APIRequestContext;
@@ -88,6 +107,7 @@ function worldNames(slot: number) {
     bank: `a11y-bank-${slot}`,
     rolloutBanks: [`a11y-rollout-${slot}-1`, `a11y-rollout-${slot}-2`] as [string, string],
     serverSource: `a11y-server-${slot}`,
+    serverGuide: serverGuide(slot),
   };
 }
 
@@ -99,6 +119,7 @@ function worldNames(slot: number) {
  */
 async function removeWorld(admin: APIRequestContext, names: ReturnType<typeof worldNames>) {
   for (const bank of [names.bank, ...names.rolloutBanks]) await deleteBankIfPresent(admin, bank);
+  await deleteIfPresent(admin, `/ext/svc/admin/templates/${names.serverGuide}`);
   await deleteIfPresent(admin, `/ext/svc/admin/template-sources/${names.serverSource}`);
   for (const user of [names.alma.id, names.milo.id]) await deleteIfPresent(admin, `/ext/svc/admin/users/${user}`);
 }
@@ -116,7 +137,8 @@ async function makeWorld(browser: Browser, admin: APIRequestContext, slot: numbe
   const names = worldNames(slot);
   const { alma, milo, bank, rolloutBanks, serverSource } = names;
   const market = await new E2eMarketplace().start();
-  market.setCatalog(SOURCE, [catalogEntry("first"), faqEntry("first")]);
+  market.setCatalog(SOURCE, [catalogEntry("first"), faqEntry("first"), serverGuideEntry(names.serverGuide, "first")]);
+  market.failCatalog(BROKEN_SOURCE, 500);
   await removeWorld(admin, names);
   await createFreshUser(admin, { id: alma.id, display_name: "Alma", password: alma.password, role: "admin" });
   await createFreshUser(admin, { id: milo.id, display_name: "Milo", password: milo.password, role: "member" });
@@ -135,7 +157,18 @@ async function makeWorld(browser: Browser, admin: APIRequestContext, slot: numbe
       data: { manifest: e2eManifest({ directives: [{ name: "Edition", content: "Quote alma's annotated edition." }] }) },
     }),
   );
-  await expectOk(await api.post("/ext/svc/admin/template-sources", { data: { url: market.sourceUrl(SOURCE), alias: serverSource } }));
+  await expectOk(
+    await api.post("/ext/svc/admin/template-sources", {
+      data: { url: market.sourceUrl(SOURCE), alias: serverSource, auth_token: "a11y-server-token" },
+    }),
+  );
+  await expectOk(
+    await api.post(`/ext/svc/admin/templates/${names.serverGuide}/install`, {
+      data: { source_name: serverSource, source_scope: "server" },
+    }),
+  );
+  await expectOk(await api.patch(`/ext/svc/admin/templates/${names.serverGuide}`, { data: { description: "Edited by Alma." } }));
+  await expectOk(await api.post("/ext/svc/me/template-sources", { data: { url: market.sourceUrl(BROKEN_SOURCE), alias: BROKEN_SOURCE } }));
   await expectOk(
     await api.post("/ext/svc/me/templates", {
       data: {
@@ -175,17 +208,23 @@ async function makeWorld(browser: Browser, admin: APIRequestContext, slot: numbe
     );
   }
   await expectOk(await api.post("/ext/svc/me/service-accounts", { data: { id: "a11y-bot", display_name: "A11y bot" } }));
+  await expectOk(
+    await api.post("/ext/svc/me/service-accounts/a11y-bot/api-keys", {
+      data: { description: "release pipeline", expires_in_days: 3, scope: "read" },
+    }),
+  );
   // A newer edition in the marketplace, much longer: the installed template has an update to review.
-  market.setCatalog(SOURCE, [catalogEntry("second", 40), faqEntry("first")]);
-  // Checked, so the Templates page offers its Update.
+  market.setCatalog(SOURCE, worldCatalog(names.serverGuide, catalogEntry("second", 40), faqEntry("first")));
+  // Checked, so the Templates page offers its Update, and so does the server's.
   await expectOk(await api.post("/ext/svc/me/templates/check-updates", { data: {} }));
+  await expectOk(await api.post("/ext/svc/admin/templates/check-updates"));
   // Alma's other session, in another browser, beside the one the tests use.
   await sessionOf(browser, alma, FIREFOX_ON_WINDOWS);
   const sessions = { alma: await sessionOf(browser, alma), milo: await sessionOf(browser, milo) };
   return { ...names, market, api, sessions };
 }
 
-const test = base.extend<{ user: "alma" | "milo" | null }, { world: World }>({
+const test = base.extend<{ user: "alma" | "milo" | null; brokenSourceExpected: undefined }, { world: World }>({
   world: [
     async ({ browser }, use, workerInfo) => {
       const admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: ADMIN_HEADERS });
@@ -206,6 +245,14 @@ const test = base.extend<{ user: "alma" | "milo" | null }, { world: World }>({
     await watchSettling(page);
     await use(page);
   },
+  /** Alma's broken source fails to load wherever its catalog is asked for, on purpose. */
+  brokenSourceExpected: [
+    async ({ watch }, use) => {
+      watch.expectError(new RegExp(`${BROKEN_SOURCE}.* → 502|status of 502`));
+      await use(undefined);
+    },
+    { auto: true },
+  ],
 });
 
 // Reduced motion, as a user who asks for it. Mantine's transitions still run (the theme does not
@@ -233,6 +280,9 @@ async function check(page: Page, state?: string, { idle = true } = {}) {
   const view = { path: `${url.pathname}${url.search}`, width: page.viewportSize()!.width, state };
   const findings = await axeFindingsInBothSchemes(page, view, { idle });
   expect.soft(findings, `accessibility findings:\n${findings.join("\n")}`).toEqual([]);
+  const where = `${view.path}${state ? ` (${state})` : ""} @ ${view.width}px`;
+  const sideways = (await sidewaysProblems(page)).map((problem) => `${where}: ${problem}`);
+  expect.soft(sideways, `sticking out sideways:\n${sideways.join("\n")}`).toEqual([]);
 }
 
 /** Opens a page and checks it as it loads. */
@@ -304,6 +354,39 @@ const SIGNED_OUT_PAGES: { path: string; heading: string }[] = [
   { path: "/", heading: "Bank Templates Console" },
 ];
 
+/** The console's routes that only send the browser on to a section, and where they land. */
+const REDIRECTS: Record<string, RegExp> = { "/admin": /\/admin\/users$/, "/templates/server": /\/templates\?scope=server$/ };
+
+/**
+ * Every console route and the test below that checks it: a new page fails the first test until it
+ * is checked here too (the pages' folders are read, app/(home) and app/(console)).
+ */
+const CHECKED_ROUTES: Record<string, string> = {
+  "/": "Home; a member's pages; signed out",
+  "/account": "/account, reached from the account menu",
+  "/admin": "the server's sources, marketplace and template (a redirect)",
+  "/admin/audit": "/admin/audit",
+  "/admin/sources": "/admin/sources",
+  "/admin/users": "/admin/users",
+  "/api-reference": "/api-reference",
+  "/banks": "/banks",
+  "/banks/[bank_id]": "a bank and its dialogs",
+  "/banks/[bank_id]/policy": "a bank's policy, its history and dialogs",
+  "/banks/new": "/banks/new",
+  "/marketplace": "/marketplace; the server's marketplace",
+  "/sources": "/sources; the server's sources",
+  "/templates": "/templates; /templates?scope=server",
+  "/templates/[scope]": "the server's sources, marketplace and template (a redirect)",
+  "/templates/[scope]/[id]": "a hand-made template; an installed template; the server's template",
+  "/templates/[scope]/[id]/update": "an update's review and its merge",
+  "/templates/[scope]/[id]/versions": "a template's versions",
+  "/templates/new": "/templates/new",
+};
+
+test("every console page is checked", () => {
+  expect(Object.keys(CHECKED_ROUTES).sort()).toEqual(consoleRoutes().sort());
+});
+
 for (const size of [DESKTOP, MOBILE]) {
   const phone = size === MOBILE;
   test.describe(`${size.width} px`, () => {
@@ -351,6 +434,8 @@ for (const size of [DESKTOP, MOBILE]) {
 
       test("/templates, its dialogs and Update all", async ({ page, world }) => {
         await checkPage(page, "/templates", "Templates");
+        // The list with its badges, at this width (the README's picture).
+        await screenshot(page, "templates-badges");
         await checkDialog(page, rowAction(page, HANDBOOK, `Update template ${HANDBOOK}`), `Update template ${HANDBOOK}?`);
         await checkDialog(page, rowAction(page, NOTES, `Delete template ${NOTES}`), "Delete template?");
         // Update all asks first, listing each update with its diff on request.
@@ -372,7 +457,10 @@ for (const size of [DESKTOP, MOBILE]) {
         // A new edition of the FAQ: Update all updates it, skips the edited handbook and offers to
         // replace its edits, which asks first. (The FAQ is at its source's edition before: this
         // test is the only one that changes it, and applies what it changes.)
-        world.market.setCatalog(SOURCE, [catalogEntry("second", 40), faqEntry(`${size.width} px, edition ${++editions}`)]);
+        world.market.setCatalog(
+          SOURCE,
+          worldCatalog(world.serverGuide, catalogEntry("second", 40), faqEntry(`${size.width} px, edition ${++editions}`)),
+        );
         await page.getByRole("button", { name: "Update all" }).click();
         await page
           .getByRole("dialog", { name: /^Update 2 templates from their sources\?/ })
@@ -645,6 +733,17 @@ for (const size of [DESKTOP, MOBILE]) {
       // The slowest page.
       test("/api-reference", async ({ page }) => {
         await checkPage(page, "/api-reference", "API reference");
+      });
+
+      // The server's side of pages checked above for alma's own, and the routes that only lead to a section.
+      test("the server's sources, marketplace and template", async ({ page, world }) => {
+        await checkPage(page, "/sources?scope=server", "Template sources");
+        await checkPage(page, "/marketplace?into=server", "Marketplace");
+        await checkPage(page, `/templates/server/${world.serverGuide}`, "Onboarding guide for new support engineers");
+        for (const [path, lands] of Object.entries(REDIRECTS)) {
+          await page.goto(path);
+          await expect(page).toHaveURL(lands);
+        }
       });
     });
   });
