@@ -147,6 +147,33 @@ describe("a key used for another request", () => {
   });
 });
 
+describe("null for an optional field (CONTRACT §10)", () => {
+  it("is the same request as the field left out, either way round, in a POST", async () => {
+    const url = "https://example.com/null-absent";
+    const first = await send(alice, "POST", SOURCES, "null-absent", { url, alias: null, description: null });
+    expect(first.status, first.text).toBe(201);
+    for (const body of [{ url }, { url, alias: null }, { description: null, url }]) {
+      const again = await send(alice, "POST", SOURCES, "null-absent", body);
+      expect(again.status, JSON.stringify(body)).toBe(201);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.text).toBe(first.text);
+    }
+    const absentFirst = await send(alice, "POST", SOURCES, "absent-null", { url: "https://example.com/absent-null" });
+    expect(absentFirst.status).toBe(201);
+    const nullAfter = await send(alice, "POST", SOURCES, "absent-null", { url: "https://example.com/absent-null", auth_token: null });
+    expect(nullAfter.status).toBe(201);
+    expect(nullAfter.headers.get("idempotent-replayed")).toBe("true");
+    expect(await sourcesNamed("null-absent", "alice")).toHaveLength(1);
+  });
+
+  it("is another request in a PATCH, where null clears a field", async () => {
+    expect((await send(alice, "PATCH", `${SOURCES}/null-absent`, "patch-null", { description: null })).status).toBe(200);
+    const absent = await send(alice, "PATCH", `${SOURCES}/null-absent`, "patch-null", {});
+    expect(absent.status).toBe(422);
+    expect(absent.body.type).toMatch(/idempotency-key-reused$/);
+  });
+});
+
 describe("keys are per actor", () => {
   it("lets another user and a service account use the same key independently", async () => {
     expect((await send(alice, "POST", SOURCES, "shared-key", { url: "https://example.com/alice-own" })).status).toBe(201);

@@ -134,7 +134,7 @@ export function handle<E extends Endpoint>(
 
       // After validation: a request that fails it changes nothing and fails the same way again.
       if (idempotencyKey) {
-        const fingerprint = requestFingerprint(request.method, url.pathname + url.search, sent?.raw);
+        const fingerprint = requestFingerprint(request.method, url.pathname + url.search, sent?.meant);
         const outcome = await claimIdempotencyKey(app.db, actor, idempotencyKey, fingerprint);
         if (outcome.replay) return replayedAnswer(outcome.replay, requestId);
         idempotency.held = { claim: outcome.claim, db: app.db };
@@ -207,13 +207,14 @@ async function streamLines<T>(endpoint: Endpoint, stream: NdjsonStream<T>, reque
 }
 
 /**
- * The validated body, its keys in the order sent (manifests are stored and answered that way,
- * CONTRACT §12); in POST and PUT a null optional field counts as absent (CONTRACT §10).
+ * The validated body (`value`), its keys in the order sent (manifests are stored and answered that
+ * way, CONTRACT §12), and the JSON it stands for (`meant`, what an Idempotency-Key's request is):
+ * in POST and PUT a null optional field counts as absent (CONTRACT §10), in both.
  */
-async function parseBody(schema: z.ZodType, request: Request): Promise<{ raw: unknown; value: unknown }> {
+async function parseBody(schema: z.ZodType, request: Request): Promise<{ meant: unknown; value: unknown }> {
   const raw = await readJsonObject(request);
-  const value = request.method === "POST" || request.method === "PUT" ? dropNullOptionals(schema, raw) : raw;
-  return { raw, value: inSenderKeyOrder(parseOrThrow(schema, value, "request body"), value) };
+  const meant = request.method === "POST" || request.method === "PUT" ? dropNullOptionals(schema, raw) : raw;
+  return { meant, value: inSenderKeyOrder(parseOrThrow(schema, meant, "request body"), meant) };
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
