@@ -2012,8 +2012,8 @@ export interface components {
              */
             created_at: string;
             last_used_at: string | null;
-            /** @description The key itself. Shown once; only its hash is stored. */
-            token: string;
+            /** @description The key itself; only its hash is stored. Shown in this answer only: an idempotent replay of it (`Idempotent-Replayed: true`) answers null, as the secret is stored nowhere in clear. A null token means the key was made but its token cannot be shown again: revoke the key if its token was not stored, and create a new one. */
+            token: string | null;
         };
         ConsoleSessionList: {
             sessions: components["schemas"]["ConsoleSession"][];

@@ -421,11 +421,14 @@ describe("the typed client and the CLI", () => {
     }
   });
 
-  it("the CLI sends a write again after its answer was lost, with the same key, and it is done once", async () => {
+  /**
+   * Runs the CLI as alice through a proxy that cuts the connection of the first write's answer
+   * (the write is done, its answer never reaches the CLI); `keys` are the Idempotency-Keys it sent.
+   */
+  async function cliLosingFirstAnswer(args: string[]) {
     const served = await serveApp();
     const keys: string[] = [];
     let dropped = false;
-    // Between the CLI and the app: the first write's answer never reaches the CLI (the connection is cut).
     const lossy = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -460,19 +463,35 @@ describe("the typed client and the CLI", () => {
         BANK_TEMPLATES_API_KEY: alice.token!,
         BANK_TEMPLATES_CONFIG_DIR: configDir,
       };
-      const run = await runCli(["--json", "sources", "add", "https://example.com/cli-retry"], env);
-      expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout).name).toBe("cli-retry");
-      expect(keys).toHaveLength(2);
-      expect(keys[0]).toMatch(UUID);
-      expect(keys[1]).toBe(keys[0]);
-      expect(await sourcesNamed("cli-retry", "alice")).toHaveLength(1);
-      expect(await auditCount("template_source.create", `${SOURCES}/cli-retry`)).toBe(1);
+      return { run: await runCli(args, env), keys };
     } finally {
       await new Promise<void>((resolve) => lossy.close(() => resolve()));
       await served.close();
       await rm(configDir, { recursive: true, force: true });
     }
+  }
+
+  it("the CLI sends a write again after its answer was lost, with the same key, and it is done once", async () => {
+    const { run, keys } = await cliLosingFirstAnswer(["--json", "sources", "add", "https://example.com/cli-retry"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).name).toBe("cli-retry");
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await sourcesNamed("cli-retry", "alice")).toHaveLength(1);
+    expect(await auditCount("template_source.create", `${SOURCES}/cli-retry`)).toBe(1);
+  });
+
+  it("the CLI's key whose answer was lost: made once, its token never shown again, and the CLI says to revoke it", async () => {
+    const { run, keys } = await cliLosingFirstAnswer(["api-keys", "create", "--description", "lost-answer"]);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const made = (await alice.get("/ext/svc/me/api-keys")).body.filter((key: { description: string }) => key.description === "lost-answer");
+    expect(made).toHaveLength(1);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`Key ${made[0].id} was made, but its token cannot be shown again`);
+    expect(run.stderr).toContain(`bank-templates api-keys revoke ${made[0].id}`);
   });
 });
 

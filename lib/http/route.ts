@@ -5,6 +5,7 @@ import type { Database } from "@/db/client";
 import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointResult, HttpMethod } from "@/lib/contracts/endpoint";
 import { methodNotAllowed, notFound } from "@/lib/contracts/errors";
 import { assertPathEncoding, assertStorable } from "@/lib/contracts/hygiene";
+import { shownOnceFields } from "@/lib/contracts/shown-once";
 import { dropNullOptionals, parseOrThrow } from "@/lib/contracts/validation";
 import { observeRequest, type RequestObservation } from "@/lib/http/request-log";
 import { logError, UNMATCHED_ROUTE } from "@/lib/platform/log";
@@ -87,6 +88,8 @@ export function handle<E extends Endpoint>(
   endpoint: E,
   handler: (input: HandlerInput<E>) => Promise<HandlerResult<E>>,
 ): RouteHandler & { endpoint: E } {
+  // The answer's secrets shown once (CONTRACT §19): an idempotent replay answers them null.
+  const shownOnce = shownOnceFields(endpoint.response);
   const run = async (request: Request, context?: RouteContext): Promise<Response> => {
     const requestId = requestIdFor(request.headers);
     const observation = observeRequest(request.method, endpoint.path, requestId);
@@ -101,7 +104,7 @@ export function handle<E extends Endpoint>(
     // The Idempotency-Key the request holds (CONTRACT §18): its answer is stored once it is known.
     const idempotency: IdempotencyHold = {};
     const response = await respond(request, context, requestId, observation, idempotency);
-    if (idempotency.held) await settleClaim(idempotency.held.db, idempotency.held.claim, response);
+    if (idempotency.held) await settleClaim(idempotency.held.db, idempotency.held.claim, response, shownOnce);
     return response;
   };
   const respond = async (
