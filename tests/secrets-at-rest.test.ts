@@ -6,6 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { CreatedApiKey } from "@/lib/contracts/identity/schemas";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { shownOnceFields } from "@/lib/contracts/shown-once";
@@ -103,6 +104,20 @@ describe("the secrets an answer shows once", () => {
       "POST /ext/svc/me/api-keys token",
       "POST /ext/svc/me/service-accounts/{sa_id}/api-keys token",
     ]);
+  });
+
+  it("include every text an answer holds under a secret's name (a token, a secret, a password)", () => {
+    const secretName = /(^|_)(token|secret|password)$/;
+    const unmarked = listEndpoints().flatMap((endpoint) => {
+      const response = endpoint.response;
+      if (!(response instanceof z.ZodObject)) return [];
+      const marked = shownOnceFields(response);
+      // A text under such a name (not `has_password`, a flag).
+      return Object.entries(response.shape as Record<string, z.ZodType>)
+        .filter(([field, schema]) => secretName.test(field) && schema.safeParse("text").success && !marked.includes(field))
+        .map(([field]) => `${endpoint.method} ${endpoint.path} ${field}`);
+    });
+    expect(unmarked).toEqual([]);
   });
 
   it("are documented in the OpenAPI document, as null in a replay", async () => {
