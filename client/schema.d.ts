@@ -1087,18 +1087,18 @@ export interface components {
             description?: string | null;
         };
         /**
-         * @description Every field optional; `{}` changes nothing. The name never changes. A changed url or token drops the source's cached catalog and resets its catalog status (catalog_fetched_at, catalog_error) to never fetched.
+         * @description Every field optional; `{}` changes nothing. The name never changes. A changed url or token drops the source's cached catalog and resets its catalog status (catalog_fetched_at, catalog_error) to never fetched. A url on another scheme, host or port drops the stored token unless auth_token is given too: a token goes only to its host.
          * @example {
          *       "url": "https://github.com/acme/bank-templates/tree/main/templates",
          *       "auth_token": null
          *     }
          */
         UpdateSourceRequest: {
-            /** @description A new location; the source keeps its name. */
+            /** @description A new location; the source keeps its name. On another scheme, host or port the stored token is dropped (it goes only to the host it was given for) unless auth_token in the same request gives one. */
             url?: string;
             /** @description null clears it. */
             description?: string | null;
-            /** @description Replaces the stored credential; null removes it. Absent: the stored one stays. */
+            /** @description Replaces the stored credential; null removes it. Absent: the stored one stays, unless url moves the source to another scheme, host or port, which drops it. */
             auth_token?: string | null;
         };
         /**
@@ -2012,8 +2012,8 @@ export interface components {
              */
             created_at: string;
             last_used_at: string | null;
-            /** @description The key itself. Shown once; only its hash is stored. */
-            token: string;
+            /** @description The key itself; only its hash is stored. Shown in this answer only: an idempotent replay of it (`Idempotent-Replayed: true`) answers null, as the secret is stored nowhere in clear. A null token means the key was made but its token cannot be shown again: revoke the key if its token was not stored, and create a new one. */
+            token: string | null;
         };
         ConsoleSessionList: {
             sessions: components["schemas"]["ConsoleSession"][];

@@ -72,3 +72,44 @@ test("kira creates a read-only key expiring in 30 days; the list shows it and th
   expect((await write.json()).type).toBe("urn:bank-templates:problem:key-read-only");
   await expect(keys.getByRole("row").filter({ hasText: "sneaky" })).toHaveCount(0);
 });
+
+test("a key whose answer was lost: the dialog says it was made and that its token cannot be shown again", async ({
+  page,
+  request,
+  watch,
+}) => {
+  watch.expectError(/net::ERR_|Failed to load resource/);
+  await signIn(page, USER, PASSWORD);
+  await consoleNav(page).getByRole("link", { name: "Account", exact: true }).click();
+  // The first create reaches the server and is done; its answer never reaches the page, and the
+  // console's resend (same Idempotency-Key) gets it again without the token (CONTRACT §19).
+  let lost = false;
+  await page.route("**/ext/svc/me/api-keys", async (route) => {
+    if (route.request().method() !== "POST" || lost) return route.fallback();
+    lost = true;
+    expect((await route.fetch()).status()).toBe(201);
+    await route.abort("connectionreset");
+  });
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const dialog = page.getByRole("dialog", { name: "New API key for you", exact: true });
+  await dialog.getByLabel("Description").fill("answer lost");
+  const resent = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/ext/svc/me/api-keys");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const replay = await resent;
+  expect(await replay.headerValue("idempotent-replayed")).toBe("true");
+  expect((await replay.json()).token).toBeNull();
+
+  const notShown = dialog.getByTestId("token-not-shown");
+  await expect(notShown).toContainText("The key was made; its token cannot be shown again");
+  const [made] = (
+    (await (await request.get(`/ext/svc/admin/users/${USER}/api-keys`, { headers: ADMIN_HEADERS })).json()) as {
+      description: string;
+      prefix: string;
+    }[]
+  ).filter((k) => k.description === "answer lost");
+  await expect(notShown).toContainText(`Revoke the key starting with ${made!.prefix} in the list, and make a new key.`);
+  await expect(dialog.getByTestId("new-token")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("api-keys-table").getByRole("row").filter({ hasText: "answer lost" })).toHaveCount(1);
+});

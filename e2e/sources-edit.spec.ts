@@ -12,6 +12,8 @@ test.describe.configure({ mode: "serial" });
 
 const MIRA = { id: "mira", password: "mira's long e2e password" };
 const market = new E2eMarketplace();
+// Another marketplace host (another port: another origin), for a source moved there.
+const elsewhere = new E2eMarketplace();
 let admin: APIRequestContext;
 
 const entry = (id: string, name: string): CatalogEntry => ({
@@ -22,18 +24,20 @@ const entry = (id: string, name: string): CatalogEntry => ({
 });
 
 test.beforeAll(async () => {
-  await market.start();
+  await Promise.all([market.start(), elsewhere.start()]);
   market.setCatalog("fixable", [entry("notes-a", "Notes A"), entry("notes-b", "Notes B"), entry("notes-c", "Notes C")]);
   market.setCatalog("company", [entry("handbook", "Team handbook")]);
   admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: ADMIN_HEADERS });
   await createFreshUser(admin, { id: MIRA.id, display_name: "Mira", password: MIRA.password });
   await deleteIfPresent(admin, "/ext/svc/admin/template-sources/company");
+  await deleteIfPresent(admin, "/ext/svc/admin/template-sources/moving");
 });
 
 test.afterAll(async () => {
   await admin.delete("/ext/svc/admin/template-sources/company");
   await admin.delete(`/ext/svc/admin/users/${MIRA.id}`);
-  await Promise.all([admin.dispose(), market.stop()]);
+  await admin.delete("/ext/svc/admin/template-sources/moving");
+  await Promise.all([admin.dispose(), market.stop(), elsewhere.stop()]);
 });
 
 /** A source's row, by the name in its row header (which holds the description too). */
@@ -42,6 +46,15 @@ const sourceRow = (page: Page, name: string) =>
     .getByTestId("sources-table")
     .getByRole("row")
     .filter({ has: page.getByRole("rowheader").getByText(name, { exact: true }) });
+
+/** Adds a server source with a token through the API, and opens its row as the admin sees it on the Server tab. */
+async function serverSourceWithToken(page: Page, name: string, url: string, token: string) {
+  await expectOk(await admin.post("/ext/svc/admin/template-sources", { data: { url, alias: name, auth_token: token } }));
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await consoleNav(page).getByRole("link", { name: "Sources", exact: true }).click();
+  await page.getByRole("tab", { name: "Server" }).click();
+  return sourceRow(page, name);
+}
 
 test("a source whose catalog fails when added shows why, and Edit fixes its URL", async ({ page, watch }) => {
   // "localhost" is not in the e2e server's MARKETPLACE_ALLOWED_HOSTS (127.0.0.1 is): refused as a loopback address.
@@ -90,15 +103,7 @@ test("a source whose catalog fails when added shows why, and Edit fixes its URL"
 });
 
 test("an admin keeps, replaces and removes a server source's token without ever seeing it", async ({ page }) => {
-  await expectOk(
-    await admin.post("/ext/svc/admin/template-sources", {
-      data: { url: market.sourceUrl("company"), alias: "company", auth_token: "first-company-token" },
-    }),
-  );
-  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
-  await consoleNav(page).getByRole("link", { name: "Sources", exact: true }).click();
-  await page.getByRole("tab", { name: "Server" }).click();
-  const row = sourceRow(page, "company");
+  const row = await serverSourceWithToken(page, "company", market.sourceUrl("company"), "first-company-token");
   await expect(row.getByText("Stored")).toBeVisible();
 
   const openEdit = async () => {
@@ -129,4 +134,31 @@ test("an admin keeps, replaces and removes a server source's token without ever 
     (s: { name: string }) => s.name === "company",
   );
   expect(listed).toMatchObject({ has_auth: false, url: market.sourceUrl("company") });
+});
+
+test("the dialog says a kept token stays with its host when the URL moves to another, and saving drops it", async ({ page }) => {
+  market.setCatalog("moving", [entry("moved", "Moved notes")]);
+  elsewhere.setCatalog("moving", [entry("moved", "Moved notes")]);
+  const row = await serverSourceWithToken(page, "moving", market.sourceUrl("moving"), "token-for-the-first-host");
+  await row.getByRole("button", { name: "Edit source moving" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit source moving", exact: true });
+  const warning = dialog.getByTestId("token-host-changed");
+
+  // Another path on the same host keeps the token: nothing to say.
+  await dialog.getByLabel("URL").fill(`${market.url}/moving-elsewhere`);
+  await expect(warning).toHaveCount(0);
+  await dialog.getByLabel("URL").fill(elsewhere.sourceUrl("moving"));
+  await expect(warning).toHaveText(
+    `The token is for ${market.url}; it will not be sent to ${elsewhere.url}, and saving removes it. Enter the token for the new host under Replace token, or leave it without one.`,
+  );
+  // A token for the new host: nothing left behind.
+  await dialog.getByText("Replace token", { exact: true }).click();
+  await expect(warning).toHaveCount(0);
+  await dialog.getByText("Keep token", { exact: true }).click();
+  await expect(warning).toBeVisible();
+
+  await dialog.getByRole("button", { name: "Save source" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row.getByTestId("source-check-result")).toHaveText(/1 template found/);
+  await expect(row.getByText("None", { exact: true })).toBeVisible();
 });

@@ -147,6 +147,33 @@ describe("a key used for another request", () => {
   });
 });
 
+describe("null for an optional field (CONTRACT §10)", () => {
+  it("is the same request as the field left out, either way round, in a POST", async () => {
+    const url = "https://example.com/null-absent";
+    const first = await send(alice, "POST", SOURCES, "null-absent", { url, alias: null, description: null });
+    expect(first.status, first.text).toBe(201);
+    for (const body of [{ url }, { url, alias: null }, { description: null, url }]) {
+      const again = await send(alice, "POST", SOURCES, "null-absent", body);
+      expect(again.status, JSON.stringify(body)).toBe(201);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.text).toBe(first.text);
+    }
+    const absentFirst = await send(alice, "POST", SOURCES, "absent-null", { url: "https://example.com/absent-null" });
+    expect(absentFirst.status).toBe(201);
+    const nullAfter = await send(alice, "POST", SOURCES, "absent-null", { url: "https://example.com/absent-null", auth_token: null });
+    expect(nullAfter.status).toBe(201);
+    expect(nullAfter.headers.get("idempotent-replayed")).toBe("true");
+    expect(await sourcesNamed("null-absent", "alice")).toHaveLength(1);
+  });
+
+  it("is another request in a PATCH, where null clears a field", async () => {
+    expect((await send(alice, "PATCH", `${SOURCES}/null-absent`, "patch-null", { description: null })).status).toBe(200);
+    const absent = await send(alice, "PATCH", `${SOURCES}/null-absent`, "patch-null", {});
+    expect(absent.status).toBe(422);
+    expect(absent.body.type).toMatch(/idempotency-key-reused$/);
+  });
+});
+
 describe("keys are per actor", () => {
   it("lets another user and a service account use the same key independently", async () => {
     expect((await send(alice, "POST", SOURCES, "shared-key", { url: "https://example.com/alice-own" })).status).toBe(201);
@@ -394,11 +421,14 @@ describe("the typed client and the CLI", () => {
     }
   });
 
-  it("the CLI sends a write again after its answer was lost, with the same key, and it is done once", async () => {
+  /**
+   * Runs the CLI as alice through a proxy that cuts the connection of the first write's answer
+   * (the write is done, its answer never reaches the CLI); `keys` are the Idempotency-Keys it sent.
+   */
+  async function cliLosingFirstAnswer(args: string[]) {
     const served = await serveApp();
     const keys: string[] = [];
     let dropped = false;
-    // Between the CLI and the app: the first write's answer never reaches the CLI (the connection is cut).
     const lossy = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -433,19 +463,35 @@ describe("the typed client and the CLI", () => {
         BANK_TEMPLATES_API_KEY: alice.token!,
         BANK_TEMPLATES_CONFIG_DIR: configDir,
       };
-      const run = await runCli(["--json", "sources", "add", "https://example.com/cli-retry"], env);
-      expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout).name).toBe("cli-retry");
-      expect(keys).toHaveLength(2);
-      expect(keys[0]).toMatch(UUID);
-      expect(keys[1]).toBe(keys[0]);
-      expect(await sourcesNamed("cli-retry", "alice")).toHaveLength(1);
-      expect(await auditCount("template_source.create", `${SOURCES}/cli-retry`)).toBe(1);
+      return { run: await runCli(args, env), keys };
     } finally {
       await new Promise<void>((resolve) => lossy.close(() => resolve()));
       await served.close();
       await rm(configDir, { recursive: true, force: true });
     }
+  }
+
+  it("the CLI sends a write again after its answer was lost, with the same key, and it is done once", async () => {
+    const { run, keys } = await cliLosingFirstAnswer(["--json", "sources", "add", "https://example.com/cli-retry"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).name).toBe("cli-retry");
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await sourcesNamed("cli-retry", "alice")).toHaveLength(1);
+    expect(await auditCount("template_source.create", `${SOURCES}/cli-retry`)).toBe(1);
+  });
+
+  it("the CLI's key whose answer was lost: made once, its token never shown again, and the CLI says to revoke it", async () => {
+    const { run, keys } = await cliLosingFirstAnswer(["api-keys", "create", "--description", "lost-answer"]);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const made = (await alice.get("/ext/svc/me/api-keys")).body.filter((key: { description: string }) => key.description === "lost-answer");
+    expect(made).toHaveLength(1);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`Key ${made[0].id} was made, but its token cannot be shown again`);
+    expect(run.stderr).toContain(`bank-templates api-keys revoke ${made[0].id}`);
   });
 });
 

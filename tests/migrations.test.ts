@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type Database, migrationsFolder, openPostgres } from "@/db/client";
 import { runMigrations, takeMigrationReports } from "@/db/migrate";
-import { auditEntries, bankImports, bankPolicies, bankPolicyChanges, banks, migrationReports } from "@/db/schema";
+import { auditEntries, bankImports, bankPolicies, bankPolicyChanges, banks, idempotencyKeys, migrationReports, users } from "@/db/schema";
 import { loadConfig } from "@/lib/platform/config";
 import { startApp } from "@/lib/server/app";
 import { freshDatabase } from "./support/database";
@@ -188,6 +188,65 @@ describe("removing the bank policies deleted banks left behind (CONTRACT §19)",
       const reports = lines.flat().filter((line) => line.startsWith("Migration "));
       expect(reports).toEqual([`Migration ${ORPHAN_MIGRATION}: Removed 3.`]);
       await Promise.all(apps.map((app) => app.database.close()));
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+const KEY_TOKENS_MIGRATION = "0015_clear_stored_key_tokens";
+
+describe("clearing the API key tokens stored idempotent answers held (CONTRACT §19)", () => {
+  it("sets each created key's token null in its stored answer, keeps every other byte and row, and reports it", async () => {
+    const database = await freshDatabase();
+    try {
+      const { db } = database.handle;
+      await runMigrationStep(db, KEY_TOKENS_MIGRATION);
+      expect(await takeMigrationReports(db)).toEqual([]);
+
+      await db.insert(users).values({ id: "alice", displayName: "Alice" });
+      // A description may hold the same words: inside a JSON string their quotes are escaped.
+      const keyAnswer = (token: string) =>
+        JSON.stringify({ id: "k1", prefix: token.slice(0, 10), description: 'say "token":"x"', scope: "write", token });
+      const row = (key: string, fingerprint: string, body: string) => ({
+        userId: "alice",
+        actorSa: "",
+        key,
+        fingerprint,
+        state: "done" as const,
+        claimId: key,
+        status: 201,
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const ownToken = `bt_${"a".repeat(43)}`;
+      const botToken = `bt_${"b-_".repeat(14)}x`;
+      const sourceAnswer = JSON.stringify({ name: "s", description: '"token":"kept"', token: "not-a-key" });
+      await db
+        .insert(idempotencyKeys)
+        .values([
+          row("own", "POST /ext/svc/me/api-keys hash1", keyAnswer(ownToken)),
+          row("bot", "POST /ext/svc/me/service-accounts/bot/api-keys?x=1 hash2", keyAnswer(botToken)),
+          row("source", "POST /ext/svc/me/template-sources hash3", sourceAnswer),
+          row("revoke", "DELETE /ext/svc/me/api-keys/k1 hash4", keyAnswer("bt_other")),
+        ]);
+
+      await runMigrationStep(db, KEY_TOKENS_MIGRATION);
+
+      const bodies = Object.fromEntries((await db.select().from(idempotencyKeys)).map((r) => [r.key, r.body]));
+      expect(bodies).toEqual({
+        own: keyAnswer(ownToken).replace(`"${ownToken}"`, "null"),
+        bot: keyAnswer(botToken).replace(`"${botToken}"`, "null"),
+        source: sourceAnswer,
+        revoke: keyAnswer("bt_other"),
+      });
+      expect(JSON.parse(bodies.own!)).toMatchObject({ description: 'say "token":"x"', token: null });
+      expect(await takeMigrationReports(db)).toEqual([
+        `Migration ${KEY_TOKENS_MIGRATION}: Stored idempotent answers held the tokens of 2 API keys in clear (CONTRACT §19): those tokens are now null there; run VACUUM idempotency_keys to drop the rows' earlier versions at once.`,
+      ]);
+
+      await runMigrationStep(db, KEY_TOKENS_MIGRATION);
+      expect(await takeMigrationReports(db)).toEqual([]);
     } finally {
       await database.close();
     }

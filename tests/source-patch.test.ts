@@ -1,5 +1,6 @@
 // CONTRACT §16: a source can be changed (url, description, token) on /me and /admin; its name never
 // changes, a new url or token drops its cached catalog, and templates installed from it stay linked.
+// §19: a url on another host drops the stored token, unless the same PATCH gives one.
 import { desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntries, marketplaceCache, templateSources } from "@/db/schema";
@@ -12,6 +13,8 @@ import { useMarketplace } from "./support/use-marketplace";
 
 const t = useTestApp();
 const market = useMarketplace(t);
+// Another marketplace host (another port of the loopback address: another origin).
+const elsewhere = useMarketplace(t);
 const ME = "/ext/svc/me/template-sources";
 const ADMIN = "/ext/svc/admin/template-sources";
 
@@ -215,6 +218,73 @@ describe("changing a source's token", () => {
       expect(JSON.stringify(stored)).not.toContain(secret);
       expect(JSON.stringify(audited)).not.toContain(secret);
     }
+  });
+});
+
+describe("moving a source to another host (CONTRACT §19)", () => {
+  /** The Authorization header of each catalog request `server` got for `folder`, in order. */
+  const authorizationsAt = (server: typeof market, folder: string) =>
+    server.requests.filter((r) => r.path === `/${folder}/templates.json`).map((r) => r.headers.authorization ?? null);
+
+  it("drops the token: the new host never gets it, and the answer says none is stored", async () => {
+    market.setFile("/hosted/templates.json", catalog(catalogEntry("hosted-bot")));
+    elsewhere.setFile("/hosted/templates.json", catalog(catalogEntry("hosted-bot")));
+    await addSource(erin, ME, { url: `${market.url}/hosted`, alias: "hosted", auth_token: "token-for-first-host" });
+    market.clearRequests();
+    expect((await erin.get(`${ME}/hosted/catalog`)).status).toBe(200);
+    expect(authorizationsAt(market, "hosted")).toEqual(["Bearer token-for-first-host"]);
+
+    const moved = await erin.patch(`${ME}/hosted`, { url: `${elsewhere.url}/hosted` });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ url: `${elsewhere.url}/hosted`, has_auth: false });
+    elsewhere.clearRequests();
+    expect((await erin.get(`${ME}/hosted/catalog`)).status).toBe(200);
+    expect(authorizationsAt(elsewhere, "hosted")).toEqual([null]);
+    expect(JSON.stringify(elsewhere.requests)).not.toContain("token-for-first-host");
+  });
+
+  it("keeps the token given in the same PATCH, and sends it to the new host only", async () => {
+    expect((await erin.patch(`${ME}/hosted`, { url: `${market.url}/hosted`, auth_token: "token-for-first-host" })).status).toBe(200);
+    const moved = await erin.patch(`${ME}/hosted`, { url: `${elsewhere.url}/hosted`, auth_token: "token-for-new-host" });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.has_auth).toBe(true);
+    market.clearRequests();
+    elsewhere.clearRequests();
+    expect((await erin.get(`${ME}/hosted/catalog`)).status).toBe(200);
+    expect(authorizationsAt(elsewhere, "hosted")).toEqual(["Bearer token-for-new-host"]);
+    expect(market.requests).toEqual([]);
+  });
+
+  it("keeps the token when only the path changes", async () => {
+    elsewhere.setFile("/hosted-v2/templates.json", catalog(catalogEntry("hosted-bot")));
+    const moved = await erin.patch(`${ME}/hosted`, { url: `${elsewhere.url}/hosted-v2` });
+    expect(moved.body.has_auth).toBe(true);
+    elsewhere.clearRequests();
+    expect((await erin.get(`${ME}/hosted/catalog`)).status).toBe(200);
+    expect(authorizationsAt(elsewhere, "hosted-v2")).toEqual(["Bearer token-for-new-host"]);
+  });
+
+  it("counts the scheme and the host as well as the port", async () => {
+    for (const url of [`https://${elsewhere.host}/hosted-v2`, `http://localhost:${elsewhere.port}/hosted-v2`]) {
+      expect((await erin.patch(`${ME}/hosted`, { url: `${elsewhere.url}/hosted-v2`, auth_token: "again" })).status).toBe(200);
+      const moved = await erin.patch(`${ME}/hosted`, { url });
+      expect(moved.status, moved.text).toBe(200);
+      expect(moved.body.has_auth, url).toBe(false);
+    }
+  });
+
+  it("never sends one admin's server-source token to a host another admin names", async () => {
+    const other = await t.user("other-admin", "admin");
+    market.setFile("/company-private/templates.json", catalog(catalogEntry("company-bot")));
+    elsewhere.setFile("/collect/templates.json", catalog(catalogEntry("company-bot")));
+    await addSource(t.admin, ADMIN, { url: `${market.url}/company-private`, alias: "company-private", auth_token: "first-admins-token" });
+    const moved = await other.patch(`${ADMIN}/company-private`, { url: `${elsewhere.url}/collect` });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.has_auth).toBe(false);
+    elsewhere.clearRequests();
+    expect((await other.get(`${ADMIN}/company-private/catalog`)).status).toBe(200);
+    expect(authorizationsAt(elsewhere, "collect")).toEqual([null]);
+    expect(JSON.stringify(elsewhere.requests)).not.toContain("first-admins-token");
   });
 });
 

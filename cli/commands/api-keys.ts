@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import type { Api } from "../api";
 import { action } from "../context";
-import { usageError } from "../errors";
+import { CliFailure, cliProblem, ExitCode, usageError } from "../errors";
 import { printJson, printLines, printTable, warn } from "../output";
 
 interface OwnerOptions {
@@ -36,6 +36,13 @@ function listKeys(api: Api, options: OwnerOptions) {
     return api.client.GET("/ext/svc/me/service-accounts/{sa_id}/api-keys", { params: { path: owner.path } });
   if (owner.kind === "user") return api.client.GET("/ext/svc/admin/users/{user_id}/api-keys", { params: { path: owner.path } });
   return api.client.GET("/ext/svc/me/api-keys");
+}
+
+/** A key made whose token cannot be shown any more: revoke it and make a new one. */
+function tokenNotShown(keyId: string, options: OwnerOptions): CliFailure {
+  const owner = options.serviceAccount ? ` --service-account ${options.serviceAccount}` : options.user ? ` --user ${options.user}` : "";
+  const detail = `Key ${keyId} was made, but its token cannot be shown again: the first answer was lost and a repeated answer never holds the token. Revoke it (bank-templates api-keys revoke ${keyId}${owner}) and create a new key.`;
+  return new CliFailure(cliProblem("token-not-shown", "Token not shown", detail), ExitCode.refused);
 }
 
 /** --expires-in-days as a whole number; its range (1-365) is the server's to judge. */
@@ -84,6 +91,9 @@ export function registerApiKeyCommands(program: Command): void {
             ? api.client.POST("/ext/svc/admin/users/{user_id}/api-keys", { params: { path: owner.path }, body })
             : api.client.POST("/ext/svc/me/api-keys", { body }),
       );
+      // The answer was lost and the typed client's retry got it again (Idempotency-Key): the key
+      // exists, but a replay never holds its token (CONTRACT §19).
+      if (created.token === null) throw tokenNotShown(created.id, options);
       if (context.json) return printJson(created);
       warn("The token below is shown only this once; store it now.");
       printLines(created.token);

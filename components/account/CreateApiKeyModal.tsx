@@ -1,7 +1,7 @@
 "use client";
 import { Select, Switch, TextInput } from "@mantine/core";
 import { useState } from "react";
-import { TokenOnce } from "@/components/console/TokenOnce";
+import { TokenNotShown, TokenOnce } from "@/components/console/TokenOnce";
 import type { DiscardQuestion } from "@/components/forms/discard";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
@@ -28,7 +28,8 @@ const TOKEN_NOT_COPIED: DiscardQuestion = {
 
 /**
  * Creates a key; after creation the dialog shows its token, once, and closes only by Done
- * once the key was copied or the user ticked that they stored it.
+ * once the key was copied or the user ticked that they stored it. An answer sent again for a
+ * lost one (same Idempotency-Key) has no token (CONTRACT §19): the dialog then says so.
  */
 export function CreateApiKeyModal({
   owner,
@@ -44,12 +45,13 @@ export function CreateApiKeyModal({
   const create = useCreateApiKey(owner);
   const form = useFormSubmit(FIELDS);
   const fields = useFormValues({ description: "", expiry: DEFAULT_EXPIRY, readOnly: false });
-  const [token, setToken] = useState<string | null>(null);
+  // The key made, once the answer came: its token is null in an answer sent again.
+  const [made, setMade] = useState<{ token: string | null; prefix: string } | null>(null);
   const [confirmed, setConfirmed] = useState(false);
 
   const close = () => {
     fields.reset();
-    setToken(null);
+    setMade(null);
     setConfirmed(false);
     onClose();
   };
@@ -63,7 +65,7 @@ export function CreateApiKeyModal({
         scope: readOnly ? "read" : "write",
       }),
     );
-    if (created) setToken(created.token);
+    if (created) setMade({ token: created.token, prefix: created.prefix });
   };
 
   return (
@@ -75,9 +77,16 @@ export function CreateApiKeyModal({
       submitLabel="Create key"
       form={form}
       onSubmit={submit}
-      dirty={fields.dirty && token === null}
-      locked={token !== null && !confirmed ? TOKEN_NOT_COPIED : undefined}
-      result={token && <TokenOnce token={token} confirmed={confirmed} onConfirmedChange={setConfirmed} onDone={close} />}
+      dirty={fields.dirty && made === null}
+      locked={made?.token && !confirmed ? TOKEN_NOT_COPIED : undefined}
+      result={
+        made &&
+        (made.token === null ? (
+          <TokenNotShown prefix={made.prefix} onDone={close} />
+        ) : (
+          <TokenOnce token={made.token} confirmed={confirmed} onConfirmedChange={setConfirmed} onDone={close} />
+        ))
+      }
     >
       <TextInput
         label="Description"

@@ -1,7 +1,7 @@
 "use client";
 import { Alert, Button, Checkbox, Code, Group, Stack, Text } from "@mantine/core";
 import { useClipboard } from "@mantine/hooks";
-import { IconCheck, IconCopy, IconKey } from "@tabler/icons-react";
+import { IconAlertTriangle, IconCheck, IconCopy, IconKey } from "@tabler/icons-react";
 import { useEffect, useRef } from "react";
 
 interface TokenOnceProps {
@@ -62,6 +62,35 @@ export function TokenOnce({ token, confirmed, onConfirmedChange, onDone }: Token
           onChange={(event) => onConfirmedChange(event.currentTarget.checked)}
         />
         <Button onClick={onDone} disabled={!confirmed}>
+          Done
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * A key made whose token cannot be shown: the first answer was lost and the one sent again for it
+ * (same Idempotency-Key) never holds the token (CONTRACT §19). The user revokes it and makes another.
+ */
+export function TokenNotShown({ prefix, onDone }: { prefix: string; onDone: () => void }) {
+  const doneButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => doneButton.current?.focus(), []);
+  return (
+    <Stack>
+      <Alert
+        color="yellow"
+        icon={<IconAlertTriangle aria-hidden />}
+        title="The key was made; its token cannot be shown again"
+        data-testid="token-not-shown"
+      >
+        <Text size="sm">
+          The answer with the new key was lost on the way, and the token is shown only in that first answer. Revoke the key starting with{" "}
+          <Code>{prefix}</Code> in the list, and make a new key.
+        </Text>
+      </Alert>
+      <Group justify="flex-end">
+        <Button onClick={onDone} ref={doneButton}>
           Done
         </Button>
       </Group>

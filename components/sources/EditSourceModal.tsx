@@ -11,6 +11,7 @@ import { endpoints } from "@/lib/client/endpoints";
 import { writesSince } from "@/lib/client/hooks/audit";
 import { type SourceData, useSource, useUpdateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
+import { tokenHostOf } from "@/lib/contracts/sources/names";
 import { SourceDescriptionInput, SourceUrlInput } from "./SourceFields";
 
 const FIELDS = ["url", "description", "auth_token"] as const;
@@ -68,6 +69,10 @@ function EditSourceForm({
   const params = { name: source.name };
   const now = useSource(scope, source.name);
   const isAdmin = useConsoleUser().role === "admin";
+  // A token goes only to the host it was given for (CONTRACT §19): kept, it is dropped by a url elsewhere.
+  const tokenHost = tokenHostOf(source.url);
+  const newHost = tokenHostOf(url.trim());
+  const tokenLeftBehind = source.has_auth && tokenChoice === "keep" && newHost !== null && newHost !== tokenHost;
   const edit = useFieldConflict({
     row: source,
     now: now.data,
@@ -138,6 +143,12 @@ function EditSourceForm({
         The name stays <strong>{source.name}</strong>; templates installed from this source stay linked to it.
       </Text>
       <SourceUrlInput {...fields.text("url")} error={form.fieldError("url")} />
+      {tokenLeftBehind && (
+        <Text size="sm" c="orange.8" data-testid="token-host-changed">
+          The token is for {tokenHost ?? "the old URL"}; it will not be sent to {newHost}, and saving removes it. Enter the token for the
+          new host under Replace token, or leave it without one.
+        </Text>
+      )}
       <SourceDescriptionInput
         description="Optional. Leave empty to remove it."
         {...fields.text("description")}

@@ -29,9 +29,10 @@ const KEPT_HEADERS = ["content-type", "location", "allow", "retry-after", "www-a
  * After the request holding `claim` answered: every answer but a 5xx is stored, and answers the
  * key's later requests; after a 5xx the key is released (unless the write committed), so a retry
  * runs. A failure to store is logged: the key then stays taken (a retry answers 409), never freed
- * for a second write.
+ * for a second write. `shownOnce` names the answer's fields that hold a secret shown once
+ * (lib/contracts/shown-once.ts): they are stored, and so replayed, as null (CONTRACT §19).
  */
-export async function settleClaim(db: Database, claim: IdempotencyClaim, response: Response): Promise<void> {
+export async function settleClaim(db: Database, claim: IdempotencyClaim, response: Response, shownOnce: readonly string[]): Promise<void> {
   try {
     const streamed = response.headers.get("content-type")?.includes("ndjson");
     if (response.status >= 500 || streamed) return await releaseClaim(db, claim);
@@ -40,13 +41,24 @@ export async function settleClaim(db: Database, claim: IdempotencyClaim, respons
       const value = response.headers.get(name);
       if (value !== null) headers[name] = value;
     }
-    const body = response.status === 204 ? null : await response.clone().text();
+    const text = response.status === 204 ? null : await response.clone().text();
+    const body = text !== null && response.ok ? withoutSecrets(text, shownOnce) : text;
     await storeAnswer(db, claim, { status: response.status, headers, body });
   } catch (error) {
     logError("settling an idempotency key failed", error);
   } finally {
     claim.stopRefreshing();
   }
+}
+
+/** A successful answer's JSON text with each of `fields` (secrets shown once) set to null; key order kept. */
+function withoutSecrets(text: string, fields: readonly string[]): string {
+  if (fields.length === 0) return text;
+  const answer: unknown = JSON.parse(text);
+  if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return text;
+  const cleared: Record<string, unknown> = { ...answer };
+  for (const field of fields) if (Object.hasOwn(cleared, field)) cleared[field] = null;
+  return JSON.stringify(cleared);
 }
 
 /** A stored answer, sent again: its status, headers and body, with this request's own X-Request-Id. */

@@ -5,6 +5,7 @@ import type { Database } from "@/db/client";
 import type { Endpoint, EndpointBody, EndpointParams, EndpointQuery, EndpointResult, HttpMethod } from "@/lib/contracts/endpoint";
 import { methodNotAllowed, notFound } from "@/lib/contracts/errors";
 import { assertPathEncoding, assertStorable } from "@/lib/contracts/hygiene";
+import { shownOnceFields } from "@/lib/contracts/shown-once";
 import { dropNullOptionals, parseOrThrow } from "@/lib/contracts/validation";
 import { observeRequest, type RequestObservation } from "@/lib/http/request-log";
 import { logError, UNMATCHED_ROUTE } from "@/lib/platform/log";
@@ -87,6 +88,8 @@ export function handle<E extends Endpoint>(
   endpoint: E,
   handler: (input: HandlerInput<E>) => Promise<HandlerResult<E>>,
 ): RouteHandler & { endpoint: E } {
+  // The answer's secrets shown once (CONTRACT §19): an idempotent replay answers them null.
+  const shownOnce = shownOnceFields(endpoint.response);
   const run = async (request: Request, context?: RouteContext): Promise<Response> => {
     const requestId = requestIdFor(request.headers);
     const observation = observeRequest(request.method, endpoint.path, requestId);
@@ -101,7 +104,7 @@ export function handle<E extends Endpoint>(
     // The Idempotency-Key the request holds (CONTRACT §18): its answer is stored once it is known.
     const idempotency: IdempotencyHold = {};
     const response = await respond(request, context, requestId, observation, idempotency);
-    if (idempotency.held) await settleClaim(idempotency.held.db, idempotency.held.claim, response);
+    if (idempotency.held) await settleClaim(idempotency.held.db, idempotency.held.claim, response, shownOnce);
     return response;
   };
   const respond = async (
@@ -134,7 +137,7 @@ export function handle<E extends Endpoint>(
 
       // After validation: a request that fails it changes nothing and fails the same way again.
       if (idempotencyKey) {
-        const fingerprint = requestFingerprint(request.method, url.pathname + url.search, sent?.raw);
+        const fingerprint = requestFingerprint(request.method, url.pathname + url.search, sent?.meant);
         const outcome = await claimIdempotencyKey(app.db, actor, idempotencyKey, fingerprint);
         if (outcome.replay) return replayedAnswer(outcome.replay, requestId);
         idempotency.held = { claim: outcome.claim, db: app.db };
@@ -207,13 +210,14 @@ async function streamLines<T>(endpoint: Endpoint, stream: NdjsonStream<T>, reque
 }
 
 /**
- * The validated body, its keys in the order sent (manifests are stored and answered that way,
- * CONTRACT §12); in POST and PUT a null optional field counts as absent (CONTRACT §10).
+ * The validated body (`value`), its keys in the order sent (manifests are stored and answered that
+ * way, CONTRACT §12), and the JSON it stands for (`meant`, what an Idempotency-Key's request is):
+ * in POST and PUT a null optional field counts as absent (CONTRACT §10), in both.
  */
-async function parseBody(schema: z.ZodType, request: Request): Promise<{ raw: unknown; value: unknown }> {
+async function parseBody(schema: z.ZodType, request: Request): Promise<{ meant: unknown; value: unknown }> {
   const raw = await readJsonObject(request);
-  const value = request.method === "POST" || request.method === "PUT" ? dropNullOptionals(schema, raw) : raw;
-  return { raw, value: inSenderKeyOrder(parseOrThrow(schema, value, "request body"), value) };
+  const meant = request.method === "POST" || request.method === "PUT" ? dropNullOptionals(schema, raw) : raw;
+  return { meant, value: inSenderKeyOrder(parseOrThrow(schema, meant, "request body"), meant) };
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;

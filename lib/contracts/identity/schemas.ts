@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { actorId, role, timestamp } from "@/lib/contracts/fields";
+import { shownOnce } from "@/lib/contracts/shown-once";
 
 export const Me = z
   .object({
@@ -34,7 +35,10 @@ export const ApiKey = z
   .meta({ id: "ApiKey" });
 
 export const CreatedApiKey = ApiKey.extend({
-  token: z.string().meta({ description: "The key itself. Shown once; only its hash is stored." }),
+  token: shownOnce(
+    "The key itself; only its hash is stored.",
+    "A null token means the key was made but its token cannot be shown again: revoke the key if its token was not stored, and create a new one.",
+  ),
 }).meta({ id: "CreatedApiKey" });
 
 export const CreateApiKeyRequest = z

@@ -14,6 +14,12 @@ export function parseHttpUrl(text: string): URL | null {
 }
 
 /**
+ * Where a source's token may be sent (CONTRACT §19): the scheme, host and port of the URL it was
+ * given with (its origin, `https://github.com`); null for a text that is no http(s) URL.
+ */
+export const tokenHostOf = (text: string): string | null => parseHttpUrl(text)?.origin ?? null;
+
+/**
  * The first non-empty path segment, after dropping a trailing `/` and `.git`:
  * `https://github.com/acme/bank-templates.git` → `acme`. Null when there is none.
  */

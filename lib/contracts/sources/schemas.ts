@@ -55,18 +55,27 @@ export const CreateSourceRequest = z
 
 export const UpdateSourceRequest = z
   .strictObject({
-    url: sourceUrl.optional().meta({ description: "A new location; the source keeps its name." }),
+    url: sourceUrl.optional().meta({
+      description:
+        "A new location; the source keeps its name. On another scheme, host or port the stored token is dropped (it goes only to " +
+        "the host it was given for) unless auth_token in the same request gives one.",
+    }),
     description: sourceDescription.nullable().optional().meta({ description: "null clears it." }),
     auth_token: authToken
       .nullable()
       .optional()
-      .meta({ description: "Replaces the stored credential; null removes it. Absent: the stored one stays." }),
+      .meta({
+        description:
+          "Replaces the stored credential; null removes it. Absent: the stored one stays, unless url moves the source to another " +
+          "scheme, host or port, which drops it.",
+      }),
   })
   .meta({
     id: "UpdateSourceRequest",
     description:
       "Every field optional; `{}` changes nothing. The name never changes. A changed url or token drops the source's " +
-      "cached catalog and resets its catalog status (catalog_fetched_at, catalog_error) to never fetched.",
+      "cached catalog and resets its catalog status (catalog_fetched_at, catalog_error) to never fetched. A url on another " +
+      "scheme, host or port drops the stored token unless auth_token is given too: a token goes only to its host.",
     example: { url: "https://github.com/acme/bank-templates/tree/main/templates", auth_token: null },
   });
 

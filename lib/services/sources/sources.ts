@@ -7,7 +7,7 @@ import { templateSources } from "@/db/schema";
 import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import type { OwnerScope } from "@/lib/contracts/scope";
-import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE } from "@/lib/contracts/sources/names";
+import { deriveSourceName, parseHttpUrl, SOURCE_NAME_PATTERN, SOURCE_NAME_RULE, tokenHostOf } from "@/lib/contracts/sources/names";
 import type { CreateSourceRequest, Source, UpdateSourceRequest } from "@/lib/contracts/sources/schemas";
 import { decryptSecret, encryptSecret } from "@/lib/platform/secret-box";
 import { assertRoomFor } from "@/lib/services/bounds/owner-bounds";
@@ -121,7 +121,8 @@ export async function createSource(
 
 /**
  * Changes a source's url, description or token (CONTRACT §16); the name, and with it every
- * template installed from the source, stays. A new url or token makes what was fetched before
+ * template installed from the source, stays. A url on another host drops the stored token unless
+ * the request sets `auth_token` (§19). A new url or token makes what was fetched before
  * say nothing about the source: its cached catalog (old location, old credential) is dropped
  * and its catalog status starts over as never fetched. `{}` changes nothing and is audited all
  * the same, as a template PATCH is.
@@ -136,8 +137,11 @@ export async function updateSource(
     const before = presentSource(row);
     checkPrecondition(tx, before);
     const storedToken = row.authTokenEncrypted ? decryptSecret(ctx.app.secretKey, row.authTokenEncrypted) : null;
-    const token = input.auth_token === undefined ? storedToken : input.auth_token;
     const url = input.url ?? row.url;
+    // A token goes only to the host it was given for (CONTRACT §19): a url on another scheme, host
+    // or port drops it, unless this same request gives the token for the new one.
+    const keptToken = tokenHostOf(url) === tokenHostOf(row.url) ? storedToken : null;
+    const token = input.auth_token === undefined ? keptToken : input.auth_token;
     const description = input.description === undefined ? row.description : input.description;
     const relocated = url !== row.url || token !== storedToken;
     if (!relocated && description === row.description) {
