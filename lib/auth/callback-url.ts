@@ -12,6 +12,33 @@ export function safeCallbackUrl(value: string | string[] | undefined | null): st
   return url;
 }
 
+/**
+ * next-auth's redirect callback: its default rule (a path on this site or a URL of its origin;
+ * anything else goes to the site's root), answered as the URL's serialization. next-auth puts
+ * the answer in a Location header as it is, which refuses a character above U+00FF or a line
+ * break (a 500 for `callbackUrl=/€`); the serialization percent-encodes them as a browser would.
+ */
+export function redirectWithinSite({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  try {
+    const target = new URL(url.startsWith("/") ? `${baseUrl}${url}` : url);
+    if (target.origin === new URL(baseUrl).origin) return target.href;
+  } catch {
+    // Not a URL: the site's root, as for a foreign one.
+  }
+  return baseUrl;
+}
+
+/**
+ * The error code next-auth reads for GET /api/auth/error (its `error` parameter, else the path's
+ * second segment), percent-encoded. next-auth redirects to the sign-in page with the code put
+ * into the Location header as it is, which refuses a character above U+00FF or a line break (a
+ * 500 for `?error=€`); encoded, the sign-in page reads the code as it was sent.
+ */
+export function encodedErrorCode(code: string): string {
+  // An unpaired surrogate (which encodeURIComponent throws on) reads as U+FFFD, as in any URL.
+  return encodeURIComponent(code.replace(/\p{Cs}/gu, "\uFFFD"));
+}
+
 /** The cookie in which next-auth keeps the callbackUrl, under both its names (`__Secure-` over https). */
 export const CALLBACK_URL_COOKIES = ["next-auth.callback-url", "__Secure-next-auth.callback-url"] as const;
 

@@ -41,7 +41,13 @@ const AUTH_PATHS = [
 const METHODS = ["GET", "GET", "GET", "HEAD", "POST", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND", "MKCOL", "FOO"];
 
 /** Malformed percent-encoding and other awkward bits of a URL. */
-const AWKWARD = ["%zz", "%", "%E0%A4%A", "%C0%AF", "%00", "..", ".", "%2e%2e", "%2F", "\u00e9", "%ff%fe"];
+const AWKWARD = ["%zz", "%", "%E0%A4%A", "%C0%AF", "%00", "..", ".", "%2e%2e", "%2F", "\u00e9", "%ff%fe", "%0A", "%0D%0A", "%09", "%7F"];
+
+/**
+ * Characters above U+00FF, which no header may hold: a value next-auth or a page put into one
+ * unencoded (a Location) was a 500 (`/api/auth/error?error=€`). Sent raw, they are percent-encoded (sendable).
+ */
+const BEYOND_LATIN1 = ["€", "\u0100", "Ω≈ç", "\u2028", "\u{1F4A5}", "\u4e2d\u6587", "ｆｕｌｌ", "e\u0301", "\ufeff", "\u202e"];
 
 /** What a callbackUrl may be: paths, own and foreign URLs, and what is neither. */
 const CALLBACK_URLS = [
@@ -58,10 +64,16 @@ const CALLBACK_URLS = [
   "%zz",
   "",
   "/signin?callbackUrl=aaa",
+  "/templates/€",
+  "/sources?q=\u{1F4A5}#\u2028",
+  "https://127.0.0.1/€",
+  "/a\nb",
 ];
 
 const awkwardText = fc.oneof(
   fc.constantFrom(...AWKWARD),
+  fc.constantFrom(...BEYOND_LATIN1),
+  fc.constantFrom(...BEYOND_LATIN1).map(encodeURIComponent),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
   fc.string({ unit: "grapheme", maxLength: 8 }).map(encodeURIComponent),
 );
@@ -114,6 +126,8 @@ const headerArbitrary = fc.dictionary(
       '"',
       "bytes=5-1",
       "evil.example",
+      // The UTF-8 bytes of "€" as a client sends them: a header value reads them as Latin-1.
+      "\u00e2\u0082\u00ac",
     ),
     fc.string({ maxLength: 20 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
   ),
@@ -130,6 +144,9 @@ const bodyArbitrary = fc.option(
       '{"callbackUrl":"aaa","csrfToken":"x"}',
       "callbackUrl=aaa&csrfToken=x",
       "callbackUrl=%zz",
+      "callbackUrl=%2F%E2%82%AC&csrfToken=x",
+      "error=%E2%82%AC",
+      '{"callbackUrl":"/\u20ac","error":"\u20ac"}',
     ),
     fc.string({ maxLength: 40 }),
   ),
@@ -164,6 +181,30 @@ export const pageRequestArbitrary = (templates: string[]): fc.Arbitrary<PageRequ
       body: method === "GET" || method === "HEAD" ? undefined : body,
       signedIn,
     }));
+
+/**
+ * For every page and auth path, a GET and a POST with characters above U+00FF in a path segment,
+ * the query (`error`, `callbackUrl`) and the callbackUrl cookie, signed in and not: sent before the
+ * generated requests, so every run covers them whatever the seed.
+ */
+export function beyondLatin1Requests(templates: string[]): PageRequest[] {
+  return [...templates, ...AUTH_PATHS].flatMap((template, i) => {
+    const text = BEYOND_LATIN1[i % BEYOND_LATIN1.length]!;
+    const filled = template.replace(/\[[^\]]+\]/g, text);
+    const target = sendable(`${filled}/${text}?error=${text}&callbackUrl=/${text}`);
+    const headers = { cookie: `next-auth.callback-url=${encodeURIComponent(`/${text}`)}` };
+    return [true, false].flatMap((signedIn) => [
+      { method: "GET", path: target, headers, signedIn },
+      {
+        method: "POST",
+        path: target,
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+        body: `callbackUrl=${encodeURIComponent(`/${text}`)}`,
+        signedIn,
+      },
+    ]);
+  });
+}
 
 export interface PageAnswer {
   status: number;
