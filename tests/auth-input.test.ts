@@ -6,6 +6,7 @@ import "./support/nextauth"; // first: sets up what Next's server provides befor
  * next-auth would put in a Location header unencoded (a character above U+00FF or a line break).
  */
 import { describe, expect, it } from "vitest";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { useTestApp } from "./support/app";
 import { callNextAuth } from "./support/nextauth";
 
@@ -115,5 +116,23 @@ describe("what next-auth puts in a Location header, percent-encoded", () => {
       form: { ...form, callbackUrl: "https://evil.example/€" },
     });
     expect(foreign.body.url).toBe("https://localhost");
+  });
+});
+
+describe("the sign-in page's callbackUrl (safeCallbackUrl), which it redirects a signed-in user to", () => {
+  it("is a path of this site as a browser reads it: percent-encoded, line breaks and tabs dropped", () => {
+    expect(safeCallbackUrl("/templates?q=a%20b#x")).toBe("/templates?q=a%20b#x");
+    expect(safeCallbackUrl("/templates/€?q=é")).toBe("/templates/%E2%82%AC?q=%C3%A9");
+    expect(safeCallbackUrl("/a\nb")).toBe("/ab");
+    expect(safeCallbackUrl(["/sources", "/other"])).toBe("/sources");
+  });
+
+  it("is the console's root for another host (however written), the sign-in page, next-auth or no path", () => {
+    for (const value of ["//evil.example", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "/.//evil.example"]) {
+      expect(safeCallbackUrl(value), JSON.stringify(value)).toBe("/");
+    }
+    for (const value of ["/signin", "/signin?callbackUrl=/x", "/./signin", "/api/auth/signout", "aaa", "", null, undefined]) {
+      expect(safeCallbackUrl(value), JSON.stringify(value)).toBe("/");
+    }
   });
 });

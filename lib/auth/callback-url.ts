@@ -1,15 +1,27 @@
 /** Where the console goes after sign-in when nothing else was asked for. */
 const DEFAULT_AFTER_SIGN_IN = "/";
 
+const SITE = "http://localhost";
+
 /**
- * A callbackUrl we may navigate to: a path on this site only (`/x`, not `//host` or
- * `/\host`, which browsers read as other hosts), never back to the sign-in page.
+ * A callbackUrl we may navigate to: a path on this site only (`/x`, not `//host`, `/\host` or
+ * `/<tab>/host`, which browsers read as other hosts), never back to the sign-in page; as a
+ * browser reads it (tabs and line breaks dropped, the rest percent-encoded), since the sign-in
+ * page redirects to it and a Location header refuses a line break or a character above U+00FF.
  */
 export function safeCallbackUrl(value: string | string[] | undefined | null): string {
   const url = Array.isArray(value) ? value[0] : value;
-  if (!url?.startsWith("/") || url.startsWith("//") || url.startsWith("/\\")) return DEFAULT_AFTER_SIGN_IN;
-  if (url === "/signin" || url.startsWith("/signin?") || url.startsWith("/api/auth")) return DEFAULT_AFTER_SIGN_IN;
-  return url;
+  if (!url?.startsWith("/")) return DEFAULT_AFTER_SIGN_IN;
+  let parsed: URL;
+  try {
+    parsed = new URL(url, SITE);
+  } catch {
+    return DEFAULT_AFTER_SIGN_IN;
+  }
+  const path = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  if (parsed.origin !== SITE || path.startsWith("//")) return DEFAULT_AFTER_SIGN_IN;
+  if (parsed.pathname === "/signin" || path.startsWith("/api/auth")) return DEFAULT_AFTER_SIGN_IN;
+  return path;
 }
 
 /**

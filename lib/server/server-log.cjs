@@ -37,11 +37,12 @@ const cut = (text) =>
 const CONSOLE_LEVELS = { error: "error", warn: "warn", info: "info", log: "info", debug: "debug", trace: "debug" };
 
 /**
- * Makes console.log, info, warn, error, debug and trace, and Node's process warnings, write one JSON line each: the message as
- * util.format makes it, followed by the name and message of an Error among the arguments, which
- * the line holds as `error` ({name, message, stack}, as the app's error lines do). Such lines are written whatever LOG_LEVEL says, as they were before:
- * some are meant for the operator whatever the level (the first start's generated password).
- * An empty message (Next prints blank lines between its own) writes nothing.
+ * Makes console.log, info, warn, error, debug and trace, and Node's process warnings, write one
+ * JSON line each: the message as util.format makes it, followed by the name and message of an
+ * Error among the arguments, which the line holds as `error` ({name, message, stack}, as the
+ * app's error lines do). These lines are written whatever LOG_LEVEL says, as they were before:
+ * some are meant for the operator at any level (the first start's generated password). An empty
+ * message (Next prints blank lines between its own) writes nothing.
  */
 function routeConsoleToLog() {
   for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {

@@ -44,10 +44,24 @@ const METHODS = ["GET", "GET", "GET", "HEAD", "POST", "POST", "PUT", "PATCH", "D
 const AWKWARD = ["%zz", "%", "%E0%A4%A", "%C0%AF", "%00", "..", ".", "%2e%2e", "%2F", "\u00e9", "%ff%fe", "%0A", "%0D%0A", "%09", "%7F"];
 
 /**
- * Characters above U+00FF, which no header may hold: a value next-auth or a page put into one
- * unencoded (a Location) was a 500 (`/api/auth/error?error=€`). Sent raw, they are percent-encoded (sendable).
+ * What no header may hold: characters above U+00FF and line breaks. A value next-auth or a page
+ * put into one unencoded (a Location) was a 500 (`/api/auth/error?error=€`, a signed-in
+ * `/signin?callbackUrl=/a%0Ab`). Sent raw, they are percent-encoded (sendable).
  */
-const BEYOND_LATIN1 = ["€", "\u0100", "Ω≈ç", "\u2028", "\u{1F4A5}", "\u4e2d\u6587", "ｆｕｌｌ", "e\u0301", "\ufeff", "\u202e"];
+const HEADER_UNSAFE = [
+  "€",
+  "\u0100",
+  "Ω≈ç",
+  "\u2028",
+  "\u{1F4A5}",
+  "\u4e2d\u6587",
+  "ｆｕｌｌ",
+  "e\u0301",
+  "\ufeff",
+  "\u202e",
+  "a\nb",
+  "a\r\nb",
+];
 
 /** What a callbackUrl may be: paths, own and foreign URLs, and what is neither. */
 const CALLBACK_URLS = [
@@ -72,8 +86,8 @@ const CALLBACK_URLS = [
 
 const awkwardText = fc.oneof(
   fc.constantFrom(...AWKWARD),
-  fc.constantFrom(...BEYOND_LATIN1),
-  fc.constantFrom(...BEYOND_LATIN1).map(encodeURIComponent),
+  fc.constantFrom(...HEADER_UNSAFE),
+  fc.constantFrom(...HEADER_UNSAFE).map(encodeURIComponent),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
   fc.string({ unit: "grapheme", maxLength: 8 }).map(encodeURIComponent),
 );
@@ -183,26 +197,24 @@ export const pageRequestArbitrary = (templates: string[]): fc.Arbitrary<PageRequ
     }));
 
 /**
- * For every page and auth path, a GET and a POST with characters above U+00FF in a path segment,
- * the query (`error`, `callbackUrl`) and the callbackUrl cookie, signed in and not: sent before the
- * generated requests, so every run covers them whatever the seed.
+ * For every page and auth path, GETs and POSTs with characters no header may hold (HEADER_UNSAFE)
+ * in the callbackUrl (query, cookie and form body) of the path itself, and in a path segment and
+ * the `error` parameter, signed in and not: sent before the generated requests, so every run
+ * covers them whatever the seed.
  */
-export function beyondLatin1Requests(templates: string[]): PageRequest[] {
+export function headerUnsafeRequests(templates: string[]): PageRequest[] {
   return [...templates, ...AUTH_PATHS].flatMap((template, i) => {
-    const text = BEYOND_LATIN1[i % BEYOND_LATIN1.length]!;
+    const text = HEADER_UNSAFE[i % HEADER_UNSAFE.length]!;
     const filled = template.replace(/\[[^\]]+\]/g, text);
-    const target = sendable(`${filled}/${text}?error=${text}&callbackUrl=/${text}`);
-    const headers = { cookie: `next-auth.callback-url=${encodeURIComponent(`/${text}`)}` };
-    return [true, false].flatMap((signedIn) => [
-      { method: "GET", path: target, headers, signedIn },
-      {
-        method: "POST",
-        path: target,
-        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
-        body: `callbackUrl=${encodeURIComponent(`/${text}`)}`,
-        signedIn,
-      },
-    ]);
+    const callbackUrl = encodeURIComponent(`/${text}`);
+    const headers = { cookie: `next-auth.callback-url=${callbackUrl}` };
+    const form = { ...headers, "content-type": "application/x-www-form-urlencoded" };
+    return [sendable(`${filled}?callbackUrl=${callbackUrl}`), sendable(`${filled}/${text}?error=${text}`)].flatMap((target) =>
+      [true, false].flatMap((signedIn) => [
+        { method: "GET", path: target, headers, signedIn },
+        { method: "POST", path: target, headers: form, body: `callbackUrl=${callbackUrl}`, signedIn },
+      ]),
+    );
   });
 }
 
