@@ -57,7 +57,7 @@ test("`npm ci && npm start` from the README: the start prints admin's password, 
   expect(shellLines(read("README.md"))).toContain("npm ci && npm start");
   expect(JSON.parse(read("package.json")).scripts.start).toBe("node scripts/start.mjs");
   await withFreshServer(page, E2E_PORT + 20, {}, async (server) => {
-    const password = server.log.match(/Its password, shown only this once: (\S+)/)?.[1];
+    const password = server.messages.match(/Its password, shown only this once: (\S+)/)?.[1];
     expect(password, `the start's output:\n${server.log}`).toBeTruthy();
     expect(server.log).not.toContain("telemetry");
 
@@ -84,7 +84,7 @@ test("the docs' start with a token and a password: admin signs in with that pass
   expect(env.BOOTSTRAP_ADMIN_TOKEN, "the token the docs' export line makes").toMatch(/^[0-9a-f]{64}$/);
   expect(env.BOOTSTRAP_ADMIN_PASSWORD).toBeTruthy();
   await withFreshServer(page, E2E_PORT + 21, env, async (server) => {
-    expect(server.log).toContain(`User "admin" signs in to the console with the password BOOTSTRAP_ADMIN_PASSWORD gives.`);
+    expect(server.messages).toContain(`User "admin" signs in to the console with the password BOOTSTRAP_ADMIN_PASSWORD gives.`);
     const me = await request.get(`${server.baseUrl}/ext/svc/me`, { headers: { authorization: `Bearer ${env.BOOTSTRAP_ADMIN_TOKEN}` } });
     expect(me.status()).toBe(200);
     await page.goto(`${server.baseUrl}/signin`);
@@ -108,8 +108,8 @@ test("a token alone: the start says admin has no console password and which sett
   });
   try {
     await tokenOnly.start();
-    expect(tokenOnly.log).toContain(`User "admin" has no console password yet`);
-    expect(tokenOnly.log).toContain("BOOTSTRAP_ADMIN_PASSWORD");
+    expect(tokenOnly.messages).toContain(`User "admin" has no console password yet`);
+    expect(tokenOnly.messages).toContain("BOOTSTRAP_ADMIN_PASSWORD");
     await tokenOnly.stop();
 
     // The setting the start named, on the same data folder.

@@ -154,6 +154,20 @@ test.describe("slow clients", () => {
   });
 });
 
+/** The built server itself (not npm start's launcher, so its pid is the server's) on 127.0.0.1, with the embedded database in `dataDir`. */
+function standaloneServer(port: number, dataDir: string, env: Record<string, string>): ServerProcess {
+  return new ServerProcess(
+    port,
+    {},
+    {
+      program: process.execPath,
+      args: [path.join(ROOT, ".next", "standalone", "server.js")],
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: "", SECRET_KEY: "", DATA_DIR: dataDir, PORT: String(port), HOSTNAME: "127.0.0.1", ...env },
+    },
+  );
+}
+
 /** The resident memory of process `pid`, in MiB. */
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -163,26 +177,10 @@ function rssMiB(pid: number): number {
 test("200 concurrent anonymous 10 MB bodies raise the server's memory by less than 300 MB, which it gives back", async () => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bank-templates-edge-"));
-  // The server itself (not npm start's launcher), so its pid is the one whose memory counts.
+  // The server itself, so its pid is the one whose memory counts.
   const port = E2E_PORT + 7;
-  const server = new ServerProcess(
-    port,
-    {},
-    {
-      program: process.execPath,
-      args: [path.join(ROOT, ".next", "standalone", "server.js")],
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: "",
-        SECRET_KEY: "",
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOSTNAME: "127.0.0.1",
-        LOG_LEVEL: "warn",
-      },
-    },
-  );
+  // 200 clients from one address: past the per-address connection cap, which is not what this measures.
+  const server = standaloneServer(port, dataDir, { LOG_LEVEL: "warn", MAX_CONNECTIONS_PER_ADDRESS: "1000" });
   try {
     await server.start();
     const pid = server.pid!;
@@ -226,6 +224,105 @@ test("200 concurrent anonymous 10 MB bodies raise the server's memory by less th
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+/** A connection from `localAddress` (all of 127.0.0.0/8 is the loopback interface) that sent `text`; resolves once connected. */
+function connectFrom(localAddress: string, port: number, text: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: "127.0.0.1", port, localAddress }, () => resolve(socket));
+    socket.on("error", () => {});
+    socket.once("error", reject);
+    socket.write(text);
+  });
+}
+
+test("the edge of one server: a connection cap per address, problem+json for what Node refuses, only JSON lines in its log", async ({
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bank-templates-edge-"));
+  const port = E2E_PORT + 9;
+  const CAP = 20;
+  const server = standaloneServer(port, dataDir, { LOG_LEVEL: "info", MAX_CONNECTIONS_PER_ADDRESS: String(CAP) });
+  const slow: net.Socket[] = [];
+  try {
+    await server.start();
+    // Slowloris from 127.0.0.1: the cap plus 100 requests whose headers never end.
+    for (let i = 0; i < CAP + 100; i++) slow.push(await connectFrom("127.0.0.1", port, "GET /healthz HTTP/1.1\r\nHost: x\r\n"));
+    // At least the 100 past the cap are cut at once (the start's keep-alive /readyz connection may hold a place too).
+    const cut = () => slow.filter((socket) => socket.destroyed || socket.readyState === "closed").length;
+    await expect.poll(cut).toBeGreaterThanOrEqual(100);
+    expect(CAP + 100 - cut()).toBeGreaterThan(CAP - 3);
+    // Meanwhile 127.0.0.2 is served.
+    const healthFrom = (localAddress: string) =>
+      new Promise<number | string>((resolve) => {
+        const req = http.get({ host: "127.0.0.1", port, localAddress, path: "/healthz", agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      });
+    for (let i = 0; i < 20; i++) expect(await healthFrom("127.0.0.2")).toBe(200);
+    // Its connections closed, 127.0.0.1 is served again.
+    for (const socket of slow) socket.destroy();
+    await expect.poll(() => healthFrom("127.0.0.1")).toBe(200);
+
+    // What Node's parser refuses: problem+json, not an empty body.
+    for (const [head, status, type] of [
+      [`GET /sources HTTP/1.1\r\nHost: x\r\nCookie: ${"c".repeat(20_000)}\r\n\r\n`, 431, "headers-too-large"],
+      ["NOT HTTP\r\n\r\n", 400, "malformed-request"],
+    ] as const) {
+      const answer = await rawExchange(port, head);
+      expect(answer.status, type).toBe(status);
+      expect(answer.text).toContain("application/problem+json");
+      expect(JSON.parse(answer.text.slice(answer.text.indexOf("\r\n\r\n") + 4))).toMatchObject({
+        type: `urn:bank-templates:problem:${type}`,
+        status,
+        request_id: expect.any(String),
+      });
+    }
+
+    // What made Next print plain text: an oversized anonymous body outside the API, and (before
+    // it answered 302) a character next-auth could not put in a header.
+    const oversized = await new Promise<number | string>((resolve) => {
+      const req = http.request(
+        { host: "127.0.0.1", port, method: "POST", path: "/signin", headers: { "transfer-encoding": "chunked" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      req.end(Buffer.alloc(2 * MiB, "a"));
+    });
+    expect(oversized).toBe(200);
+    const euro = await request.get(`${server.baseUrl}/api/auth/error?error=%E2%82%AC`, { maxRedirects: 0 });
+    expect(euro.status()).toBe(302);
+    expect(euro.headers().location).toBe("/signin?error=%E2%82%AC");
+
+    // The refusals are summed up within 10 s.
+    await expect.poll(() => server.log.includes("connections refused"), { timeout: 20_000 }).toBe(true);
+  } finally {
+    for (const socket of slow) socket.destroy();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const lines = server.log.trimEnd().split("\n");
+  const notJson = lines.filter((line) => {
+    try {
+      return typeof JSON.parse(line) !== "object";
+    } catch {
+      return true;
+    }
+  });
+  expect(notJson).toEqual([]);
+  const parsed = lines.map((line) => JSON.parse(line) as { level: string; msg: string; [field: string]: unknown });
+  expect(parsed.find((line) => line.msg.startsWith("connections refused"))).toMatchObject({
+    level: "warn",
+    addresses: [{ address: "127.0.0.1", count: expect.any(Number) }],
+  });
+  expect(parsed.find((line) => line.msg.startsWith("Request body exceeded 1MB for /signin"))).toMatchObject({ level: "warn" });
+  expect(parsed.filter((line) => line.level === "error")).toEqual([]);
 });
 
 /** The pids of the processes whose parent is `pid`. */

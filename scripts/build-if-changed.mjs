@@ -30,16 +30,23 @@ export function buildIfChanged(root, { stdio = "inherit" } = {}) {
   return 0;
 }
 
+/** The modules http-server.cjs requires, placed beside it under their own names. */
+const SERVER_HELPERS = ["connections.cjs", "server-log.cjs"];
+
 /**
  * The standalone output (next.config.mjs) with our server in it: lib/server/http-server.cjs
  * replaces the server.js Next generates (the container image and npm start run server.js).
  */
 export function placeServer(root) {
-  const target = path.join(root, ".next", "standalone", "server.js");
-  const staging = `${target}.${process.pid}`;
-  cpSync(path.join(root, "lib", "server", "http-server.cjs"), staging);
-  // A rename: a server starting from this build at the same moment reads either file whole.
-  renameSync(staging, target);
+  const standalone = path.join(root, ".next", "standalone");
+  // The helpers first: a server.js that is there already finds what it requires.
+  for (const [from, to] of [...SERVER_HELPERS.map((name) => [name, name]), ["http-server.cjs", "server.js"]]) {
+    const target = path.join(standalone, to);
+    const staging = `${target}.${process.pid}`;
+    cpSync(path.join(root, "lib", "server", from), staging);
+    // A rename: a server starting from this build at the same moment reads either file whole.
+    renameSync(staging, target);
+  }
 }
 
 /**

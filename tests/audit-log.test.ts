@@ -5,9 +5,11 @@ import { auditEntries, consoleSessions } from "@/db/schema";
 import { AUDIT_ACTIONS, SESSION_ACTIONS } from "@/lib/contracts/audit-actions";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { pruneAuditEntries } from "@/lib/services/audit/retention";
-import { type Client, request, useTestApp } from "./support/app";
+import { type Client, callRoute, request, useTestApp } from "./support/app";
 import { signInWithPassword, signOut } from "./support/console-sessions";
 import { manifest } from "./support/fixtures";
+import { loggedLines } from "./support/log-scan";
+import { ADMIN_TOKEN } from "./support/tokens";
 
 // CONTRACT §14: GET /ext/svc/admin/audit, newest first, filtered by actor, action and target, paged.
 const t = useTestApp();
@@ -334,6 +336,25 @@ describe("GET /ext/svc/admin/audit/export", () => {
       expect(lines(res.text), query).toEqual(await everyPage(query.replace(/^\?/, "&")));
     }
     expect(lines((await exportOf(t.admin, "?actor=bulk&action=template.patch")).text)).toHaveLength(BULK / 2);
+  });
+
+  it("a client leaving mid-export is logged as its doing (info), not as the server's failure", async () => {
+    const requestId = "export-left-early";
+    const response = await callRoute(
+      new Request(`http://localhost${AUDIT}/export?actor=bulk`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "x-request-id": requestId },
+      }),
+    );
+    const reader = response.body!.getReader();
+    // The whole first page (500 lines, one a chunk): the next read waits on the second page's query, then the client leaves.
+    for (let i = 0; i < 500; i++) expect((await reader.read()).done).toBe(false);
+    await reader.cancel();
+    const linesOf = () =>
+      loggedLines()
+        .filter((line) => line.includes(requestId))
+        .map((line) => JSON.parse(line));
+    await expect.poll(() => linesOf().some((line) => line.msg === "the client left before the end of a streamed answer")).toBe(true);
+    expect(linesOf().filter((line) => line.level !== "info")).toEqual([]);
   });
 
   it("answers an empty selection with an empty body", async () => {

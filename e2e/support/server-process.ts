@@ -51,6 +51,21 @@ export class ServerProcess {
     return this.output;
   }
 
+  /** The message (`msg`) of each JSON line it wrote since it last started, one a line: what a person reads in its log. */
+  get messages(): string {
+    return this.output
+      .split("\n")
+      .flatMap((line) => {
+        try {
+          const { msg } = JSON.parse(line) as { msg?: unknown };
+          return typeof msg === "string" ? [msg] : [];
+        } catch {
+          return [];
+        }
+      })
+      .join("\n");
+  }
+
   /** Starts it and waits until /readyz answers 200 (the database is up and migrated). */
   async start(timeoutMs = 120_000): Promise<void> {
     this.output = "";

@@ -1,15 +1,54 @@
 /** Where the console goes after sign-in when nothing else was asked for. */
 const DEFAULT_AFTER_SIGN_IN = "/";
 
+const SITE = "http://localhost";
+
 /**
- * A callbackUrl we may navigate to: a path on this site only (`/x`, not `//host` or
- * `/\host`, which browsers read as other hosts), never back to the sign-in page.
+ * A callbackUrl we may navigate to: a path on this site only (`/x`, not `//host`, `/\host` or
+ * `/<tab>/host`, which browsers read as other hosts), never back to the sign-in page; as a
+ * browser reads it (tabs and line breaks dropped, the rest percent-encoded), since the sign-in
+ * page redirects to it and a Location header refuses a line break or a character above U+00FF.
  */
 export function safeCallbackUrl(value: string | string[] | undefined | null): string {
   const url = Array.isArray(value) ? value[0] : value;
-  if (!url?.startsWith("/") || url.startsWith("//") || url.startsWith("/\\")) return DEFAULT_AFTER_SIGN_IN;
-  if (url === "/signin" || url.startsWith("/signin?") || url.startsWith("/api/auth")) return DEFAULT_AFTER_SIGN_IN;
-  return url;
+  if (!url?.startsWith("/")) return DEFAULT_AFTER_SIGN_IN;
+  let parsed: URL;
+  try {
+    parsed = new URL(url, SITE);
+  } catch {
+    return DEFAULT_AFTER_SIGN_IN;
+  }
+  const path = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  if (parsed.origin !== SITE || path.startsWith("//")) return DEFAULT_AFTER_SIGN_IN;
+  if (parsed.pathname === "/signin" || path.startsWith("/api/auth")) return DEFAULT_AFTER_SIGN_IN;
+  return path;
+}
+
+/**
+ * next-auth's redirect callback: its default rule (a path on this site or a URL of its origin;
+ * anything else goes to the site's root), answered as the URL's serialization. next-auth puts
+ * the answer in a Location header as it is, which refuses a character above U+00FF or a line
+ * break (a 500 for `callbackUrl=/€`); the serialization percent-encodes them as a browser would.
+ */
+export function redirectWithinSite({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  try {
+    const target = new URL(url.startsWith("/") ? `${baseUrl}${url}` : url);
+    if (target.origin === new URL(baseUrl).origin) return target.href;
+  } catch {
+    // Not a URL: the site's root, as for a foreign one.
+  }
+  return baseUrl;
+}
+
+/**
+ * The error code next-auth reads for GET /api/auth/error (its `error` parameter, else the path's
+ * second segment), percent-encoded. next-auth redirects to the sign-in page with the code put
+ * into the Location header as it is, which refuses a character above U+00FF or a line break (a
+ * 500 for `?error=€`); encoded, the sign-in page reads the code as it was sent.
+ */
+export function encodedErrorCode(code: string): string {
+  // An unpaired surrogate (which encodeURIComponent throws on) reads as U+FFFD, as in any URL.
+  return encodeURIComponent(code.replace(/\p{Cs}/gu, "\uFFFD"));
 }
 
 /** The cookie in which next-auth keeps the callbackUrl, under both its names (`__Secure-` over https). */

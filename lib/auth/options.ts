@@ -13,6 +13,7 @@ import { actorForUser } from "@/lib/services/identity/authenticate";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
 import { recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
 import { browserLabel } from "@/lib/shared/browser-label";
+import { redirectWithinSite } from "./callback-url";
 import { verifyCredentials } from "./credentials";
 import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
 import { nextAuthSecret } from "./secret";
@@ -71,6 +72,7 @@ export function authOptions(
       ...(oidc ? [oidcProvider(oidc, app.db)] : []),
     ],
     callbacks: {
+      redirect: redirectWithinSite,
       // OIDC sign-ins whose email matched no active user arrive with an empty id: refuse
       // (the sign-in page shows AccessDenied). Credentials were checked in authorize.
       async signIn({ user, account }) {

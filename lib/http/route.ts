@@ -8,7 +8,7 @@ import { assertPathEncoding, assertStorable } from "@/lib/contracts/hygiene";
 import { shownOnceFields } from "@/lib/contracts/shown-once";
 import { dropNullOptionals, parseOrThrow } from "@/lib/contracts/validation";
 import { observeRequest, type RequestObservation } from "@/lib/http/request-log";
-import { logError, UNMATCHED_ROUTE } from "@/lib/platform/log";
+import { logError, logger, UNMATCHED_ROUTE } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
 import { auditFor, settleJournal, silentAudit } from "@/lib/services/audit/record";
 import { type AuthenticatedActor, callContext, type ServiceContext } from "@/lib/services/context";
@@ -182,28 +182,36 @@ const NDJSON_HEADERS = { "content-type": "application/x-ndjson" } as const;
 /**
  * Sends a stream's items as lines, reading the next only when the client took the last (the
  * stream pulls): the first item is read before answering, so an early failure is still a
- * problem+json; a later one can only cut the answer short (and is logged). A client that goes
- * away cancels the reading.
+ * problem+json; a later one can only cut the answer short (and is logged as an error). A client
+ * that goes away cancels the reading: its doing, logged as such (info), and the item being read
+ * meanwhile is dropped, not sent into the closed stream.
  */
 async function streamLines<T>(endpoint: Endpoint, stream: NdjsonStream<T>, requestId: string): Promise<Response> {
   const items = stream.items[Symbol.asyncIterator]();
   let pending: IteratorResult<T> | null = await items.next();
   const encoder = new TextEncoder();
+  let linesSent = 0;
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const next = pending ?? (await items.next());
         pending = null;
+        if (cancelled) return;
         if (next.done) return controller.close();
         if (CHECK_RESPONSES) assertWireShape(endpoint, next.value);
         controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+        linesSent++;
       } catch (error) {
+        if (cancelled) return;
         logError("streaming an answer failed", error, { request_id: requestId });
         controller.error(error);
       }
     },
     async cancel() {
+      cancelled = true;
       await items.return?.();
+      logger.info({ request_id: requestId, lines_sent: linesSent }, "the client left before the end of a streamed answer");
     },
   });
   return new Response(body, { status: endpoint.status, headers: { ...NDJSON_HEADERS, ...apiHeaders(requestId) } });

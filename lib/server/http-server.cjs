@@ -13,10 +13,14 @@
 //   500, the same way: outside the API with a plain 405 and Allow; under the API as DELETE (a
 //   method Next routes that may carry a body) marked with the method, so the pipeline answers
 //   405 method-not-allowed with the path's Allow;
+// - bounds connections per client address and in all, and answers what Node's parser refuses
+//   (headers over 16 KiB, a malformed request) with problem+json (connections.cjs);
+// - writes one JSON line for everything the process prints, Next's console output included (server-log.cjs);
 // - runs WEB_CONCURRENCY worker processes with DATABASE_URL (the embedded PGlite is owned by one
 //   process), restarts a worker that dies, and on SIGTERM or SIGINT stops accepting, lets
 //   in-flight requests finish for up to 10 s, then exits.
-// Plain CommonJS with no imports but Node's and Next's: it runs beside the traced node_modules.
+// Plain CommonJS with no imports but Node's, Next's and its own helpers beside it (placed with it,
+// scripts/build-if-changed.mjs): it runs beside the traced node_modules.
 "use strict";
 
 const cluster = require("node:cluster");
@@ -24,6 +28,8 @@ const fs = require("node:fs");
 const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
+const { answerClientErrors, connectionLimitsFrom, limitConnections } = require("./connections.cjs");
+const { log, routeConsoleToLog } = require("./server-log.cjs");
 
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -40,6 +46,7 @@ const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE",
 const dir = __dirname;
 process.env.NODE_ENV = "production";
 process.chdir(dir);
+routeConsoleToLog();
 
 /** How many worker processes: WEB_CONCURRENCY, else one per CPU; always one on the embedded database. */
 function workerCount(env) {
@@ -49,11 +56,6 @@ function workerCount(env) {
     return 1;
   }
   return Number.isInteger(asked) && asked > 0 ? asked : os.availableParallelism();
-}
-
-function log(level, msg, fields = {}) {
-  // Shaped as the app's own lines are (lib/platform/log.ts): one JSON object per line on stderr.
-  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), pid: process.pid, ...fields, msg })}\n`);
 }
 
 // --- The primary: keeps WEB_CONCURRENCY workers running ---------------------------------------
@@ -169,6 +171,15 @@ async function runWorker() {
     },
   );
   server.keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? "", 10) || 5_000;
+  const limits = connectionLimitsFrom(process.env);
+  if (limits.lowered) {
+    log("warn", "MAX_CONNECTIONS is lowered to three quarters of the process's open-file limit", {
+      max_connections: limits.total,
+      open_files: limits.descriptors,
+    });
+  }
+  limitConnections(server, limits, log);
+  answerClientErrors(server, log);
 
   const stop = async () => {
     if (stopping) return;
@@ -193,7 +204,7 @@ async function runWorker() {
     server.once("error", reject);
     server.listen(port, hostname, resolve);
   });
-  log("info", `listening on http://${hostname}:${port}`);
+  log("info", `listening on http://${hostname}:${port}`, { max_connections: limits.total, max_connections_per_address: limits.perAddress });
 }
 
 const workers = workerCount(process.env);

@@ -41,7 +41,27 @@ const AUTH_PATHS = [
 const METHODS = ["GET", "GET", "GET", "HEAD", "POST", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND", "MKCOL", "FOO"];
 
 /** Malformed percent-encoding and other awkward bits of a URL. */
-const AWKWARD = ["%zz", "%", "%E0%A4%A", "%C0%AF", "%00", "..", ".", "%2e%2e", "%2F", "\u00e9", "%ff%fe"];
+const AWKWARD = ["%zz", "%", "%E0%A4%A", "%C0%AF", "%00", "..", ".", "%2e%2e", "%2F", "\u00e9", "%ff%fe", "%0A", "%0D%0A", "%09", "%7F"];
+
+/**
+ * What no header may hold: characters above U+00FF and line breaks. A value next-auth or a page
+ * put into one unencoded (a Location) was a 500 (`/api/auth/error?error=€`, a signed-in
+ * `/signin?callbackUrl=/a%0Ab`). Sent raw, they are percent-encoded (sendable).
+ */
+const HEADER_UNSAFE = [
+  "€",
+  "\u0100",
+  "Ω≈ç",
+  "\u2028",
+  "\u{1F4A5}",
+  "\u4e2d\u6587",
+  "ｆｕｌｌ",
+  "e\u0301",
+  "\ufeff",
+  "\u202e",
+  "a\nb",
+  "a\r\nb",
+];
 
 /** What a callbackUrl may be: paths, own and foreign URLs, and what is neither. */
 const CALLBACK_URLS = [
@@ -58,10 +78,16 @@ const CALLBACK_URLS = [
   "%zz",
   "",
   "/signin?callbackUrl=aaa",
+  "/templates/€",
+  "/sources?q=\u{1F4A5}#\u2028",
+  "https://127.0.0.1/€",
+  "/a\nb",
 ];
 
 const awkwardText = fc.oneof(
   fc.constantFrom(...AWKWARD),
+  fc.constantFrom(...HEADER_UNSAFE),
+  fc.constantFrom(...HEADER_UNSAFE).map(encodeURIComponent),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
   fc.string({ unit: "grapheme", maxLength: 8 }).map(encodeURIComponent),
 );
@@ -114,6 +140,8 @@ const headerArbitrary = fc.dictionary(
       '"',
       "bytes=5-1",
       "evil.example",
+      // The UTF-8 bytes of "€" as a client sends them: a header value reads them as Latin-1.
+      "\u00e2\u0082\u00ac",
     ),
     fc.string({ maxLength: 20 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
   ),
@@ -130,6 +158,9 @@ const bodyArbitrary = fc.option(
       '{"callbackUrl":"aaa","csrfToken":"x"}',
       "callbackUrl=aaa&csrfToken=x",
       "callbackUrl=%zz",
+      "callbackUrl=%2F%E2%82%AC&csrfToken=x",
+      "error=%E2%82%AC",
+      '{"callbackUrl":"/\u20ac","error":"\u20ac"}',
     ),
     fc.string({ maxLength: 40 }),
   ),
@@ -164,6 +195,28 @@ export const pageRequestArbitrary = (templates: string[]): fc.Arbitrary<PageRequ
       body: method === "GET" || method === "HEAD" ? undefined : body,
       signedIn,
     }));
+
+/**
+ * For every page and auth path, GETs and POSTs with characters no header may hold (HEADER_UNSAFE)
+ * in the callbackUrl (query, cookie and form body) of the path itself, and in a path segment and
+ * the `error` parameter, signed in and not: sent before the generated requests, so every run
+ * covers them whatever the seed.
+ */
+export function headerUnsafeRequests(templates: string[]): PageRequest[] {
+  return [...templates, ...AUTH_PATHS].flatMap((template, i) => {
+    const text = HEADER_UNSAFE[i % HEADER_UNSAFE.length]!;
+    const filled = template.replace(/\[[^\]]+\]/g, text);
+    const callbackUrl = encodeURIComponent(`/${text}`);
+    const headers = { cookie: `next-auth.callback-url=${callbackUrl}` };
+    const form = { ...headers, "content-type": "application/x-www-form-urlencoded" };
+    return [sendable(`${filled}?callbackUrl=${callbackUrl}`), sendable(`${filled}/${text}?error=${text}`)].flatMap((target) =>
+      [true, false].flatMap((signedIn) => [
+        { method: "GET", path: target, headers, signedIn },
+        { method: "POST", path: target, headers: form, body: `callbackUrl=${callbackUrl}`, signedIn },
+      ]),
+    );
+  });
+}
 
 export interface PageAnswer {
   status: number;

@@ -42,7 +42,9 @@ export async function callNextAuth(method: "GET" | "POST", path: string, options
   const segments = url.pathname
     .replace(/^\/api\/auth\//, "")
     .split("/")
-    .filter(Boolean);
+    .filter(Boolean)
+    // Decoded, as Next passes the catch-all segments to the route.
+    .map(decodeURIComponent);
   const headers = new Headers({ host: url.host, ...options.headers });
   if (options.cookies?.size) headers.set("cookie", [...options.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
   let body: string | undefined = options.body;

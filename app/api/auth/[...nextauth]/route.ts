@@ -1,8 +1,8 @@
 // GET, POST /api/auth/* – next-auth: providers, CSRF token, sign-in callbacks, session, sign-out
 
-import type { NextRequest } from "next/server";
+import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
-import { CALLBACK_URL_COOKIES, malformedAuthInput } from "@/lib/auth/callback-url";
+import { CALLBACK_URL_COOKIES, encodedErrorCode, malformedAuthInput } from "@/lib/auth/callback-url";
 import { isHttpsRequest } from "@/lib/auth/cookies";
 import { authOptions, CREDENTIALS_PROVIDER_ID } from "@/lib/auth/options";
 import { badRequest, methodNotAllowed, tooManyRequests } from "@/lib/contracts/errors";
@@ -58,7 +58,20 @@ async function GET(request: NextRequest, context: NextAuthContext): Promise<Resp
   if (action === "callback" && provider === CREDENTIALS_PROVIDER_ID) {
     return problemResponse(methodNotAllowed(["POST"]), requestIdFor(request.headers));
   }
-  return (await refuseMalformed(request)) ?? nextAuth(request, context, await getApp());
+  const refused = await refuseMalformed(request);
+  if (refused) return refused;
+  const app = await getApp();
+  return action === "error" ? nextAuth(...withEncodedErrorCode(request, await context.params), app) : nextAuth(request, context, app);
+}
+
+/** GET /api/auth/error as next-auth is to read it: the error code, in the query or the path, percent-encoded (encodedErrorCode). */
+function withEncodedErrorCode(request: NextRequest, params: { nextauth: string[] }): [NextRequest, NextAuthContext] {
+  const url = request.nextUrl.clone();
+  const queried = url.searchParams.get("error");
+  if (queried !== null) url.searchParams.set("error", encodedErrorCode(queried));
+  const [action, code, ...rest] = params.nextauth;
+  const nextauth = code === undefined ? params.nextauth : [action!, encodedErrorCode(code), ...rest];
+  return [new NextRequest(url, { headers: request.headers }), { params: Promise.resolve({ nextauth }) }];
 }
 
 /** Password sign-ins (POST /api/auth/callback/credentials) pass the rate limits of CONTRACT §18 first. */
