@@ -926,7 +926,8 @@ export interface paths {
         delete: operations["deleteBanksBankId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a bank or change its config in place: config fields merge into the bank's as an import's do, and a field set to null returns to the server's default */
+        patch: operations["patchBanksBankId"];
         trace?: never;
     };
     "/ext/svc/banks/{bank_id}/history": {
@@ -958,6 +959,42 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/banks/{bank_id}/mental-models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create a mental model of a bank, or replace it whole (as an import replaces a matched one); answers the bank */
+        put: operations["putBanksBankIdMentalModelsId"];
+        post?: never;
+        /** Remove a mental model from a bank (404 when the bank has none of that id); answers the bank */
+        delete: operations["deleteBanksBankIdMentalModelsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/banks/{bank_id}/directives/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create a directive of a bank, or replace it whole (as an import replaces a matched one); answers the bank */
+        put: operations["putBanksBankIdDirectivesName"];
+        post?: never;
+        /** Remove a directive from a bank (404 when the bank has none of that name); answers the bank */
+        delete: operations["deleteBanksBankIdDirectivesName"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1897,6 +1934,66 @@ export interface components {
             /** @description The bank's ETag as you read it: when the bank is no longer at that version, this bank fails with a 412 `precondition-failed` problem and the others go on. */
             if_match: string;
         };
+        /**
+         * @example {
+         *       "name": "Support (EU)",
+         *       "config": {
+         *         "disposition_empathy": 4,
+         *         "retain_mission": null
+         *       }
+         *     }
+         */
+        PatchBankRequest: {
+            /** @description The bank's new display name. */
+            name?: string;
+            /** @description Config fields to set, merged into the bank's own as an import merges them (fields not named keep their values); a field set to null drops the bank's own value, so the server's default applies again. */
+            config?: components["schemas"]["BankTemplateConfig"];
+        };
+        /**
+         * @description One mental model of a bank template manifest, without its `id` (the path gives it); it replaces the bank's whole.
+         * @example {
+         *       "name": "Open questions",
+         *       "source_query": "What is still open?",
+         *       "max_tokens": 1024
+         *     }
+         */
+        PutMentalModelRequest: {
+            /** @description Human-readable name. */
+            name: string;
+            /** @description The query whose answer becomes the model's content. */
+            source_query: string;
+            /** @description Tags scoping the model's visibility. */
+            tags?: string[] | null;
+            /** @description Token limit of the generated content (256-8192). */
+            max_tokens?: number | null;
+            /** @description Refresh settings. */
+            trigger?: components["schemas"]["MentalModelTrigger"] | null;
+            /** @description Leave out: the path gives the id. */
+            id?: unknown | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description One directive of a bank template manifest, without its `name` (the path gives it); it replaces the bank's whole.
+         * @example {
+         *       "content": "Name the document each fact comes from.",
+         *       "priority": 5
+         *     }
+         */
+        PutDirectiveRequest: {
+            /** @description Text injected into prompts. */
+            content: string;
+            /** @description Directives with a higher priority are injected first. */
+            priority?: number | null;
+            /** @description Whether the directive is in effect. */
+            is_active?: boolean | null;
+            /** @description Tags for filtering. */
+            tags?: string[] | null;
+            /** @description Leave out: the path gives the name. */
+            name?: unknown | null;
+        } & {
+            [key: string]: unknown;
+        };
         Me: {
             user_id: string;
             /** @enum {string} */
@@ -2557,12 +2654,14 @@ export interface components {
             }[];
             /** @description Whether a policy document exists for this bank id. */
             has_policy: boolean;
+            /** @description True when the bank's content (config, mental models, directives) differs from what its last apply or rollout left: it was edited in place since (CONTRACT §21). False for a bank never applied through this server, and for one whose last apply was recorded before this was kept (see the API decisions). */
+            locally_modified: boolean;
         };
         BankHistory: {
-            /** @description Newest first: one `import` entry per real import (never dry runs) and one `policy` entry per PUT or DELETE of the bank's policy. */
+            /** @description Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, and one `edit` entry per edit of the bank in place. */
             entries: components["schemas"]["BankHistoryEntry"][];
         };
-        BankHistoryEntry: components["schemas"]["BankImport"] | components["schemas"]["BankPolicyChange"];
+        BankHistoryEntry: components["schemas"]["BankImport"] | components["schemas"]["BankPolicyChange"] | components["schemas"]["BankEdit"];
         BankImport: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2613,6 +2712,47 @@ export interface components {
             } | null;
             /** @description The id of the entry whose `after` this change put back (a policy restore); null for a PUT or DELETE. */
             restored_from: string | null;
+        };
+        /** @description One edit of the bank in place (PATCH of the bank, PUT or DELETE of a mental model or directive); `before` and `after` have the same keys. */
+        BankEdit: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "edit";
+            /** @description Names the entry (e.g. for a policy restore). */
+            id: string;
+            /** @description The principal id whose request edited the bank. */
+            actor: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+            /** @description What the edit touched, as it was before. */
+            before: components["schemas"]["BankEditState"];
+            /** @description What the edit touched, as it left it (with the remote store, as Hindsight reports it). */
+            after: components["schemas"]["BankEditState"];
+        };
+        BankEditState: {
+            /** @description The bank's name, when the edit named one. */
+            name?: string;
+            /** @description Each config field the edit named, with its value; null: the bank's own value is unset. */
+            config?: {
+                [key: string]: unknown;
+            };
+            /** @description The mental model the edit put or removed, by id; null: the bank had (or has) none of that id. */
+            mental_models?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /** @description The directive the edit put or removed, by name; null: the bank had (or has) none of that name. */
+            directives?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                } | null;
+            };
         };
         /** @description A bank as a manifest that, imported into a new bank, reproduces it. Its lists may exceed a manifest's 1,000 entries when several templates were applied to the bank. */
         BankExport: {
@@ -10754,6 +10894,165 @@ export interface operations {
             };
         };
     };
+    patchBanksBankId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                bank_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support (EU)",
+                 *       "config": {
+                 *         "disposition_empathy": 4,
+                 *         "retain_mission": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchBankRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetail"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getBanksBankIdHistory: {
         parameters: {
             query?: never;
@@ -10898,6 +11197,583 @@ export interface operations {
             };
             /** @description No such resource (or not the caller's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putBanksBankIdMentalModelsId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                bank_id: string;
+                /** @description The mental model's id (its match key on import). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Open questions",
+                 *       "source_query": "What is still open?",
+                 *       "max_tokens": 1024
+                 *     }
+                 */
+                "application/json": components["schemas"]["PutMentalModelRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetail"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteBanksBankIdMentalModelsId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                bank_id: string;
+                /** @description The mental model's id (its match key on import). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetail"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putBanksBankIdDirectivesName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                bank_id: string;
+                /** @description The directive's name (its match key on import). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "content": "Name the document each fact comes from.",
+                 *       "priority": 5
+                 *     }
+                 */
+                "application/json": components["schemas"]["PutDirectiveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetail"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteBanksBankIdDirectivesName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                bank_id: string;
+                /** @description The directive's name (its match key on import). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetail"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -347,8 +347,32 @@ export const bankImports = pgTable(
     appliedAt: timestamptz("applied_at").notNull().defaultNow(),
     actor: text("actor").notNull(),
     importResult: json("import_result").$type<Record<string, unknown>>().notNull(),
+    /**
+     * The bank's content right after this import, as its store reported it (CONTRACT §21): `{config,
+     * mental_models, directives}`, what the bank's `locally_modified` compares with. Null on entries
+     * written before §21 (migration 0015 filled it in for each embedded bank's newest import).
+     */
+    content: json("content").$type<Record<string, unknown>>(),
   },
   (t) => [index("bank_imports_bank_idx").on(t.bankId, t.appliedAt)],
+);
+
+/**
+ * Every edit of a bank's content or name in place (CONTRACT §21): entries of the bank's history with
+ * what the edit touched before and after (`{name?, config?, mental_models?, directives?}`, lib/services/banks/edits.ts).
+ * No foreign key, as for its imports (the remote store's banks have no row here); they go with the bank.
+ */
+export const bankEdits = pgTable(
+  "bank_edits",
+  {
+    id: text("id").primaryKey().default(sql`gen_random_uuid()`),
+    bankId: text("bank_id").notNull(),
+    actor: text("actor").notNull(),
+    at: timestamptz("at").notNull().defaultNow(),
+    before: json("before").$type<Record<string, unknown>>().notNull(),
+    after: json("after").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("bank_edits_bank_idx").on(t.bankId, t.at)],
 );
 
 /**

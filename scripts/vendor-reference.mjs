@@ -1,16 +1,19 @@
 // Refreshes the facts we keep of a reference document as test data:
 //   npm run schema:vendor -- <kind> <path or URL of the document>
 // kinds: manifest-schema (Hindsight's bank-template JSON schema), hindclaw-openapi (hindclaw's OpenAPI
-// document of the operations API.md describes), hindsight-banks-openapi (Hindsight's bank endpoints).
+// document of the operations API.md describes), hindsight-banks-openapi (Hindsight's bank endpoints),
+// hindsight-bank-items-openapi (Hindsight's endpoints for one bank's mental models, directives and config).
 // Only the validation facts are kept (paths, methods, parameters, status codes, schemas); descriptions,
 // titles, summaries and examples are the upstream's prose and are dropped.
 import { readFile, writeFile } from "node:fs/promises";
 
-// Where each is kept: Hindsight's bank endpoints beside the code that reads their defaults at run time.
+// Where each is kept: Hindsight's bank endpoints beside the code that reads their defaults at run time; the
+// item endpoints are test data only (the fake Hindsight serves them; the client's defaults come from the former).
 const TARGETS = {
   "manifest-schema": "tests/fixtures/bank-template-schema.json",
   "hindclaw-openapi": "tests/fixtures/hindclaw-openapi.json",
   "hindsight-banks-openapi": "lib/services/banks/hindsight-banks-openapi.json",
+  "hindsight-bank-items-openapi": "tests/fixtures/hindsight-bank-items-openapi.json",
 };
 const ANNOTATIONS = new Set(["description", "title", "summary", "example", "examples"]);
 /** Keys whose children are names (of properties, schemas, paths, status codes), never annotations. */

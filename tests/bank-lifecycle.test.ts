@@ -335,7 +335,7 @@ describe("a bank whose id is rollout", () => {
     expect((await dora.delete("/ext/svc/banks/rollout")).status).toBe(204);
     expect((await dora.get("/ext/svc/banks/rollout")).status).toBe(404);
     expect((await request("PUT", "/ext/svc/banks/rollout", { token: dora.token, body: {} })).headers.get("allow")).toBe(
-      "GET, POST, DELETE",
+      "GET, POST, PATCH, DELETE",
     );
   });
 });

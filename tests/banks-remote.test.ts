@@ -168,6 +168,7 @@ describe("remote bank store", () => {
       mental_models: [...stored.mentalModels.values()].map((m) => ({ ...m, tags: [] })),
       directives: [...stored.directives.values()].map((d) => ({ ...d, priority: 0, is_active: true, tags: [] })),
       has_policy: false,
+      locally_modified: false,
     });
     // The fake stored what the template said: the answer is the template's own content.
     expect(res.body.config).toEqual(manifest().bank);

@@ -243,6 +243,69 @@ describe("Hindsight client against the fake", () => {
     expect(fake.requests.slice(from).every((r) => r.path === "/v1/default/banks")).toBe(true);
   });
 
+  it("puts, replaces and removes one mental model through the item endpoints (CONTRACT §21)", async () => {
+    await client().importManifest("items", manifest, false);
+    const calls = fake.requests.length;
+    // A replacement names every field, those the entry leaves out as Hindsight's defaults: nothing of the old one stays.
+    expect(
+      await client().putMentalModel("items", { id: "team", name: "Team", source_query: "Who?", max_tokens: 512, tags: ["x"] }, true),
+    ).toBe(true);
+    expect(await client().putMentalModel("items", { id: "team", name: "Team", source_query: "Who is it?" }, true)).toBe(true);
+    expect(await client().putMentalModel("items", { id: "new", name: "New", source_query: "What is new?" }, false)).toBe(true);
+    const sent = fake.requests.slice(calls).map((r) => [r.method, r.path, r.body]);
+    expect(sent).toEqual([
+      [
+        "PATCH",
+        "/v1/default/banks/items/mental-models/team",
+        { name: "Team", source_query: "Who?", tags: ["x"], max_tokens: 512, trigger: MODEL_DEFAULTS.trigger },
+      ],
+      ["PATCH", "/v1/default/banks/items/mental-models/team", { name: "Team", source_query: "Who is it?", ...MODEL_DEFAULTS }],
+      ["POST", "/v1/default/banks/items/mental-models", { id: "new", name: "New", source_query: "What is new?", ...MODEL_DEFAULTS }],
+    ]);
+    expect((await client().getBank("items"))!.mentalModels).toEqual([
+      { id: "open-questions", name: "Open questions", source_query: "What is still open?", ...MODEL_DEFAULTS },
+      { id: "team", name: "Team", source_query: "Who is it?", ...MODEL_DEFAULTS },
+      { id: "new", name: "New", source_query: "What is new?", ...MODEL_DEFAULTS },
+    ]);
+    expect(await client().deleteMentalModel("items", "new")).toBe(true);
+    // Gone meanwhile, or in a bank that is gone: false, not a failure.
+    expect(await client().deleteMentalModel("items", "new")).toBe(false);
+    expect(await client().putMentalModel("nowhere", { id: "team", name: "Team", source_query: "Who?" }, true)).toBe(false);
+    expect([...fake.banks.get("items")!.mentalModels.keys()]).toEqual(["open-questions", "team"]);
+  });
+
+  it("finds a directive by name for its PATCH and DELETE, and creates one it does not find", async () => {
+    const calls = fake.requests.length;
+    expect(await client().putDirective("items", { name: "Cite sources", content: "Cite.", is_active: false })).toBe(true);
+    expect(await client().putDirective("items", { name: "Be kind", content: "Always." })).toBe(true);
+    const writes = fake.requests.slice(calls).filter((r) => r.method !== "GET");
+    expect(writes.map((r) => [r.method, r.path.replace(/[0-9a-f-]{36}$/, "{id}"), r.body])).toEqual([
+      [
+        "PATCH",
+        "/v1/default/banks/items/directives/{id}",
+        { name: "Cite sources", content: "Cite.", ...DIRECTIVE_DEFAULTS, is_active: false },
+      ],
+      ["POST", "/v1/default/banks/items/directives", { name: "Be kind", content: "Always.", ...DIRECTIVE_DEFAULTS }],
+    ]);
+    // Inactive directives are found too.
+    expect((await client().getBank("items"))!.directives).toEqual([
+      { name: "Cite sources", content: "Cite.", ...DIRECTIVE_DEFAULTS, is_active: false },
+      { name: "Be kind", content: "Always.", ...DIRECTIVE_DEFAULTS },
+    ]);
+    expect(await client().deleteDirective("items", "Cite sources")).toBe(true);
+    expect(await client().deleteDirective("items", "Cite sources")).toBe(false);
+    expect(await client().deleteDirective("nowhere", "Be kind")).toBe(false);
+    expect([...fake.banks.get("items")!.directives.keys()]).toEqual(["Be kind"]);
+  });
+
+  it("merges config fields into the overrides, and resets them all", async () => {
+    expect(await client().updateConfig("items", { disposition_empathy: 2 })).toBe(true);
+    expect((await client().getBank("items"))!.config).toEqual({ ...manifest.bank, disposition_empathy: 2 });
+    expect(await client().resetConfig("items")).toBe(true);
+    expect((await client().getBank("items"))!.config).toEqual({});
+    expect(await client().resetConfig("nowhere")).toBe(false);
+  });
+
   it("answers 502 naming the URL when Hindsight fails", async () => {
     fake.setMode("fail");
     const error = await failure(client().importManifest("support-bot", manifest, false));
@@ -370,6 +433,40 @@ describe("Hindsight client: failures", () => {
         background: null,
       });
       expect(fake.violations).toHaveLength(9);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("the item endpoints too, each request held to every document that declares its operation", async () => {
+    const fake = await startFakeHindsight();
+    try {
+      fake.addBank("b");
+      const send = (method: string, path: string, body?: unknown) =>
+        fetch(`${fake.url}/v1/default/banks/b${path}`, {
+          method,
+          headers: { Accept: "application/json", "Content-Type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      expect((await send("POST", "/mental-models", { id: "m", name: "M", source_query: "Q" })).status).toBe(200);
+      expect((await send("GET", "/mental-models/m?detail=content")).status).toBe(200);
+      expect((await send("GET", "/mental-models/missing")).status).toBe(404);
+      expect((await send("DELETE", "/directives/missing")).status).toBe(404);
+      expect(fake.violations).toEqual([]);
+
+      expect((await send("PATCH", "/mental-models/m", { max_tokens: 10, trigger: { mode: "sometimes" } })).status).toBe(422);
+      expect((await send("PATCH", "/directives/any", { priority: "high" })).status).toBe(422);
+      // A creation both documents declare: held to each of them.
+      expect((await send("POST", "/directives", { name: "D" })).status).toBe(422);
+      expect((await send("PUT", "/mental-models/m", {})).status).toBe(405);
+      expect(fake.violations).toEqual([
+        "PATCH /v1/default/banks/b/mental-models/m: body.max_tokens: Input should be greater than or equal to 256",
+        "PATCH /v1/default/banks/b/mental-models/m: body.trigger.mode: Input should be 'full' or 'delta'",
+        "PATCH /v1/default/banks/b/directives/any: body.priority: Input should be a valid integer",
+        "POST /v1/default/banks/b/directives: body.content: Field required",
+        "PUT /v1/default/banks/b/mental-models/m: a method the document does not give this path",
+      ]);
+      expect(fake.banks.get("b")!.mentalModels.get("m")).toMatchObject({ max_tokens: 2048 });
     } finally {
       await fake.close();
     }

@@ -5,7 +5,18 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type Database, migrationsFolder, openPostgres } from "@/db/client";
 import { runMigrations, takeMigrationReports } from "@/db/migrate";
-import { auditEntries, bankImports, bankPolicies, bankPolicyChanges, banks, idempotencyKeys, migrationReports, users } from "@/db/schema";
+import {
+  auditEntries,
+  bankDirectives,
+  bankImports,
+  bankMentalModels,
+  bankPolicies,
+  bankPolicyChanges,
+  banks,
+  idempotencyKeys,
+  migrationReports,
+  users,
+} from "@/db/schema";
 import { loadConfig } from "@/lib/platform/config";
 import { startApp } from "@/lib/server/app";
 import { freshDatabase } from "./support/database";
@@ -247,6 +258,60 @@ describe("clearing the API key tokens stored idempotent answers held (CONTRACT ย
 
       await runMigrationStep(db, KEY_TOKENS_MIGRATION);
       expect(await takeMigrationReports(db)).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe("what each embedded bank's newest import left (CONTRACT ยง21, migration 0016)", () => {
+  it("is the bank's content now, for its newest import only; older imports and Hindsight banks' stay unknown", async () => {
+    const database = await freshDatabase();
+    try {
+      const { db } = database.handle;
+      const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+      const imported = (bankId: string, minute: number) => ({
+        bankId,
+        template: "server/t",
+        actor: "admin",
+        importResult: {},
+        appliedAt: at(minute),
+      });
+      await db.insert(banks).values([
+        { id: "kept", name: "kept", config: { retain_mission: "Keep it." } },
+        { id: "empty", name: "empty" },
+      ]);
+      await db.insert(bankMentalModels).values([
+        { bankId: "kept", id: "b", entry: { id: "b", name: "B", source_query: "b?" }, position: 1 },
+        { bankId: "kept", id: "a", entry: { id: "a", name: "A", source_query: "a?" }, position: 0 },
+      ]);
+      await db.insert(bankDirectives).values({ bankId: "kept", name: "D", entry: { name: "D", content: "d" }, position: 0 });
+      await db.insert(bankImports).values([imported("kept", 1), imported("kept", 2), imported("empty", 1), imported("in-hindsight", 1)]);
+
+      // The migration's last statement: the others made the table and the column this fills in.
+      const statements = readFileSync(path.join(migrationsFolder, "0016_bank_edits_applied_content.sql"), "utf8").split(
+        "--> statement-breakpoint",
+      );
+      await db.execute(sql.raw(statements.at(-1)!));
+
+      const rows = await db.select().from(bankImports).orderBy(bankImports.bankId, bankImports.appliedAt);
+      expect(rows.map((row) => [row.bankId, row.appliedAt.toISOString(), row.content])).toEqual([
+        ["empty", at(1).toISOString(), { config: {}, mentalModels: [], directives: [] }],
+        ["in-hindsight", at(1).toISOString(), null],
+        ["kept", at(1).toISOString(), null],
+        [
+          "kept",
+          at(2).toISOString(),
+          {
+            config: { retain_mission: "Keep it." },
+            mentalModels: [
+              { id: "a", name: "A", source_query: "a?" },
+              { id: "b", name: "B", source_query: "b?" },
+            ],
+            directives: [{ name: "D", content: "d" }],
+          },
+        ],
+      ]);
     } finally {
       await database.close();
     }

@@ -6,6 +6,7 @@ import { EmptyList, ErrorState, LoadingState } from "@/components/console/states
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
+import { editDid } from "@/lib/contracts/banks/edit-words";
 import type { ImportResult } from "@/lib/contracts/banks/schemas";
 import { plural } from "@/lib/shared/plural";
 import { policyHistoryHref } from "./links";
@@ -73,6 +74,8 @@ export function BankHistory({ bankId }: { bankId: string }) {
       {entries.map((entry) =>
         entry.kind === "import" ? (
           <ImportRow key={entry.id} entry={entry} />
+        ) : entry.kind === "edit" ? (
+          <EditRow key={entry.id} entry={entry} />
         ) : (
           <PolicyRow
             key={entry.id}
@@ -123,6 +126,24 @@ function ImportRow({ entry }: { entry: Extract<HistoryEntry, { kind: "import" }>
       </Table.Td>
       <Table.Td data-label="What it did">
         <Text size="sm">{importSummary(entry.import_result)}</Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** An edit of the bank in place (CONTRACT §21): what it touched, in words. */
+function EditRow({ entry }: { entry: Extract<HistoryEntry, { kind: "edit" }> }) {
+  return (
+    <Table.Tr data-testid="bank-history-edit">
+      <When at={entry.at} />
+      <Table.Td data-label="What">
+        <Text size="sm">Edited here</Text>
+      </Table.Td>
+      <Table.Td data-label="By">
+        <Text size="sm">{entry.actor}</Text>
+      </Table.Td>
+      <Table.Td data-label="What it did">
+        <Text size="sm">{editDid(entry)}</Text>
       </Table.Td>
     </Table.Tr>
   );

@@ -148,6 +148,8 @@ export async function seedWorld(t: TestApp): Promise<FuzzWorld> {
 
   const protectedIds = new Set<string>(["admin", MEMBER_ID, ...callerKeys]);
   const writable = (values: string[]) => values.filter((v) => !protectedIds.has(v));
+  const mentalModelIds = manifest().mental_models.map((model) => model.id);
+  const directiveNames = manifest().directives.map((directive) => directive.name);
   const userIds = ["admin", MEMBER_ID, ...VICTIM_IDS, "nobody"];
   const templates = [...templateIds, "fuzz-gamma", "sales-bot", "filed", "missing-template"];
   const pools: ValuePools = {
@@ -158,8 +160,12 @@ export async function seedWorld(t: TestApp): Promise<FuzzWorld> {
     "path.key_id.write": () => writable(keyIds),
     "path.sa_id": () => [...serviceAccountIds, "no-such-sa"],
     "path.sa_id.write": () => [...serviceAccountIds, "no-such-sa"],
-    "path.name": () => [...sourceNames, "missing-source"],
-    "path.name.write": () => [...sourceNames, "missing-source"],
+    // `{name}` is a source's, or a bank's directive's (the seeded banks hold the fixture manifest's).
+    "path.name": () => [...sourceNames, "missing-source", ...directiveNames],
+    "path.name.write": () => [...sourceNames, "missing-source", ...directiveNames],
+    // `{id}`: a bank's mental model.
+    "path.id": () => [...mentalModelIds, "missing-model"],
+    "path.id.write": () => [...mentalModelIds, "missing-model"],
     "path.template_id": () => templates,
     "path.template_id.write": () => templates,
     "path.bank_id": () => [...bankIds, "missing-bank"],

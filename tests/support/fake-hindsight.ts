@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
 import hindsightDocument from "@/lib/services/banks/hindsight-banks-openapi.json";
 import { openApiSchemas } from "@/lib/shared/openapi-schemas";
+import itemsDocument from "../fixtures/hindsight-bank-items-openapi.json";
 import { listenOnLoopback } from "./loopback";
 
 /*
@@ -171,19 +172,29 @@ interface OperationObject {
   responses: Record<string, { content?: Record<string, { schema: SchemaNode }> }>;
 }
 
-interface Operation {
-  id: string;
-  method: string;
-  pattern: RegExp;
-  /** Path parameter names in the order of the pattern's groups. */
-  pathNames: string[];
+/** What one document says of an operation: its parameters, body and answers, compiled against that document's schemas. */
+interface Declaration {
   parameters: Parameter[];
   body: { required: boolean; validate: ValidateFunction } | null;
   /** The response schema of each documented status. */
   responses: Map<number, ValidateFunction>;
 }
 
-const paths = hindsightDocument.paths as unknown as Record<string, Record<string, OperationObject>>;
+interface Operation extends Declaration {
+  id: string;
+  method: string;
+  pattern: RegExp;
+  /** Path parameter names in the order of the pattern's groups. */
+  pathNames: string[];
+  /** The same operation as the other documents declare it: a request and an answer must satisfy each of them too. */
+  others: Declaration[];
+}
+
+interface OpenApiDocument {
+  paths: unknown;
+  components: { schemas: unknown };
+}
+
 const schemas = hindsightDocument.components.schemas as unknown as Record<string, SchemaNode>;
 
 /**
@@ -197,30 +208,64 @@ const filler = openApiSchemas(hindsightDocument, { useDefaults: true });
 /** Inline schemas (parameters, the empty response of the schema endpoint) and $ref ones alike. */
 const compile = (schema: SchemaNode) => checker.compile(schema);
 
-const OPERATIONS: Operation[] = Object.entries(paths).flatMap(([template, methods]) =>
-  Object.entries(methods).map(([method, op]): Operation => {
-    const pathNames = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "([^/]+)")}$`);
-    const declared = op.requestBody?.content["application/json"]?.schema;
-    const bodySchema =
-      declared ?? (UNDECLARED_BODIES[op.operationId] ? { $ref: `#/components/schemas/${UNDECLARED_BODIES[op.operationId]}` } : null);
-    const responses = new Map(
-      Object.entries(op.responses).map(([status, response]) => [
-        Number(status),
-        compile(response.content?.["application/json"]?.schema ?? {}),
-      ]),
-    );
-    return {
-      id: op.operationId,
-      method: method.toUpperCase(),
-      pattern,
-      pathNames,
-      parameters: op.parameters ?? [],
-      body: bodySchema ? { required: op.requestBody?.required ?? true, validate: compile(bodySchema) } : null,
-      responses,
-    };
-  }),
-);
+/**
+ * A schema with OpenAPI 3.0's `nullable: true` (which the item endpoints' document keeps, some without a
+ * `type` that ajv could widen) in 3.1's words: `anyOf: [schema, {type: "null"}]`. The same facts.
+ */
+function nullableAsAnyOf(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullableAsAnyOf);
+  if (node === null || typeof node !== "object") return node;
+  const { nullable, ...rest } = node as SchemaNode;
+  const converted = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, nullableAsAnyOf(value)]));
+  return nullable === true ? { anyOf: [converted, { type: "null" }] } : converted;
+}
+
+/** Every operation a document declares, its schemas compiled against that document. */
+function operationsOf(source: OpenApiDocument): Operation[] {
+  const document = source === hindsightDocument ? source : (nullableAsAnyOf(source) as OpenApiDocument);
+  // The item endpoints' document leaves `type: "object"` out of its objects: ajv need not say so each time.
+  const own = document === hindsightDocument ? checker : openApiSchemas(document, { allErrors: true, strictTypes: false });
+  const paths = document.paths as Record<string, Record<string, OperationObject>>;
+  return Object.entries(paths).flatMap(([template, methods]) =>
+    Object.entries(methods).map(([method, op]): Operation => {
+      const pathNames = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "([^/]+)")}$`);
+      const declared = op.requestBody?.content["application/json"]?.schema;
+      const bodySchema =
+        declared ?? (UNDECLARED_BODIES[op.operationId] ? { $ref: `#/components/schemas/${UNDECLARED_BODIES[op.operationId]}` } : null);
+      const responses = new Map(
+        Object.entries(op.responses).map(([status, response]) => [
+          Number(status),
+          own.compile(response.content?.["application/json"]?.schema ?? {}),
+        ]),
+      );
+      return {
+        id: op.operationId,
+        method: method.toUpperCase(),
+        pattern,
+        pathNames,
+        parameters: op.parameters ?? [],
+        body: bodySchema ? { required: op.requestBody?.required ?? true, validate: own.compile(bodySchema) } : null,
+        responses,
+        others: [],
+      };
+    }),
+  );
+}
+
+/**
+ * The operations of Hindsight's bank endpoints, then those of its item endpoints (CONTRACT §21) that
+ * the first does not declare. One both declare (the lists, the creations, `/config`) is one operation
+ * checked against each document: a request or an answer either refuses is refused.
+ */
+const OPERATIONS: Operation[] = [];
+for (const operation of [hindsightDocument, itemsDocument].flatMap(operationsOf)) {
+  const same = OPERATIONS.find((o) => o.method === operation.method && o.pattern.source === operation.pattern.source);
+  if (!same) OPERATIONS.push(operation);
+  else if (same.id !== operation.id)
+    throw new Error(`the documents name ${operation.method} ${operation.pattern.source} ${same.id} and ${operation.id}`);
+  else same.others.push(operation);
+}
 
 /** What FastAPI answers outside the document (401, 404, 405, 500): `{detail: string}`. */
 const validateErrorDetail = checker.compile({ type: "object", required: ["detail"], properties: { detail: { type: "string" } } });
@@ -406,8 +451,11 @@ function route(received: Received, ctx: Context): Answer {
 
 /** The answer, once it validates against the document's schema for its status (FastAPI's `{detail}` for the statuses the document leaves out). */
 function checkedAnswer(operation: Operation | null, answer: Answer): Answer {
-  const validate = operation?.responses.get(answer.status) ?? validateErrorDetail;
-  const errors = validationErrors(validate, answer.body, ["response"]);
+  const declarations = operation ? [operation, ...operation.others] : [];
+  const validators = declarations.map((declared) => declared.responses.get(answer.status) ?? validateErrorDetail);
+  const errors = (validators.length > 0 ? validators : [validateErrorDetail]).flatMap((validate) =>
+    validationErrors(validate, answer.body, ["response"]),
+  );
   if (errors.length > 0) {
     const what = operation ? `${operation.id} ${answer.status}` : String(answer.status);
     throw new Error(`the fake answered ${what} with a body its document refuses: ${JSON.stringify(errors)}`);
@@ -445,8 +493,25 @@ function fromQuery(parameter: Parameter, values: string[]): { value: unknown } |
   return { value: text };
 }
 
-/** Query and path parameters in the document's order, then the body; the query as typed values with the document's defaults. */
+/**
+ * The request checked against each document that declares its operation (errors once each), and the
+ * query as typed values with the first document's defaults.
+ */
 function checkRequest(operation: Operation, received: Received, path: Record<string, string>) {
+  const { errors, query } = checkDeclared(operation, received, path);
+  const said = new Set(errors.map((e) => `${e.loc.join(".")}: ${e.msg}`));
+  for (const other of operation.others) {
+    for (const error of checkDeclared(other, received, path).errors) {
+      const text = `${error.loc.join(".")}: ${error.msg}`;
+      if (!said.has(text)) errors.push(error);
+      said.add(text);
+    }
+  }
+  return { errors, query };
+}
+
+/** Query and path parameters in the document's order, then the body; the query as typed values with the document's defaults. */
+function checkDeclared(operation: Declaration, received: Received, path: Record<string, string>) {
   const errors: ValidationError[] = [];
   const query: Record<string, unknown> = {};
   for (const key of received.queryValues.keys()) {
@@ -476,7 +541,7 @@ function checkRequest(operation: Operation, received: Received, path: Record<str
   return { errors, query };
 }
 
-function checkBody(operation: Operation, received: Received): ValidationError[] {
+function checkBody(operation: Declaration, received: Received): ValidationError[] {
   const { body, headers } = received.request;
   if (!operation.body) return body === undefined ? [] : [{ loc: ["body"], msg: "This operation takes no body", type: "extra_forbidden" }];
   if (body === undefined) return operation.body.required ? [{ loc: ["body"], msg: "Field required", type: "missing" }] : [];
@@ -531,6 +596,25 @@ function setFields(target: Entry, fields: Entry): boolean {
 const touch = (bank: FakeBank) => {
   bank.updatedAt = new Date().toISOString();
 };
+
+/** An update request's fields that set something (Hindsight leaves a field sent as null as it was). */
+const withoutNullFields = (request: Entry) => Object.fromEntries(Object.entries(request).filter(([, value]) => value !== null));
+
+/** Runs `then` on the path's mental model; 404 when the bank or the model is missing. */
+const onMentalModel = (then: (bankId: string, bank: FakeBank, model: Entry, call: Call) => Answer): Handler =>
+  onBank((bankId, bank, call) => {
+    const id = call.params.path.mental_model_id!;
+    const model = bank.mentalModels.get(id);
+    return model ? then(bankId, bank, model, call) : { status: 404, body: { detail: `Mental model '${id}' not found` } };
+  });
+
+/** Runs `then` on the path's directive, found by the id its answers give it; 404 when the bank or the directive is missing. */
+const onDirective = (then: (bankId: string, bank: FakeBank, directive: Entry, call: Call) => Answer): Handler =>
+  onBank((bankId, bank, call) => {
+    const id = call.params.path.directive_id!;
+    const directive = [...bank.directives.values()].find((d) => directiveId(bankId, d) === id);
+    return directive ? then(bankId, bank, directive, call) : { status: 404, body: { detail: `Directive '${id}' not found` } };
+  });
 
 const HANDLERS: Record<string, Handler> = {
   list_banks: ({ params, banks }) => {
@@ -615,6 +699,35 @@ const HANDLERS: Record<string, Handler> = {
     bank.directives.set(String(directive.name), directive);
     touch(bank);
     return ok(directiveResponse(bankId, bank, directive));
+  }),
+  // One bank's items in place (tests/fixtures/hindsight-bank-items-openapi.json).
+  get_mental_model: onMentalModel((bankId, bank, model, { params }) =>
+    ok(mentalModelResponse(bankId, bank, model, String(params.query.detail))),
+  ),
+  update_mental_model: onMentalModel((bankId, bank, model, { body }) => {
+    // Fields set to null are left as they are; a trigger given is taken whole (its defaults filled in).
+    const updated = stored("BankTemplateMentalModel", { ...model, ...withoutNullFields(body as Entry) });
+    bank.mentalModels.set(String(model.id), updated);
+    touch(bank);
+    return ok(mentalModelResponse(bankId, bank, updated, "full"));
+  }),
+  delete_mental_model: onMentalModel((_bankId, bank, model) => {
+    bank.mentalModels.delete(String(model.id));
+    touch(bank);
+    return ok({});
+  }),
+  get_directive: onDirective((bankId, bank, directive) => ok(directiveResponse(bankId, bank, directive))),
+  update_directive: onDirective((bankId, bank, directive, { body }) => {
+    const updated = stored("BankTemplateDirective", { ...directive, ...withoutNullFields(body as Entry) });
+    bank.directives.delete(String(directive.name));
+    bank.directives.set(String(updated.name), updated);
+    touch(bank);
+    return ok(directiveResponse(bankId, bank, updated));
+  }),
+  delete_directive: onDirective((_bankId, bank, directive) => {
+    bank.directives.delete(String(directive.name));
+    touch(bank);
+    return ok({});
   }),
 };
 
@@ -772,13 +885,18 @@ function mentalModelResponse(bankId: string, bank: FakeBank, model: Entry, detai
   return detail === "content" ? content : { ...content, reflect_response: null };
 }
 
-/** A DirectiveResponse; the id is stable per bank and name, as a stored row's would be. */
-function directiveResponse(bankId: string, bank: FakeBank, directive: Entry) {
+/** A directive's id: a UUID stable per bank and name, as a stored row's would be (a fake that renames one gives it another). */
+function directiveId(bankId: string, directive: Entry): string {
   const hex = createHash("sha256")
     .update(`${bankId}\0${String(directive.name)}`)
     .digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A DirectiveResponse. */
+function directiveResponse(bankId: string, bank: FakeBank, directive: Entry) {
   return {
-    id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`,
+    id: directiveId(bankId, directive),
     bank_id: bankId,
     name: String(directive.name),
     content: String(directive.content),

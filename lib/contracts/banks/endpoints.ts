@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { defineEndpoint } from "@/lib/contracts/endpoint";
+import type { EndpointAuditAction } from "@/lib/contracts/audit-actions";
+import { defineEndpoint, type HttpMethod } from "@/lib/contracts/endpoint";
 import { BankExport } from "@/lib/contracts/templates/manifest";
 import { bankRoutes } from "./routes";
 import {
@@ -11,14 +12,48 @@ import {
   CreateBankQuery,
   CreateBankRequest,
   CreateBankResult,
+  directiveParams,
+  mentalModelParams,
+  PatchBankRequest,
+  PutDirectiveRequest,
+  PutMentalModelRequest,
   RolloutRequest,
   RolloutResult,
 } from "./schemas";
 
 const tag = "Banks";
 
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
 /** How many banks a rollout wrote: the audit entries it must have recorded. */
 const countApplied = (answer: unknown) => (answer as z.output<typeof RolloutResult>).results.filter((result) => result.applied).length;
+
+/**
+ * An edit of a bank in place (CONTRACT §21): it answers the bank as GET does, is audited on the bank
+ * (before and after as GET answers it) whatever item it touched, and takes If-Match; who may apply a
+ * template to the bank may edit it (403 otherwise, 404 for a bank that does not exist).
+ */
+function bankEdit<P extends AnyObject, B extends z.ZodType | undefined = undefined>(edit: {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  params: P;
+  body?: B;
+  errors?: number[];
+  action: EndpointAuditAction;
+}) {
+  const { action, errors = [], ...rest } = edit;
+  return defineEndpoint({
+    ...rest,
+    tag,
+    access: "authenticated",
+    status: 200,
+    response: BankDetail,
+    errors: [403, 404, ...errors, 502, 504],
+    audit: { action, target: bankRoutes.get.path },
+    conditional: "if-match",
+  });
+}
 
 export const bankEndpoints = {
   create: defineEndpoint({
@@ -98,5 +133,41 @@ export const bankEndpoints = {
     errors: [404, 502, 504],
     audit: { action: "bank.delete" },
     conditional: "if-match",
+  }),
+  // Edits in place (CONTRACT §21).
+  patch: bankEdit({
+    ...bankRoutes.patch,
+    summary:
+      "Rename a bank or change its config in place: config fields merge into the bank's as an import's do, and a field set to null returns to the server's default",
+    params: bankParams,
+    body: PatchBankRequest,
+    errors: [409],
+    action: "bank.patch",
+  }),
+  putMentalModel: bankEdit({
+    ...bankRoutes.putMentalModel,
+    summary: "Create a mental model of a bank, or replace it whole (as an import replaces a matched one); answers the bank",
+    params: mentalModelParams,
+    body: PutMentalModelRequest,
+    action: "bank.mental_model.put",
+  }),
+  removeMentalModel: bankEdit({
+    ...bankRoutes.removeMentalModel,
+    summary: "Remove a mental model from a bank (404 when the bank has none of that id); answers the bank",
+    params: mentalModelParams,
+    action: "bank.mental_model.delete",
+  }),
+  putDirective: bankEdit({
+    ...bankRoutes.putDirective,
+    summary: "Create a directive of a bank, or replace it whole (as an import replaces a matched one); answers the bank",
+    params: directiveParams,
+    body: PutDirectiveRequest,
+    action: "bank.directive.put",
+  }),
+  removeDirective: bankEdit({
+    ...bankRoutes.removeDirective,
+    summary: "Remove a directive from a bank (404 when the bank has none of that name); answers the bank",
+    params: directiveParams,
+    action: "bank.directive.delete",
   }),
 };

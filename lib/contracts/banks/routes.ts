@@ -12,4 +12,9 @@ export const bankRoutes = {
   history: route("GET", `${bank}/history`),
   export: route("GET", `${bank}/export`),
   remove: route("DELETE", bank),
+  patch: route("PATCH", bank),
+  putMentalModel: route("PUT", `${bank}/mental-models/{id}`),
+  removeMentalModel: route("DELETE", `${bank}/mental-models/{id}`),
+  putDirective: route("PUT", `${bank}/directives/{name}`),
+  removeDirective: route("DELETE", `${bank}/directives/{name}`),
 };

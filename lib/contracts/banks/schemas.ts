@@ -2,23 +2,21 @@ import { z } from "zod";
 import { BANK_ID_PATTERN } from "@/lib/contracts/banks/ids";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
 import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
+import { BankTemplateConfig, BankTemplateDirective, BankTemplateMentalModel } from "@/lib/contracts/templates/manifest";
 import { TEMPLATE_ID_PATTERN, TemplateVersionSummary } from "@/lib/contracts/templates/schemas";
 
 const bankId = z.string().regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
 
 const templateRefDescription = "`personal/{id}`, `server/{id}`, or a bare `{id}` (the caller's personal template, else the server's).";
 
+/** A bank's display name, as a create and a PATCH take it. */
+const bankName = z.string().trim().min(1).max(200);
+
 export const CreateBankRequest = z
   .strictObject({
     bank_id: bankId,
     template: z.string().min(1).meta({ description: templateRefDescription, example: "server/support-bot" }),
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
+    name: bankName.optional().meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
   })
   .meta({ id: "CreateBankRequest", example: { bank_id: "support:eu", template: "server/support-bot", name: "Support (EU)" } });
 
@@ -144,14 +142,52 @@ export const BankPolicyChange = z
   })
   .meta({ id: "BankPolicyChange" });
 
-export const BankHistoryEntry = z.discriminatedUnion("kind", [BankImport, BankPolicyChange]).meta({ id: "BankHistoryEntry" });
+/**
+ * What an edit touched (CONTRACT §21), before or after it: only the keys it touched, each entry keyed by
+ * its id or name and null where there is none (a creation's before, a removal's after), a config field
+ * null where the bank has no value of its own (the server's default).
+ */
+const BankEditState = z
+  .object({
+    name: z.string().optional().meta({ description: "The bank's name, when the edit named one." }),
+    config: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "Each config field the edit named, with its value; null: the bank's own value is unset." }),
+    mental_models: z
+      .record(z.string(), z.record(z.string(), z.unknown()).nullable())
+      .optional()
+      .meta({ description: "The mental model the edit put or removed, by id; null: the bank had (or has) none of that id." }),
+    directives: z
+      .record(z.string(), z.record(z.string(), z.unknown()).nullable())
+      .optional()
+      .meta({ description: "The directive the edit put or removed, by name; null: the bank had (or has) none of that name." }),
+  })
+  .meta({ id: "BankEditState" });
+
+export const BankEdit = z
+  .object({
+    kind: z.literal("edit"),
+    id: historyEntryId,
+    actor: z.string().meta({ description: "The principal id whose request edited the bank." }),
+    at: timestamp,
+    before: BankEditState.meta({ description: "What the edit touched, as it was before." }),
+    after: BankEditState.meta({ description: "What the edit touched, as it left it (with the remote store, as Hindsight reports it)." }),
+  })
+  .meta({
+    id: "BankEdit",
+    description:
+      "One edit of the bank in place (PATCH of the bank, PUT or DELETE of a mental model or directive); `before` and `after` have the same keys.",
+  });
+
+export const BankHistoryEntry = z.discriminatedUnion("kind", [BankImport, BankPolicyChange, BankEdit]).meta({ id: "BankHistoryEntry" });
 export type BankHistoryEntry = z.output<typeof BankHistoryEntry>;
 
 export const BankHistory = z
   .object({
     entries: z.array(BankHistoryEntry).meta({
       description:
-        "Newest first: one `import` entry per real import (never dry runs) and one `policy` entry per PUT or DELETE of the bank's policy.",
+        "Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, and one `edit` entry per edit of the bank in place.",
     }),
   })
   .meta({ id: "BankHistory" });
@@ -271,6 +307,54 @@ export const BankDetail = BankSummary.extend({
   mental_models: z.array(z.record(z.string(), z.unknown())).meta({ description: "Mental models as applied, in the order first added." }),
   directives: z.array(z.record(z.string(), z.unknown())).meta({ description: "Directives as applied, in the order first added." }),
   has_policy: z.boolean().meta({ description: "Whether a policy document exists for this bank id." }),
+  locally_modified: z.boolean().meta({
+    description:
+      "True when the bank's content (config, mental models, directives) differs from what its last apply or rollout left: it was edited in place since (CONTRACT §21). False for a bank never applied through this server, and for one whose last apply was recorded before this was kept (see the API decisions).",
+  }),
 }).meta({ id: "BankDetail" });
 
 export const bankParams = z.object({ bank_id: bankId });
+
+export const mentalModelParams = bankParams.extend({
+  id: z.string().min(1).meta({ description: "The mental model's id (its match key on import)." }),
+});
+
+export const directiveParams = bankParams.extend({
+  name: z.string().regex(/\S/, "must not be blank").meta({ description: "The directive's name (its match key on import)." }),
+});
+
+export const PatchBankRequest = z
+  .strictObject({
+    name: bankName.optional().meta({ description: "The bank's new display name." }),
+    config: BankTemplateConfig.optional().meta({
+      description:
+        "Config fields to set, merged into the bank's own as an import merges them (fields not named keep their values); a field set to null drops the bank's own value, so the server's default applies again.",
+    }),
+  })
+  .meta({
+    id: "PatchBankRequest",
+    example: { name: "Support (EU)", config: { disposition_empathy: 4, retain_mission: null } },
+  });
+
+/** A body that leaves out its entry's match key: the path names it, and a key in the body too is refused. */
+const keyFromPath = (key: string) =>
+  z
+    .undefined({ error: `is given by the path; leave ${key} out of the body` })
+    .optional()
+    .meta({ description: `Leave out: the path gives the ${key}.` });
+
+export const PutMentalModelRequest = BankTemplateMentalModel.omit({ id: true })
+  .extend({ id: keyFromPath("id") })
+  .meta({
+    id: "PutMentalModelRequest",
+    description: "One mental model of a bank template manifest, without its `id` (the path gives it); it replaces the bank's whole.",
+    example: { name: "Open questions", source_query: "What is still open?", max_tokens: 1024 },
+  });
+
+export const PutDirectiveRequest = BankTemplateDirective.omit({ name: true })
+  .extend({ name: keyFromPath("name") })
+  .meta({
+    id: "PutDirectiveRequest",
+    description: "One directive of a bank template manifest, without its `name` (the path gives it); it replaces the bank's whole.",
+    example: { content: "Name the document each fact comes from.", priority: 5 },
+  });

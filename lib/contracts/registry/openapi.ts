@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type CreateDocumentOptions, createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { ETagHeaders, IfMatchParameter, IfNoneMatchCreateParameter, IfNoneMatchParameter } from "@/lib/contracts/conditional";
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { IdempotencyKeyParameter } from "@/lib/contracts/idempotency";
@@ -92,27 +92,37 @@ function bodyExample(schema: z.ZodType): unknown {
   return z.globalRegistry.get(schema)?.example;
 }
 
+type JsonObject = Record<string, unknown>;
+
 /**
  * CONTRACT §10: a POST or PUT body may send `null` for an optional field (it counts as absent,
  * lib/contracts/validation.ts). The zod schemas refuse null and the handlers drop it before
  * validating, so the document alone widens those fields to `anyOf: [field, null]`, and a
- * generated client lets programs send the null they would send anyway.
+ * generated client lets programs send the null they would send anyway. Done on the document
+ * once built: a field a body shares with another schema (a manifest entry's, taken with .omit)
+ * is complete only then.
  */
-function nullableOptionalBodyFields(endpoints: Endpoint[]): CreateDocumentOptions["override"] {
-  const bodies = new Set<unknown>();
-  for (const e of endpoints) if ((e.method === "POST" || e.method === "PUT") && e.body instanceof z.ZodObject) bodies.add(e.body);
-  return ({ zodSchema, jsonSchema, io }) => {
-    if (io !== "input" || !bodies.has(zodSchema) || !(zodSchema instanceof z.ZodObject)) return;
-    const shape = zodSchema.shape as Record<string, z.ZodType>;
-    const properties = (jsonSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
-    for (const [key, field] of Object.entries(shape)) {
+function widenNullableBodyFields(endpoints: Endpoint[], document: { paths?: unknown; components?: unknown }): void {
+  const paths = document.paths as Record<string, Record<string, JsonObject>>;
+  const schemas = ((document.components as JsonObject | undefined)?.schemas ?? {}) as Record<string, JsonObject>;
+  const widened = new Set<JsonObject>();
+  for (const endpoint of endpoints) {
+    if ((endpoint.method !== "POST" && endpoint.method !== "PUT") || !(endpoint.body instanceof z.ZodObject)) continue;
+    const content = (paths[endpoint.path]?.[endpoint.method.toLowerCase()]?.requestBody as JsonObject | undefined)?.content;
+    const declared = (content as Record<string, { schema?: JsonObject }> | undefined)?.["application/json"]?.schema;
+    const ref = typeof declared?.$ref === "string" ? declared.$ref.replace("#/components/schemas/", "") : null;
+    const body = ref === null ? declared : schemas[ref];
+    if (!body || widened.has(body)) continue;
+    widened.add(body);
+    const properties = (body.properties ?? {}) as Record<string, JsonObject>;
+    for (const [key, field] of Object.entries(endpoint.body.shape as Record<string, z.ZodType>)) {
       const property = properties[key];
       if (!property || !nullMeansAbsent(field)) continue;
       // The description stays on the field, as zod renders `.nullable()`.
       const { description, ...schema } = property;
       properties[key] = { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: "null" }] };
     }
-  };
+  }
 }
 
 /** The OpenAPI 3.1 document of every endpoint, built from the same zod schemas the handlers use. */
@@ -123,20 +133,19 @@ export function buildOpenApiDocument() {
     paths[endpoint.path] ??= {};
     (paths[endpoint.path] as Record<string, ZodOpenApiOperationObject>)[endpoint.method.toLowerCase()] = operation(endpoint);
   }
-  return createDocument(
-    {
-      openapi: "3.1.0",
-      info: {
-        title: "Bank template and bank policy extension API",
-        version: "1.0.0",
-        description: "Template sources, templates, bank policies and bank creation for agent-memory banks.",
-      },
-      servers: [{ url: "/" }],
-      components: {
-        securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key from /ext/svc/me/api-keys" } },
-      },
-      paths,
+  const document = createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Bank template and bank policy extension API",
+      version: "1.0.0",
+      description: "Template sources, templates, bank policies and bank creation for agent-memory banks.",
     },
-    { override: nullableOptionalBodyFields(endpoints) },
-  );
+    servers: [{ url: "/" }],
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key from /ext/svc/me/api-keys" } },
+    },
+    paths,
+  });
+  widenNullableBodyFields(endpoints, document);
+  return document;
 }

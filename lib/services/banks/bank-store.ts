@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { BankDetail, BankSummary, ImportChanges, ImportResult } from "@/lib/contracts/banks/schemas";
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
 import type { ServiceContext } from "@/lib/services/context";
+import type { BankContents } from "./changes";
 
 /** The template as applied: its ref, its row, and what it was then (CONTRACT §16). */
 export interface AppliedTemplate {
@@ -27,6 +28,17 @@ export interface ImportOutcome {
   changes: ImportChanges;
 }
 
+type Entry = Record<string, unknown>;
+
+/** One edit of a bank in place (CONTRACT §21), as the service asks a store to make it (lib/services/banks/edits.ts decides what it may do). */
+export type BankEdit =
+  /** PATCH P/banks/{bank_id}: a new name, and config fields to set (null: drop the bank's own value). */
+  | { kind: "settings"; name?: string; config?: Entry }
+  /** PUT (entry: the whole mental model, id included) or DELETE (null) of one mental model. */
+  | { kind: "mental_model"; id: string; entry: Entry | null }
+  /** PUT (entry: the whole directive, name included) or DELETE (null) of one directive. */
+  | { kind: "directive"; name: string; entry: Entry | null };
+
 /** Which banks a listing keeps (none given: every bank the caller may see). */
 export interface BankFilter {
   /** Only banks whose last applied template is this row (templates.row_id; CONTRACT §16 ?template=). */
@@ -35,6 +47,9 @@ export interface BankFilter {
 
 /** A bank as its store knows it; `has_policy` is added from our database whichever store holds it. */
 export type StoredBankDetail = Omit<z.input<typeof BankDetail>, "has_policy">;
+
+/** A bank as GET /banks/{bank_id} answers it. */
+type PresentedBank = z.input<typeof BankDetail>;
 
 /**
  * What a real write leaves in our database beside the bank, the same whichever store holds it:
@@ -45,12 +60,24 @@ export type StoredBankDetail = Omit<z.input<typeof BankDetail>, "has_policy">;
  */
 export interface BankRecords {
   /**
-   * A real import's history entry, first; answers its time, the bank's `last_applied.applied_at`.
-   * A bank's provenance comes from its history: read the bank's before earlier.
+   * A real import's history entry, first, with the bank's content as the import left it (what
+   * `locally_modified` compares with; null when unknown); answers its time, the bank's
+   * `last_applied.applied_at`. A bank's provenance comes from its history: read the bank's before earlier.
    */
-  importHistory(tx: ServiceContext, entry: { request: ImportRequest; result: ImportResult; at: Date }): Promise<Date>;
+  importHistory(
+    tx: ServiceContext,
+    entry: { request: ImportRequest; result: ImportResult; at: Date; content: BankContents | null },
+  ): Promise<Date>;
   /** A real import's audit entry, last: the bank before (null: the import created it) and after. */
   importAudit(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null; after: StoredBankDetail | null }): Promise<void>;
+  /**
+   * An edit's history entry and audit entry (CONTRACT §21), the bank as the store read it before and
+   * after the edit; answers the bank after, as GET /banks/{bank_id} answers it (and as the audit entry holds it).
+   */
+  edit(
+    tx: ServiceContext,
+    edit: { bankId: string; edit: BankEdit; before: StoredBankDetail; after: StoredBankDetail },
+  ): Promise<PresentedBank>;
   /** A deletion's records (its history and policy go with the bank) and audit entry, the bank read before both. */
   removal(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null }): Promise<void>;
   /**
@@ -79,4 +106,10 @@ export interface BankStore {
   isVisible(ctx: ServiceContext, bankId: string): Promise<boolean>;
   /** Deletes the bank with its contents, history and policy; false when the caller may not see it. */
   remove(ctx: ServiceContext, bankId: string): Promise<boolean>;
+  /**
+   * Edits the bank in place (CONTRACT §21) and runs the edit's records; answers the bank after, as
+   * GET answers it. 404 when the bank is missing (or the item a removal names), 403 when the caller
+   * may not write it (as for applying a template to it).
+   */
+  edit(ctx: ServiceContext, bankId: string, edit: BankEdit): Promise<PresentedBank>;
 }

@@ -1,14 +1,23 @@
 import "server-only";
 import type { z } from "zod";
-import type { BankDetail, BankHistory, BankListQuery, CreateBankRequest } from "@/lib/contracts/banks/schemas";
+import type {
+  BankDetail,
+  BankHistory,
+  BankListQuery,
+  CreateBankRequest,
+  PatchBankRequest,
+  PutDirectiveRequest,
+  PutMentalModelRequest,
+} from "@/lib/contracts/banks/schemas";
 import { notFound } from "@/lib/contracts/errors";
 import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/contracts/templates/manifest";
 import type { ServiceContext } from "@/lib/services/context";
 import { checkPrecondition } from "@/lib/services/preconditions";
 import { currentVersion } from "@/lib/services/templates/version-log";
-import type { AppliedTemplate, BankRecords, BankStore, StoredBankDetail } from "./bank-store";
+import type { AppliedTemplate, BankEdit, BankRecords, BankStore, StoredBankDetail } from "./bank-store";
 import { presentBankDetail } from "./detail";
-import { bankHistoryEntries, deleteBankRecords, holdPolicyLock, recordImport } from "./history";
+import { editAction, editEntry } from "./edits";
+import { bankHistoryEntries, deleteBankRecords, holdPolicyLock, recordEdit, recordImport } from "./history";
 import type { HindsightConfig } from "./remote";
 import { remoteBankStore } from "./remote-store";
 import { embeddedBankStore } from "./store";
@@ -20,15 +29,28 @@ const presented = async (tx: ServiceContext, bank: StoredBankDetail | null) => b
 /**
  * What every real write to a bank records beside it, whichever store holds it (the stores run it
  * where their write commits): an import's history entry (the template as applied, the caller,
- * the result) and `bank.import` entry; a deletion's history and policy going with the bank
- * (CONTRACT §19) and `bank.delete` entry. Audit entries hold the bank as GET /banks/{bank_id} answers it.
+ * the result, the content it left) and `bank.import` entry; an edit's history entry (what it
+ * touched, before and after) and its entry (`bank.patch`, `bank.mental_model.put`, …); a deletion's
+ * history and policy going with the bank (CONTRACT §19) and `bank.delete` entry. Audit entries hold
+ * the bank as GET /banks/{bank_id} answers it.
  */
 const bankRecords: BankRecords = {
-  importHistory: (tx, { request, result, at }) =>
-    recordImport(tx.db, { bankId: request.bankId, template: request.template, actor: tx.actor.id, result, at }),
+  importHistory: (tx, { request, result, at, content }) =>
+    recordImport(tx.db, { bankId: request.bankId, template: request.template, actor: tx.actor.id, result, at, content }),
   importAudit: async (tx, { bankId, before, after }) => {
     const target = { type: "bank", id: bankId } as const;
     await tx.audit.record({ action: "bank.import", target, before: await presented(tx, before), after: await presented(tx, after) });
+  },
+  edit: async (tx, { bankId, edit, before, after }) => {
+    await recordEdit(tx.db, { bankId, actor: tx.actor.id, ...editEntry(edit, before, after), at: new Date() });
+    const answer = await presentBankDetail(tx.db, after);
+    await tx.audit.record({
+      action: editAction(edit),
+      target: { type: "bank", id: bankId },
+      before: await presented(tx, before),
+      after: answer,
+    });
+    return answer;
   },
   precondition: async (ctx, read) => {
     if (ctx.precondition && !ctx.precondition.done) checkPrecondition(ctx, await presented(ctx, await read()));
@@ -124,6 +146,43 @@ export async function getBank(ctx: ServiceContext, { bankId }: BankInput): Promi
 export async function deleteBank(ctx: ServiceContext, { bankId }: BankInput): Promise<void> {
   if (!(await bankStore(ctx).remove(ctx, bankId))) throw invisible(bankId);
 }
+
+/**
+ * PATCH /banks/{bank_id} (CONTRACT §21): a new name, config fields merged into the bank's own as an
+ * import merges them, a field set to null dropped (the server's default applies again).
+ */
+export async function patchBank(
+  ctx: ServiceContext,
+  { bankId, body }: BankInput & { body: z.output<typeof PatchBankRequest> },
+): Promise<z.input<typeof BankDetail>> {
+  return editBank(ctx, bankId, { kind: "settings", ...body });
+}
+
+/** A mental model or directive a PUT or DELETE names: its key from the path, and for a PUT the rest of it from the body. */
+interface ItemInput<Body> extends BankInput {
+  key: string;
+  /** The entry without its key; absent: remove it. */
+  body?: Body;
+}
+
+/** PUT or DELETE /banks/{bank_id}/mental-models/{id} (CONTRACT §21): the mental model put whole (created or replaced), or removed. */
+export async function editMentalModel(
+  ctx: ServiceContext,
+  { bankId, key, body }: ItemInput<z.output<typeof PutMentalModelRequest>>,
+): Promise<z.input<typeof BankDetail>> {
+  return editBank(ctx, bankId, { kind: "mental_model", id: key, entry: body ? { id: key, ...body } : null });
+}
+
+/** PUT or DELETE /banks/{bank_id}/directives/{name} (CONTRACT §21): the directive put whole (created or replaced), or removed. */
+export async function editDirective(
+  ctx: ServiceContext,
+  { bankId, key, body }: ItemInput<z.output<typeof PutDirectiveRequest>>,
+): Promise<z.input<typeof BankDetail>> {
+  return editBank(ctx, bankId, { kind: "directive", name: key, entry: body ? { name: key, ...body } : null });
+}
+
+/** Every edit goes through the store, which checks who may write the bank and runs the edit's records. */
+const editBank = (ctx: ServiceContext, bankId: string, edit: BankEdit) => bankStore(ctx).edit(ctx, bankId, edit);
 
 /** The bank's real imports, newest first (CONTRACT §14); visible as the bank is. */
 export async function bankHistory(ctx: ServiceContext, { bankId }: BankInput): Promise<z.input<typeof BankHistory>> {

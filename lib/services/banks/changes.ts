@@ -25,7 +25,8 @@ export interface StoredShape {
   directive: (entry: Entry) => Entry;
 }
 
-const AS_APPLIED: StoredShape = { mentalModel: (entry) => entry, directive: (entry) => entry };
+/** The embedded store's shape: entries as applied. */
+export const AS_APPLIED: StoredShape = { mentalModel: (entry) => entry, directive: (entry) => entry };
 
 /**
  * The field-by-field and entry-by-entry changes an import plan makes to a bank (CONTRACT §14):

@@ -48,6 +48,25 @@ export const reportedMentalModel = (model: Entry): Entry => pick(model, MENTAL_M
 /** A directive in a manifest's shape, as Hindsight reports it. */
 export const reportedDirective = (directive: Entry): Entry => pick(directive, DIRECTIVE_FIELDS);
 
+/** The fields of each request that puts one entry through Hindsight's item endpoints (CONTRACT §21). */
+const REQUEST_FIELDS = {
+  createMentalModel: ["id", ...MENTAL_MODEL_FIELDS.slice(1)],
+  updateMentalModel: MENTAL_MODEL_FIELDS.slice(1),
+  createDirective: DIRECTIVE_FIELDS,
+  updateDirective: DIRECTIVE_FIELDS,
+} as const;
+
+/**
+ * The body of Hindsight's CreateMentalModelRequest, UpdateMentalModelRequest, CreateDirectiveRequest or
+ * UpdateDirectiveRequest that puts a manifest entry whole: its fields, those it leaves out as Hindsight's
+ * defaults (an update changes only the fields it names, so a replacement names them all, as an import's
+ * replacement leaves nothing of the old entry), keys Hindsight's requests do not name left out.
+ */
+export function hindsightRequest(request: keyof typeof REQUEST_FIELDS, entry: Entry): Entry {
+  const filled = withDefaults(request.endsWith("MentalModel") ? "mentalModel" : "directive", entry);
+  return Object.fromEntries(REQUEST_FIELDS[request].filter((field) => filled[field] !== undefined).map((field) => [field, filled[field]]));
+}
+
 /**
  * How Hindsight holds an entry, for comparisons: a manifest entry about to be imported and an entry
  * Hindsight reported compare equal exactly when the import would leave it as it is.

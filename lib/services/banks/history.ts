@@ -2,10 +2,11 @@ import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { bankImports, bankPolicies, bankPolicyChanges } from "@/db/schema";
-import type { BankHistoryEntry, BankImport, BankPolicyChange, ImportResult } from "@/lib/contracts/banks/schemas";
+import { bankEdits, bankImports, bankPolicies, bankPolicyChanges } from "@/db/schema";
+import type { BankEdit, BankHistoryEntry, BankImport, BankPolicyChange, ImportResult } from "@/lib/contracts/banks/schemas";
 import { iso } from "@/lib/contracts/fields";
 import type { AppliedTemplate } from "./bank-store";
+import type { BankContents } from "./changes";
 
 /** One real import into a bank, as recorded (CONTRACT §14, §16). */
 export interface ImportRecord {
@@ -16,6 +17,8 @@ export interface ImportRecord {
   actor: string;
   result: ImportResult;
   at: Date;
+  /** The bank's content as the import left it (CONTRACT §21); null when its store could not say. */
+  content: BankContents | null;
 }
 
 /**
@@ -26,8 +29,9 @@ export interface ImportRecord {
 function nextEntryTime(bankId: string, at: Date) {
   const newestImport = sql`(select max(${bankImports.appliedAt}) from ${bankImports} where ${bankImports.bankId} = ${bankId})`;
   const newestChange = sql`(select max(${bankPolicyChanges.at}) from ${bankPolicyChanges} where ${bankPolicyChanges.bankId} = ${bankId})`;
+  const newestEdit = sql`(select max(${bankEdits.at}) from ${bankEdits} where ${bankEdits.bankId} = ${bankId})`;
   const interval = sql`interval '1 millisecond'`;
-  return sql`greatest(${at.toISOString()}::timestamptz, ${newestImport} + ${interval}, ${newestChange} + ${interval})`;
+  return sql`greatest(${at.toISOString()}::timestamptz, ${newestImport} + ${interval}, ${newestChange} + ${interval}, ${newestEdit} + ${interval})`;
 }
 
 /**
@@ -48,10 +52,47 @@ export async function recordImport(db: Database, record: ImportRecord): Promise<
       locallyModified: record.template.locallyModified,
       actor: record.actor,
       importResult: record.result,
+      content: record.content as Record<string, unknown> | null,
       appliedAt: nextEntryTime(record.bankId, record.at),
     })
     .returning({ appliedAt: bankImports.appliedAt });
   return row!.appliedAt;
+}
+
+/**
+ * What the bank's last import left (CONTRACT §21): the content its newest import recorded; null when
+ * it has none, or its newest was recorded before imports kept it.
+ */
+export async function appliedContents(db: Database, bankId: string): Promise<BankContents | null> {
+  const [row] = await db
+    .select({ content: bankImports.content })
+    .from(bankImports)
+    .where(eq(bankImports.bankId, bankId))
+    .orderBy(desc(bankImports.appliedAt))
+    .limit(1);
+  return (row?.content ?? null) as BankContents | null;
+}
+
+/** One edit of a bank in place (CONTRACT §21), as its history entry records it. */
+export interface EditRecord {
+  bankId: string;
+  /** The id of the actor (user or service account) whose request edited the bank. */
+  actor: string;
+  /** What the edit touched before and after it (lib/services/banks/edits.ts). */
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  at: Date;
+}
+
+/** Records an edit, at `at` or a millisecond after the bank's newest entry, as recordImport records an import. */
+export async function recordEdit(db: Database, record: EditRecord): Promise<void> {
+  await db.insert(bankEdits).values({
+    bankId: record.bankId,
+    actor: record.actor,
+    before: record.before,
+    after: record.after,
+    at: nextEntryTime(record.bankId, record.at),
+  });
 }
 
 /** A bank's imports, newest first. */
@@ -84,22 +125,30 @@ async function policyEntries(db: Database, bankId: string): Promise<z.input<type
   }));
 }
 
+/** A bank's edits in place, newest first. */
+async function editEntries(db: Database, bankId: string): Promise<z.input<typeof BankEdit>[]> {
+  const rows = await db.select().from(bankEdits).where(eq(bankEdits.bankId, bankId)).orderBy(desc(bankEdits.at));
+  return rows.map((row) => ({
+    kind: "edit" as const,
+    id: row.id,
+    actor: row.actor,
+    at: iso(row.at),
+    before: row.before,
+    after: row.after,
+  }));
+}
+
 const entryTime = (entry: z.input<typeof BankHistoryEntry>) => (entry.kind === "import" ? entry.applied_at : entry.at);
 
 /**
- * A bank's history (CONTRACT §14, §16): its imports and its policy's changes, newest first (the two
- * lists merged by time; at one instant, the policy change first).
+ * A bank's history (CONTRACT §14, §16, §21): its imports, its policy's changes and its edits, newest
+ * first (merged by time; entries are recorded a millisecond apart, and at one instant a policy change
+ * would come first, then an edit). Each list comes sorted, and the sort is stable.
  */
 export async function bankHistoryEntries(db: Database, bankId: string): Promise<z.input<typeof BankHistoryEntry>[]> {
-  const [imports, policies] = await Promise.all([importEntries(db, bankId), policyEntries(db, bankId)]);
-  const entries: z.input<typeof BankHistoryEntry>[] = [];
-  let i = 0;
-  let p = 0;
-  while (i < imports.length || p < policies.length) {
-    const takePolicy = i >= imports.length || (p < policies.length && entryTime(policies[p]!) >= entryTime(imports[i]!));
-    entries.push(takePolicy ? policies[p++]! : imports[i++]!);
-  }
-  return entries;
+  const lists = await Promise.all([policyEntries(db, bankId), editEntries(db, bankId), importEntries(db, bankId)]);
+  // ISO timestamps of one format compare as text.
+  return lists.flat().sort((a, b) => (entryTime(a) < entryTime(b) ? 1 : entryTime(a) > entryTime(b) ? -1 : 0));
 }
 
 /** The advisory lock class of bank policies (the two-key form: its space never meets the one-key locks). */
@@ -117,7 +166,7 @@ export async function holdPolicyLock(db: Database, bankId: string): Promise<void
 
 /**
  * What a bank's deletion takes along (CONTRACT §19): everything of ours kept under its id, none of
- * it held by a foreign key (the remote store's banks have no row here): its imports, its policy
+ * it held by a foreign key (the remote store's banks have no row here): its imports and edits, its policy
  * and the policy's changes, so a bank created later under that id starts without a policy or
  * history, and nobody is left with a policy they can neither read nor delete. The audit entries
  * stay, the policy's last document with them. Call it in the deletion's transaction holding the
@@ -125,6 +174,7 @@ export async function holdPolicyLock(db: Database, bankId: string): Promise<void
  */
 export async function deleteBankRecords(db: Database, bankId: string): Promise<void> {
   await db.delete(bankImports).where(eq(bankImports.bankId, bankId));
+  await db.delete(bankEdits).where(eq(bankEdits.bankId, bankId));
   await db.delete(bankPolicyChanges).where(eq(bankPolicyChanges.bankId, bankId));
   await db.delete(bankPolicies).where(eq(bankPolicies.bankId, bankId));
 }

@@ -1,11 +1,14 @@
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
-import { forbidden } from "@/lib/contracts/errors";
+import { badGateway, forbidden, notFound } from "@/lib/contracts/errors";
+import { BankTemplateConfig } from "@/lib/contracts/templates/manifest";
 import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
-import { EMPTY_BANK, importChanges } from "./changes";
+import type { BankEdit, BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import { type BankContents, EMPTY_BANK, importChanges } from "./changes";
+import { assertEditable, configChange, contentsOf, itemOf, locallyModified, patchedConfig } from "./edits";
 import { hindsightShape } from "./hindsight-entries";
+import { appliedContents } from "./history";
 import { planImport } from "./import-plan";
 import { type Provenance, provenanceFromHistory, provenanceOf } from "./provenance";
 import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
@@ -38,6 +41,7 @@ export function remoteBankStore(config: HindsightConfig, records: BankRecords): 
       });
       return true;
     },
+    edit: (ctx, bankId, edit) => editHindsightBank(ctx, client, records, bankId, edit),
   };
 }
 
@@ -87,7 +91,13 @@ async function importIntoHindsight(
   await withTransaction(ctx, async (tx) => {
     // The bank's provenance comes from its history: before is read before this import joins it.
     const before = await storedBank(tx.db, bankId, current);
-    await records.importHistory(tx, { request, result: answer, at: new Date() });
+    // What the import left, as Hindsight reports it: what the bank's locally_modified compares with.
+    const content: BankContents | null = imported && {
+      config: imported.config,
+      mentalModels: imported.mentalModels,
+      directives: imported.directives,
+    };
+    await records.importHistory(tx, { request, result: answer, at: new Date(), content });
     await records.importAudit(tx, { bankId, before, after: await storedBank(tx.db, bankId, imported) });
   });
   return { bankCreated: !current, result: answer, changes };
@@ -115,24 +125,93 @@ async function listHindsightBanks(
 
 async function readHindsightBank(db: Database, client: HindsightClient, actor: Actor, bankId: string): Promise<StoredBankDetail | null> {
   if (actor.role !== "admin") return null;
-  const bank = await client.getBank(bankId);
-  return bank && storedHindsightBank(bankId, bank, await bankProvenance(db, bankId));
+  return storedBank(db, bankId, await client.getBank(bankId));
 }
 
-const bankProvenance = async (db: Database, bankId: string) => provenanceOf(await provenanceFromHistory(db, [bankId]), bankId);
+/** A bank Hindsight described (null: none) with its provenance and what its last import left, as our history holds them now. */
+async function storedBank(db: Database, bankId: string, bank: HindsightBank | null): Promise<StoredBankDetail | null> {
+  if (!bank) return null;
+  const provenance = provenanceOf(await provenanceFromHistory(db, [bankId]), bankId);
+  return storedHindsightBank(bankId, bank, provenance, await appliedContents(db, bankId));
+}
 
-/** A bank Hindsight described (null: none) with its provenance as our history holds it now, for an audit entry. */
-const storedBank = async (db: Database, bankId: string, bank: HindsightBank | null) =>
-  bank && storedHindsightBank(bankId, bank, await bankProvenance(db, bankId));
-
-function storedHindsightBank(bankId: string, bank: HindsightBank, provenance: Provenance): StoredBankDetail {
-  return {
+function storedHindsightBank(bankId: string, bank: HindsightBank, provenance: Provenance, applied: BankContents | null): StoredBankDetail {
+  const detail = {
     ...presentHindsightSummary({ bank_id: bankId, ...bank }, provenance),
     config: bank.config ?? {},
     ...(bank.config === null ? { config_unreadable: true as const } : {}),
     mental_models: bank.mentalModels,
     directives: bank.directives,
   };
+  return { ...detail, locally_modified: locallyModified(contentsOf(detail), applied, hindsightShape) };
+}
+
+/** The config fields a bank template may set: what a PATCH sends Hindsight (its import drops the others too). */
+const TEMPLATE_CONFIG_FIELDS = new Set(Object.keys(BankTemplateConfig.shape));
+
+/**
+ * Edits a Hindsight bank in place (CONTRACT §21) through its own item endpoints: admins only, as
+ * applying a template to an existing bank is (Hindsight records no owners; members are refused
+ * without asking it). The bank is read first (for the checks, the precondition and the records) and
+ * again once Hindsight took the edit; the records commit after that, as an import's do. A failure
+ * on the way is a 502 (or 504) with nothing recorded.
+ */
+async function editHindsightBank(ctx: ServiceContext, client: HindsightClient, records: BankRecords, bankId: string, edit: BankEdit) {
+  if (ctx.actor.role !== "admin") {
+    throw forbidden(`Banks in Hindsight record no owners; only an admin may edit bank ${bankId}.`);
+  }
+  const before = await storedBank(ctx.db, bankId, await client.getBank(bankId));
+  if (!before) throw notFound(`No bank ${bankId} is visible to you.`);
+  assertEditable(bankId, before, edit);
+  // Hindsight cannot take a precondition: checked against what it answered just now.
+  await records.precondition(ctx, async () => before);
+  if (!(await writeEdit(client, bankId, before, edit))) {
+    throw notFound(`Bank ${bankId}, or the entry this edit names, is no longer in Hindsight; nothing was changed.`);
+  }
+  const edited = await storedBank(ctx.db, bankId, await client.getBank(bankId));
+  if (!edited) throw badGateway(`Hindsight no longer lists bank ${bankId} after it took the edit; nothing was recorded.`);
+  return withTransaction(ctx, (tx) => records.edit(tx, { bankId, edit, before, after: edited }));
+}
+
+/** Makes the edit through Hindsight's item endpoints; false when Hindsight answered 404 (the bank or its entry went meanwhile). */
+async function writeEdit(client: HindsightClient, bankId: string, current: StoredBankDetail, edit: BankEdit): Promise<boolean> {
+  switch (edit.kind) {
+    case "mental_model":
+      return edit.entry === null
+        ? client.deleteMentalModel(bankId, edit.id)
+        : client.putMentalModel(bankId, edit.entry, itemOf(current, edit) !== undefined);
+    case "directive":
+      return edit.entry === null ? client.deleteDirective(bankId, edit.name) : client.putDirective(bankId, edit.entry);
+    case "settings":
+      if (edit.config !== undefined && !(await writeConfig(client, bankId, current.config, edit.config))) return false;
+      if (edit.name !== undefined && edit.name !== current.name) await client.renameBank(bankId, edit.name);
+      return true;
+  }
+}
+
+/**
+ * A PATCH's config through Hindsight's `/config`. Its PATCH merges fields into the bank's overrides
+ * (a null would be stored as a null override, not dropped), and only its DELETE drops overrides, all
+ * of them: a field set to null that the bank overrides takes a reset and then the overrides to keep,
+ * merged as the PATCH asks (two calls; should the second fail, the answer says so and the bank has
+ * the server's defaults). Fields the bank template schema does not name are not sent.
+ */
+async function writeConfig(client: HindsightClient, bankId: string, overrides: Record<string, unknown>, config: Record<string, unknown>) {
+  const known = Object.fromEntries(Object.entries(config).filter(([field]) => TEMPLATE_CONFIG_FIELDS.has(field)));
+  const { set, dropped } = configChange(known);
+  if (!dropped.some((field) => Object.hasOwn(overrides, field))) {
+    return Object.keys(set).length === 0 || client.updateConfig(bankId, set);
+  }
+  if (!(await client.resetConfig(bankId))) return false;
+  const kept = patchedConfig(overrides, known);
+  if (Object.keys(kept).length === 0) return true;
+  try {
+    return await client.updateConfig(bankId, kept);
+  } catch (error) {
+    throw badGateway(
+      `Hindsight reset the config overrides of bank ${bankId} but did not take back the ones to keep (${Object.keys(kept).join(", ")}); the bank now has the server's defaults. ${error instanceof Error ? error.message : ""}`.trim(),
+    );
+  }
 }
 
 interface HindsightSummary {

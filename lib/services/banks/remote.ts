@@ -6,7 +6,7 @@ import { badGateway, type DomainError } from "@/lib/contracts/errors";
 import { parseUpstreamJson } from "@/lib/contracts/json-hygiene";
 import { errorMap, formatPath } from "@/lib/contracts/validation";
 import { displayUrl, readCapped, upstreamFailure } from "@/lib/platform/outbound";
-import { reportedDirective, reportedMentalModel } from "./hindsight-entries";
+import { hindsightRequest, reportedDirective, reportedMentalModel } from "./hindsight-entries";
 
 /*
  * Client of a Hindsight server's bank API (CONTRACT §8, remote store): the calls bank creation, the bank
@@ -51,6 +51,32 @@ export interface HindsightClient {
   deleteBank(bankId: string): Promise<boolean>;
   /** PATCH /v1/default/banks/{bank_id} with `{name}` (CreateBankRequest): the bank's display name. */
   renameBank(bankId: string, name: string): Promise<void>;
+
+  // One bank's items in place (CONTRACT §21), through the item endpoints of Hindsight's API
+  // (tests/fixtures/hindsight-bank-items-openapi.json). Each is false when Hindsight answers 404:
+  // the bank (or the item) is gone.
+
+  /** PATCH …/config with `{updates}`: the fields merged into the bank's overrides (Hindsight's `config || updates`). */
+  updateConfig(bankId: string, updates: Record<string, unknown>): Promise<boolean>;
+  /** DELETE …/config: every override of the bank dropped, the server's defaults apply. */
+  resetConfig(bankId: string): Promise<boolean>;
+  /**
+   * The mental model as a manifest entry puts it, whole: PATCH …/mental-models/{id} (UpdateMentalModelRequest)
+   * when the bank has it (`exists`), else POST …/mental-models (CreateMentalModelRequest, which starts its
+   * content's generation). Fields the entry leaves out are sent as Hindsight's defaults, so a replaced
+   * model keeps nothing of its old self, as an import's replacement does.
+   */
+  putMentalModel(bankId: string, entry: Record<string, unknown>, exists: boolean): Promise<boolean>;
+  /** DELETE …/mental-models/{id}. */
+  deleteMentalModel(bankId: string, id: string): Promise<boolean>;
+  /**
+   * The directive as a manifest entry puts it, whole. Hindsight keys directives by an id of its own, so
+   * the directive is found by name in the bank's list first: PATCH …/directives/{id} (UpdateDirectiveRequest)
+   * when there is one, else POST …/directives (CreateDirectiveRequest); defaults as for mental models.
+   */
+  putDirective(bankId: string, entry: Record<string, unknown>): Promise<boolean>;
+  /** DELETE …/directives/{id} of the directive of that name (found as for putDirective); false when there is none. */
+  deleteDirective(bankId: string, name: string): Promise<boolean>;
 }
 
 export interface HindsightConfig {
@@ -125,6 +151,9 @@ const DirectiveResponse = z.looseObject({
 
 const MentalModelListResponse = z.looseObject({ items: z.array(MentalModelResponse), ...paging });
 const DirectiveListResponse = z.looseObject({ items: z.array(DirectiveResponse), ...paging });
+const CreateMentalModelResponse = z.looseObject({ operation_id: z.string(), mental_model_id: z.string().nullish() });
+/** The item deletions answer a body the reference leaves untyped. */
+const AnyResponse = z.unknown();
 
 const LIST_PATH = "/v1/default/banks";
 
@@ -182,13 +211,38 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
     }
   }
 
+  const bankPath = (bankId: string) => `${LIST_PATH}/${encodeURIComponent(bankId)}`;
+  /** Every directive of the bank, inactive ones included. */
+  const directivesOf = (bankId: string) => bankItems(`${bankPath(bankId)}/directives`, { active_only: "false" }, DirectiveListResponse);
+
+  /** Sends one item call; false when Hindsight answers 404 (the bank or the item is gone). */
+  async function found(call: Call, schema: z.ZodType = AnyResponse): Promise<boolean> {
+    try {
+      await send({ ...call, bankScoped: true }, schema);
+      return true;
+    } catch (error) {
+      if (error instanceof BankNotFound) return false;
+      throw error;
+    }
+  }
+
+  /** The id Hindsight gave the bank's directive of this name; null when it has none, undefined when the bank is gone. */
+  async function directiveId(bankId: string, name: string): Promise<string | null | undefined> {
+    try {
+      return (await directivesOf(bankId)).find((directive) => directive.name === name)?.id ?? null;
+    } catch (error) {
+      if (error instanceof BankNotFound) return undefined;
+      throw error;
+    }
+  }
+
   async function readBank(bankId: string, item: BankListItem): Promise<HindsightBank> {
-    const path = `${LIST_PATH}/${encodeURIComponent(bankId)}`;
+    const path = bankPath(bankId);
     const [config, mentalModels, directives] = await Promise.all([
       configOverrides(bankId, path),
       // "content" leaves out reflect_response, which can be large and is not part of a manifest entry.
       bankItems(`${path}/mental-models`, { detail: "content" }, MentalModelListResponse),
-      bankItems(`${path}/directives`, { active_only: "false" }, DirectiveListResponse),
+      directivesOf(bankId),
     ]);
     return {
       name: item.name ?? null,
@@ -258,6 +312,37 @@ export function hindsightClient(config: HindsightConfig, fetchImpl: typeof fetch
     async renameBank(bankId, name) {
       const path = `${LIST_PATH}/${encodeURIComponent(bankId)}`;
       await send({ method: "PATCH", path, body: { name } }, BankProfileResponse);
+    },
+
+    updateConfig: (bankId, updates) =>
+      found({ method: "PATCH", path: `${bankPath(bankId)}/config`, body: { updates } }, BankConfigResponse),
+
+    resetConfig: (bankId) => found({ method: "DELETE", path: `${bankPath(bankId)}/config` }, BankConfigResponse),
+
+    putMentalModel(bankId, entry, exists) {
+      const models = `${bankPath(bankId)}/mental-models`;
+      if (!exists)
+        return found({ method: "POST", path: models, body: hindsightRequest("createMentalModel", entry) }, CreateMentalModelResponse);
+      const path = `${models}/${encodeURIComponent(String(entry.id))}`;
+      return found({ method: "PATCH", path, body: hindsightRequest("updateMentalModel", entry) }, MentalModelResponse);
+    },
+
+    deleteMentalModel: (bankId, id) => found({ method: "DELETE", path: `${bankPath(bankId)}/mental-models/${encodeURIComponent(id)}` }),
+
+    async putDirective(bankId, entry) {
+      const id = await directiveId(bankId, String(entry.name));
+      if (id === undefined) return false;
+      const directives = `${bankPath(bankId)}/directives`;
+      if (id === null)
+        return found({ method: "POST", path: directives, body: hindsightRequest("createDirective", entry) }, DirectiveResponse);
+      const path = `${directives}/${encodeURIComponent(id)}`;
+      return found({ method: "PATCH", path, body: hindsightRequest("updateDirective", entry) }, DirectiveResponse);
+    },
+
+    async deleteDirective(bankId, name) {
+      const id = await directiveId(bankId, name);
+      if (id === undefined || id === null) return false;
+      return found({ method: "DELETE", path: `${bankPath(bankId)}/directives/${encodeURIComponent(id)}` });
     },
   };
 }

@@ -8,8 +8,10 @@ import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
-import { importChanges } from "./changes";
+import type { BankEdit, BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import { AS_APPLIED, type BankContents, importChanges } from "./changes";
+import { assertEditable, contentsOf, itemKey, locallyModified, patchedConfig } from "./edits";
+import { appliedContents } from "./history";
 import { planImport } from "./import-plan";
 import { isBehind, type NewestVersion, newestVersionOf } from "./provenance";
 
@@ -35,6 +37,7 @@ export function embeddedBankStore(records: BankRecords): BankStore {
       return bank !== undefined;
     },
     remove: (ctx, bankId) => deleteEmbeddedBank(ctx, records, bankId),
+    edit: (ctx, bankId, edit) => editEmbeddedBank(ctx, records, bankId, edit),
   };
 }
 
@@ -77,17 +80,28 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords
       const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
       const before =
         bank && !bankCreated
-          ? storedDetail({ bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) })
+          ? storedDetail({
+              bank,
+              mentalModels: models.map((m) => m.entry),
+              directives: directives.map((d) => d.entry),
+              applied: await appliedContents(db, bankId),
+            })
           : null;
       // Checked on a dry run too, so it answers what the import would.
       await records.precondition(tx, async () => before);
       if (dryRun) return { bankCreated: false, result, changes };
 
-      const appliedAt = await records.importHistory(tx, { request, result, at: now });
+      // What the import leaves, written below as it is here: the history entry keeps it.
+      const content: BankContents = {
+        config: { ...bank!.config, ...plan.config },
+        mentalModels: appliedEntries(models, plan.mentalModels, "id"),
+        directives: appliedEntries(directives, plan.directives, "name"),
+      };
+      const appliedAt = await records.importHistory(tx, { request, result, at: now, content });
       const [updated] = await db
         .update(banks)
         .set({
-          config: { ...bank!.config, ...plan.config },
+          config: content.config!,
           ...(request.name !== undefined ? { name: request.name } : {}),
           lastAppliedTemplate: request.template.ref,
           lastAppliedTemplateRow: request.template.rowId,
@@ -116,11 +130,7 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords
           .values(batch.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + offset + i })))
           .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
       }
-      const after = storedDetail({
-        bank: updated!,
-        mentalModels: appliedEntries(models, plan.mentalModels, "id"),
-        directives: appliedEntries(directives, plan.directives, "name"),
-      });
+      const after = storedDetail({ bank: updated!, mentalModels: content.mentalModels, directives: content.directives, applied: content });
       await records.importAudit(tx, { bankId, before, after });
       return { bankCreated, result, changes };
     }),
@@ -200,11 +210,14 @@ interface LoadedBank {
   bank: BankRow;
   mentalModels: Entry[];
   directives: Entry[];
+  /** What the bank's last import left (its history keeps it); null when unknown. */
+  applied: BankContents | null;
 }
 
 /**
- * A bank with its mental models and directives in the order they were first added. With `lock`
- * (inside a transaction) the bank row is locked for update until the transaction ends.
+ * A bank with its mental models and directives in the order they were first added, and what its
+ * last import left. With `lock` (inside a transaction) the bank row is locked for update until the
+ * transaction ends.
  */
 async function loadBank(db: Database, bankId: string, lock = false): Promise<LoadedBank | null> {
   const query = db.select(bankColumns).from(banks).where(eq(banks.id, bankId));
@@ -212,7 +225,8 @@ async function loadBank(db: Database, bankId: string, lock = false): Promise<Loa
   if (!bank) return null;
   const models = await entryRows(db, bankMentalModels, bankId);
   const directives = await entryRows(db, bankDirectives, bankId);
-  return { bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry) };
+  const applied = await appliedContents(db, bankId);
+  return { bank, mentalModels: models.map((m) => m.entry), directives: directives.map((d) => d.entry), applied };
 }
 
 /** A bank's mental models (keyed by id) or directives (by name), in the order they were first added. */
@@ -261,8 +275,9 @@ async function listEmbeddedBanks(db: Database, actor: Actor, filter: BankFilter 
   return rows.map(presentSummary);
 }
 
-function storedDetail({ bank, mentalModels, directives }: LoadedBank): StoredBankDetail {
-  return { ...presentSummary(bank), config: bank.config, mental_models: mentalModels, directives };
+function storedDetail({ bank, mentalModels, directives, applied }: LoadedBank): StoredBankDetail {
+  const detail = { ...presentSummary(bank), config: bank.config, mental_models: mentalModels, directives };
+  return { ...detail, locally_modified: locallyModified(contentsOf(detail), applied, AS_APPLIED) };
 }
 
 async function readEmbeddedBank(db: Database, actor: Actor, bankId: string): Promise<StoredBankDetail | null> {
@@ -284,4 +299,59 @@ async function deleteEmbeddedBank(ctx: ServiceContext, records: BankRecords, ban
     await records.removal(tx, { bankId, before });
     return true;
   });
+}
+
+/**
+ * Edits a bank in place (CONTRACT §21) in one transaction holding its row: refused (403) unless the
+ * caller may apply templates to it, as an import into an existing bank is; a mental model or directive
+ * put whole (a new one after the others, a replaced one in its place) or removed; the name and config
+ * set. The bank is read again for the edit's records (history entry, audit entry) and answer.
+ */
+async function editEmbeddedBank(ctx: ServiceContext, records: BankRecords, bankId: string, edit: BankEdit) {
+  return withTransaction(ctx, async (tx) => {
+    const { db, actor } = tx;
+    const loaded = await loadBank(db, bankId, true);
+    if (!loaded) throw notFound(`No bank ${bankId} is visible to you.`);
+    if (!mayChange(loaded.bank, actor)) throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may edit it.`);
+    const before = storedDetail(loaded);
+    assertEditable(bankId, before, edit);
+    await records.precondition(tx, async () => before);
+    await db
+      .update(banks)
+      .set({
+        updatedAt: new Date(),
+        ...(edit.kind === "settings" && edit.name !== undefined ? { name: edit.name } : {}),
+        ...(edit.kind === "settings" && edit.config !== undefined ? { config: patchedConfig(loaded.bank.config, edit.config) } : {}),
+      })
+      .where(eq(banks.id, bankId));
+    if (edit.kind !== "settings") await writeEntry(db, bankId, edit);
+    const after = storedDetail((await loadBank(db, bankId))!);
+    return records.edit(tx, { bankId, edit, before, after });
+  });
+}
+
+/** Where a bank's mental models and directives are kept, each by its key. */
+const ENTRY_TABLES = {
+  mental_model: { table: bankMentalModels, key: bankMentalModels.id, field: "id" },
+  directive: { table: bankDirectives, key: bankDirectives.name, field: "name" },
+} as const;
+
+/** Puts one mental model or directive whole (a new one after the others, a replaced one in its place) or removes it. */
+async function writeEntry(db: Database, bankId: string, edit: Exclude<BankEdit, { kind: "settings" }>) {
+  const { table, key, field } = ENTRY_TABLES[edit.kind];
+  const keyValue = itemKey(edit);
+  if (edit.entry === null) {
+    await db.delete(table).where(and(eq(table.bankId, bankId), eq(key, keyValue)));
+    return;
+  }
+  // After the others: used only when the entry is new.
+  const [{ position }] = (await db
+    .select({ position: sql<number>`coalesce(max(${table.position}) + 1, 0)::int` })
+    .from(table)
+    .where(eq(table.bankId, bankId))) as [{ position: number }];
+  const row = { bankId, [field]: keyValue, entry: edit.entry, position };
+  await db
+    .insert(table)
+    .values(row as typeof bankMentalModels.$inferInsert & typeof bankDirectives.$inferInsert)
+    .onConflictDoUpdate({ target: [table.bankId, key], set: { entry: edit.entry } });
 }
