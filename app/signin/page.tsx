@@ -4,7 +4,6 @@ import { SignInPage } from "@/components/signin/SignInPage";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { currentConsoleUser } from "@/lib/auth/console-user";
 import { signInOptions } from "@/lib/auth/options";
-import { getApp } from "@/lib/server/app";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -20,7 +19,7 @@ export default async function Page({ searchParams }: { searchParams: SearchParam
   const error = first(params.error);
   // Already signed in (and still active): straight on, unless there is an error to show.
   if (!error && (await currentConsoleUser())) redirect(callbackUrl);
-  const { oidc, passwordSignIn } = signInOptions((await getApp()).config);
+  const { oidc, passwordSignIn } = await signInOptions();
   return (
     <SignInPage
       callbackUrl={callbackUrl}

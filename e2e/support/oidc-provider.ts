@@ -20,8 +20,8 @@ export interface TestAccount {
   groups?: string[];
 }
 
-export const TEST_CLIENT_ID = "console";
-export const TEST_CLIENT_SECRET = "console-client-secret-for-tests-only";
+const TEST_CLIENT_ID = "console";
+const TEST_CLIENT_SECRET = "console-client-secret-for-tests-only";
 
 /** The scope the provider serves the `groups` claim under (the console's OIDC_SCOPES asks for it). */
 const GROUPS_SCOPE = "groups";

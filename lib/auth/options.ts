@@ -5,8 +5,8 @@ import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { consoleSessions, users } from "@/db/schema";
 import { iso } from "@/lib/contracts/fields";
-import type { Config } from "@/lib/platform/config";
 import { logError, logger } from "@/lib/platform/log";
+import { getApp } from "@/lib/server/app";
 import { recordSessionEntry } from "@/lib/services/audit/record";
 import type { AppContext } from "@/lib/services/context";
 import { actorChangesSettled } from "@/lib/services/identity/actor-cache";
@@ -151,11 +151,9 @@ export function authOptions(
 }
 
 /** What the sign-in page offers: the single-sign-on button (its provider id and label) and whether everyone may use a password. */
-export function signInOptions(config: Pick<Config, "sso" | "passwordSignIn">): {
-  oidc: { id: string; name: string } | null;
-  passwordSignIn: boolean;
-} {
-  return { oidc: config.sso ? { id: OIDC_PROVIDER_ID, name: config.sso.name } : null, passwordSignIn: config.passwordSignIn };
+export async function signInOptions(): Promise<{ oidc: { id: string; name: string } | null; passwordSignIn: boolean }> {
+  const { sso, passwordSignIn } = (await getApp()).config;
+  return { oidc: sso ? { id: OIDC_PROVIDER_ID, name: sso.name } : null, passwordSignIn };
 }
 
 /** What next-auth's logger is given with an error: an Error, or `{ error, ...context }`; its name and message, no stack. */

@@ -45,7 +45,7 @@ export async function startSsoSignIn(): Promise<{ authorizationUrl: string; cook
 }
 
 /** Signs in at the provider as `login` (its pages: login, then consent): the console's callback it redirects to. */
-export async function signInAtProvider(authorizationUrl: string, login: string): Promise<string> {
+async function signInAtProvider(authorizationUrl: string, login: string): Promise<string> {
   const jar = new Map<string, string>();
   let next: { url: string; form?: Record<string, string> } = { url: authorizationUrl };
   for (let hop = 0; hop < 12; hop++) {

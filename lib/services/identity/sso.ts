@@ -32,7 +32,7 @@ export interface SsoRules {
 }
 
 /** Why a single sign-on finds no user to sign in; each is a message on the sign-in page (components/signin/sign-in-errors.ts). */
-export type SsoRefusal = "SsoNoEmail" | "SsoEmailUnverified" | "SsoNoUser" | "SsoAmbiguous" | "SsoInactive" | "SsoLinkedElsewhere";
+type SsoRefusal = "SsoNoEmail" | "SsoEmailUnverified" | "SsoNoUser" | "SsoAmbiguous" | "SsoInactive" | "SsoLinkedElsewhere";
 
 export type SsoSignIn = { ok: true; user: { id: string; name: string; email: string | null } } | { ok: false; refusal: SsoRefusal };
 
