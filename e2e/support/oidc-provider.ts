@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
  * development login and consent pages, where any login name signs in as that account.
  * One confidential client (`console`); the accounts are what `setUser` says, changeable
  * between sign-ins. `tamperNextIdToken` re-signs the next ID token the token endpoint
- * answers with other claims (another audience, an expired one), with the provider's own key.
+ * answers with other claims (another audience, an expired one), with the provider's own key;
+ * `tamperNextCallback` changes where it next sends the browser back (a forged state).
  */
 
 export interface TestAccount {
@@ -32,6 +33,7 @@ export class TestOidcProvider {
   private readonly key: KeyObject;
   private readonly kid = randomBytes(8).toString("hex");
   private tamper: ((claims: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  private tamperCallback: ((callback: URL) => void) | null = null;
   private port = 0;
 
   /** `redirectUris`: the console's `{base}/api/auth/callback/oidc`, one per console that signs in here. */
@@ -62,6 +64,11 @@ export class TestOidcProvider {
   /** The next ID token the token endpoint answers is re-signed with `change(claims)`; later ones are left alone. */
   tamperNextIdToken(change: (claims: Record<string, unknown>) => Record<string, unknown>): void {
     this.tamper = change;
+  }
+
+  /** The next redirect back to the console is changed by `change` (a forged state, as a browser would deliver it). */
+  tamperNextCallback(change: (callback: URL) => void): void {
+    this.tamperCallback = change;
   }
 
   /** Listens on 127.0.0.1 (`port` 0: the system picks, and a later start takes the same port again). */
@@ -106,6 +113,13 @@ export class TestOidcProvider {
     });
     provider.use(async (ctx, next) => {
       await next();
+      const location = String(ctx.response.get("location") ?? "");
+      if (this.tamperCallback && this.redirectUris.some((uri) => location.startsWith(`${uri}?`))) {
+        const callback = new URL(location);
+        this.tamperCallback(callback);
+        this.tamperCallback = null;
+        ctx.redirect(callback.toString());
+      }
       const body = ctx.body as { id_token?: unknown } | undefined;
       if (ctx.path === "/token" && this.tamper && typeof body?.id_token === "string") {
         const claims = JSON.parse(Buffer.from(body.id_token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
