@@ -22,7 +22,7 @@ test.describe.configure({ mode: "serial" });
 test.use({ baseURL: BASE });
 
 const provider = new TestOidcProvider([`${BASE}/api/auth/callback/oidc`]);
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "bank-templates-sso-"));
+let dataDir: string;
 let server: ServerProcess;
 
 /** (Re)starts this file's server on its data folder with these settings beside the provider's. */
@@ -41,6 +41,7 @@ async function startServer(settings: Record<string, string>) {
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "bank-templates-sso-"));
   await provider.start();
   await startServer({ OIDC_CREATE_USERS: "true", OIDC_ADMIN_GROUPS: "ops" });
 });
@@ -48,7 +49,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.stop();
   await provider.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 test.beforeEach(async ({ page }) => {

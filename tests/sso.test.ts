@@ -244,6 +244,33 @@ describe("failures at the provider's end are refused with their reason, never a 
     }
   });
 
+  it("the provider sending the person back with an error (they cancelled), and forged or damaged callbacks", async () => {
+    const pending = await ssoCallback("sub-jo");
+    if (!("path" in pending)) throw new Error("not started");
+    const state = new URL(pending.path, "http://localhost").searchParams.get("state")!;
+    const denied = await finishSsoSignIn({
+      ...pending,
+      path: `/api/auth/callback/oidc?${new URLSearchParams({ error: "access_denied", state })}`,
+    });
+    expectRefused(denied, "SsoDenied");
+    const forged = [
+      "/api/auth/callback/oidc",
+      "/api/auth/callback/oidc?code=x",
+      "/api/auth/callback/oidc?state=x",
+      `/api/auth/callback/oidc?code=${"A".repeat(4000)}&state=${state}`,
+      `/api/auth/callback/oidc?code=x&state=${state}&iss=${encodeURIComponent("https://evil.example")}`,
+      "/api/auth/callback/oidc?error=%zz&error_description=%ff",
+      "/api/auth/callback/oidc?code=%00&state=%E0%A4%A",
+    ];
+    for (const path of forged) {
+      for (const cookies of [new Map<string, string>(), pending.cookies]) {
+        const answer = await finishSsoSignIn({ path, cookies });
+        expect(answer.status, path).toBeLessThan(500);
+        expect(answer.sessionCookie, path).toBeNull();
+      }
+    }
+  });
+
   it("names each failure by openid-client's words (the version pinned here)", () => {
     const failure = (message: string, code?: string) => ssoFailureOf("OAUTH_CALLBACK_ERROR", { message, code });
     expect(failure("state mismatch, expected abc, got: abd")).toBe("SsoState");
