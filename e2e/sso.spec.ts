@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { axeFindings } from "./support/axe";
 import { signIn, signOut } from "./support/console";
 import { E2E_ADMIN_PASSWORD, E2E_ADMIN_TOKEN, E2E_PORT } from "./support/env";
 import { expect, screenshotBoth, test, waitForHydration } from "./support/fixtures";
@@ -100,6 +101,7 @@ test("a first sign-in makes a member (admin by group), found by sub after the em
   await page.goto("/signin");
   await expect(page.getByRole("button", { name: "Sign in with Test IdP" })).toBeVisible();
   await screenshotBoth(page, "signin-sso");
+  expect(await axeFindings(page, { path: "/signin", width: 1280, scheme: "light", state: "single sign-on" })).toEqual([]);
 
   provider.setUser("sub-rosa", { email: "rosa@example.org", preferred_username: "rosa", name: "Rosa Diaz", groups: ["ops"] });
   await signInWithProvider(page, "sub-rosa");
@@ -163,6 +165,7 @@ test("PASSWORD_SIGN_IN=false: single sign-on only, but for the bootstrap admin; 
   await expect(page.getByRole("button", { name: "Sign in with Test IdP" })).toBeVisible();
   await expect(page.getByLabel("User name")).toHaveCount(0);
   await screenshotBoth(page, "signin-sso-only");
+  expect(await axeFindings(page, { path: "/signin", width: 1280, scheme: "light", state: "PASSWORD_SIGN_IN=false" })).toEqual([]);
 
   provider.setUser("sub-wes", { email: "wes@example.org" });
   await signInWithProvider(page, "sub-wes");
