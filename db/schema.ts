@@ -33,7 +33,32 @@ export const users = pgTable("users", {
   passwordHash: text("password_hash"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+  /** The user's latest console sign-in (password or single sign-on); null: never. */
+  lastSignInAt: timestamptz("last_sign_in_at"),
 });
+
+/**
+ * A user's link to an account at the single-sign-on provider: the provider's `iss` and `sub`,
+ * which never change, unlike its email. Made at the first sign-in (matched by email, or creating
+ * the user); later sign-ins find the user by it. One per user and one user per account; it goes
+ * with its user, and an admin may remove it (the next sign-in matches by email again).
+ */
+export const userIdentities = pgTable(
+  "user_identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The email the provider gave at the latest sign-in (the user's own email is the admin's to change). */
+    email: text("email"),
+    linkedAt: timestamptz("linked_at").notNull().defaultNow(),
+    lastSignInAt: timestamptz("last_sign_in_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] })],
+);
 
 // Service-account ids are unique per owner only, so creating one never reveals another user's.
 export const serviceAccounts = pgTable(

@@ -53,7 +53,7 @@ test("the admin creates member cora with a password and edits her", async ({ pag
   const coraRow = table.getByRole("row").filter({ hasText: "cora@example.org" });
   await expect(coraRow).toContainText("member");
   await expect(coraRow).toContainText("active");
-  await expect(coraRow).toContainText("set");
+  await expect(coraRow).toContainText("password");
 
   // A second cora is refused at the user name field.
   watch.expectError(/admin\/users → 409|status of 409/);

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { actionLabel, auditSummary, consolePageOf } from "@/components/admin/audit-links";
 import { auditEntries, consoleSessions } from "@/db/schema";
-import { AUDIT_ACTIONS, SESSION_ACTIONS } from "@/lib/contracts/audit-actions";
+import { AUDIT_ACTIONS, SESSION_ACTIONS, SSO_ACTIONS } from "@/lib/contracts/audit-actions";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { pruneAuditEntries } from "@/lib/services/audit/retention";
 import { type Client, callRoute, request, useTestApp } from "./support/app";
@@ -139,13 +139,13 @@ describe("retention", () => {
 });
 
 describe("the console's audit page", () => {
-  it("offers exactly the actions the write endpoints declare, and the console sessions' recorded outside them", () => {
+  it("offers exactly the actions the write endpoints declare, and those sign-ins record outside them", () => {
     const declared = new Set<string>(listEndpoints().flatMap((e) => (e.audit ? [e.audit.action] : [])));
-    const sessions: readonly string[] = SESSION_ACTIONS;
-    expect(AUDIT_ACTIONS.filter((action) => !sessions.includes(action)).sort()).toEqual([...declared].sort());
+    const signIns: readonly string[] = [...SESSION_ACTIONS, ...SSO_ACTIONS];
+    expect(AUDIT_ACTIONS.filter((action) => !signIns.includes(action)).sort()).toEqual([...declared].sort());
     expect([...SESSION_ACTIONS].sort()).toEqual(["session.sign-in", "session.sign-out"]);
-    for (const action of SESSION_ACTIONS) expect(AUDIT_ACTIONS).toContain(action);
-    for (const action of SESSION_ACTIONS) expect(declared.has(action), action).toBe(false);
+    for (const action of signIns) expect(AUDIT_ACTIONS).toContain(action);
+    for (const action of signIns) expect(declared.has(action), action).toBe(false);
   });
 
   it("links targets to the resources' console pages; others' personal resources are not the viewer's to open", () => {

@@ -38,7 +38,7 @@ describe(".env.example", () => {
 
   it("lists every variable the source reads", () => {
     const read = variablesReadBySource();
-    expect(read).toContain("OIDC_ISSUER");
+    expect(read).toContain("NEXTAUTH_URL");
     expect([...read].filter((name) => !listed.has(name))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/contracts/registry/openapi";
+import { TestOidcProvider } from "../e2e/support/oidc-provider";
 import { ServerProcess } from "../e2e/support/server-process";
 import { formatSummary, groupViolations, runCampaign } from "./fuzz/campaign";
 import { contractViolations } from "./fuzz/checks";
@@ -238,8 +239,9 @@ describe("fuzzing every operation of the OpenAPI document", () => {
   );
 });
 
-describe.runIf(FUZZ_PAGES)("fuzzing console pages and /api/auth/* on the production server", () => {
+describe.runIf(FUZZ_PAGES)("fuzzing console pages and /api/auth/* on the production server, single sign-on configured", () => {
   let server: ServerProcess | undefined;
+  let provider: TestOidcProvider | undefined;
   let base: URL;
   let sessionCookie = "";
   let dataDir = "";
@@ -248,7 +250,17 @@ describe.runIf(FUZZ_PAGES)("fuzzing console pages and /api/auth/* on the product
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "fuzz-pages-"));
     const port = await freePort();
-    server = new ServerProcess(port, { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: "warn" });
+    // A real provider behind /api/auth/signin/oidc and /api/auth/callback/oidc, so their paths are fuzzed past discovery.
+    provider = new TestOidcProvider([`http://127.0.0.1:${port}/api/auth/callback/oidc`]);
+    await provider.start();
+    server = new ServerProcess(port, {
+      ...provider.consoleEnv,
+      OIDC_CREATE_USERS: "true",
+      OIDC_ADMIN_GROUPS: "ops",
+      DATA_DIR: dataDir,
+      BOOTSTRAP_ADMIN_PASSWORD: PASSWORD,
+      LOG_LEVEL: "warn",
+    });
     // The first start may build the app (scripts/build-if-changed.mjs).
     await server.start(600_000);
     base = new URL(server.baseUrl);
@@ -256,6 +268,7 @@ describe.runIf(FUZZ_PAGES)("fuzzing console pages and /api/auth/* on the product
   }, 660_000);
   afterAll(async () => {
     await server?.stop();
+    await provider?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -3,7 +3,6 @@ import { encode } from "next-auth/jwt";
 import { describe, expect, it } from "vitest";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/auth/cookies";
 import { verifyCredentials } from "@/lib/auth/credentials";
-import { oidcConfigFromEnv, userForOidcProfile } from "@/lib/auth/oidc";
 import { authOptions } from "@/lib/auth/options";
 import { nextAuthSecret } from "@/lib/auth/secret";
 import { request, useTestApp } from "./support/app";
@@ -196,46 +195,23 @@ describe("console sign-in", () => {
   });
 
   it("verifies the user name (the user id) and password", async () => {
-    expect(await verifyCredentials(t.app.db, "erin", "erin's long password")).toEqual({
+    expect(await verifyCredentials(t.app.db, t.app.config, "erin", "erin's long password")).toEqual({
       id: "erin",
       name: "erin",
       email: "Erin@Example.org",
     });
-    expect(await verifyCredentials(t.app.db, " Erin ", "erin's long password")).toMatchObject({ id: "erin" });
-    expect(await verifyCredentials(t.app.db, "erin", "wrong password")).toBeNull();
-    expect(await verifyCredentials(t.app.db, "nobody", "erin's long password")).toBeNull();
-    expect(await verifyCredentials(t.app.db, "finn", "")).toBeNull();
-    expect(await verifyCredentials(t.app.db, "finn", "any password")).toBeNull();
-    expect(await verifyCredentials(t.app.db, undefined, undefined)).toBeNull();
+    expect(await verifyCredentials(t.app.db, t.app.config, " Erin ", "erin's long password")).toMatchObject({ id: "erin" });
+    expect(await verifyCredentials(t.app.db, t.app.config, "erin", "wrong password")).toBeNull();
+    expect(await verifyCredentials(t.app.db, t.app.config, "nobody", "erin's long password")).toBeNull();
+    expect(await verifyCredentials(t.app.db, t.app.config, "finn", "")).toBeNull();
+    expect(await verifyCredentials(t.app.db, t.app.config, "finn", "any password")).toBeNull();
+    expect(await verifyCredentials(t.app.db, t.app.config, undefined, undefined)).toBeNull();
   });
 
   it("refuses an inactive user even with the right password", async () => {
     await t.admin.patch("/ext/svc/admin/users/erin", { is_active: false });
-    expect(await verifyCredentials(t.app.db, "erin", "erin's long password")).toBeNull();
+    expect(await verifyCredentials(t.app.db, t.app.config, "erin", "erin's long password")).toBeNull();
     await t.admin.patch("/ext/svc/admin/users/erin", { is_active: true });
-  });
-
-  it("matches an OIDC email to exactly one active user, case-insensitively, and refuses otherwise", async () => {
-    expect(await userForOidcProfile(t.app.db, { sub: "x", email: "erin@example.org", email_verified: true })).toMatchObject({ id: "erin" });
-    expect(await userForOidcProfile(t.app.db, { sub: "x", email: "erin@example.org", email_verified: false })).toBeNull();
-    expect(await userForOidcProfile(t.app.db, { sub: "x", email: "nobody@example.org" })).toBeNull();
-    expect(await userForOidcProfile(t.app.db, { sub: "x" })).toBeNull();
-    expect(await userForOidcProfile(t.app.db, { sub: "x", email: "shared@example.org" })).toBeNull();
-    await t.admin.patch("/ext/svc/admin/users/hugo", { is_active: false });
-    expect(await userForOidcProfile(t.app.db, { sub: "x", email: "shared@example.org" })).toMatchObject({ id: "gail" });
-  });
-
-  it("enables the OIDC provider only when issuer, client id and secret are all set", () => {
-    expect(oidcConfigFromEnv({})).toBeNull();
-    expect(oidcConfigFromEnv({ OIDC_ISSUER: "https://id.example.org", OIDC_CLIENT_ID: "console" })).toBeNull();
-    expect(
-      oidcConfigFromEnv({ OIDC_ISSUER: "https://id.example.org/", OIDC_CLIENT_ID: "c", OIDC_CLIENT_SECRET: "s", OIDC_NAME: "Acme SSO" }),
-    ).toEqual({
-      issuer: "https://id.example.org",
-      clientId: "c",
-      clientSecret: "s",
-      name: "Acme SSO",
-    });
   });
 
   it("configures JWT sessions, Secure cookies over https only, and the sign-in page", () => {

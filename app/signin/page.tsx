@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { SignInPage } from "@/components/signin/SignInPage";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { currentConsoleUser } from "@/lib/auth/console-user";
-import { oidcSignInOption } from "@/lib/auth/options";
+import { signInOptions } from "@/lib/auth/options";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -19,5 +19,14 @@ export default async function Page({ searchParams }: { searchParams: SearchParam
   const error = first(params.error);
   // Already signed in (and still active): straight on, unless there is an error to show.
   if (!error && (await currentConsoleUser())) redirect(callbackUrl);
-  return <SignInPage callbackUrl={callbackUrl} error={error} signedOut={first(params.signedOut) === "1"} oidc={oidcSignInOption()} />;
+  const { oidc, passwordSignIn } = await signInOptions();
+  return (
+    <SignInPage
+      callbackUrl={callbackUrl}
+      error={error}
+      signedOut={first(params.signedOut) === "1"}
+      oidc={oidc}
+      passwordSignIn={passwordSignIn}
+    />
+  );
 }

@@ -18,7 +18,8 @@ import { Table } from "@/components/console/Table";
 import { withUrlState } from "@/components/console/url-state";
 import { useConfirm } from "@/components/console/useConfirm";
 import { versionOfRow } from "@/components/forms/edit-conflict";
-import { useRemoveUser, useUser, useUsers } from "@/lib/client/hooks/identity";
+import { formatTimestamp } from "@/lib/client/format";
+import { useRemoveUser, useUnlinkSso, useUser, useUsers } from "@/lib/client/hooks/identity";
 import { matchesSearch } from "@/lib/client/search";
 import type { User } from "@/lib/contracts/identity/schemas";
 import { plural } from "@/lib/shared/plural";
@@ -27,16 +28,29 @@ const UserFormModal = lazyModal(() => import("./UserFormModal").then((m) => m.Us
 
 type UserRow = z.output<typeof User>;
 
+/** How a user signs in to the console: with a password, with single sign-on (a linked account), both, or neither (API keys only). */
+function signInMethods(user: Pick<UserRow, "has_password" | "sso_identity">): string {
+  if (user.has_password && user.sso_identity) return "password and SSO";
+  if (user.sso_identity) return "SSO";
+  return user.has_password ? "password" : "API keys only";
+}
+
+/** The linked account as a line: who the provider says they are, and which provider. */
+const identityLine = (identity: NonNullable<UserRow["sso_identity"]>) =>
+  `${identity.email ?? identity.subject} at ${identity.issuer.replace(/^https?:\/\//, "")}`;
+
 function UsersTable({
   users,
   caption,
   onEdit,
   onDelete,
+  onUnlink,
 }: {
   users: UserRow[];
   caption: string;
   onEdit: (u: UserRow) => void;
   onDelete: (u: UserRow) => void;
+  onUnlink: (u: UserRow) => void;
 }) {
   const me = useConsoleUser();
   /** The user whose keys show under their row. */
@@ -53,7 +67,8 @@ function UsersTable({
         { label: "Email", visibleFrom: "md" },
         { label: "Role", visibleFrom: "sm" },
         { label: "Status", visibleFrom: "sm" },
-        { label: "Password", visibleFrom: "md" },
+        { label: "Signs in with", visibleFrom: "md" },
+        { label: "Last sign-in", visibleFrom: "lg" },
       ]}
       actions
     >
@@ -88,8 +103,16 @@ function UsersTable({
             <Table.Td visibleFrom="sm">
               <ActiveBadge active={user.is_active} />
             </Table.Td>
-            <Table.Td visibleFrom="md">
-              <Text size="sm">{user.has_password ? "set" : "none"}</Text>
+            <Table.Td visibleFrom="md" data-testid="sign-in-methods">
+              <Text size="sm">{signInMethods(user)}</Text>
+              {user.sso_identity && (
+                <Text size="xs" c="dimmed">
+                  {identityLine(user.sso_identity)}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td visibleFrom="lg">
+              <Text size="sm">{formatTimestamp(user.last_sign_in_at)}</Text>
             </Table.Td>
             <RowActions
               name={user.id}
@@ -102,11 +125,20 @@ function UsersTable({
                   expanded: keysOf === user.id,
                   onClick: () => setKeysOf(keysOf === user.id ? null : user.id),
                 },
+                ...(user.sso_identity
+                  ? [
+                      {
+                        label: "Unlink SSO",
+                        ariaLabel: `Unlink the single-sign-on account of user ${user.id}`,
+                        onClick: () => onUnlink(user),
+                      },
+                    ]
+                  : []),
                 { label: "Delete", ariaLabel: `Delete user ${user.id}`, danger: true, onClick: () => onDelete(user) },
               ]}
             />
           </Table.Tr>
-          {keysOf === user.id && <ApiKeysRow owner={{ kind: "user", userId: user.id }} ownerLabel={`user ${user.id}`} colSpan={6} />}
+          {keysOf === user.id && <ApiKeysRow owner={{ kind: "user", userId: user.id }} ownerLabel={`user ${user.id}`} colSpan={7} />}
         </Fragment>
       ))}
     </ResourceTable>
@@ -118,6 +150,19 @@ function UsersPageView() {
   const users = useUsers();
   const [search, setSearch] = useListSearch();
   const remove = useRemoveUser();
+  const unlink = useUnlinkSso();
+  const confirmUnlink = useConfirm<UserRow>({
+    title: "Unlink single sign-on?",
+    confirmLabel: "Unlink",
+    message: (user) => (
+      <>
+        Unlink <strong>{user.id}</strong> from {user.sso_identity ? identityLine(user.sso_identity) : "their single-sign-on account"}? Their
+        next single sign-on is matched by email again, so an account with another email no longer signs in as {user.id}. Sessions already
+        started go on.
+      </>
+    ),
+    onConfirm: (user) => unlink.mutateAsync({ params: { user_id: user.id } }),
+  });
   // The user a delete is asked for, read as it is now: the delete is made against that version.
   const [asked, setAsked] = useState<string | null>(null);
   const shown = useUser(asked);
@@ -142,7 +187,7 @@ function UsersPageView() {
     <>
       <PageHeader
         title="Users"
-        description="Who may use this server: roles, passwords, activation and API keys."
+        description="Who may use this server: roles, how they sign in, activation and API keys."
         actions={
           <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
             New user
@@ -172,6 +217,7 @@ function UsersPageView() {
                     setAsked(user.id);
                     confirmDelete.ask(user);
                   }}
+                  onUnlink={confirmUnlink.ask}
                 />
               )}
             </>
@@ -182,6 +228,7 @@ function UsersPageView() {
       {/* Keyed by user so the form starts from that user's current values. */}
       {editing && <UserFormModal key={editing.id} user={editing} opened onClose={() => setEditing(null)} />}
       {confirmDelete.modal}
+      {confirmUnlink.modal}
     </>
   );
 }

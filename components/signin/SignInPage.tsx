@@ -3,6 +3,7 @@ import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, Text
 import { IconAlertTriangle, IconCircleCheck, IconStack2 } from "@tabler/icons-react";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
+import { BOOTSTRAP_ADMIN_ID } from "@/lib/contracts/identity/sign-in-messages";
 import { signInWithPassword } from "./password-sign-in";
 import { SignedOutFrame } from "./SignedOutFrame";
 import { signInErrorMessage } from "./sign-in-errors";
@@ -13,12 +14,19 @@ interface SignInPageProps {
   error: string | null;
   signedOut: boolean;
   oidc: { id: string; name: string } | null;
+  /** False (PASSWORD_SIGN_IN=false): the password form is for the bootstrap admin only, folded away. */
+  passwordSignIn: boolean;
 }
 
-/** User name and password, and the single sign-on button when OIDC is configured. */
-export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }: SignInPageProps) {
+/**
+ * The single-sign-on button when OIDC is configured, and user name and password; with password
+ * sign-in off, single sign-on first and the administrator's password form behind a button.
+ */
+export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc, passwordSignIn }: SignInPageProps) {
   const [error, setError] = useState<string | null>(initialError ? signInErrorMessage(initialError) : null);
   const [busy, setBusy] = useState(false);
+  /** With password sign-in off: whether the administrator asked for the password form. */
+  const [adminPassword, setAdminPassword] = useState(false);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -36,6 +44,38 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }
     setError(result.message);
     setBusy(false);
   };
+
+  const ssoButton = oidc && (
+    <Button variant={passwordSignIn ? "default" : "filled"} fullWidth onClick={() => signIn(oidc.id, { callbackUrl })}>
+      Sign in with {oidc.name}
+    </Button>
+  );
+  // POST: a submit before the page's code runs must not put the password in a URL.
+  const passwordForm = (
+    <form onSubmit={onSubmit} method="post">
+      <Stack>
+        {!passwordSignIn && (
+          <Text size="sm" c="dimmed">
+            Password sign-in is for the administrator ({BOOTSTRAP_ADMIN_ID}) only; everyone else signs in with single sign-on.
+          </Text>
+        )}
+        <TextInput
+          label="User name"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          autoFocus={passwordSignIn}
+          {...(passwordSignIn ? {} : { defaultValue: BOOTSTRAP_ADMIN_ID, readOnly: true })}
+        />
+        <PasswordInput label="Password" name="password" autoComplete="current-password" required autoFocus={!passwordSignIn} />
+        <Button type="submit" loading={busy} fullWidth variant={passwordSignIn ? "filled" : "default"}>
+          Sign in
+        </Button>
+      </Stack>
+    </form>
+  );
 
   return (
     <SignedOutFrame maxWidth={420}>
@@ -59,30 +99,22 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc }
             {error}
           </Alert>
         )}
-        {/* POST: a submit before the page's code runs must not put the password in a URL. */}
-        <form onSubmit={onSubmit} method="post">
-          <Stack>
-            <TextInput
-              label="User name"
-              name="username"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              autoFocus
-            />
-            <PasswordInput label="Password" name="password" autoComplete="current-password" required />
-            <Button type="submit" loading={busy} fullWidth>
-              Sign in
-            </Button>
-          </Stack>
-        </form>
-        {oidc && (
+        {passwordSignIn ? (
           <>
-            <Divider label="or" labelPosition="center" />
-            <Button variant="default" fullWidth onClick={() => signIn(oidc.id, { callbackUrl })}>
-              Sign in with {oidc.name}
-            </Button>
+            {passwordForm}
+            {ssoButton && <Divider label="or" labelPosition="center" />}
+            {ssoButton}
+          </>
+        ) : (
+          <>
+            {ssoButton}
+            {adminPassword ? (
+              passwordForm
+            ) : (
+              <Button variant="subtle" size="compact-sm" onClick={() => setAdminPassword(true)}>
+                Administrator: sign in with a password
+              </Button>
+            )}
           </>
         )}
         <Text size="xs" c="dimmed">

@@ -1,26 +1,30 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { consoleSessions } from "@/db/schema";
+import { consoleSessions, users } from "@/db/schema";
 import { iso } from "@/lib/contracts/fields";
-import { logger } from "@/lib/platform/log";
+import { logError, logger } from "@/lib/platform/log";
+import { getApp } from "@/lib/server/app";
 import { recordSessionEntry } from "@/lib/services/audit/record";
 import type { AppContext } from "@/lib/services/context";
 import { actorChangesSettled } from "@/lib/services/identity/actor-cache";
-import { actorForUser } from "@/lib/services/identity/authenticate";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
+import { signInWithSso } from "@/lib/services/identity/sso";
 import { recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
 import { browserLabel } from "@/lib/shared/browser-label";
 import { redirectWithinSite } from "./callback-url";
-import { verifyCredentials } from "./credentials";
-import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
+import { PASSWORD_SIGN_IN_OFF, verifyCredentials } from "./credentials";
+import { OIDC_PROVIDER_ID, oidcProvider, type SsoFailure, ssoFailureOf, ssoIdentityFromClaims } from "./oidc";
 import { nextAuthSecret } from "./secret";
 import { SESSION_MAX_AGE_SECONDS } from "./session";
 
 export const CREDENTIALS_PROVIDER_ID = "credentials";
 const SIGN_IN_PATH = "/signin";
+
+/** Where a refused single sign-on sends the person: the sign-in page, saying why. */
+const signInPageWithError = (code: string) => `${SIGN_IN_PATH}?${new URLSearchParams({ error: code })}`;
 
 // next-auth v4 builds its callback and redirect URLs from NEXTAUTH_URL, or from the
 // request's Host when AUTH_TRUST_HOST is set. A self-hosted console is reached under
@@ -34,18 +38,26 @@ if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
  * with the request's id, naming the session by its public id (never the token's `sid`).
  * `userAgent` is the request's header, of which a new session keeps only a short label. A
  * sign-in also records the client address it came from (when given), which exempts that user
- * id from the address's sign-in limit (CONTRACT §18).
+ * id from the address's sign-in limit (CONTRACT §18). `onSsoFailure` hears why a single sign-on
+ * failed at the provider's end, which next-auth itself reports only as OAuthSignin or OAuthCallback.
  */
 export function authOptions(
-  app: Pick<AppContext, "db" | "secretKey">,
+  app: Pick<AppContext, "db" | "secretKey" | "config">,
   {
     https,
     requestId = randomUUID(),
     clientAddress,
     userAgent = null,
-  }: { https: boolean; requestId?: string; clientAddress?: string; userAgent?: string | null },
+    onSsoFailure,
+  }: {
+    https: boolean;
+    requestId?: string;
+    clientAddress?: string;
+    userAgent?: string | null;
+    onSsoFailure?: (failure: SsoFailure) => void;
+  },
 ): AuthOptions {
-  const oidc = oidcConfigFromEnv();
+  const sso = app.config.sso;
   return {
     secret: nextAuthSecret(app.secretKey),
     useSecureCookies: https,
@@ -55,7 +67,12 @@ export function authOptions(
     // the process's log (a warning: what it reports is a client's request it refused or a
     // provider that failed, and the request's answer says which).
     logger: {
-      error: (code, metadata) => logger.warn({ request_id: requestId, code, error: describeAuthError(metadata) }, "next-auth error"),
+      error: (code, metadata) => {
+        const error = describeAuthError(metadata);
+        logger.warn({ request_id: requestId, code, error }, "next-auth error");
+        const failure = ssoFailureOf(code, error);
+        if (failure) onSsoFailure?.(failure);
+      },
       warn: (code) => logger.warn({ request_id: requestId, code }, "next-auth warning"),
       debug: () => {},
     },
@@ -67,17 +84,32 @@ export function authOptions(
           username: { label: "User name", type: "text" },
           password: { label: "Password", type: "password" },
         },
-        authorize: (credentials) => verifyCredentials(app.db, credentials?.username, credentials?.password),
+        // A thrown error's message is the sign-in page's error code (next-auth's rule for authorize).
+        authorize: async (credentials) => {
+          const user = await verifyCredentials(app.db, app.config, credentials?.username, credentials?.password);
+          if (user === PASSWORD_SIGN_IN_OFF) throw new Error(PASSWORD_SIGN_IN_OFF);
+          return user;
+        },
       }),
-      ...(oidc ? [oidcProvider(oidc, app.db)] : []),
+      ...(sso ? [oidcProvider(sso)] : []),
     ],
     callbacks: {
       redirect: redirectWithinSite,
-      // OIDC sign-ins whose email matched no active user arrive with an empty id: refuse
-      // (the sign-in page shows AccessDenied). Credentials were checked in authorize.
-      async signIn({ user, account }) {
-        if (account?.provider === OIDC_PROVIDER_ID) return Boolean(user.id) && (await actorForUser(app.db, user.id)) !== null;
-        return true;
+      // A single sign-on's account becomes a user here (lib/services/identity/sso.ts); a refusal
+      // goes back to the sign-in page with its reason. Credentials were checked in authorize.
+      async signIn({ user, account, profile }) {
+        if (account?.provider !== OIDC_PROVIDER_ID || !sso) return true;
+        try {
+          const identity = ssoIdentityFromClaims({ ...profile }, sso);
+          const outcome = await signInWithSso(app.db, identity, sso, requestId);
+          if (!outcome.ok) return signInPageWithError(outcome.refusal);
+          // next-auth hands this same object to the jwt callback as `user`: the session is our user's, not the account's.
+          Object.assign(user, outcome.user);
+          return true;
+        } catch (error) {
+          logError("single sign-on failed", error, { request_id: requestId });
+          return signInPageWithError("SignInUnavailable");
+        }
       },
       // A fresh sign-in (credentials or OIDC) starts a console_sessions row; the token names
       // it as `sid`, and only while that row lives is the token honoured (CONTRACT §11).
@@ -87,6 +119,7 @@ export function authOptions(
         if (user) {
           const session = await app.db.transaction(async (transaction) => {
             const started = await createSession(transaction, user.id, browserLabel(userAgent));
+            await transaction.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, user.id));
             const snapshot = { id: started.publicId, user_id: user.id, expires_at: iso(started.expiresAt) };
             await recordSessionEntry(transaction, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
             if (clientAddress !== undefined) await recordSignInAddress(transaction, user.id, clientAddress);
@@ -119,10 +152,10 @@ export function authOptions(
   };
 }
 
-/** Whether the OIDC button is shown on the sign-in page, and its label. */
-export function oidcSignInOption(): { id: string; name: string } | null {
-  const oidc = oidcConfigFromEnv();
-  return oidc ? { id: OIDC_PROVIDER_ID, name: oidc.name } : null;
+/** What the sign-in page offers: the single-sign-on button (its provider id and label) and whether everyone may use a password. */
+export async function signInOptions(): Promise<{ oidc: { id: string; name: string } | null; passwordSignIn: boolean }> {
+  const { sso, passwordSignIn } = (await getApp()).config;
+  return { oidc: sso ? { id: OIDC_PROVIDER_ID, name: sso.name } : null, passwordSignIn };
 }
 
 /** What next-auth's logger is given with an error: an Error, or `{ error, ...context }`; its name and message, no stack. */

@@ -35,14 +35,21 @@ const ENDPOINT_ACTIONS = [
   "user.create",
   "user.delete",
   "user.password.change",
+  "user.sso.unlink",
   "user.update",
 ] as const;
 
 /** The actions recorded outside the endpoints: console sign-in and sign-out (lib/auth, CONTRACT §17). */
 export const SESSION_ACTIONS = ["session.sign-in", "session.sign-out"] as const;
 
+/**
+ * The actions a single sign-on records (lib/services/identity/sso.ts), actor the user signing in:
+ * a user created at their first sign-in, an account linked to a user, a role set by the provider's groups.
+ */
+export const SSO_ACTIONS = ["user.sso.create", "user.sso.link", "user.sso.role"] as const;
+
 /** Every action the audit log records. */
-export const AUDIT_ACTIONS = [...ENDPOINT_ACTIONS, ...SESSION_ACTIONS] as const;
+export const AUDIT_ACTIONS = [...ENDPOINT_ACTIONS, ...SESSION_ACTIONS, ...SSO_ACTIONS] as const;
 
 /** An action the audit log records. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -52,6 +59,9 @@ export type EndpointAuditAction = (typeof ENDPOINT_ACTIONS)[number];
 
 /** A console sign-in's or sign-out's action. */
 export type SessionAuditAction = (typeof SESSION_ACTIONS)[number];
+
+/** What a single sign-on did to a user. */
+export type SsoAuditAction = (typeof SSO_ACTIONS)[number];
 
 /** What an entry can be about (CONTRACT §17): `target_type`. */
 export const AUDIT_TARGET_TYPES = ["source", "template", "bank", "policy", "user", "api_key", "service_account", "session"] as const;

@@ -32,6 +32,15 @@ const envSchema = z.object({
     .refine((minutes) => minutes === 0 || minutes >= 1 / 60, "0 (off) or at least 1/60 (a second)"),
   LOG_LEVEL: logLevel,
   METRICS_TOKEN: z.string().min(1).optional(),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).default("single sign-on"),
+  OIDC_SCOPES: z.string().trim().min(1).default("openid email profile"),
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).default("groups"),
+  OIDC_ADMIN_GROUPS: z.string().optional(),
+  OIDC_CREATE_USERS: z.stringbool().default(false),
+  PASSWORD_SIGN_IN: z.stringbool().default(true),
 });
 
 /** The variables of the schema above (.env.example must list every one: tests/env-example.test.ts). */
@@ -64,6 +73,27 @@ export interface Config {
   logLevel: LogLevel;
   /** Bearer token GET /metrics requires; null: the endpoint is open. */
   metricsToken: string | null;
+  /** Single sign-on with an OpenID provider; null unless OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are all set. */
+  sso: SsoConfig | null;
+  /** PASSWORD_SIGN_IN=false: only the bootstrap admin (user `admin`) may sign in to the console with a password. */
+  passwordSignIn: boolean;
+}
+
+export interface SsoConfig {
+  /** Without a trailing slash; discovery is `{issuer}/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The button label: "Sign in with {name}". */
+  name: string;
+  /** The scopes asked for, space-separated (`openid` always among them). */
+  scopes: string;
+  /** The claim (ID token or userinfo) that lists the user's groups. */
+  groupsClaim: string;
+  /** Members of any of these groups are admins, the others members, at every sign-in; null: roles are left as they are. */
+  adminGroups: string[] | null;
+  /** Whether a first sign-in that matches no user creates a member. */
+  createUsers: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -86,9 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bootstrapAdminToken: e.BOOTSTRAP_ADMIN_TOKEN ?? null,
     bootstrapAdminPassword: e.BOOTSTRAP_ADMIN_PASSWORD ?? null,
     marketplace: {
-      allowedHosts: e.MARKETPLACE_ALLOWED_HOSTS.split(",")
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
+      allowedHosts: commaList(e.MARKETPLACE_ALLOWED_HOSTS.toLowerCase()),
       cacheTtlSeconds: e.MARKETPLACE_CACHE_TTL_SECONDS,
       timeoutMs: e.MARKETPLACE_TIMEOUT_MS,
       maxBytes: e.MARKETPLACE_MAX_BYTES,
@@ -100,6 +128,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     updateCheckIntervalMinutes: e.UPDATE_CHECK_INTERVAL_MINUTES,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN ?? null,
+    sso: ssoConfig(e),
+    passwordSignIn: e.PASSWORD_SIGN_IN,
+  };
+}
+
+const commaList = (text: string) =>
+  text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+function ssoConfig(e: z.output<typeof envSchema>): SsoConfig | null {
+  if (!e.OIDC_ISSUER || !e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET) return null;
+  const scopes = new Set(e.OIDC_SCOPES.split(/\s+/));
+  scopes.add("openid");
+  const adminGroups = commaList(e.OIDC_ADMIN_GROUPS ?? "");
+  return {
+    issuer: e.OIDC_ISSUER.replace(/\/+$/, ""),
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    name: e.OIDC_NAME,
+    scopes: [...scopes].join(" "),
+    groupsClaim: e.OIDC_GROUPS_CLAIM,
+    adminGroups: adminGroups.length > 0 ? adminGroups : null,
+    createUsers: e.OIDC_CREATE_USERS,
   };
 }
 

@@ -33,6 +33,8 @@ const AUTH_PATHS = [
   "/api/auth/signin/credentials",
   "/api/auth/signout",
   "/api/auth/callback/credentials",
+  "/api/auth/signin/oidc",
+  "/api/auth/callback/oidc",
   "/api/auth/error",
   "/api/auth/_log",
   "/api/auth/unknown-action",
@@ -84,6 +86,14 @@ const CALLBACK_URLS = [
   "/a\nb",
 ];
 
+/** next-auth's cookies of a single sign-on under way (state, PKCE verifier, nonce), damaged. */
+const SSO_COOKIES = [
+  "next-auth.state=garbage",
+  "next-auth.pkce.code_verifier=%zz",
+  "next-auth.nonce=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAA.BBBB.CCCC",
+  "next-auth.state=",
+];
+
 const awkwardText = fc.oneof(
   fc.constantFrom(...AWKWARD),
   fc.constantFrom(...HEADER_UNSAFE),
@@ -111,7 +121,13 @@ const pathArbitrary = (templates: string[]) =>
 
 const queryValue = fc.oneof(fc.constantFrom(...CALLBACK_URLS).map(encodeURIComponent), fc.constantFrom(...CALLBACK_URLS), awkwardText);
 const queryArbitrary = fc
-  .array(fc.tuple(fc.constantFrom("callbackUrl", "error", "q", "cursor", "page", "tab", "csrf", "x"), queryValue), { maxLength: 3 })
+  .array(
+    fc.tuple(
+      fc.constantFrom("callbackUrl", "error", "q", "cursor", "page", "tab", "csrf", "x", "code", "state", "iss", "error_description"),
+      queryValue,
+    ),
+    { maxLength: 3 },
+  )
   .map((pairs) => pairs.map(([key, value]) => `${key}=${value}`).join("&"));
 
 /** Node's client refuses a path with spaces, control or non-ASCII characters (no server sees those raw): escaped. */
@@ -184,17 +200,24 @@ export const pageRequestArbitrary = (templates: string[]): fc.Arbitrary<PageRequ
       query: fc.option(queryArbitrary, { nil: undefined }),
       headers: headerArbitrary,
       callbackCookie: fc.option(fc.constantFrom(...CALLBACK_URLS), { nil: undefined }),
+      ssoCookie: fc.option(fc.constantFrom(...SSO_COOKIES), { nil: undefined }),
       body: bodyArbitrary,
       signedIn: fc.boolean(),
     })
-    .map(({ method, path: pathname, query, headers, callbackCookie, body, signedIn }) => ({
-      method,
-      path: sendable(query === undefined ? pathname : `${pathname}?${query}`),
-      headers:
-        callbackCookie === undefined ? headers : { ...headers, cookie: `next-auth.callback-url=${encodeURIComponent(callbackCookie)}` },
-      body: method === "GET" || method === "HEAD" ? undefined : body,
-      signedIn,
-    }));
+    .map(({ method, path: pathname, query, headers, callbackCookie, ssoCookie, body, signedIn }) => {
+      const cookies = [
+        callbackCookie === undefined ? undefined : `next-auth.callback-url=${encodeURIComponent(callbackCookie)}`,
+        ssoCookie,
+      ];
+      const cookie = cookies.filter(Boolean).join("; ");
+      return {
+        method,
+        path: sendable(query === undefined ? pathname : `${pathname}?${query}`),
+        headers: cookie ? { ...headers, cookie } : headers,
+        body: method === "GET" || method === "HEAD" ? undefined : body,
+        signedIn,
+      };
+    });
 
 /**
  * For every page and auth path, GETs and POSTs with characters no header may hold (HEADER_UNSAFE)

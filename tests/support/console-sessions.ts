@@ -7,7 +7,7 @@ import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
 import type { AppContext } from "@/lib/services/context";
 import { createSession } from "@/lib/services/identity/session-store";
 
-type SessionApp = Pick<AppContext, "db" | "secretKey">;
+type SessionApp = Pick<AppContext, "db" | "secretKey" | "config">;
 
 /**
  * A session cookie as a sign-in issues it, without going through a provider: a fresh

@@ -58,6 +58,11 @@ export function useRemoveUser() {
   return useEndpointMutation(identity.users.remove, { invalidates: [identity.users.list] });
 }
 
+/** Unlinks a user's single-sign-on account. */
+export function useUnlinkSso() {
+  return useEndpointMutation(identity.users.unlinkSso, { invalidates: [identity.users.list, identity.users.get] });
+}
+
 // The caller's own password.
 
 /** Changes the caller's password; the server ends their other console sessions. */

@@ -221,6 +221,16 @@ export const identityEndpoints = {
       audit: { action: "user.delete" },
       conditional: "if-match",
     }),
+    unlinkSso: defineEndpoint({
+      ...identityRoutes.users.unlinkSso,
+      tag: "Users",
+      access: "admin",
+      status: 204,
+      summary: "Unlink a user's single-sign-on account: their next single sign-on is matched by email again",
+      params: userIdParams,
+      errors: [404],
+      audit: { action: "user.sso.unlink" },
+    }),
   },
   userApiKeys: apiKeyEndpoints(identityRoutes.userApiKeys, "admin", userIdParams, "a user's"),
 };

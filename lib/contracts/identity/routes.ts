@@ -37,6 +37,7 @@ export const identityRoutes = {
     get: route("GET", `${users}/{user_id}`),
     update: route("PATCH", `${users}/{user_id}`),
     remove: route("DELETE", `${users}/{user_id}`),
+    unlinkSso: route("DELETE", `${users}/{user_id}/sso-identity`),
   },
   userApiKeys: apiKeyRoutes(`${users}/{user_id}/api-keys`),
 };

@@ -71,6 +71,17 @@ export const CreateServiceAccountRequest = z
   .strictObject({ id: actorId, display_name: z.string().min(1).max(200).optional(), role: role.optional() })
   .meta({ id: "CreateServiceAccountRequest", example: { id: "deploy-bot", display_name: "Deploy bot", role: "member" } });
 
+/** A user's link to an account at the single-sign-on provider (README, "Single sign-on"). */
+const SsoIdentity = z
+  .object({
+    issuer: z.string().meta({ description: "The provider (its `iss`)." }),
+    subject: z.string().meta({ description: "The account at the provider (its `sub`), by which the user is found at every sign-in." }),
+    email: z.string().nullable().meta({ description: "The email the provider gave at the latest sign-in." }),
+    linked_at: timestamp,
+    last_sign_in_at: timestamp,
+  })
+  .meta({ id: "SsoIdentity" });
+
 export const User = z
   .object({
     id: z.string(),
@@ -79,6 +90,12 @@ export const User = z
     role,
     is_active: z.boolean(),
     has_password: z.boolean(),
+    sso_identity: SsoIdentity.nullable().meta({
+      description: "The single-sign-on account linked to the user (made at their first sign-in with it); null: none.",
+    }),
+    last_sign_in_at: timestamp
+      .nullable()
+      .meta({ description: "The user's latest console sign-in, with a password or single sign-on; null: never." }),
     created_at: timestamp,
     updated_at: timestamp,
     next_key_expires_at: timestamp.optional().meta({

@@ -11,3 +11,6 @@ export function tooManySignInsMessage(retryAfterSeconds: number): string {
   const wait = seconds < 60 ? plural(seconds, "second") : plural(Math.ceil(seconds / 60), "minute");
   return `Too many attempts from here. Try again in ${wait}.`;
 }
+
+/** The bootstrap admin (CONTRACT §1): the user BOOTSTRAP_ADMIN_* make, the one password sign-in left with PASSWORD_SIGN_IN=false. */
+export const BOOTSTRAP_ADMIN_ID = "admin";

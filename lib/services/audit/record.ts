@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/db/client";
 import { auditEntries } from "@/db/schema";
-import type { EndpointAuditAction, SessionAuditAction } from "@/lib/contracts/audit-actions";
+import type { AuditTargetType, EndpointAuditAction, SessionAuditAction, SsoAuditAction } from "@/lib/contracts/audit-actions";
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { logError } from "@/lib/platform/log";
 import type { Audit, AuditRecord, AuthenticatedActor } from "@/lib/services/context";
@@ -175,17 +175,50 @@ export async function recordSessionEntry(
   entry: { kind: "sign-in" | "sign-out"; userId: string; requestId: string; session: SessionSnapshot },
 ): Promise<void> {
   const signIn = entry.kind === "sign-in";
-  const action: SessionAuditAction = `session.${entry.kind}`;
+  await insertSignInEntry(db, {
+    action: `session.${entry.kind}`,
+    userId: entry.userId,
+    requestId: entry.requestId,
+    target: { path: SESSION_TARGET, type: "session", id: entry.session.id },
+    before: signIn ? null : entry.session,
+    after: signIn ? entry.session : null,
+  });
+}
+
+/**
+ * Records what a single sign-on did to the user signing in (created, linked, role set from the
+ * groups): actor that user, target the user as the API presents them before and after.
+ */
+export async function recordSsoEntry(
+  db: Database,
+  entry: { action: SsoAuditAction; userId: string; requestId: string; before: unknown; after: unknown },
+): Promise<void> {
+  const target = { path: `/ext/svc/admin/users/${encodeURIComponent(entry.userId)}`, type: "user" as const, id: entry.userId };
+  await insertSignInEntry(db, { ...entry, target });
+}
+
+/** An entry written by a sign-in rather than an endpoint: the signing-in user is its actor. */
+async function insertSignInEntry(
+  db: Database,
+  entry: {
+    action: SessionAuditAction | SsoAuditAction;
+    userId: string;
+    requestId: string;
+    target: { path: string; type: AuditTargetType; id: string };
+    before: unknown;
+    after: unknown;
+  },
+): Promise<void> {
   await db.insert(auditEntries).values({
     actorType: "user",
     actorId: entry.userId,
     userId: entry.userId,
-    action,
-    target: SESSION_TARGET,
-    targetType: "session",
-    targetId: entry.session.id,
-    before: withoutSecrets("session", signIn ? null : entry.session),
-    after: withoutSecrets("session", signIn ? entry.session : null),
+    action: entry.action,
+    target: entry.target.path,
+    targetType: entry.target.type,
+    targetId: entry.target.id,
+    before: withoutSecrets(entry.target.type, entry.before),
+    after: withoutSecrets(entry.target.type, entry.after),
     requestId: entry.requestId,
   });
 }

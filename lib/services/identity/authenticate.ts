@@ -123,10 +123,3 @@ async function recordKeyUse(db: Database, lookup: KeyLookup): Promise<void> {
     .set({ lastUsedAt: sql`now()` })
     .where(and(eq(apiKeys.id, lookup.keyId), staleStamp(apiKeys.lastUsedAt)));
 }
-
-/** The actor of a signed-in console user, re-read so deactivation takes effect at once. */
-export async function actorForUser(db: Database, userId: string): Promise<AuthenticatedActor | null> {
-  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-  if (!row?.isActive) return null;
-  return { type: "user", id: row.id, userId: row.id, role: row.role, displayName: row.displayName };
-}

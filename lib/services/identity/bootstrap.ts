@@ -3,12 +3,12 @@ import { randomBytes } from "node:crypto";
 import { and, eq, like, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, users } from "@/db/schema";
+import { BOOTSTRAP_ADMIN_ID } from "@/lib/contracts/identity/sign-in-messages";
 import type { AppContext } from "@/lib/services/context";
 import { actorChangesSettled, invalidateActors } from "./actor-cache";
 import { hashApiKey } from "./api-keys";
 import { hashPassword, verifyPassword } from "./passwords";
 
-const ADMIN_ID = "admin";
 const BOOTSTRAP_KEY_PREFIX = "key_boot_";
 
 /**
@@ -28,7 +28,7 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
     await db.transaction(async (transaction) => {
       await transaction
         .insert(users)
-        .values({ id: ADMIN_ID, displayName: "Administrator", role: "admin" })
+        .values({ id: BOOTSTRAP_ADMIN_ID, displayName: "Administrator", role: "admin" })
         .onConflictDoUpdate({ target: users.id, set: { role: "admin", isActive: true } });
       if (token) await installBootstrapKey(transaction, token);
       // The admin may have been demoted or deactivated, and earlier bootstrap keys are revoked.
@@ -37,17 +37,17 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
     await actorChangesSettled(db);
     if (password) {
       // Writing the same password twice (two processes starting together) is harmless.
-      const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ADMIN_ID));
+      const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, BOOTSTRAP_ADMIN_ID));
       if (!(await verifyPassword(admin?.hash ?? null, password))) {
         await db
           .update(users)
           .set({ passwordHash: await hashPassword(password) })
-          .where(eq(users.id, ADMIN_ID));
+          .where(eq(users.id, BOOTSTRAP_ADMIN_ID));
       }
       log(`User "admin" signs in to the console with the password BOOTSTRAP_ADMIN_PASSWORD gives.`);
       return;
     }
-    const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ADMIN_ID));
+    const [admin] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, BOOTSTRAP_ADMIN_ID));
     if (admin?.hash) log(`User "admin" signs in to the console with the password it has; BOOTSTRAP_ADMIN_TOKEN is its API key.`);
     else {
       log(
@@ -63,7 +63,7 @@ export async function bootstrapIdentity(app: Pick<AppContext, "db" | "config">, 
   const generated = randomBytes(12).toString("base64url");
   const created = await db
     .insert(users)
-    .values({ id: ADMIN_ID, displayName: "Administrator", role: "admin", passwordHash: await hashPassword(generated) })
+    .values({ id: BOOTSTRAP_ADMIN_ID, displayName: "Administrator", role: "admin", passwordHash: await hashPassword(generated) })
     .onConflictDoNothing()
     .returning({ id: users.id });
   if (created.length > 0) {
@@ -78,6 +78,6 @@ async function installBootstrapKey(db: Database, token: string) {
   await db.delete(apiKeys).where(and(like(apiKeys.id, `${BOOTSTRAP_KEY_PREFIX}%`), ne(apiKeys.id, id)));
   await db
     .insert(apiKeys)
-    .values({ id, userId: ADMIN_ID, tokenHash, prefix: token.slice(0, 8), description: "BOOTSTRAP_ADMIN_TOKEN" })
+    .values({ id, userId: BOOTSTRAP_ADMIN_ID, tokenHash, prefix: token.slice(0, 8), description: "BOOTSTRAP_ADMIN_TOKEN" })
     .onConflictDoNothing();
 }

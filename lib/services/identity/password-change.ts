@@ -10,7 +10,7 @@ import { endUserSessions } from "@/lib/services/identity/session-store";
 import { admitSignInAttempt, settleSignInAttempt } from "@/lib/services/ratelimit/sign-in";
 import { actorChangesSettled } from "./actor-cache";
 import { hashPassword, verifyPassword } from "./passwords";
-import { presentUser } from "./users";
+import { presentUser, selectLinkedUsers } from "./users";
 
 /**
  * Changes a user's own password and ends their other console sessions (CONTRACT §11): a
@@ -45,7 +45,7 @@ export async function changeOwnPassword(
   const changed = await withTransaction(ctx, async (tx) => {
     const unchanged = and(eq(users.id, actor.userId), eq(users.passwordHash, verifiedHash), eq(users.isActive, true));
     // Locked, so the entry's `before` is the row this write replaces.
-    const [before] = await tx.db.select().from(users).where(unchanged).for("update");
+    const [before] = await selectLinkedUsers(tx.db).where(unchanged).for("update", { of: users });
     if (!before) return false;
     const [after] = await tx.db
       .update(users)
@@ -57,7 +57,7 @@ export async function changeOwnPassword(
       action: "user.password.change",
       target: { type: "user", id: actor.userId },
       before: presentUser(before),
-      after: presentUser(after!),
+      after: presentUser({ user: after!, identity: before.identity }),
     });
     return true;
   });

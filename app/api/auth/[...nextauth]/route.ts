@@ -4,7 +4,9 @@ import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { CALLBACK_URL_COOKIES, encodedErrorCode, malformedAuthInput } from "@/lib/auth/callback-url";
 import { isHttpsRequest } from "@/lib/auth/cookies";
+import type { SsoFailure } from "@/lib/auth/oidc";
 import { authOptions, CREDENTIALS_PROVIDER_ID } from "@/lib/auth/options";
+import { withSignInError } from "@/lib/auth/sign-in-error";
 import { badRequest, methodNotAllowed, tooManyRequests } from "@/lib/contracts/errors";
 import { tooManySignInsMessage } from "@/lib/contracts/identity/sign-in-messages";
 import { errorToResponse } from "@/lib/http/problem";
@@ -21,12 +23,19 @@ interface NextAuthContext {
 }
 
 // The options are built per request: the secret comes from the started app, and whether
-// cookies are `Secure` depends on how this request arrived.
+// cookies are `Secure` depends on how this request arrived. A single sign-on that failed at the
+// provider's end is answered with why (next-auth's own code says only that it failed).
 async function nextAuth(request: NextRequest, context: NextAuthContext, app: AppContext): Promise<Response> {
   const https = isHttpsRequest(request.headers, request.url);
   const clientAddress = addressOf(request, app);
   const userAgent = request.headers.get("user-agent");
-  return NextAuth(request, context, authOptions(app, { https, requestId: requestIdFor(request.headers), clientAddress, userAgent }));
+  let failure: SsoFailure | null = null;
+  const onSsoFailure = (reason: SsoFailure) => {
+    failure ??= reason;
+  };
+  const options = authOptions(app, { https, requestId: requestIdFor(request.headers), clientAddress, userAgent, onSsoFailure });
+  const response = await NextAuth(request, context, options);
+  return failure ? withSignInError(response, failure) : response;
 }
 
 const addressOf = (request: NextRequest, app: AppContext): string => clientAddress(request.headers, app.config.trustedProxies);
