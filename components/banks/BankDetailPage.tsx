@@ -119,7 +119,8 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
   const [savingAsTemplate, setSavingAsTemplate] = useState(false);
   const [savedTemplate, setSavedTemplate] = useState<{ scope: ScopeKind; id: string } | null>(null);
   const [editing, setEditing] = useState<BankEditing | null>(null);
-  const history = useBankHistory(bankId);
+  // Asked here only for a bank edited since its last apply (what changed); the History section asks for it anyway.
+  const history = useBankHistory(bankId, { enabled: bank.data?.locally_modified === true });
   const edits = useMemo(
     () => (bank.data?.locally_modified && history.data ? localEdits(history.data.entries, bank.data) : null),
     [bank.data, history.data],

@@ -67,9 +67,9 @@ export function useBank(bankId: string) {
   return useEndpointQuery(banks.get, { params: { bank_id: bankId } });
 }
 
-/** The templates applied to the bank, newest first. */
-export function useBankHistory(bankId: string) {
-  return useEndpointQuery(banks.history, { params: { bank_id: bankId } });
+/** The templates applied to the bank, newest first; with `enabled` false, not asked (yet). */
+export function useBankHistory(bankId: string, { enabled = true } = {}) {
+  return useEndpointQuery(banks.history, { params: { bank_id: bankId } }, { enabled });
 }
 
 /**
