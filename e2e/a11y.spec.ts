@@ -627,6 +627,9 @@ for (const size of [DESKTOP, MOBILE]) {
         });
         await checkDialog(page, page.getByRole("button", { name: "Save as template" }), `Save ${bank} as a template`);
         await checkDialog(page, page.getByRole("button", { name: "Delete bank" }), "Delete bank?");
+        // Edits in place: the config's form and JSON, and an entry's editor.
+        await checkDialog(page, page.getByRole("button", { name: "Edit config" }), `Edit the config of ${bank}`);
+        await checkDialog(page, page.getByRole("button", { name: "Add directive" }), `Add a directive to ${bank}`);
         if (!phone) return;
         // At 390 px bank config keys wrap between words only: "disposition_empathy" may break after
         // its "_", so a key is at least as wide as "disposition_".

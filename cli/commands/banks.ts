@@ -1,4 +1,4 @@
-// banks create|list|show|history|export|rollout.
+// banks create|list|show|history|edit|export|rollout.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { editDid } from "@/lib/contracts/banks/edit-words";
@@ -7,7 +7,18 @@ import type { Schemas } from "../../client";
 import { bulkExitCode } from "../bulk";
 import { action } from "../context";
 import { usageError } from "../errors";
+import { isObject, readJsonFile } from "../input";
 import { formatValue, printJson, printLines, printProblem, printTable, warn } from "../output";
+
+interface EditOptions {
+  mentalModel?: string;
+  directive?: string;
+  config?: boolean;
+  name?: string;
+  removeMentalModel?: string;
+  removeDirective?: string;
+  file?: string;
+}
 
 interface CreateOptions {
   template: string;
@@ -114,6 +125,48 @@ export function registerBankCommands(program: Command): void {
     );
 
   banks
+    .command("edit")
+    .description(
+      "edit a bank in place: put one mental model or directive (--file: the entry without its id or name), change its config (--config --file: the fields to set, null back to the server's default) or --name, or remove one entry",
+    )
+    .argument("<bank_id>", "the bank's id")
+    .option("--mental-model <id>", "create or replace this mental model with the one in --file")
+    .option("--directive <name>", "create or replace this directive with the one in --file")
+    .option("--config", "set the config fields in --file (a field set to null returns to the server's default)")
+    .option("--name <name>", "rename the bank (with --config or alone)")
+    .option("--remove-mental-model <id>", "remove this mental model from the bank")
+    .option("--remove-directive <name>", "remove this directive from the bank")
+    .option("-f, --file <file>", "the JSON to write (`-` reads stdin)")
+    .action(
+      action(async (context, bankId: string, options: EditOptions) => {
+        const edit = await editRequest(options);
+        const api = await context.connect();
+        const bank_id = bankId;
+        const bank = await api.call(
+          edit.kind === "patch"
+            ? api.client.PATCH("/ext/svc/banks/{bank_id}", { params: { path: { bank_id } }, body: edit.body as never })
+            : edit.kind === "mental-model"
+              ? api.client.PUT("/ext/svc/banks/{bank_id}/mental-models/{id}", {
+                  params: { path: { bank_id, id: edit.key } },
+                  body: edit.body as never,
+                })
+              : edit.kind === "directive"
+                ? api.client.PUT("/ext/svc/banks/{bank_id}/directives/{name}", {
+                    params: { path: { bank_id, name: edit.key } },
+                    body: edit.body as never,
+                  })
+                : edit.kind === "remove-mental-model"
+                  ? api.client.DELETE("/ext/svc/banks/{bank_id}/mental-models/{id}", { params: { path: { bank_id, id: edit.key } } })
+                  : api.client.DELETE("/ext/svc/banks/{bank_id}/directives/{name}", { params: { path: { bank_id, name: edit.key } } }),
+        );
+        if (context.json) return printJson(bank);
+        printLines(
+          `edited bank ${bank.bank_id}: ${edit.did}${bank.locally_modified ? " (the bank now differs from what its template wrote)" : ""}`,
+        );
+      }),
+    );
+
+  banks
     .command("rollout")
     .description(
       "apply a template's current version to banks made from it: those named with --bank, else every bank of yours that is behind it; --dry-run writes nothing",
@@ -164,6 +217,50 @@ export function registerBankCommands(program: Command): void {
         else printLines(`exported bank ${bankId} to ${options.output}`);
       }),
     );
+}
+
+type EditRequest =
+  | { kind: "patch"; body: Record<string, unknown>; did: string }
+  | { kind: "mental-model" | "directive"; key: string; body: unknown; did: string }
+  | { kind: "remove-mental-model" | "remove-directive"; key: string; did: string };
+
+/** The one edit `banks edit`'s options ask for, its file read; a usage error (exit 2) when they ask for none, or for more than one. */
+async function editRequest(options: EditOptions): Promise<EditRequest> {
+  const asked = [
+    options.mentalModel !== undefined && "--mental-model",
+    options.directive !== undefined && "--directive",
+    (options.config || options.name !== undefined) && "--config/--name",
+    options.removeMentalModel !== undefined && "--remove-mental-model",
+    options.removeDirective !== undefined && "--remove-directive",
+  ].filter((flag): flag is string => typeof flag === "string");
+  if (asked.length !== 1) {
+    throw usageError(
+      asked.length === 0
+        ? "Say what to edit: --mental-model, --directive, --config, --name, --remove-mental-model or --remove-directive"
+        : `Give one edit at a time, not ${asked.join(" and ")}`,
+    );
+  }
+  const needsFile = options.mentalModel !== undefined || options.directive !== undefined || options.config === true;
+  if (needsFile && options.file === undefined) throw usageError(`${asked[0]} needs --file`);
+  if (!needsFile && options.file !== undefined) throw usageError(`${asked[0]} takes no --file`);
+  const body = needsFile ? await readJsonFile(options.file!) : undefined;
+  if (needsFile && !isObject(body)) throw usageError(`${options.file} must hold a JSON object`);
+  if (options.mentalModel !== undefined) {
+    return { kind: "mental-model", key: options.mentalModel, body, did: `mental model ${options.mentalModel} put` };
+  }
+  if (options.directive !== undefined)
+    return { kind: "directive", key: options.directive, body, did: `directive ${options.directive} put` };
+  if (options.removeMentalModel !== undefined) {
+    return { kind: "remove-mental-model", key: options.removeMentalModel, did: `mental model ${options.removeMentalModel} removed` };
+  }
+  if (options.removeDirective !== undefined) {
+    return { kind: "remove-directive", key: options.removeDirective, did: `directive ${options.removeDirective} removed` };
+  }
+  const patch = {
+    ...(options.name !== undefined ? { name: options.name } : {}),
+    ...(body ? { config: body as Record<string, unknown> } : {}),
+  };
+  return { kind: "patch", body: patch, did: editDid({ before: {}, after: patch }) };
 }
 
 /** `server/foo version 7 (edited locally) at revision r1, <time>`. */

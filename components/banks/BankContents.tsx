@@ -2,13 +2,30 @@
 import { Accordion, Alert, Badge, Code, DataList, Group, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { IconAlertTriangle } from "@tabler/icons-react";
-import { Fragment } from "react";
+import { Fragment, type ReactNode } from "react";
 import { ActiveBadge } from "@/components/console/ActiveBadge";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
 
 type Entry = Record<string, unknown>;
+
+/** What the page adds to each entry when the bank may be edited: its Edit and Remove buttons; and which entries were changed here. */
+interface EntryExtras {
+  actions?: (entry: Entry) => ReactNode;
+  /** The keys (ids, names, config fields) edited here since the last apply. */
+  changed?: ReadonlySet<string>;
+}
+
+/** Marks an entry edited in this bank since its template last wrote it. */
+function ChangedHere({ changed, name }: { changed: ReadonlySet<string> | undefined; name: string }) {
+  if (!changed?.has(name)) return null;
+  return (
+    <Badge variant="light" color="grape" size="sm" tt="none" data-testid="changed-here">
+      changed here
+    </Badge>
+  );
+}
 
 /** A value from a manifest as it reads best: text as text, anything else as JSON. */
 function JsonValue({ value }: { value: unknown }) {
@@ -63,7 +80,7 @@ function KeyName({ name, breakable }: { name: string; breakable: boolean }) {
 }
 
 /** The bank's config overrides, key by key. */
-export function ConfigTable({ config }: { config: Record<string, unknown> }) {
+export function ConfigTable({ config, changed }: { config: Record<string, unknown>; changed?: ReadonlySet<string> }) {
   const keys = Object.keys(config).sort();
   // Phones first (the server's render, and a phone's): keys break between words until the width is known.
   const wide = useMediaQuery("(min-width: 48em)") ?? false;
@@ -85,6 +102,7 @@ export function ConfigTable({ config }: { config: Record<string, unknown> }) {
             <Text size="sm" ff="monospace">
               <KeyName name={key} breakable={!wide} />
             </Text>
+            <ChangedHere changed={changed} name={key} />
           </Table.Th>
           <Table.Td>
             <JsonValue value={config[key]} />
@@ -117,7 +135,7 @@ export function ConfigUnreadable() {
 const MODEL_FIELDS = ["id", "name", "source_query", "tags", "max_tokens", "trigger"];
 
 /** Mental models as applied: one accordion item each, with every field. */
-export function MentalModels({ models }: { models: Entry[] }) {
+export function MentalModels({ models, actions, changed }: { models: Entry[] } & EntryExtras) {
   if (models.length === 0) {
     return <EmptyList title="No mental models" description="The templates applied so far defined none." />;
   }
@@ -134,6 +152,7 @@ export function MentalModels({ models }: { models: Entry[] }) {
                   {String(model.name ?? id)}
                 </Text>
                 <Code>{id}</Code>
+                <ChangedHere changed={changed} name={id} />
               </Group>
             </Accordion.Control>
             <Accordion.Panel>
@@ -187,6 +206,7 @@ export function MentalModels({ models }: { models: Entry[] }) {
                   </DataList.Item>
                 ))}
               </DataList>
+              {actions?.(model)}
             </Accordion.Panel>
           </Accordion.Item>
         );
@@ -196,7 +216,7 @@ export function MentalModels({ models }: { models: Entry[] }) {
 }
 
 /** Directives as applied: name, content, priority, whether active, tags. */
-export function Directives({ directives }: { directives: Entry[] }) {
+export function Directives({ directives, actions, changed }: { directives: Entry[] } & EntryExtras) {
   if (directives.length === 0) {
     return <EmptyList title="No directives" description="The templates applied so far defined none." />;
   }
@@ -224,10 +244,12 @@ export function Directives({ directives }: { directives: Entry[] }) {
                 <Text size="sm" fw={600}>
                   {String(directive.name ?? "")}
                 </Text>
+                <ChangedHere changed={changed} name={String(directive.name ?? "")} />
                 <Text size="xs" c="dimmed" hiddenFrom="sm">
                   priority {String(directive.priority ?? 0)}
                   {active ? "" : ", inactive"}
                 </Text>
+                {actions?.(directive)}
               </Stack>
             </Table.Th>
             <Table.Td>

@@ -1,9 +1,9 @@
 "use client";
-import { Alert, Anchor, Button, Card, Code, DataList, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { IconDeviceFloppy, IconDownload, IconShieldLock, IconTemplate, IconTrash } from "@tabler/icons-react";
+import { Alert, Anchor, Button, Card, Code, DataList, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { IconDeviceFloppy, IconDownload, IconPencil, IconPlus, IconShieldLock, IconTemplate, IconTrash } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { LazyModal as Modal } from "@/components/console/LazyModal";
 import { lazyModal, lazySection } from "@/components/console/lazy";
 import { PageHeader } from "@/components/console/PageHeader";
@@ -12,7 +12,7 @@ import { useConfirm } from "@/components/console/useConfirm";
 import { templatePath } from "@/components/templates/paths";
 import { entityTagOf } from "@/lib/client/entity-tag";
 import { formatTimestamp } from "@/lib/client/format";
-import { useBank, useDeleteBank, useFetchBankExport } from "@/lib/client/hooks/banks";
+import { useBank, useBankHistory, useDeleteBank, useFetchBankExport } from "@/lib/client/hooks/banks";
 import { ApiProblem, describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { ApplyResult } from "./ApplyTemplateForm";
@@ -20,10 +20,15 @@ import { BankBreadcrumbs } from "./BankBreadcrumbs";
 import { ConfigTable, ConfigUnreadable, Directives, MentalModels } from "./BankContents";
 import { BankHistory } from "./BankHistory";
 import { BankProvenance } from "./BankProvenance";
+import type { BankEditing } from "./edit/BankEditDialog";
+import type { EntryList } from "./edit/BankEntryModal";
+import { LocalEditsNotice } from "./edit/LocalEditsNotice";
+import { localEdits } from "./edit/local-edits";
 import { Fact } from "./Fact";
 import { ImportPreview } from "./ImportPreview";
 import { bankPolicyHref } from "./links";
 
+const BankEditDialog = lazyModal(() => import("./edit/BankEditDialog").then((m) => m.BankEditDialog));
 const SaveAsTemplateModal = lazyModal(() => import("./SaveAsTemplateModal").then((m) => m.SaveAsTemplateModal));
 
 /** Saves a manifest as `{bank_id}.json`; ':' (common in bank ids) is not allowed in file names everywhere. */
@@ -43,20 +48,62 @@ const ApplyTemplateForm = lazySection(
   <LoadingState label="Loading the form…" />,
 );
 
-function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {
+function Section({ title, count, actions, children }: { title: string; count?: number; actions?: ReactNode; children: ReactNode }) {
   return (
     <Stack gap="sm" component="section" aria-label={title}>
-      <Title order={2} size="h4">
-        {title}
-        {count !== undefined && (
-          <Text span c="dimmed" fw={400} size="md">
-            {" "}
-            ({count})
-          </Text>
-        )}
-      </Title>
+      <Group justify="space-between" gap="xs">
+        <Title order={2} size="h4">
+          {title}
+          {count !== undefined && (
+            <Text span c="dimmed" fw={400} size="md">
+              {" "}
+              ({count})
+            </Text>
+          )}
+        </Title>
+        {actions && <Group gap="xs">{actions}</Group>}
+      </Group>
       {children}
     </Stack>
+  );
+}
+
+const ENTRY_NOUN = { mental_models: "mental model", directives: "directive" } as const;
+
+/** An entry's Edit and Remove buttons, named with the entry for screen readers. */
+function EntryActions({
+  list,
+  entry,
+  onEdit,
+}: {
+  list: EntryList;
+  entry: Record<string, unknown>;
+  onEdit: (editing: BankEditing) => void;
+}) {
+  const key = String(entry[list === "mental_models" ? "id" : "name"] ?? "");
+  const noun = ENTRY_NOUN[list];
+  return (
+    <Group gap="xs" mt="xs">
+      <Button
+        size="compact-xs"
+        variant="light"
+        leftSection={<IconPencil size={12} aria-hidden />}
+        aria-label={`Edit ${noun} ${key}`}
+        onClick={() => onEdit({ kind: "entry", list, entry })}
+      >
+        Edit
+      </Button>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        color="red"
+        leftSection={<IconTrash size={12} aria-hidden />}
+        aria-label={`Remove ${noun} ${key}`}
+        onClick={() => onEdit({ kind: "remove", list, entry })}
+      >
+        Remove
+      </Button>
+    </Group>
   );
 }
 
@@ -71,6 +118,13 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
   const [exportState, setExportState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const [savingAsTemplate, setSavingAsTemplate] = useState(false);
   const [savedTemplate, setSavedTemplate] = useState<{ scope: ScopeKind; id: string } | null>(null);
+  const [editing, setEditing] = useState<BankEditing | null>(null);
+  // Asked here only for a bank edited since its last apply (what changed); the History section asks for it anyway.
+  const history = useBankHistory(bankId, { enabled: bank.data?.locally_modified === true });
+  const edits = useMemo(
+    () => (bank.data?.locally_modified && history.data ? localEdits(history.data.entries, bank.data) : null),
+    [bank.data, history.data],
+  );
   const download = async () => {
     setExportState({ busy: true, error: null });
     try {
@@ -232,14 +286,64 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
             <BankProvenance bank={data} />
           </Card>
         </SimpleGrid>
-        <Section title="Config overrides" count={data.config_unreadable ? undefined : Object.keys(data.config).length}>
-          {data.config_unreadable ? <ConfigUnreadable /> : <ConfigTable config={data.config} />}
+        <LocalEditsNotice bank={data} edits={edits} />
+        <Section
+          title="Config overrides"
+          count={data.config_unreadable ? undefined : Object.keys(data.config).length}
+          actions={
+            !data.config_unreadable && (
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconPencil size={14} aria-hidden />}
+                onClick={() => setEditing({ kind: "config" })}
+              >
+                Edit config
+              </Button>
+            )
+          }
+        >
+          {data.config_unreadable ? <ConfigUnreadable /> : <ConfigTable config={data.config} changed={edits?.changed.config} />}
         </Section>
-        <Section title="Mental models" count={data.mental_models.length}>
-          <MentalModels models={data.mental_models} />
+        <Section
+          title="Mental models"
+          count={data.mental_models.length}
+          actions={
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconPlus size={14} aria-hidden />}
+              onClick={() => setEditing({ kind: "entry", list: "mental_models", entry: null })}
+            >
+              Add mental model
+            </Button>
+          }
+        >
+          <MentalModels
+            models={data.mental_models}
+            changed={edits?.changed.mental_models}
+            actions={(entry) => <EntryActions list="mental_models" entry={entry} onEdit={setEditing} />}
+          />
         </Section>
-        <Section title="Directives" count={data.directives.length}>
-          <Directives directives={data.directives} />
+        <Section
+          title="Directives"
+          count={data.directives.length}
+          actions={
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconPlus size={14} aria-hidden />}
+              onClick={() => setEditing({ kind: "entry", list: "directives", entry: null })}
+            >
+              Add directive
+            </Button>
+          }
+        >
+          <Directives
+            directives={data.directives}
+            changed={edits?.changed.directives}
+            actions={(entry) => <EntryActions list="directives" entry={entry} onEdit={setEditing} />}
+          />
         </Section>
         <Section title="History">
           <BankHistory bankId={bankId} />
@@ -276,6 +380,7 @@ export function BankDetailPage({ bankId }: { bankId: string }) {
         bankName={data.name}
         onSaved={setSavedTemplate}
       />
+      <BankEditDialog opened={editing !== null} editing={editing} bank={data} onClose={() => setEditing(null)} />
       {confirmDelete.modal}
     </>
   );

@@ -1,9 +1,12 @@
 "use client";
-import { Anchor, Code, Text } from "@mantine/core";
+import { Anchor, Button, Code, Collapse, Stack, Text } from "@mantine/core";
 import Link from "next/link";
+import { useId, useState } from "react";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
+import { formatJson } from "@/components/templates/json-text";
+import { ManifestDiff } from "@/components/templates/ManifestDiff";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import { editDid } from "@/lib/contracts/banks/edit-words";
@@ -131,8 +134,10 @@ function ImportRow({ entry }: { entry: Extract<HistoryEntry, { kind: "import" }>
   );
 }
 
-/** An edit of the bank in place (CONTRACT §21): what it touched, in words. */
+/** An edit of the bank in place (CONTRACT §21): what it touched, in words, and on request as a diff of before and after. */
 function EditRow({ entry }: { entry: Extract<HistoryEntry, { kind: "edit" }> }) {
+  const [open, setOpen] = useState(false);
+  const diffId = useId();
   return (
     <Table.Tr data-testid="bank-history-edit">
       <When at={entry.at} />
@@ -143,7 +148,24 @@ function EditRow({ entry }: { entry: Extract<HistoryEntry, { kind: "edit" }> }) 
         <Text size="sm">{entry.actor}</Text>
       </Table.Td>
       <Table.Td data-label="What it did">
-        <Text size="sm">{editDid(entry)}</Text>
+        <Stack gap={4}>
+          <Text size="sm">{editDid(entry)}</Text>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            w="fit-content"
+            aria-expanded={open}
+            aria-controls={diffId}
+            onClick={() => setOpen((o) => !o)}
+          >
+            {open ? "Hide the change" : "Show the change"}
+          </Button>
+          <Collapse expanded={open} id={diffId}>
+            {open && (
+              <ManifestDiff before={formatJson(entry.before)} after={formatJson(entry.after)} beforeLabel="Before" afterLabel="After" />
+            )}
+          </Collapse>
+        </Stack>
       </Table.Td>
     </Table.Tr>
   );

@@ -21,6 +21,9 @@ export interface ManifestEditorProps {
   /** Buttons beside Format: Upload, Use example. */
   actions?: ReactNode;
   label?: string;
+  /** What the text is, in the status lines ("manifest", "directive"), and what an empty editor shows. */
+  noun?: string;
+  placeholder?: string;
 }
 
 /** `value` itself while it stays equal by content, so effects keyed on it run only on a real change. */
@@ -49,6 +52,8 @@ export function ManifestEditor({
   saveErrors = [],
   actions,
   label = "Manifest (JSON)",
+  noun = "manifest",
+  placeholder = '{\n  "version": "1",\n  "directives": []\n}',
 }: ManifestEditorProps) {
   const editor = useRef<JsonEditorHandle>(null);
   const statusId = useId();
@@ -91,13 +96,13 @@ export function ManifestEditor({
         describedBy={statusId}
         invalid={invalid}
         diagnostics={diagnostics}
-        placeholder={'{\n  "version": "1",\n  "directives": []\n}'}
+        placeholder={placeholder}
         minHeight="18em"
         maxHeight="42em"
         testId="manifest-editor"
       />
       <Box id={statusId} aria-live="polite" data-testid="manifest-validation">
-        <ValidationStatus check={check} value={value} onSelect={select} />
+        <ValidationStatus check={check} value={value} onSelect={select} noun={noun} />
         {(errors.length > 0 || warnings.length > 0) && (
           <Box mt="xs" style={{ opacity: check.state === "checking" ? 0.6 : 1 }}>
             <IssueList title="Errors" color="red" issues={errors} text={value} onSelect={select} />
@@ -115,12 +120,26 @@ function mergeIssues(a: FieldError[], b: FieldError[]) {
   return [...a, ...b.filter((e) => !seen.has(`${e.path}\u0000${e.message}`))];
 }
 
-function ValidationStatus({ check, value, onSelect }: { check: ManifestCheck; value: string; onSelect: (span: TextSpan) => void }) {
+function ValidationStatus({
+  check,
+  value,
+  onSelect,
+  noun,
+}: {
+  check: ManifestCheck;
+  value: string;
+  onSelect: (span: TextSpan) => void;
+  noun: string;
+}) {
   switch (check.state) {
     case "empty":
-      return (
+      return noun === "manifest" ? (
         <Text size="sm" c="dimmed">
           Paste or type a manifest: a JSON object with at least <Code>{'"version": "1"'}</Code>.
+        </Text>
+      ) : (
+        <Text size="sm" c="dimmed">
+          Type the {noun} as a JSON object.
         </Text>
       );
     case "syntax": {
@@ -146,13 +165,13 @@ function ValidationStatus({ check, value, onSelect }: { check: ManifestCheck; va
         <Group gap="xs">
           <Loader size="xs" aria-hidden />
           <Text size="sm" c="dimmed">
-            Checking the manifest…
+            Checking the {noun}…
           </Text>
         </Group>
       );
     case "failed":
       return (
-        <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Could not check the manifest" p="xs">
+        <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title={`Could not check the ${noun}`} p="xs">
           <Text size="sm">{describeError(check.error)}</Text>
         </Alert>
       );
@@ -161,7 +180,7 @@ function ValidationStatus({ check, value, onSelect }: { check: ManifestCheck; va
         <Group gap="xs">
           <IconCircleCheck size={18} color="var(--mantine-color-green-filled)" aria-hidden />
           <Text size="sm" c="green" fw={500}>
-            Valid bank-template manifest
+            Valid bank-template {noun}
             {check.warnings.length > 0 && ` (${check.warnings.length} warning${check.warnings.length > 1 ? "s" : ""})`}
           </Text>
         </Group>

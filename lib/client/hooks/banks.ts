@@ -67,9 +67,9 @@ export function useBank(bankId: string) {
   return useEndpointQuery(banks.get, { params: { bank_id: bankId } });
 }
 
-/** The templates applied to the bank, newest first. */
-export function useBankHistory(bankId: string) {
-  return useEndpointQuery(banks.history, { params: { bank_id: bankId } });
+/** The templates applied to the bank, newest first; with `enabled` false, not asked (yet). */
+export function useBankHistory(bankId: string, { enabled = true } = {}) {
+  return useEndpointQuery(banks.history, { params: { bank_id: bankId } }, { enabled });
 }
 
 /**
@@ -92,6 +92,29 @@ export function useFetchBankExport() {
 }
 
 /**
+ * Reads a bank and its history afresh, as a save refused for a change made meanwhile needs them;
+ * the cache takes them too, so the page shows the bank as it is now.
+ */
+export function useReadBankAgain() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (bankId: string) => {
+      const input = { params: { bank_id: bankId } };
+      const [bank, history] = await Promise.all([
+        queryClient.fetchQuery({ queryKey: endpointQueryKey(banks.get, input), queryFn: () => api.call(banks.get, input), staleTime: 0 }),
+        queryClient.fetchQuery({
+          queryKey: endpointQueryKey(banks.history, input),
+          queryFn: () => api.call(banks.history, input),
+          staleTime: 0,
+        }),
+      ]);
+      return { bank, history };
+    },
+    [queryClient],
+  );
+}
+
+/**
  * Creates a bank from a template or applies one to an existing bank; with
  * `query: {dry_run: "true"}` it only reports what it would do (nothing is refreshed then,
  * since nothing changed).
@@ -106,4 +129,30 @@ export function useApplyTemplate() {
  */
 export function useDeleteBank() {
   return useEndpointMutation(banks.remove, { invalidates: [banks.list] });
+}
+
+// Edits in place (CONTRACT §21): each answers the bank, so its page and history are asked again.
+const editRefreshes = { invalidates: [banks.list, banks.get, banks.history] };
+
+/** Renames a bank or changes its config (a field set to null: back to the server's default). */
+export function usePatchBank() {
+  return useEndpointMutation(banks.patch, editRefreshes);
+}
+
+/** Creates or replaces one mental model of a bank. */
+export function usePutMentalModel() {
+  return useEndpointMutation(banks.putMentalModel, editRefreshes);
+}
+
+export function useRemoveMentalModel() {
+  return useEndpointMutation(banks.removeMentalModel, editRefreshes);
+}
+
+/** Creates or replaces one directive of a bank. */
+export function usePutDirective() {
+  return useEndpointMutation(banks.putDirective, editRefreshes);
+}
+
+export function useRemoveDirective() {
+  return useEndpointMutation(banks.removeDirective, editRefreshes);
 }

@@ -1,0 +1,75 @@
+"use client";
+import { Alert, Button, Collapse, Stack, Text } from "@mantine/core";
+import { IconPencil } from "@tabler/icons-react";
+import { useId, useState } from "react";
+import type { z } from "zod";
+import { formatJson } from "@/components/templates/json-text";
+import { ManifestDiff } from "@/components/templates/ManifestDiff";
+import type { BankDetail } from "@/lib/contracts/banks/schemas";
+import type { BankContent, LocalEdits } from "./local-edits";
+
+/** The touched parts as one JSON document: only the parts that hold something. */
+function contentText(content: BankContent): string {
+  return formatJson({
+    ...(Object.keys(content.config).length ? { bank: content.config } : {}),
+    ...(content.mental_models.length ? { mental_models: content.mental_models } : {}),
+    ...(content.directives.length ? { directives: content.directives } : {}),
+  });
+}
+
+/**
+ * A bank edited here since its template last wrote it (`locally_modified`): which version of
+ * which template that was, and, on request, what the edits changed against what it wrote.
+ */
+export function LocalEditsNotice({ bank, edits }: { bank: z.output<typeof BankDetail>; edits: LocalEdits | null }) {
+  const [open, setOpen] = useState(false);
+  const diffId = useId();
+  const applied = bank.last_applied;
+  if (!bank.locally_modified || !applied) return null;
+  const version = applied.template_version === null ? "the version" : `version ${applied.template_version}`;
+  const wrote = `As ${version} of ${applied.template} wrote it`;
+  return (
+    <Alert
+      color="grape"
+      variant="light"
+      icon={<IconPencil aria-hidden />}
+      title={`Changed here since ${version} of ${applied.template}`}
+      data-testid="locally-modified"
+    >
+      <Stack gap="xs">
+        <Text size="sm">
+          This bank&apos;s content was edited here after that template last wrote it; the entries marked &quot;changed here&quot; differ
+          from what it wrote.
+        </Text>
+        {edits ? (
+          <>
+            <Button
+              size="xs"
+              variant="default"
+              w="fit-content"
+              aria-expanded={open}
+              aria-controls={diffId}
+              onClick={() => setOpen((o) => !o)}
+            >
+              {open ? "Hide what changed" : "Show what changed"}
+            </Button>
+            <Collapse expanded={open} id={diffId}>
+              {open && (
+                <ManifestDiff
+                  before={contentText(edits.applied)}
+                  after={contentText(edits.now)}
+                  beforeLabel={wrote}
+                  afterLabel="This bank now"
+                />
+              )}
+            </Collapse>
+          </>
+        ) : (
+          <Text size="sm" c="dimmed">
+            The history does not hold the edits since that apply, so what changed cannot be shown here.
+          </Text>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
