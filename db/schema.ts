@@ -376,6 +376,26 @@ export const bankEdits = pgTable(
 );
 
 /**
+ * Every restore of a bank's content (CONTRACT §21, POST P/banks/{bank_id}/restore): entries of the bank's
+ * history naming the entry whose content it put back, with the content it left (`{config, mentalModels,
+ * directives}` as its store reported it, as bank_imports.content), so a later restore can start from it.
+ * No foreign key, as for its imports; they go with the bank.
+ */
+export const bankRestores = pgTable(
+  "bank_restores",
+  {
+    id: text("id").primaryKey().default(sql`gen_random_uuid()`),
+    bankId: text("bank_id").notNull(),
+    actor: text("actor").notNull(),
+    at: timestamptz("at").notNull().defaultNow(),
+    /** The history entry (an import, an edit or a restore of this bank) whose content was put back. No foreign key: ids only name entries. */
+    restoredFrom: text("restored_from").notNull(),
+    content: json("content").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("bank_restores_bank_idx").on(t.bankId, t.at)],
+);
+
+/**
  * Every PUT and DELETE of a bank's policy (CONTRACT §16): entries of the bank's history with the
  * document before and after (null: none). No foreign key, as for the policies themselves, which may
  * precede their bank; they go when the bank is deleted, as its policy does (CONTRACT §19).

@@ -1,7 +1,7 @@
 // banks create|list|show|history|export|rollout.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { editDid } from "@/lib/contracts/banks/edit-words";
+import { editDid, restoredWhat } from "@/lib/contracts/banks/edit-words";
 import { plural } from "@/lib/shared/plural";
 import type { Schemas } from "../../client";
 import { bulkExitCode } from "../bulk";
@@ -106,7 +106,9 @@ export function registerBankCommands(program: Command): void {
               ? [entry.applied_at, entry.template, entry.source_revision, entry.actor]
               : entry.kind === "edit"
                 ? [entry.at, `edited: ${editDid(entry)}`, null, entry.actor]
-                : [entry.at, entry.after === null ? "policy deleted" : "policy changed", null, entry.actor],
+                : entry.kind === "restore"
+                  ? [entry.at, `restored: ${restoredWhat(entry)}`, null, entry.actor]
+                  : [entry.at, entry.after === null ? "policy deleted" : "policy changed", null, entry.actor],
           ),
           "no template was applied and no policy set yet",
         );

@@ -6,7 +6,7 @@ import { EmptyList, ErrorState, LoadingState } from "@/components/console/states
 import { Table } from "@/components/console/Table";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
-import { editDid } from "@/lib/contracts/banks/edit-words";
+import { editDid, restoredWhat } from "@/lib/contracts/banks/edit-words";
 import type { ImportResult } from "@/lib/contracts/banks/schemas";
 import { plural } from "@/lib/shared/plural";
 import { policyHistoryHref } from "./links";
@@ -75,7 +75,16 @@ export function BankHistory({ bankId }: { bankId: string }) {
         entry.kind === "import" ? (
           <ImportRow key={entry.id} entry={entry} />
         ) : entry.kind === "edit" ? (
-          <EditRow key={entry.id} entry={entry} />
+          <ContentRow key={entry.id} at={entry.at} what="Edited here" actor={entry.actor} did={editDid(entry)} testId="bank-history-edit" />
+        ) : entry.kind === "restore" ? (
+          <ContentRow
+            key={entry.id}
+            at={entry.at}
+            what="Restored"
+            actor={entry.actor}
+            did={restoredWhat(entry)}
+            testId="bank-history-restore"
+          />
         ) : (
           <PolicyRow
             key={entry.id}
@@ -132,18 +141,19 @@ function ImportRow({ entry }: { entry: Extract<HistoryEntry, { kind: "import" }>
 }
 
 /** An edit of the bank in place (CONTRACT §21): what it touched, in words. */
-function EditRow({ entry }: { entry: Extract<HistoryEntry, { kind: "edit" }> }) {
+/** An edit or a restore of the bank's content: what it was, who, and what it did in words. */
+function ContentRow({ at, what, actor, did, testId }: { at: string; what: string; actor: string; did: string; testId: string }) {
   return (
-    <Table.Tr data-testid="bank-history-edit">
-      <When at={entry.at} />
+    <Table.Tr data-testid={testId}>
+      <When at={at} />
       <Table.Td data-label="What">
-        <Text size="sm">Edited here</Text>
+        <Text size="sm">{what}</Text>
       </Table.Td>
       <Table.Td data-label="By">
-        <Text size="sm">{entry.actor}</Text>
+        <Text size="sm">{actor}</Text>
       </Table.Td>
       <Table.Td data-label="What it did">
-        <Text size="sm">{editDid(entry)}</Text>
+        <Text size="sm">{did}</Text>
       </Table.Td>
     </Table.Tr>
   );

@@ -29,6 +29,8 @@ export const PROBLEM_TYPES = {
   "local-edits": "The template has local edits; update with force=true to replace them.",
   "source-gone": "The template's source has been removed.",
   "template-gone": "The template is no longer in its source's catalog.",
+  "restore-unavailable":
+    "The bank's history does not keep its content as it was right after that entry (recorded before contents were kept); entries since then can be restored.",
   "stale-policy-document":
     "The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.",
   "not-from-source": "The template was made by hand, not installed from a source, so it has no upstream.",
@@ -93,6 +95,7 @@ export const PROBLEM_STATUS: Record<ProblemType, number> = {
   "local-edits": 409,
   "source-gone": 409,
   "template-gone": 409,
+  "restore-unavailable": 409,
   "stale-policy-document": 409,
   "merge-conflict": 409,
   "merge-base-missing": 409,

@@ -8,6 +8,7 @@ import {
   BankHistory,
   BankList,
   BankListQuery,
+  BankRestoreResult,
   bankParams,
   CreateBankQuery,
   CreateBankRequest,
@@ -17,6 +18,8 @@ import {
   PatchBankRequest,
   PutDirectiveRequest,
   PutMentalModelRequest,
+  RestoreBankQuery,
+  RestoreBankRequest,
   RolloutRequest,
   RolloutResult,
 } from "./schemas";
@@ -132,6 +135,21 @@ export const bankEndpoints = {
     params: bankParams,
     errors: [404, 502, 504],
     audit: { action: "bank.delete" },
+    conditional: "if-match",
+  }),
+  restore: defineEndpoint({
+    ...bankRoutes.restore,
+    tag,
+    access: "authenticated",
+    status: 200,
+    summary:
+      "Put back the bank's content (config, mental models, directives) as it was right after an import, edit or restore entry of its history, as one more `restore` entry; dry_run=true answers the changes and writes nothing. 404 for an id that is no such entry of this bank; 409 `restore-unavailable` when the history does not keep that content",
+    params: bankParams,
+    query: RestoreBankQuery,
+    body: RestoreBankRequest,
+    response: BankRestoreResult,
+    errors: [403, 404, 409, 502, 504],
+    audit: { action: "bank.restore", target: bankRoutes.get.path, unlessQuery: "dry_run" },
     conditional: "if-match",
   }),
   // Edits in place (CONTRACT §21).

@@ -180,14 +180,31 @@ export const BankEdit = z
       "One edit of the bank in place (PATCH of the bank, PUT or DELETE of a mental model or directive); `before` and `after` have the same keys.",
   });
 
-export const BankHistoryEntry = z.discriminatedUnion("kind", [BankImport, BankPolicyChange, BankEdit]).meta({ id: "BankHistoryEntry" });
+export const BankRestore = z
+  .object({
+    kind: z.literal("restore"),
+    id: historyEntryId,
+    actor: z.string().meta({ description: "The principal id whose request restored the bank." }),
+    at: timestamp,
+    restored_from: historyEntryId.meta({
+      description: "The id of the entry (an import, an edit or a restore) whose content was put back.",
+    }),
+  })
+  .meta({
+    id: "BankRestore",
+    description: "One restore of the bank's content (config, mental models, directives) to what it was right after an earlier entry.",
+  });
+
+export const BankHistoryEntry = z
+  .discriminatedUnion("kind", [BankImport, BankPolicyChange, BankEdit, BankRestore])
+  .meta({ id: "BankHistoryEntry" });
 export type BankHistoryEntry = z.output<typeof BankHistoryEntry>;
 
 export const BankHistory = z
   .object({
     entries: z.array(BankHistoryEntry).meta({
       description:
-        "Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, and one `edit` entry per edit of the bank in place.",
+        "Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, one `edit` entry per edit of the bank in place, and one `restore` entry per real restore.",
     }),
   })
   .meta({ id: "BankHistory" });
@@ -358,3 +375,60 @@ export const PutDirectiveRequest = BankTemplateDirective.omit({ name: true })
     description: "One directive of a bank template manifest, without its `name` (the path gives it); it replaces the bank's whole.",
     example: { content: "Name the document each fact comes from.", priority: 5 },
   });
+
+export const RestoreBankRequest = z
+  .strictObject({
+    entry: historyEntryId.min(1).max(200).meta({
+      description:
+        "The id of an `import`, `edit` or `restore` entry of the bank's history: its content right after that entry is put back.",
+    }),
+  })
+  .meta({ id: "RestoreBankRequest", example: { entry: "3f2b9c1e-5d0a-4c8e-9a51-2b7f0d6e4a10" } });
+
+export const RestoreBankQuery = z.strictObject({
+  dry_run: queryFlag("Answer what the restore would change without writing anything."),
+});
+
+/** What a mental model change and a directive change of a restore share; `what` names the kind of entry. */
+const restoredEntryFields = (what: string) => ({
+  change: z.enum(["create", "update", "delete"]).meta({
+    description: `\`create\` for a ${what} the bank lacks, \`update\` for one whose content changes, \`delete\` for one the bank did not have then.`,
+  }),
+  before: changedEntry.nullable().meta({ description: `The ${what} as the bank holds it; null for a creation.` }),
+  after: changedEntry.nullable().meta({ description: `The ${what} as the restore leaves it; null for a removal.` }),
+});
+
+export const RestoreChanges = z
+  .object({
+    config: z
+      .array(
+        z.object({
+          field: z.string(),
+          before: z.unknown().meta({ description: "The bank's own value now; null: none (the server's default)." }),
+          after: z.unknown().meta({ description: "The value the restore puts back; null: none (the server's default)." }),
+        }),
+      )
+      .meta({ description: "Config fields whose value changes." }),
+    config_unreadable: configUnreadable("`config` is then empty, and the restore leaves the bank's config as it is."),
+    mental_models: z
+      .array(z.object({ id: z.string(), ...restoredEntryFields("mental model") }))
+      .meta({ description: "Mental models created, changed or removed; those left identical are not listed." }),
+    directives: z
+      .array(z.object({ name: z.string(), ...restoredEntryFields("directive") }))
+      .meta({ description: "Directives created, changed or removed; those left identical are not listed." }),
+  })
+  .meta({
+    id: "RestoreChanges",
+    description:
+      "What a restore changes in the bank, each with its value before and after; a dry run answers what the real restore would. With the remote store, entries as Hindsight reports them.",
+  });
+export type RestoreChanges = z.output<typeof RestoreChanges>;
+
+export const BankRestoreResult = z
+  .object({
+    bank_id: z.string(),
+    restored_from: historyEntryId.meta({ description: "The entry whose content was (or, on a dry run, would be) put back." }),
+    dry_run: z.boolean(),
+    changes: RestoreChanges,
+  })
+  .meta({ id: "BankRestoreResult" });

@@ -1,10 +1,19 @@
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
+import type { BankSummary, ImportResult, RestoreChanges } from "@/lib/contracts/banks/schemas";
 import { badGateway, forbidden, notFound } from "@/lib/contracts/errors";
 import { BankTemplateConfig } from "@/lib/contracts/templates/manifest";
 import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankEdit, BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import type {
+  BankEdit,
+  BankFilter,
+  BankRecords,
+  BankStore,
+  ImportOutcome,
+  ImportRequest,
+  RestoreRequest,
+  StoredBankDetail,
+} from "./bank-store";
 import { type BankContents, EMPTY_BANK, importChanges } from "./changes";
 import { assertEditable, configChange, contentsOf, itemOf, locallyModified, patchedConfig } from "./edits";
 import { hindsightShape } from "./hindsight-entries";
@@ -12,6 +21,7 @@ import { appliedContents } from "./history";
 import { planImport } from "./import-plan";
 import { type Provenance, provenanceFromHistory, provenanceOf } from "./provenance";
 import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
+import { restoreChanges } from "./restore";
 
 /*
  * The remote store (CONTRACT §8, §3): banks live in a Hindsight server, which records no owners, so no
@@ -42,6 +52,7 @@ export function remoteBankStore(config: HindsightConfig, records: BankRecords): 
       return true;
     },
     edit: (ctx, bankId, edit) => editHindsightBank(ctx, client, records, bankId, edit),
+    restore: (ctx, bankId, request) => restoreHindsightBank(ctx, client, records, bankId, request),
   };
 }
 
@@ -171,6 +182,65 @@ async function editHindsightBank(ctx: ServiceContext, client: HindsightClient, r
   const edited = await storedBank(ctx.db, bankId, await client.getBank(bankId));
   if (!edited) throw badGateway(`Hindsight no longer lists bank ${bankId} after it took the edit; nothing was recorded.`);
   return withTransaction(ctx, (tx) => records.edit(tx, { bankId, edit, before, after: edited }));
+}
+
+/**
+ * Puts back a Hindsight bank's content (CONTRACT §21) through its item endpoints, admins only as an edit
+ * is: only what differs is written (each mental model and directive put whole or removed; the config
+ * reset and the target's overrides set, when any field differs). The bank is read before (the changes,
+ * the precondition, the records) and after, and the records commit once Hindsight took it all. A
+ * failure on the way is 502/504 (or 404 when the bank went) with nothing recorded; part of the content
+ * may then be back, and restoring again finishes it.
+ */
+async function restoreHindsightBank(
+  ctx: ServiceContext,
+  client: HindsightClient,
+  records: BankRecords,
+  bankId: string,
+  request: RestoreRequest,
+): Promise<RestoreChanges> {
+  if (ctx.actor.role !== "admin") {
+    throw forbidden(`Banks in Hindsight record no owners; only an admin may restore bank ${bankId}.`);
+  }
+  const before = await storedBank(ctx.db, bankId, await client.getBank(bankId));
+  if (!before) throw notFound(`No bank ${bankId} is visible to you.`);
+  const target = await request.target(ctx);
+  await records.precondition(ctx, async () => before);
+  const changes = restoreChanges(contentsOf(before), target, hindsightShape);
+  if (request.dryRun) return changes;
+  if (!(await writeRestore(client, bankId, changes, target.config ?? {}))) {
+    throw notFound(`Bank ${bankId}, or an entry of it, is no longer in Hindsight; the restore was not finished and nothing was recorded.`);
+  }
+  const restored = await storedBank(ctx.db, bankId, await client.getBank(bankId));
+  if (!restored) throw badGateway(`Hindsight no longer lists bank ${bankId} after the restore; nothing was recorded.`);
+  await withTransaction(ctx, (tx) =>
+    records.restore(tx, { bankId, restoredFrom: request.restoredFrom, content: contentsOf(restored), before, after: restored }),
+  );
+  return changes;
+}
+
+/** Writes what a restore changes through Hindsight's item endpoints; false when Hindsight answered 404. */
+async function writeRestore(client: HindsightClient, bankId: string, changes: RestoreChanges, config: Record<string, unknown>) {
+  if (changes.config.length > 0) {
+    if (!(await client.resetConfig(bankId))) return false;
+    const kept = Object.fromEntries(Object.entries(config).filter(([field]) => TEMPLATE_CONFIG_FIELDS.has(field)));
+    if (Object.keys(kept).length > 0 && !(await client.updateConfig(bankId, kept))) return false;
+  }
+  for (const model of changes.mental_models) {
+    const written =
+      model.change === "delete"
+        ? await client.deleteMentalModel(bankId, model.id)
+        : await client.putMentalModel(bankId, model.after!, model.change === "update");
+    if (!written) return false;
+  }
+  for (const directive of changes.directives) {
+    const written =
+      directive.change === "delete"
+        ? await client.deleteDirective(bankId, directive.name)
+        : await client.putDirective(bankId, directive.after!);
+    if (!written) return false;
+  }
+  return true;
 }
 
 /** Makes the edit through Hindsight's item endpoints; false when Hindsight answered 404 (the bank or its entry went meanwhile). */

@@ -4,16 +4,26 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
 import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
-import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
+import type { BankSummary, ImportResult, RestoreChanges } from "@/lib/contracts/banks/schemas";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankEdit, BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import type {
+  BankEdit,
+  BankFilter,
+  BankRecords,
+  BankStore,
+  ImportOutcome,
+  ImportRequest,
+  RestoreRequest,
+  StoredBankDetail,
+} from "./bank-store";
 import { AS_APPLIED, type BankContents, importChanges } from "./changes";
 import { assertEditable, contentsOf, itemKey, locallyModified, patchedConfig } from "./edits";
 import { appliedContents } from "./history";
 import { planImport } from "./import-plan";
 import { isBehind, type NewestVersion, newestVersionOf } from "./provenance";
+import { restoreChanges } from "./restore";
 
 /** A bank's columns and its template's newest version (CONTRACT §16), read in the same statement. */
 const bankColumns = { ...getTableColumns(banks), newestVersion: newestVersionOf(banks.lastAppliedTemplateRow) };
@@ -38,6 +48,7 @@ export function embeddedBankStore(records: BankRecords): BankStore {
     },
     remove: (ctx, bankId) => deleteEmbeddedBank(ctx, records, bankId),
     edit: (ctx, bankId, edit) => editEmbeddedBank(ctx, records, bankId, edit),
+    restore: (ctx, bankId, request) => restoreEmbeddedBank(ctx, records, bankId, request),
   };
 }
 
@@ -327,6 +338,47 @@ async function editEmbeddedBank(ctx: ServiceContext, records: BankRecords, bankI
     if (edit.kind !== "settings") await writeEntry(db, bankId, edit);
     const after = storedDetail((await loadBank(db, bankId))!);
     return records.edit(tx, { bankId, edit, before, after });
+  });
+}
+
+/**
+ * Puts back a bank's content (CONTRACT §21) in one transaction holding its row, refused (403) as an edit
+ * is: its config overrides become the target's, and its mental models and directives exactly the
+ * target's, in the target's order. The changes are computed from what the transaction read, so a dry
+ * run answers what the restore does.
+ */
+async function restoreEmbeddedBank(
+  ctx: ServiceContext,
+  records: BankRecords,
+  bankId: string,
+  request: RestoreRequest,
+): Promise<RestoreChanges> {
+  return withTransaction(ctx, async (tx) => {
+    const { db, actor } = tx;
+    const loaded = await loadBank(db, bankId, true);
+    if (!loaded) throw notFound(`No bank ${bankId} is visible to you.`);
+    if (!mayChange(loaded.bank, actor))
+      throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may restore it.`);
+    const before = storedDetail(loaded);
+    const target = await request.target(tx);
+    await records.precondition(tx, async () => before);
+    const changes = restoreChanges(contentsOf(before), target, AS_APPLIED);
+    if (request.dryRun) return changes;
+    await db
+      .update(banks)
+      .set({ config: target.config ?? loaded.bank.config, updatedAt: new Date() })
+      .where(eq(banks.id, bankId));
+    await db.delete(bankMentalModels).where(eq(bankMentalModels.bankId, bankId));
+    await db.delete(bankDirectives).where(eq(bankDirectives.bankId, bankId));
+    for (const [offset, batch] of rowBatches(target.mentalModels)) {
+      await db.insert(bankMentalModels).values(batch.map((entry, i) => ({ bankId, id: String(entry.id), entry, position: offset + i })));
+    }
+    for (const [offset, batch] of rowBatches(target.directives)) {
+      await db.insert(bankDirectives).values(batch.map((entry, i) => ({ bankId, name: String(entry.name), entry, position: offset + i })));
+    }
+    const after = storedDetail((await loadBank(db, bankId))!);
+    await records.restore(tx, { bankId, restoredFrom: request.restoredFrom, content: contentsOf(after), before, after });
+    return changes;
   });
 }
 
