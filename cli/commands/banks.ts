@@ -1,4 +1,4 @@
-// banks create|list|show|history|export|rollout.
+// banks create|list|show|history|restore|export|rollout.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { editDid, restoredWhat } from "@/lib/contracts/banks/edit-words";
@@ -116,6 +116,31 @@ export function registerBankCommands(program: Command): void {
     );
 
   banks
+    .command("restore")
+    .description(
+      "put back a bank's config, mental models and directives as they were right after an entry of its history (see banks history --json for ids); --dry-run shows the changes and writes nothing",
+    )
+    .argument("<bank_id>", "the bank's id")
+    .argument("<entry>", "the id of an import, edit or restore entry of the bank's history")
+    .option("--dry-run", "compute and print what the restore would change, without writing")
+    .action(
+      action(async (context, bankId: string, entry: string, options: { dryRun?: boolean }) => {
+        const api = await context.connect();
+        const result = await api.call(
+          api.client.POST("/ext/svc/banks/{bank_id}/restore", {
+            params: { path: { bank_id: bankId }, query: { dry_run: options.dryRun ?? false } },
+            body: { entry },
+          }),
+        );
+        if (context.json) return printJson(result);
+        const what = result.dry_run
+          ? `dry run: restoring bank ${bankId} to entry ${entry} would make these changes (nothing was written)`
+          : `restored bank ${bankId} to entry ${entry}`;
+        printLines(what, ...describeChanges(result.changes));
+      }),
+    );
+
+  banks
     .command("rollout")
     .description(
       "apply a template's current version to banks made from it: those named with --bank, else every bank of yours that is behind it; --dry-run writes nothing",
@@ -207,13 +232,13 @@ function reportRollout(results: Schemas["RolloutBankResult"][], dryRun: boolean)
   printLines(`${verb} ${applied} of ${results.length}${failed ? `, ${failed} failed` : ""}`);
 }
 
-/** The import's changes, one line each: `+` created, `~` updated, config fields with before → after. */
-function describeChanges(changes: Schemas["ImportChanges"]): string[] {
+/** An import's or a restore's changes, one line each: `+` created, `~` updated, `-` removed, config fields with before → after. */
+function describeChanges(changes: Schemas["ImportChanges"] | Schemas["RestoreChanges"]): string[] {
   const lines: string[] = [];
   if (changes.config.length) {
     lines.push("config:", ...changes.config.map((c) => `  ~ ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`));
   }
-  const mark = (change: "create" | "update") => (change === "create" ? "+" : "~");
+  const mark = (change: "create" | "update" | "delete") => ({ create: "+", update: "~", delete: "-" })[change];
   if (changes.mental_models.length) {
     lines.push("mental models:", ...changes.mental_models.map((m) => `  ${mark(m.change)} ${m.id} (${m.change})`));
   }
