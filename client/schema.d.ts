@@ -1927,6 +1927,8 @@ export interface components {
             template: string;
             /** @description Display name; defaults to bank_id for a new bank, renames an existing one. */
             name?: string | null;
+            /** @description With merge only: how to resolve conflicts, by the paths a merge-conflict problem names (`manifest.directives[0].content`). When they cover every conflict the merge is written at once; else 409 merge-conflict lists the conflicts left. Paths that are no conflict of a bank are not used. */
+            resolutions?: components["schemas"]["MergeResolution"][] | null;
         };
         /**
          * @example {
@@ -1945,6 +1947,10 @@ export interface components {
             template: string;
             /** @description The banks to apply the template to, in this order: ids, or `{bank_id, if_match}` pairs that apply only to a bank still at that ETag. Absent: every bank you may write whose last applied template is this one and which is behind, by id. */
             bank_ids?: (string | components["schemas"]["ConditionalBank"])[] | null;
+            /** @description Keep the bank's local edits: merge three ways (base: what its last apply wrote; local: the bank now; upstream: what the template now writes over that base). A conflict answers 409 merge-conflict and writes nothing. For a rollout, that bank's `problem`; the others go on. */
+            merge?: boolean | null;
+            /** @description With merge only: how to resolve conflicts, by the paths a merge-conflict problem names (`manifest.directives[0].content`). When they cover every conflict the merge is written at once; else 409 merge-conflict lists the conflicts left. Paths that are no conflict of a bank are not used. */
+            resolutions?: components["schemas"]["MergeResolution"][] | null;
         };
         ConditionalBank: {
             bank_id: string;
@@ -10490,6 +10496,8 @@ export interface operations {
             query?: {
                 /** @description Compute what the import would do without writing anything. */
                 dry_run?: boolean;
+                /** @description Keep the bank's local edits: merge three ways (base: what its last apply wrote; local: the bank now; upstream: what the template now writes over that base). A conflict answers 409 merge-conflict and writes nothing. */
+                merge?: boolean;
             };
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */

@@ -353,6 +353,13 @@ export const bankImports = pgTable(
      * written before §21 (migration 0015 filled it in for each embedded bank's newest import).
      */
     content: json("content").$type<Record<string, unknown>>(),
+    /**
+     * The bank's content right after an import that merged (CONTRACT §21 `merge`), when it kept local
+     * edits: `content` then holds what the template alone wrote over the previous apply (the next
+     * merge's base, what `locally_modified` compares with), this what the bank held. Null otherwise:
+     * the bank then held `content`. A restore puts back this, else `content`.
+     */
+    written: json("written").$type<Record<string, unknown>>(),
   },
   (t) => [index("bank_imports_bank_idx").on(t.bankId, t.appliedAt)],
 );

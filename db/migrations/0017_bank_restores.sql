@@ -7,4 +7,5 @@ CREATE TABLE "bank_restores" (
 	"content" json NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "bank_imports" ADD COLUMN "written" json;--> statement-breakpoint
 CREATE INDEX "bank_restores_bank_idx" ON "bank_restores" USING btree ("bank_id","at");

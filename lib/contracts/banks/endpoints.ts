@@ -20,6 +20,7 @@ import {
   PutMentalModelRequest,
   RestoreBankQuery,
   RestoreBankRequest,
+  RolloutQuery,
   RolloutRequest,
   RolloutResult,
 } from "./schemas";
@@ -68,7 +69,7 @@ export const bankEndpoints = {
     query: CreateBankQuery,
     body: CreateBankRequest,
     response: CreateBankResult,
-    errors: [403, 404, 502, 504],
+    errors: [403, 404, 409, 502, 504],
     audit: { action: "bank.import", target: bankRoutes.get.path, unlessQuery: "dry_run" },
     conditional: "if-match-or-create",
   }),
@@ -89,7 +90,7 @@ export const bankEndpoints = {
     status: 200,
     summary:
       "Apply a template's current content to several banks, each as POST /banks would (its own changes, history and audit entry); one bank's failure is its own problem",
-    query: CreateBankQuery,
+    query: RolloutQuery,
     body: RolloutRequest,
     response: RolloutResult,
     errors: [404, 502, 504],

@@ -3,7 +3,7 @@ import { BANK_ID_PATTERN } from "@/lib/contracts/banks/ids";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
 import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
 import { BankTemplateConfig, BankTemplateDirective, BankTemplateMentalModel } from "@/lib/contracts/templates/manifest";
-import { TEMPLATE_ID_PATTERN, TemplateVersionSummary } from "@/lib/contracts/templates/schemas";
+import { MergeResolutions, TEMPLATE_ID_PATTERN, TemplateVersionSummary } from "@/lib/contracts/templates/schemas";
 
 const bankId = z.string().regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
 
@@ -12,17 +12,31 @@ const templateRefDescription = "`personal/{id}`, `server/{id}`, or a bare `{id}`
 /** A bank's display name, as a create and a PATCH take it. */
 const bankName = z.string().trim().min(1).max(200);
 
+/** How a merge into a bank resolves its conflicts (CONTRACT §21); only with merge. */
+const bankResolutions = MergeResolutions.optional().meta({
+  description:
+    "With merge only: how to resolve conflicts, by the paths a merge-conflict problem names (`manifest.directives[0].content`). When they cover every conflict the merge is written at once; else 409 merge-conflict lists the conflicts left. Paths that are no conflict of a bank are not used.",
+});
+
+const mergeDescription =
+  "Keep the bank's local edits: merge three ways (base: what its last apply wrote; local: the bank now; upstream: what the template now writes over that base). A conflict answers 409 merge-conflict and writes nothing.";
+
 export const CreateBankRequest = z
   .strictObject({
     bank_id: bankId,
     template: z.string().min(1).meta({ description: templateRefDescription, example: "server/support-bot" }),
     name: bankName.optional().meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
+    resolutions: bankResolutions,
   })
   .meta({ id: "CreateBankRequest", example: { bank_id: "support:eu", template: "server/support-bot", name: "Support (EU)" } });
 
-export const CreateBankQuery = z.strictObject({
-  dry_run: queryFlag("Compute what the import would do without writing anything."),
-});
+const dryRunFlag = queryFlag("Compute what the import would do without writing anything.");
+
+/** POST /banks/rollout's query. */
+export const RolloutQuery = z.strictObject({ dry_run: dryRunFlag });
+
+/** POST /banks's query: `merge` keeps the bank's local edits (CONTRACT §21). */
+export const CreateBankQuery = z.strictObject({ dry_run: dryRunFlag, merge: queryFlag(mergeDescription) });
 
 export const ImportResult = z
   .object({
@@ -295,6 +309,11 @@ export const RolloutRequest = z
         description:
           "The banks to apply the template to, in this order: ids, or `{bank_id, if_match}` pairs that apply only to a bank still at that ETag. Absent: every bank you may write whose last applied template is this one and which is behind, by id.",
       }),
+    merge: z
+      .boolean()
+      .optional()
+      .meta({ description: `${mergeDescription} For a rollout, that bank's \`problem\`; the others go on.` }),
+    resolutions: bankResolutions,
   })
   .meta({ id: "RolloutRequest", example: { template: "server/support-bot", bank_ids: ["support:eu", "support:us"] } });
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { BankDetail, BankSummary, ImportChanges, ImportResult, RestoreChanges } from "@/lib/contracts/banks/schemas";
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
+import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import type { ServiceContext } from "@/lib/services/context";
 import type { BankContents } from "./changes";
 
@@ -20,6 +21,8 @@ export interface ImportRequest {
   name?: string;
   template: AppliedTemplate;
   dryRun: boolean;
+  /** Keep the bank's local edits (CONTRACT §21): merge three ways, with these resolutions of conflicts. */
+  merge?: { resolutions: readonly MergeResolutionEntry[] };
 }
 
 export interface ImportOutcome {
@@ -78,7 +81,14 @@ export interface BankRecords {
    */
   importHistory(
     tx: ServiceContext,
-    entry: { request: ImportRequest; result: ImportResult; at: Date; content: BankContents | null },
+    entry: {
+      request: ImportRequest;
+      result: ImportResult;
+      at: Date;
+      content: BankContents | null;
+      /** What the bank held after a merge that kept local edits, when `content` is what the template alone wrote. */
+      written?: BankContents | null;
+    },
   ): Promise<Date>;
   /** A real import's audit entry, last: the bank before (null: the import created it) and after. */
   importAudit(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null; after: StoredBankDetail | null }): Promise<void>;

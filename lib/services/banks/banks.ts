@@ -10,8 +10,9 @@ import type {
   PutMentalModelRequest,
   RestoreBankRequest,
 } from "@/lib/contracts/banks/schemas";
-import { conflict, notFound } from "@/lib/contracts/errors";
+import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
 import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/contracts/templates/manifest";
+import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import type { ServiceContext } from "@/lib/services/context";
 import { checkPrecondition } from "@/lib/services/preconditions";
 import { currentVersion } from "@/lib/services/templates/version-log";
@@ -46,8 +47,8 @@ const presented = async (tx: ServiceContext, bank: StoredBankDetail | null) => b
  * the bank as GET /banks/{bank_id} answers it.
  */
 const bankRecords: BankRecords = {
-  importHistory: (tx, { request, result, at, content }) =>
-    recordImport(tx.db, { bankId: request.bankId, template: request.template, actor: tx.actor.id, result, at, content }),
+  importHistory: (tx, { request, result, at, content, written }) =>
+    recordImport(tx.db, { bankId: request.bankId, template: request.template, actor: tx.actor.id, result, at, content, written }),
   importAudit: async (tx, { bankId, before, after }) => {
     const target = { type: "bank", id: bankId } as const;
     await tx.audit.record({ action: "bank.import", target, before: await presented(tx, before), after: await presented(tx, after) });
@@ -122,16 +123,26 @@ export async function appliedTemplate(ctx: ServiceContext, ref: string): Promise
   };
 }
 
+/**
+ * What an apply asks of a merge (CONTRACT §21): with `merge`, keep the bank's local edits, its
+ * conflicts resolved by `resolutions`; resolutions without merge are a 422.
+ */
+export function mergeRequest(merge: boolean, resolutions: readonly MergeResolutionEntry[] | undefined) {
+  if (resolutions && !merge) throw invalidField("resolutions", "is only allowed with merge");
+  return merge ? { resolutions: resolutions ?? [] } : undefined;
+}
+
 /** Applies a template to a new or existing bank (or computes what it would do, on a dry run, which records nothing). */
 export async function createBankFromTemplate(
   ctx: ServiceContext,
-  { body: input, dryRun }: { body: z.output<typeof CreateBankRequest>; dryRun: boolean },
+  { body: input, dryRun, merge = false }: { body: z.output<typeof CreateBankRequest>; dryRun: boolean; merge?: boolean },
 ) {
   const { bankCreated, result, changes } = await bankStore(ctx).importTemplate(ctx, {
     bankId: input.bank_id,
     name: input.name,
     template: await appliedTemplate(ctx, input.template),
     dryRun,
+    merge: mergeRequest(merge, input.resolutions),
   });
   return { bank_id: input.bank_id, template: input.template, bank_created: bankCreated, import_result: result, changes };
 }

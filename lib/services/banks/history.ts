@@ -17,8 +17,10 @@ export interface ImportRecord {
   actor: string;
   result: ImportResult;
   at: Date;
-  /** The bank's content as the import left it (CONTRACT §21); null when its store could not say. */
+  /** The bank's content as the import left it (CONTRACT §21); null when its store could not say. After a merge, what the template alone wrote. */
   content: BankContents | null;
+  /** After a merge that kept local edits: what the bank held (bank_imports.written). */
+  written?: BankContents | null;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function recordImport(db: Database, record: ImportRecord): Promise<
       actor: record.actor,
       importResult: record.result,
       content: record.content as Record<string, unknown> | null,
+      written: (record.written ?? null) as Record<string, unknown> | null,
       appliedAt: nextEntryTime(record.bankId, record.at),
     })
     .returning({ appliedAt: bankImports.appliedAt });
@@ -200,7 +203,10 @@ export async function contentHistoryUpTo(
   const until = times.find((time) => time !== undefined);
   if (until === undefined) return null;
   const [imported] = await db
-    .select({ at: bankImports.appliedAt, content: bankImports.content })
+    .select({
+      at: bankImports.appliedAt,
+      content: sql<Record<string, unknown> | null>`coalesce(${bankImports.written}, ${bankImports.content})`,
+    })
     .from(bankImports)
     .where(and(eq(bankImports.bankId, bankId), lte(bankImports.appliedAt, until)))
     .orderBy(desc(bankImports.appliedAt))

@@ -19,6 +19,7 @@ import { assertEditable, configChange, contentsOf, itemOf, locallyModified, patc
 import { hindsightShape } from "./hindsight-entries";
 import { appliedContents } from "./history";
 import { planImport } from "./import-plan";
+import { mergeIntoBank } from "./merge";
 import { type Provenance, provenanceFromHistory, provenanceOf } from "./provenance";
 import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
 import { restoreChanges } from "./restore";
@@ -84,14 +85,24 @@ async function importIntoHindsight(
     throw forbidden(`Bank ${bankId} already exists in Hindsight, which records no owners; only an admin may apply templates to it.`);
   }
   const before = current ?? EMPTY_BANK;
-  const plan = planImport(request.template.manifest, {
+  // A merge into a bank that exists; one that does not has no edits to keep.
+  const merge =
+    request.merge && current
+      ? mergeIntoBank(
+          bankId,
+          { template: request.template.manifest, local: current, applied: await appliedContents(ctx.db, bankId), shape: hindsightShape },
+          request.merge.resolutions,
+        )
+      : null;
+  const manifest = merge?.manifest ?? request.template.manifest;
+  const plan = planImport(manifest, {
     mentalModelIds: new Set(before.mentalModels.map((m) => String(m.id))),
     directiveNames: new Set(before.directives.map((d) => String(d.name))),
   });
   const changes = importChanges(plan, before, hindsightShape);
   // Hindsight cannot take a precondition: checked against what it answered just now (on a dry run too).
   await records.precondition(ctx, () => storedBank(ctx.db, bankId, current));
-  const answer = await client.importManifest(bankId, request.template.manifest, dryRun);
+  const answer = await client.importManifest(bankId, manifest, dryRun);
   if (dryRun) {
     const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: true };
     return { bankCreated: false, result, changes };
@@ -108,7 +119,13 @@ async function importIntoHindsight(
       mentalModels: imported.mentalModels,
       directives: imported.directives,
     };
-    await records.importHistory(tx, { request, result: answer, at: new Date(), content });
+    // After a merge the history keeps what the template alone wrote (the next merge's base) beside what the bank holds.
+    await records.importHistory(tx, {
+      request,
+      result: answer,
+      at: new Date(),
+      ...(merge ? { content: merge.upstream, written: content } : { content }),
+    });
     await records.importAudit(tx, { bankId, before, after: await storedBank(tx.db, bankId, imported) });
   });
   return { bankCreated: !current, result: answer, changes };

@@ -18,10 +18,11 @@ import type {
   RestoreRequest,
   StoredBankDetail,
 } from "./bank-store";
-import { AS_APPLIED, type BankContents, importChanges } from "./changes";
+import { AS_APPLIED, type BankContents, importChanges, importedContents } from "./changes";
 import { assertEditable, contentsOf, itemKey, locallyModified, patchedConfig } from "./edits";
 import { appliedContents } from "./history";
 import { planImport } from "./import-plan";
+import { mergeIntoBank } from "./merge";
 import { isBehind, type NewestVersion, newestVersionOf } from "./provenance";
 import { restoreChanges } from "./restore";
 
@@ -78,37 +79,39 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords
       // In their order (as the bank answers them): the audit's before is read here too.
       const models = bank ? await entryRows(db, bankMentalModels, bankId) : [];
       const directives = bank ? await entryRows(db, bankDirectives, bankId) : [];
-      const plan = planImport(request.template.manifest, {
-        mentalModelIds: new Set(models.map((m) => m.key)),
-        directiveNames: new Set(directives.map((d) => d.key)),
-      });
       // A bank created just now by this import is empty: its before is the empty bank either way.
-      const changes = importChanges(plan, {
+      const local: BankContents = {
         config: bank?.config ?? {},
         mentalModels: models.map((m) => m.entry),
         directives: directives.map((d) => d.entry),
+      };
+      const applied = bank && !bankCreated ? await appliedContents(db, bankId) : null;
+      // A merge into a bank that has content; a bank that has none has no edits to keep.
+      const merge =
+        request.merge && bank && !bankCreated
+          ? mergeIntoBank(bankId, { template: request.template.manifest, local, applied, shape: AS_APPLIED }, request.merge.resolutions)
+          : null;
+      const plan = planImport(merge?.manifest ?? request.template.manifest, {
+        mentalModelIds: new Set(models.map((m) => m.key)),
+        directiveNames: new Set(directives.map((d) => d.key)),
       });
+      const changes = importChanges(plan, local);
       const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
       const before =
-        bank && !bankCreated
-          ? storedDetail({
-              bank,
-              mentalModels: models.map((m) => m.entry),
-              directives: directives.map((d) => d.entry),
-              applied: await appliedContents(db, bankId),
-            })
-          : null;
+        bank && !bankCreated ? storedDetail({ bank, mentalModels: local.mentalModels, directives: local.directives, applied }) : null;
       // Checked on a dry run too, so it answers what the import would.
       await records.precondition(tx, async () => before);
       if (dryRun) return { bankCreated: false, result, changes };
 
       // What the import leaves, written below as it is here: the history entry keeps it.
-      const content: BankContents = {
-        config: { ...bank!.config, ...plan.config },
-        mentalModels: appliedEntries(models, plan.mentalModels, "id"),
-        directives: appliedEntries(directives, plan.directives, "name"),
-      };
-      const appliedAt = await records.importHistory(tx, { request, result, at: now, content });
+      const content = importedContents({ ...local, config: bank!.config }, plan);
+      // After a merge the history keeps what the template alone wrote (the next merge's base) beside what the bank holds.
+      const appliedAt = await records.importHistory(tx, {
+        request,
+        result,
+        at: now,
+        ...(merge ? { content: merge.upstream, written: content } : { content }),
+      });
       const [updated] = await db
         .update(banks)
         .set({
@@ -141,21 +144,16 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords
           .values(batch.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + offset + i })))
           .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
       }
-      const after = storedDetail({ bank: updated!, mentalModels: content.mentalModels, directives: content.directives, applied: content });
+      const after = storedDetail({
+        bank: updated!,
+        mentalModels: content.mentalModels,
+        directives: content.directives,
+        applied: merge?.upstream ?? content,
+      });
       await records.importAudit(tx, { bankId, before, after });
       return { bankCreated, result, changes };
     }),
   );
-}
-
-/**
- * A bank's entries after an import wrote them as above, without reading them back: each existing
- * one (in its order) replaced by the planned entry of its key, then the new ones in the plan's order.
- */
-function appliedEntries(existing: Array<{ key: string; entry: Entry }>, planned: Entry[], key: "id" | "name"): Entry[] {
-  const byKey = new Map(planned.map((entry) => [String(entry[key]), entry]));
-  const known = new Set(existing.map((row) => row.key));
-  return [...existing.map((row) => byKey.get(row.key) ?? row.entry), ...planned.filter((entry) => !known.has(String(entry[key])))];
 }
 
 /**
