@@ -7,12 +7,28 @@ import type { Schemas } from "../../client";
 import { bulkExitCode } from "../bulk";
 import { action } from "../context";
 import { usageError } from "../errors";
+import { isObject, readJsonFile } from "../input";
 import { formatValue, printJson, printLines, printProblem, printTable, warn } from "../output";
 
 interface CreateOptions {
   template: string;
   name?: string;
   dryRun?: boolean;
+}
+
+interface RolloutOptions {
+  bank?: string[];
+  dryRun?: boolean;
+  merge?: boolean;
+  resolutions?: string;
+}
+
+/** A rollout's resolutions from a JSON file: a list, or an object holding `resolutions` (as a request body would). */
+async function readResolutions(file: string): Promise<Schemas["MergeResolution"][]> {
+  const read = await readJsonFile(file);
+  const list = isObject(read) && Array.isArray(read.resolutions) ? read.resolutions : read;
+  if (!Array.isArray(list)) throw usageError(`${file} must hold a JSON list of resolutions [{path, take, value?}].`);
+  return list as Schemas["MergeResolution"][];
 }
 
 export function registerBankCommands(program: Command): void {
@@ -151,8 +167,10 @@ export function registerBankCommands(program: Command): void {
       id,
     ])
     .option("--dry-run", "compute what each bank would change, without writing")
+    .option("--merge", "keep each bank's own edits: merge three ways; a bank whose edits conflict fails with its conflicts")
+    .option("--resolutions <file>", "with --merge: a JSON file of [{path, take: local|upstream|value, value?}] resolving conflicts")
     .action(
-      action(async (context, template: string, options: { bank?: string[]; dryRun?: boolean }) => {
+      action(async (context, template: string, options: RolloutOptions) => {
         const api = await context.connect();
         const dryRun = options.dryRun ?? false;
         // One request does every bank: a terminal gets a line while it runs, the results after.
@@ -163,7 +181,12 @@ export function registerBankCommands(program: Command): void {
         const answer = await api.call(
           api.client.POST("/ext/svc/banks/rollout", {
             params: { query: { dry_run: dryRun } },
-            body: { template, ...(options.bank ? { bank_ids: options.bank } : {}) },
+            body: {
+              template,
+              ...(options.bank ? { bank_ids: options.bank } : {}),
+              ...(options.merge ? { merge: true } : {}),
+              ...(options.resolutions ? { resolutions: await readResolutions(options.resolutions) } : {}),
+            },
           }),
         );
         if (context.json) printJson(answer);
