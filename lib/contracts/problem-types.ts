@@ -38,7 +38,8 @@ export const PROBLEM_TYPES = {
     "A merge (a template update with merge=true, or a bank apply or rollout with merge) found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.",
   "merge-base-missing":
     "A merge has no base: for a template update, the version last installed or updated from the source is no longer kept (update with force=true instead); for a bank, its last apply kept no content (apply without merge instead).",
-  "merge-invalid": "A merge would combine the two sides' changes into an invalid manifest (`errors` lists each problem), or a bank's resolutions would remove an entry, which an apply cannot.",
+  "merge-invalid":
+    "A merge would combine the two sides' changes into an invalid manifest (`errors` lists each problem), or a bank's resolutions would remove an entry, which an apply cannot.",
   "merge-resolution-unknown":
     "A resolution of an update with merge=true names a path that is not one of its conflicts (the template or its source may have changed since they were read); `errors` names each, and nothing was written.",
   "precondition-failed":
