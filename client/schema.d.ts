@@ -981,6 +981,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ext/svc/banks/{bank_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put back the bank's content (config, mental models, directives) as it was right after an import, edit or restore entry of its history, as one more `restore` entry; dry_run=true answers the changes and writes nothing. 404 for an id that is no such entry of this bank; 409 `restore-unavailable` when the history does not keep that content */
+        post: operations["postBanksBankIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ext/svc/banks/{bank_id}/mental-models/{id}": {
         parameters: {
             query?: never;
@@ -1927,6 +1944,8 @@ export interface components {
             template: string;
             /** @description Display name; defaults to bank_id for a new bank, renames an existing one. */
             name?: string | null;
+            /** @description With merge only: how to resolve conflicts, by the paths a merge-conflict problem names (`manifest.directives[0].content`). When they cover every conflict the merge is written at once; else 409 merge-conflict lists the conflicts left. Paths that are no conflict of a bank are not used. */
+            resolutions?: components["schemas"]["MergeResolution"][] | null;
         };
         /**
          * @example {
@@ -1945,6 +1964,10 @@ export interface components {
             template: string;
             /** @description The banks to apply the template to, in this order: ids, or `{bank_id, if_match}` pairs that apply only to a bank still at that ETag. Absent: every bank you may write whose last applied template is this one and which is behind, by id. */
             bank_ids?: (string | components["schemas"]["ConditionalBank"])[] | null;
+            /** @description Keep the bank's local edits: merge three ways (base: what its last apply wrote; local: the bank now; upstream: what the template now writes over that base). A conflict answers 409 merge-conflict and writes nothing. For a rollout, that bank's `problem`; the others go on. */
+            merge?: boolean | null;
+            /** @description With merge only: how to resolve conflicts, by the paths a merge-conflict problem names (`manifest.directives[0].content`). When they cover every conflict the merge is written at once; else 409 merge-conflict lists the conflicts left. Paths that are no conflict of a bank are not used. */
+            resolutions?: components["schemas"]["MergeResolution"][] | null;
         };
         ConditionalBank: {
             bank_id: string;
@@ -1965,6 +1988,15 @@ export interface components {
             name?: string;
             /** @description Config fields to set, merged into the bank's own as an import merges them (fields not named keep their values); a field set to null drops the bank's own value, so the server's default applies again. */
             config?: components["schemas"]["BankTemplateConfig"];
+        };
+        /**
+         * @example {
+         *       "entry": "3f2b9c1e-5d0a-4c8e-9a51-2b7f0d6e4a10"
+         *     }
+         */
+        RestoreBankRequest: {
+            /** @description The id of an `import`, `edit` or `restore` entry of the bank's history: its content right after that entry is put back. */
+            entry: string;
         };
         /**
          * @description One mental model of a bank template manifest, without its `id` (the path gives it); it replaces the bank's whole.
@@ -2057,11 +2089,12 @@ export interface components {
          *     - `urn:bank-templates:problem:local-edits`: The template has local edits; update with force=true to replace them.
          *     - `urn:bank-templates:problem:source-gone`: The template's source has been removed.
          *     - `urn:bank-templates:problem:template-gone`: The template is no longer in its source's catalog.
+         *     - `urn:bank-templates:problem:restore-unavailable`: The bank's history does not keep its content as it was right after that entry (recorded before contents were kept); entries since then can be restored.
          *     - `urn:bank-templates:problem:stale-policy-document`: The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.
          *     - `urn:bank-templates:problem:not-from-source`: The template was made by hand, not installed from a source, so it has no upstream.
-         *     - `urn:bank-templates:problem:merge-conflict`: An update with merge=true found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.
-         *     - `urn:bank-templates:problem:merge-base-missing`: An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.
-         *     - `urn:bank-templates:problem:merge-invalid`: An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.
+         *     - `urn:bank-templates:problem:merge-conflict`: A merge (a template update with merge=true, or a bank apply or rollout with merge) found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.
+         *     - `urn:bank-templates:problem:merge-base-missing`: A merge has no base: for a template update, the version last installed or updated from the source is no longer kept (update with force=true instead); for a bank, its last apply kept no content (apply without merge instead).
+         *     - `urn:bank-templates:problem:merge-invalid`: A merge would combine the two sides' changes into an invalid manifest (`errors` lists each problem), or a bank's resolutions would remove an entry, which an apply cannot.
          *     - `urn:bank-templates:problem:merge-resolution-unknown`: A resolution of an update with merge=true names a path that is not one of its conflicts (the template or its source may have changed since they were read); `errors` names each, and nothing was written.
          *     - `urn:bank-templates:problem:precondition-failed`: The `If-Match` (or `If-None-Match: *`) of a write does not hold: the resource changed since that version was read (or exists, or does not); `ETag` names the current version, and nothing was written.
          *     - `urn:bank-templates:problem:invalid-idempotency-key`: The Idempotency-Key header is not 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:` and `-`.
@@ -2082,7 +2115,7 @@ export interface components {
          *     - `urn:bank-templates:problem:upstream-timeout`: An upstream server did not answer in time.
          * @enum {string}
          */
-        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:malformed-request" | "urn:bank-templates:problem:headers-too-large" | "urn:bank-templates:problem:request-timeout" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:merge-resolution-unknown" | "urn:bank-templates:problem:precondition-failed" | "urn:bank-templates:problem:invalid-idempotency-key" | "urn:bank-templates:problem:idempotency-key-reused" | "urn:bank-templates:problem:idempotency-key-in-use" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
+        ProblemType: "urn:bank-templates:problem:bad-request" | "urn:bank-templates:problem:malformed-json" | "urn:bank-templates:problem:body-not-object" | "urn:bank-templates:problem:body-too-deep" | "urn:bank-templates:problem:invalid-path-encoding" | "urn:bank-templates:problem:malformed-request" | "urn:bank-templates:problem:headers-too-large" | "urn:bank-templates:problem:request-timeout" | "urn:bank-templates:problem:unauthorized" | "urn:bank-templates:problem:key-expired" | "urn:bank-templates:problem:key-read-only" | "urn:bank-templates:problem:forbidden" | "urn:bank-templates:problem:cross-site-session" | "urn:bank-templates:problem:not-found" | "urn:bank-templates:problem:method-not-allowed" | "urn:bank-templates:problem:conflict" | "urn:bank-templates:problem:id-taken" | "urn:bank-templates:problem:limit-reached" | "urn:bank-templates:problem:last-admin" | "urn:bank-templates:problem:local-edits" | "urn:bank-templates:problem:source-gone" | "urn:bank-templates:problem:template-gone" | "urn:bank-templates:problem:restore-unavailable" | "urn:bank-templates:problem:stale-policy-document" | "urn:bank-templates:problem:not-from-source" | "urn:bank-templates:problem:merge-conflict" | "urn:bank-templates:problem:merge-base-missing" | "urn:bank-templates:problem:merge-invalid" | "urn:bank-templates:problem:merge-resolution-unknown" | "urn:bank-templates:problem:precondition-failed" | "urn:bank-templates:problem:invalid-idempotency-key" | "urn:bank-templates:problem:idempotency-key-reused" | "urn:bank-templates:problem:idempotency-key-in-use" | "urn:bank-templates:problem:payload-too-large" | "urn:bank-templates:problem:unsupported-media-type" | "urn:bank-templates:problem:validation-failed" | "urn:bank-templates:problem:invalid-characters" | "urn:bank-templates:problem:wrong-password" | "urn:bank-templates:problem:rate-limited" | "urn:bank-templates:problem:internal-error" | "urn:bank-templates:problem:client-gone" | "urn:bank-templates:problem:bad-gateway" | "urn:bank-templates:problem:invalid-upstream-manifest" | "urn:bank-templates:problem:unusable-upstream-content" | "urn:bank-templates:problem:database-unavailable" | "urn:bank-templates:problem:upstream-timeout";
         FieldError: {
             /** @example manifest.mental_models[1].id */
             path: string;
@@ -2697,10 +2730,10 @@ export interface components {
             locally_modified: boolean;
         };
         BankHistory: {
-            /** @description Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, and one `edit` entry per edit of the bank in place. */
+            /** @description Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, one `edit` entry per edit of the bank in place, and one `restore` entry per real restore. */
             entries: components["schemas"]["BankHistoryEntry"][];
         };
-        BankHistoryEntry: components["schemas"]["BankImport"] | components["schemas"]["BankPolicyChange"] | components["schemas"]["BankEdit"];
+        BankHistoryEntry: components["schemas"]["BankImport"] | components["schemas"]["BankPolicyChange"] | components["schemas"]["BankEdit"] | components["schemas"]["BankRestore"];
         BankImport: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2793,6 +2826,25 @@ export interface components {
                 } | null;
             };
         };
+        /** @description One restore of the bank's content (config, mental models, directives) to what it was right after an earlier entry. */
+        BankRestore: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "restore";
+            /** @description Names the entry (e.g. for a policy restore). */
+            id: string;
+            /** @description The principal id whose request restored the bank. */
+            actor: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+            /** @description The id of the entry (an import, an edit or a restore) whose content was put back. */
+            restored_from: string;
+        };
         /** @description A bank as a manifest that, imported into a new bank, reproduces it. Its lists may exceed a manifest's 1,000 entries when several templates were applied to the bank. */
         BankExport: {
             /**
@@ -2806,6 +2858,63 @@ export interface components {
             directives: components["schemas"]["BankTemplateDirective"][];
         } & {
             [key: string]: unknown;
+        };
+        BankRestoreResult: {
+            bank_id: string;
+            /** @description The entry whose content was (or, on a dry run, would be) put back. */
+            restored_from: string;
+            dry_run: boolean;
+            changes: components["schemas"]["RestoreChanges"];
+        };
+        /** @description What a restore changes in the bank, each with its value before and after; a dry run answers what the real restore would. With the remote store, entries as Hindsight reports them. */
+        RestoreChanges: {
+            /** @description Config fields whose value changes. */
+            config: {
+                field: string;
+                /** @description The bank's own value now; null: none (the server's default). */
+                before: unknown;
+                /** @description The value the restore puts back; null: none (the server's default). */
+                after: unknown;
+            }[];
+            /**
+             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty, and the restore leaves the bank's config as it is.
+             * @constant
+             */
+            config_unreadable?: true;
+            /** @description Mental models created, changed or removed; those left identical are not listed. */
+            mental_models: {
+                id: string;
+                /**
+                 * @description `create` for a mental model the bank lacks, `update` for one whose content changes, `delete` for one the bank did not have then.
+                 * @enum {string}
+                 */
+                change: "create" | "update" | "delete";
+                /** @description The mental model as the bank holds it; null for a creation. */
+                before: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description The mental model as the restore leaves it; null for a removal. */
+                after: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+            /** @description Directives created, changed or removed; those left identical are not listed. */
+            directives: {
+                name: string;
+                /**
+                 * @description `create` for a directive the bank lacks, `update` for one whose content changes, `delete` for one the bank did not have then.
+                 * @enum {string}
+                 */
+                change: "create" | "update" | "delete";
+                /** @description The directive as the bank holds it; null for a creation. */
+                before: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description The directive as the restore leaves it; null for a removal. */
+                after: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
         };
         AuditLog: {
             entries: components["schemas"]["AuditEntry"][];
@@ -10521,6 +10630,8 @@ export interface operations {
             query?: {
                 /** @description Compute what the import would do without writing anything. */
                 dry_run?: boolean;
+                /** @description Keep the bank's local edits: merge three ways (base: what its last apply wrote; local: the bank now; upstream: what the template now writes over that base). A conflict answers 409 merge-conflict and writes nothing. */
+                merge?: boolean;
             };
             header?: {
                 /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
@@ -11331,6 +11442,164 @@ export interface operations {
             };
             /** @description No such resource (or not the caller's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An upstream server did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBanksBankIdRestore: {
+        parameters: {
+            query?: {
+                /** @description Answer what the restore would change without writing anything. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                bank_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "entry": "3f2b9c1e-5d0a-4c8e-9a51-2b7f0d6e4a10"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RestoreBankRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankRestoreResult"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -378,6 +378,13 @@ export const bankImports = pgTable(
      * written before §21 (migration 0015 filled it in for each embedded bank's newest import).
      */
     content: json("content").$type<Record<string, unknown>>(),
+    /**
+     * The bank's content right after an import that merged (CONTRACT §21 `merge`), when it kept local
+     * edits: `content` then holds what the template alone wrote over the previous apply (the next
+     * merge's base, what `locally_modified` compares with), this what the bank held. Null otherwise:
+     * the bank then held `content`. A restore puts back this, else `content`.
+     */
+    written: json("written").$type<Record<string, unknown>>(),
   },
   (t) => [index("bank_imports_bank_idx").on(t.bankId, t.appliedAt)],
 );
@@ -398,6 +405,26 @@ export const bankEdits = pgTable(
     after: json("after").$type<Record<string, unknown>>().notNull(),
   },
   (t) => [index("bank_edits_bank_idx").on(t.bankId, t.at)],
+);
+
+/**
+ * Every restore of a bank's content (CONTRACT §21, POST P/banks/{bank_id}/restore): entries of the bank's
+ * history naming the entry whose content it put back, with the content it left (`{config, mentalModels,
+ * directives}` as its store reported it, as bank_imports.content), so a later restore can start from it.
+ * No foreign key, as for its imports; they go with the bank.
+ */
+export const bankRestores = pgTable(
+  "bank_restores",
+  {
+    id: text("id").primaryKey().default(sql`gen_random_uuid()`),
+    bankId: text("bank_id").notNull(),
+    actor: text("actor").notNull(),
+    at: timestamptz("at").notNull().defaultNow(),
+    /** The history entry (an import, an edit or a restore of this bank) whose content was put back. No foreign key: ids only name entries. */
+    restoredFrom: text("restored_from").notNull(),
+    content: json("content").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("bank_restores_bank_idx").on(t.bankId, t.at)],
 );
 
 /**

@@ -1,6 +1,6 @@
 import { gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEntries, bankPolicyChanges } from "@/db/schema";
+import { auditEntries, bankImports, bankPolicyChanges } from "@/db/schema";
 import { defineEndpoint } from "@/lib/contracts/endpoint";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { buildOpenApiDocument } from "@/lib/contracts/registry/openapi";
@@ -71,6 +71,9 @@ interface WriteFixture {
 
 /** A policy entry of mia-bank's history, stored by beforeAll, that the restore fixture puts back. */
 const RESTORABLE_POLICY_ENTRY = "audit-restorable-policy-entry";
+
+/** An import entry of mia-bank's history (an empty bank), stored by beforeAll, that the bank restore fixture puts back. */
+const RESTORABLE_IMPORT_ENTRY = "audit-restorable-import-entry";
 
 // Ids created by earlier fixtures, for the later ones.
 const created: Record<string, string> = {};
@@ -387,6 +390,15 @@ const FIXTURES: WriteFixture[] = [
     about: ["bank", "mia-bank", "change"],
   },
   {
+    // Puts back the content the import entry beforeAll stored kept (an empty bank).
+    operation: "POST /ext/svc/banks/{bank_id}/restore",
+    caller: "member",
+    path: "/ext/svc/banks/mia-bank/restore",
+    body: { entry: RESTORABLE_IMPORT_ENTRY },
+    target: "/ext/svc/banks/mia-bank",
+    about: ["bank", "mia-bank", "change"],
+  },
+  {
     operation: "DELETE /ext/svc/banks/{bank_id}",
     caller: "member",
     path: "/ext/svc/banks/mia-bank",
@@ -421,6 +433,15 @@ beforeAll(async () => {
   await t.app.db
     .insert(bankPolicyChanges)
     .values({ id: RESTORABLE_POLICY_ENTRY, bankId: "mia-bank", actor: "mia", before: null, after: { version: "2026-03-24" } });
+  await t.app.db.insert(bankImports).values({
+    id: RESTORABLE_IMPORT_ENTRY,
+    bankId: "mia-bank",
+    template: "server/alpha",
+    actor: "mia",
+    importResult: {},
+    content: { config: {}, mentalModels: [], directives: [] },
+    appliedAt: new Date(0),
+  });
   expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "mia", password: MIA_PASSWORD })).status).toBe(201);
   tokens.member = (await call("admin", "POST", "/ext/svc/admin/users/mia/api-keys", {})).body.token;
   created.miaSession = (await createSession(t.app.db, "mia")).publicId;

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, useTestApp } from "./support/app";
 import { type CliRun, runCli } from "./support/cli-process";
@@ -87,5 +90,38 @@ describe("bank-templates banks rollout", () => {
     expect(show.stdout).toMatch(
       /personal\/notes version 2 .* \(behind: version 3 restores version 1; rolling it out takes this bank back\)/,
     );
+  });
+});
+
+describe("bank-templates banks rollout --merge", () => {
+  it("keeps each bank's edits, fails a conflicting bank with its conflicts, and resolves them from a file", async () => {
+    expect((await erin.post("/ext/svc/me/templates", { id: "merged", name: "Merged", manifest: manifest() })).status).toBe(200);
+    for (const id of ["erin-kept", "erin-conflict"])
+      expect((await erin.post("/ext/svc/banks", { bank_id: id, template: "merged" })).status).toBe(200);
+    expect((await erin.put("/ext/svc/banks/erin-kept/directives/Mine", { content: "Mine." })).status).toBe(200);
+    expect((await erin.put(`/ext/svc/banks/erin-conflict/directives/${encodeURIComponent("Be brief")}`, { content: "Ours." })).status).toBe(
+      200,
+    );
+    const newer = manifest({ directives: [manifest().directives[0], { name: "Be brief", content: "One sentence." }] });
+    expect((await erin.patch("/ext/svc/me/templates/merged", { manifest: newer })).status).toBe(200);
+
+    const run = await cli(erin, ["banks", "rollout", "merged", "--merge"]);
+    expect(run.code).toBe(5);
+    expect(run.stdout).toMatch(/erin-kept\s+applied/);
+    expect(run.stdout).toMatch(/erin-conflict\s+failed\s+409 .*manifest\.directives\[1\]\.content/);
+    expect((await erin.get("/ext/svc/banks/erin-kept")).body.directives.map((d: { name: string }) => d.name)).toContain("Mine");
+
+    const scratch = await mkdtemp(path.join(tmpdir(), "bank-templates-rollout-"));
+    try {
+      const file = path.join(scratch, "resolutions.json");
+      await writeFile(file, JSON.stringify([{ path: "manifest.directives[1].content", take: "local" }]));
+      const resolved = await cli(erin, ["banks", "rollout", "merged", "--merge", "--bank", "erin-conflict", "--resolutions", file]);
+      expect(resolved.code, resolved.stderr).toBe(0);
+      const bank = (await erin.get("/ext/svc/banks/erin-conflict")).body;
+      expect(bank.directives.find((d: { name: string }) => d.name === "Be brief").content).toBe("Ours.");
+      expect(bank.behind).toBe(false);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 });

@@ -241,6 +241,25 @@ describe("the bank-templates CLI", () => {
     });
   });
 
+  it("banks restore --dry-run prints what a restore would change; then restores, and history names it", async () => {
+    const applied = (await member.get("/ext/svc/banks/cli:demo/history")).body.entries[0].id;
+    expect((await member.delete(`/ext/svc/banks/cli:demo/directives/${encodeURIComponent("Cite sources")}`)).status).toBe(200);
+    const dryRun = await cli(["banks", "restore", "cli:demo", applied, "--dry-run"]);
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain(`dry run: restoring bank cli:demo to entry ${applied}`);
+    expect(dryRun.stdout).toMatch(/^ {2}\+ Cite sources \(create\)$/m);
+    expect((await member.get("/ext/svc/banks/cli:demo")).body.directives).toHaveLength(1);
+
+    const restored = await cli(["banks", "restore", "cli:demo", applied, "--json"]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(parse(restored)).toMatchObject({ restored_from: applied, dry_run: false });
+    expect((await member.get("/ext/svc/banks/cli:demo")).body.directives).toHaveLength(2);
+    const history = await cli(["banks", "history", "cli:demo"]);
+    expect(history.stdout).toContain(`restored: content put back as it was right after entry ${applied}`);
+    const missing = await cli(["banks", "restore", "cli:demo", "no-such-entry"]);
+    expect(missing.code).not.toBe(0);
+  });
+
   it("puts, reads and resolves a bank policy; validates manifests", async () => {
     const policyFile = path.join(scratch, "policy.json");
     await writeFile(

@@ -1,7 +1,7 @@
-// banks create|list|show|history|edit|export|rollout.
+// banks create|list|show|history|edit|restore|export|rollout.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { editDid } from "@/lib/contracts/banks/edit-words";
+import { editDid, restoredWhat } from "@/lib/contracts/banks/edit-words";
 import { plural } from "@/lib/shared/plural";
 import type { Schemas } from "../../client";
 import { bulkExitCode } from "../bulk";
@@ -24,6 +24,21 @@ interface CreateOptions {
   template: string;
   name?: string;
   dryRun?: boolean;
+}
+
+interface RolloutOptions {
+  bank?: string[];
+  dryRun?: boolean;
+  merge?: boolean;
+  resolutions?: string;
+}
+
+/** A rollout's resolutions from a JSON file: a list, or an object holding `resolutions` (as a request body would). */
+async function readResolutions(file: string): Promise<Schemas["MergeResolution"][]> {
+  const read = await readJsonFile(file);
+  const list = isObject(read) && Array.isArray(read.resolutions) ? read.resolutions : read;
+  if (!Array.isArray(list)) throw usageError(`${file} must hold a JSON list of resolutions [{path, take, value?}].`);
+  return list as Schemas["MergeResolution"][];
 }
 
 export function registerBankCommands(program: Command): void {
@@ -117,7 +132,9 @@ export function registerBankCommands(program: Command): void {
               ? [entry.applied_at, entry.template, entry.source_revision, entry.actor]
               : entry.kind === "edit"
                 ? [entry.at, `edited: ${editDid(entry)}`, null, entry.actor]
-                : [entry.at, entry.after === null ? "policy deleted" : "policy changed", null, entry.actor],
+                : entry.kind === "restore"
+                  ? [entry.at, `restored: ${restoredWhat(entry)}`, null, entry.actor]
+                  : [entry.at, entry.after === null ? "policy deleted" : "policy changed", null, entry.actor],
           ),
           "no template was applied and no policy set yet",
         );
@@ -167,6 +184,31 @@ export function registerBankCommands(program: Command): void {
     );
 
   banks
+    .command("restore")
+    .description(
+      "put back a bank's config, mental models and directives as they were right after an entry of its history (see banks history --json for ids); --dry-run shows the changes and writes nothing",
+    )
+    .argument("<bank_id>", "the bank's id")
+    .argument("<entry>", "the id of an import, edit or restore entry of the bank's history")
+    .option("--dry-run", "compute and print what the restore would change, without writing")
+    .action(
+      action(async (context, bankId: string, entry: string, options: { dryRun?: boolean }) => {
+        const api = await context.connect();
+        const result = await api.call(
+          api.client.POST("/ext/svc/banks/{bank_id}/restore", {
+            params: { path: { bank_id: bankId }, query: { dry_run: options.dryRun ?? false } },
+            body: { entry },
+          }),
+        );
+        if (context.json) return printJson(result);
+        const what = result.dry_run
+          ? `dry run: restoring bank ${bankId} to entry ${entry} would make these changes (nothing was written)`
+          : `restored bank ${bankId} to entry ${entry}`;
+        printLines(what, ...describeChanges(result.changes));
+      }),
+    );
+
+  banks
     .command("rollout")
     .description(
       "apply a template's current version to banks made from it: those named with --bank, else every bank of yours that is behind it; --dry-run writes nothing",
@@ -177,8 +219,10 @@ export function registerBankCommands(program: Command): void {
       id,
     ])
     .option("--dry-run", "compute what each bank would change, without writing")
+    .option("--merge", "keep each bank's own edits: merge three ways; a bank whose edits conflict fails with its conflicts")
+    .option("--resolutions <file>", "with --merge: a JSON file of [{path, take: local|upstream|value, value?}] resolving conflicts")
     .action(
-      action(async (context, template: string, options: { bank?: string[]; dryRun?: boolean }) => {
+      action(async (context, template: string, options: RolloutOptions) => {
         const api = await context.connect();
         const dryRun = options.dryRun ?? false;
         // One request does every bank: a terminal gets a line while it runs, the results after.
@@ -189,7 +233,12 @@ export function registerBankCommands(program: Command): void {
         const answer = await api.call(
           api.client.POST("/ext/svc/banks/rollout", {
             params: { query: { dry_run: dryRun } },
-            body: { template, ...(options.bank ? { bank_ids: options.bank } : {}) },
+            body: {
+              template,
+              ...(options.bank ? { bank_ids: options.bank } : {}),
+              ...(options.merge ? { merge: true } : {}),
+              ...(options.resolutions ? { resolutions: await readResolutions(options.resolutions) } : {}),
+            },
           }),
         );
         if (context.json) printJson(answer);
@@ -302,13 +351,13 @@ function reportRollout(results: Schemas["RolloutBankResult"][], dryRun: boolean)
   printLines(`${verb} ${applied} of ${results.length}${failed ? `, ${failed} failed` : ""}`);
 }
 
-/** The import's changes, one line each: `+` created, `~` updated, config fields with before → after. */
-function describeChanges(changes: Schemas["ImportChanges"]): string[] {
+/** An import's or a restore's changes, one line each: `+` created, `~` updated, `-` removed, config fields with before → after. */
+function describeChanges(changes: Schemas["ImportChanges"] | Schemas["RestoreChanges"]): string[] {
   const lines: string[] = [];
   if (changes.config.length) {
     lines.push("config:", ...changes.config.map((c) => `  ~ ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`));
   }
-  const mark = (change: "create" | "update") => (change === "create" ? "+" : "~");
+  const mark = (change: "create" | "update" | "delete") => ({ create: "+", update: "~", delete: "-" })[change];
   if (changes.mental_models.length) {
     lines.push("mental models:", ...changes.mental_models.map((m) => `  ${mark(m.change)} ${m.id} (${m.change})`));
   }

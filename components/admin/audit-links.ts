@@ -66,6 +66,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "bank.policy.delete": "Bank policy deleted",
   "bank.policy.put": "Bank policy saved",
   "bank.policy.restore": "Bank policy restored",
+  "bank.restore": "Bank content restored",
   "service_account.create": "Service account created",
   "service_account.delete": "Service account deleted",
   "session.revoke": "Console session signed out",

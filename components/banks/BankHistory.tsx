@@ -9,7 +9,7 @@ import { formatJson } from "@/components/templates/json-text";
 import { ManifestDiff } from "@/components/templates/ManifestDiff";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
-import { editDid } from "@/lib/contracts/banks/edit-words";
+import { editDid, restoredWhat } from "@/lib/contracts/banks/edit-words";
 import type { ImportResult } from "@/lib/contracts/banks/schemas";
 import { plural } from "@/lib/shared/plural";
 import { policyHistoryHref } from "./links";
@@ -78,7 +78,24 @@ export function BankHistory({ bankId }: { bankId: string }) {
         entry.kind === "import" ? (
           <ImportRow key={entry.id} entry={entry} />
         ) : entry.kind === "edit" ? (
-          <EditRow key={entry.id} entry={entry} />
+          <ContentRow
+            key={entry.id}
+            at={entry.at}
+            what="Edited here"
+            actor={entry.actor}
+            did={editDid(entry)}
+            testId="bank-history-edit"
+            change={entry}
+          />
+        ) : entry.kind === "restore" ? (
+          <ContentRow
+            key={entry.id}
+            at={entry.at}
+            what="Restored"
+            actor={entry.actor}
+            did={restoredWhat(entry)}
+            testId="bank-history-restore"
+          />
         ) : (
           <PolicyRow
             key={entry.id}
@@ -134,37 +151,63 @@ function ImportRow({ entry }: { entry: Extract<HistoryEntry, { kind: "import" }>
   );
 }
 
-/** An edit of the bank in place (CONTRACT §21): what it touched, in words, and on request as a diff of before and after. */
-function EditRow({ entry }: { entry: Extract<HistoryEntry, { kind: "edit" }> }) {
+/**
+ * An edit or a restore of the bank's content: what it was, who, and what it did in words; an edit
+ * (CONTRACT §21) also on request as a diff of before and after.
+ */
+function ContentRow({
+  at,
+  what,
+  actor,
+  did,
+  testId,
+  change,
+}: {
+  at: string;
+  what: string;
+  actor: string;
+  did: string;
+  testId: string;
+  change?: { before: unknown; after: unknown };
+}) {
   const [open, setOpen] = useState(false);
   const diffId = useId();
   return (
-    <Table.Tr data-testid="bank-history-edit">
-      <When at={entry.at} />
+    <Table.Tr data-testid={testId}>
+      <When at={at} />
       <Table.Td data-label="What">
-        <Text size="sm">Edited here</Text>
+        <Text size="sm">{what}</Text>
       </Table.Td>
       <Table.Td data-label="By">
-        <Text size="sm">{entry.actor}</Text>
+        <Text size="sm">{actor}</Text>
       </Table.Td>
       <Table.Td data-label="What it did">
         <Stack gap={4}>
-          <Text size="sm">{editDid(entry)}</Text>
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            w="fit-content"
-            aria-expanded={open}
-            aria-controls={diffId}
-            onClick={() => setOpen((o) => !o)}
-          >
-            {open ? "Hide the change" : "Show the change"}
-          </Button>
-          <Collapse expanded={open} id={diffId}>
-            {open && (
-              <ManifestDiff before={formatJson(entry.before)} after={formatJson(entry.after)} beforeLabel="Before" afterLabel="After" />
-            )}
-          </Collapse>
+          <Text size="sm">{did}</Text>
+          {change && (
+            <>
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                w="fit-content"
+                aria-expanded={open}
+                aria-controls={diffId}
+                onClick={() => setOpen((o) => !o)}
+              >
+                {open ? "Hide the change" : "Show the change"}
+              </Button>
+              <Collapse expanded={open} id={diffId}>
+                {open && (
+                  <ManifestDiff
+                    before={formatJson(change.before)}
+                    after={formatJson(change.after)}
+                    beforeLabel="Before"
+                    afterLabel="After"
+                  />
+                )}
+              </Collapse>
+            </>
+          )}
         </Stack>
       </Table.Td>
     </Table.Tr>

@@ -18,6 +18,7 @@ const ENDPOINT_ACTIONS = [
   "bank.policy.delete",
   "bank.policy.put",
   "bank.policy.restore",
+  "bank.restore",
   "service_account.create",
   "service_account.delete",
   "session.revoke",

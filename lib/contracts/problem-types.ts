@@ -29,14 +29,17 @@ export const PROBLEM_TYPES = {
   "local-edits": "The template has local edits; update with force=true to replace them.",
   "source-gone": "The template's source has been removed.",
   "template-gone": "The template is no longer in its source's catalog.",
+  "restore-unavailable":
+    "The bank's history does not keep its content as it was right after that entry (recorded before contents were kept); entries since then can be restored.",
   "stale-policy-document":
     "The policy document a history entry holds no longer validates as a policy document (it was stored under an earlier schema); `errors` lists each problem.",
   "not-from-source": "The template was made by hand, not installed from a source, so it has no upstream.",
   "merge-conflict":
-    "An update with merge=true found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.",
+    "A merge (a template update with merge=true, or a bank apply or rollout with merge) found paths changed both here and upstream to different values; `conflicts` lists each, and nothing was written.",
   "merge-base-missing":
-    "An update with merge=true has no base: the version last installed or updated from the source is no longer kept; update with force=true instead.",
-  "merge-invalid": "An update with merge=true would combine the two sides' changes into an invalid manifest; `errors` lists each problem.",
+    "A merge has no base: for a template update, the version last installed or updated from the source is no longer kept (update with force=true instead); for a bank, its last apply kept no content (apply without merge instead).",
+  "merge-invalid":
+    "A merge would combine the two sides' changes into an invalid manifest (`errors` lists each problem), or a bank's resolutions would remove an entry, which an apply cannot.",
   "merge-resolution-unknown":
     "A resolution of an update with merge=true names a path that is not one of its conflicts (the template or its source may have changed since they were read); `errors` names each, and nothing was written.",
   "precondition-failed":
@@ -93,6 +96,7 @@ export const PROBLEM_STATUS: Record<ProblemType, number> = {
   "local-edits": 409,
   "source-gone": 409,
   "template-gone": 409,
+  "restore-unavailable": 409,
   "stale-policy-document": 409,
   "merge-conflict": 409,
   "merge-base-missing": 409,

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { BankEdit } from "./schemas";
+import type { BankEdit, BankRestore } from "./schemas";
 
 type EditState = z.input<typeof BankEdit>["before"];
 
@@ -27,3 +27,7 @@ export function editDid({ before, after }: Pick<z.input<typeof BankEdit>, "befor
   ].filter(Boolean);
   return parts.length ? parts.join("; ") : "nothing";
 }
+
+/** What a restore of a bank did, in a line for its history entry; the console's history and the CLI's say it alike. */
+export const restoredWhat = ({ restored_from }: Pick<z.input<typeof BankRestore>, "restored_from">) =>
+  `content put back as it was right after entry ${restored_from}`;

@@ -12,6 +12,7 @@ export const bankRoutes = {
   history: route("GET", `${bank}/history`),
   export: route("GET", `${bank}/export`),
   remove: route("DELETE", bank),
+  restore: route("POST", `${bank}/restore`),
   patch: route("PATCH", bank),
   putMentalModel: route("PUT", `${bank}/mental-models/{id}`),
   removeMentalModel: route("DELETE", `${bank}/mental-models/{id}`),

@@ -3,7 +3,7 @@ import { BANK_ID_PATTERN } from "@/lib/contracts/banks/ids";
 import { queryFlag, timestamp } from "@/lib/contracts/fields";
 import { NestedProblemSchema } from "@/lib/contracts/problem-schema";
 import { BankTemplateConfig, BankTemplateDirective, BankTemplateMentalModel } from "@/lib/contracts/templates/manifest";
-import { TEMPLATE_ID_PATTERN, TemplateVersionSummary } from "@/lib/contracts/templates/schemas";
+import { MergeResolutions, TEMPLATE_ID_PATTERN, TemplateVersionSummary } from "@/lib/contracts/templates/schemas";
 
 const bankId = z.string().regex(BANK_ID_PATTERN, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'");
 
@@ -12,17 +12,31 @@ const templateRefDescription = "`personal/{id}`, `server/{id}`, or a bare `{id}`
 /** A bank's display name, as a create and a PATCH take it. */
 const bankName = z.string().trim().min(1).max(200);
 
+/** How a merge into a bank resolves its conflicts (CONTRACT §21); only with merge. */
+const bankResolutions = MergeResolutions.optional().meta({
+  description:
+    "With merge only: how to resolve conflicts, by the paths a merge-conflict problem names (`manifest.directives[0].content`). When they cover every conflict the merge is written at once; else 409 merge-conflict lists the conflicts left. Paths that are no conflict of a bank are not used.",
+});
+
+const mergeDescription =
+  "Keep the bank's local edits: merge three ways (base: what its last apply wrote; local: the bank now; upstream: what the template now writes over that base). A conflict answers 409 merge-conflict and writes nothing.";
+
 export const CreateBankRequest = z
   .strictObject({
     bank_id: bankId,
     template: z.string().min(1).meta({ description: templateRefDescription, example: "server/support-bot" }),
     name: bankName.optional().meta({ description: "Display name; defaults to bank_id for a new bank, renames an existing one." }),
+    resolutions: bankResolutions,
   })
   .meta({ id: "CreateBankRequest", example: { bank_id: "support:eu", template: "server/support-bot", name: "Support (EU)" } });
 
-export const CreateBankQuery = z.strictObject({
-  dry_run: queryFlag("Compute what the import would do without writing anything."),
-});
+const dryRunFlag = queryFlag("Compute what the import would do without writing anything.");
+
+/** POST /banks/rollout's query. */
+export const RolloutQuery = z.strictObject({ dry_run: dryRunFlag });
+
+/** POST /banks's query: `merge` keeps the bank's local edits (CONTRACT §21). */
+export const CreateBankQuery = z.strictObject({ dry_run: dryRunFlag, merge: queryFlag(mergeDescription) });
 
 export const ImportResult = z
   .object({
@@ -180,14 +194,31 @@ export const BankEdit = z
       "One edit of the bank in place (PATCH of the bank, PUT or DELETE of a mental model or directive); `before` and `after` have the same keys.",
   });
 
-export const BankHistoryEntry = z.discriminatedUnion("kind", [BankImport, BankPolicyChange, BankEdit]).meta({ id: "BankHistoryEntry" });
+export const BankRestore = z
+  .object({
+    kind: z.literal("restore"),
+    id: historyEntryId,
+    actor: z.string().meta({ description: "The principal id whose request restored the bank." }),
+    at: timestamp,
+    restored_from: historyEntryId.meta({
+      description: "The id of the entry (an import, an edit or a restore) whose content was put back.",
+    }),
+  })
+  .meta({
+    id: "BankRestore",
+    description: "One restore of the bank's content (config, mental models, directives) to what it was right after an earlier entry.",
+  });
+
+export const BankHistoryEntry = z
+  .discriminatedUnion("kind", [BankImport, BankPolicyChange, BankEdit, BankRestore])
+  .meta({ id: "BankHistoryEntry" });
 export type BankHistoryEntry = z.output<typeof BankHistoryEntry>;
 
 export const BankHistory = z
   .object({
     entries: z.array(BankHistoryEntry).meta({
       description:
-        "Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, and one `edit` entry per edit of the bank in place.",
+        "Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, one `edit` entry per edit of the bank in place, and one `restore` entry per real restore.",
     }),
   })
   .meta({ id: "BankHistory" });
@@ -278,6 +309,11 @@ export const RolloutRequest = z
         description:
           "The banks to apply the template to, in this order: ids, or `{bank_id, if_match}` pairs that apply only to a bank still at that ETag. Absent: every bank you may write whose last applied template is this one and which is behind, by id.",
       }),
+    merge: z
+      .boolean()
+      .optional()
+      .meta({ description: `${mergeDescription} For a rollout, that bank's \`problem\`; the others go on.` }),
+    resolutions: bankResolutions,
   })
   .meta({ id: "RolloutRequest", example: { template: "server/support-bot", bank_ids: ["support:eu", "support:us"] } });
 
@@ -358,3 +394,60 @@ export const PutDirectiveRequest = BankTemplateDirective.omit({ name: true })
     description: "One directive of a bank template manifest, without its `name` (the path gives it); it replaces the bank's whole.",
     example: { content: "Name the document each fact comes from.", priority: 5 },
   });
+
+export const RestoreBankRequest = z
+  .strictObject({
+    entry: historyEntryId.min(1).max(200).meta({
+      description:
+        "The id of an `import`, `edit` or `restore` entry of the bank's history: its content right after that entry is put back.",
+    }),
+  })
+  .meta({ id: "RestoreBankRequest", example: { entry: "3f2b9c1e-5d0a-4c8e-9a51-2b7f0d6e4a10" } });
+
+export const RestoreBankQuery = z.strictObject({
+  dry_run: queryFlag("Answer what the restore would change without writing anything."),
+});
+
+/** What a mental model change and a directive change of a restore share; `what` names the kind of entry. */
+const restoredEntryFields = (what: string) => ({
+  change: z.enum(["create", "update", "delete"]).meta({
+    description: `\`create\` for a ${what} the bank lacks, \`update\` for one whose content changes, \`delete\` for one the bank did not have then.`,
+  }),
+  before: changedEntry.nullable().meta({ description: `The ${what} as the bank holds it; null for a creation.` }),
+  after: changedEntry.nullable().meta({ description: `The ${what} as the restore leaves it; null for a removal.` }),
+});
+
+export const RestoreChanges = z
+  .object({
+    config: z
+      .array(
+        z.object({
+          field: z.string(),
+          before: z.unknown().meta({ description: "The bank's own value now; null: none (the server's default)." }),
+          after: z.unknown().meta({ description: "The value the restore puts back; null: none (the server's default)." }),
+        }),
+      )
+      .meta({ description: "Config fields whose value changes." }),
+    config_unreadable: configUnreadable("`config` is then empty, and the restore leaves the bank's config as it is."),
+    mental_models: z
+      .array(z.object({ id: z.string(), ...restoredEntryFields("mental model") }))
+      .meta({ description: "Mental models created, changed or removed; those left identical are not listed." }),
+    directives: z
+      .array(z.object({ name: z.string(), ...restoredEntryFields("directive") }))
+      .meta({ description: "Directives created, changed or removed; those left identical are not listed." }),
+  })
+  .meta({
+    id: "RestoreChanges",
+    description:
+      "What a restore changes in the bank, each with its value before and after; a dry run answers what the real restore would. With the remote store, entries as Hindsight reports them.",
+  });
+export type RestoreChanges = z.output<typeof RestoreChanges>;
+
+export const BankRestoreResult = z
+  .object({
+    bank_id: z.string(),
+    restored_from: historyEntryId.meta({ description: "The entry whose content was (or, on a dry run, would be) put back." }),
+    dry_run: z.boolean(),
+    changes: RestoreChanges,
+  })
+  .meta({ id: "BankRestoreResult" });

@@ -133,24 +133,25 @@ const MergeResolutionSchema = z
   })
   .meta({ id: "MergeResolution" });
 
+/** A merge request's resolutions (CONTRACT §21), each path at most once: templates' update and banks' applies take them. */
+export const MergeResolutions = z
+  .array(MergeResolutionSchema)
+  .max(1000)
+  .superRefine((resolutions, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, { path }] of resolutions.entries()) {
+      if (seen.has(path)) ctx.addIssue({ code: "custom", path: [i, "path"], message: "resolves a path already resolved" });
+      seen.add(path);
+    }
+  });
+
 /** POST T/{id}/update: the body is optional (read as `{}`); `resolutions` only with merge=true. */
 export const UpdateRequest = z
   .strictObject({
-    resolutions: z
-      .array(MergeResolutionSchema)
-      .max(1000)
-      .superRefine((resolutions, ctx) => {
-        const seen = new Set<string>();
-        for (const [i, { path }] of resolutions.entries()) {
-          if (seen.has(path)) ctx.addIssue({ code: "custom", path: [i, "path"], message: "resolves a path already resolved" });
-          seen.add(path);
-        }
-      })
-      .optional()
-      .meta({
-        description:
-          "With merge=true only: how to resolve conflicts. When they cover every conflict the merge is written at once, as one version with action `merge`; else 409 merge-conflict lists the conflicts left. A path that is not a conflict is 422.",
-      }),
+    resolutions: MergeResolutions.optional().meta({
+      description:
+        "With merge=true only: how to resolve conflicts. When they cover every conflict the merge is written at once, as one version with action `merge`; else 409 merge-conflict lists the conflicts left. A path that is not a conflict is 422.",
+    }),
   })
   .meta({
     id: "UpdateRequest",

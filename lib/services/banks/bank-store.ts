@@ -1,6 +1,7 @@
 import type { z } from "zod";
-import type { BankDetail, BankSummary, ImportChanges, ImportResult } from "@/lib/contracts/banks/schemas";
+import type { BankDetail, BankSummary, ImportChanges, ImportResult, RestoreChanges } from "@/lib/contracts/banks/schemas";
 import type { BankTemplateManifest } from "@/lib/contracts/templates/manifest";
+import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import type { ServiceContext } from "@/lib/services/context";
 import type { BankContents } from "./changes";
 
@@ -20,6 +21,8 @@ export interface ImportRequest {
   name?: string;
   template: AppliedTemplate;
   dryRun: boolean;
+  /** Keep the bank's local edits (CONTRACT §21): merge three ways, with these resolutions of conflicts. */
+  merge?: { resolutions: readonly MergeResolutionEntry[] };
 }
 
 export interface ImportOutcome {
@@ -38,6 +41,18 @@ export type BankEdit =
   | { kind: "mental_model"; id: string; entry: Entry | null }
   /** PUT (entry: the whole directive, name included) or DELETE (null) of one directive. */
   | { kind: "directive"; name: string; entry: Entry | null };
+
+/** A restore of a bank's content (CONTRACT §21), as the service asks a store to make it. */
+export interface RestoreRequest {
+  /** The history entry whose content is put back. */
+  restoredFrom: string;
+  /**
+   * That content, read from the bank's history once the store found the bank and may write it (so an
+   * invisible bank is 404 before anything of its history is told); throws 404 or 409 `restore-unavailable`.
+   */
+  target: (tx: ServiceContext) => Promise<BankContents>;
+  dryRun: boolean;
+}
 
 /** Which banks a listing keeps (none given: every bank the caller may see). */
 export interface BankFilter {
@@ -66,7 +81,14 @@ export interface BankRecords {
    */
   importHistory(
     tx: ServiceContext,
-    entry: { request: ImportRequest; result: ImportResult; at: Date; content: BankContents | null },
+    entry: {
+      request: ImportRequest;
+      result: ImportResult;
+      at: Date;
+      content: BankContents | null;
+      /** What the bank held after a merge that kept local edits, when `content` is what the template alone wrote. */
+      written?: BankContents | null;
+    },
   ): Promise<Date>;
   /** A real import's audit entry, last: the bank before (null: the import created it) and after. */
   importAudit(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null; after: StoredBankDetail | null }): Promise<void>;
@@ -78,6 +100,14 @@ export interface BankRecords {
     tx: ServiceContext,
     edit: { bankId: string; edit: BankEdit; before: StoredBankDetail; after: StoredBankDetail },
   ): Promise<PresentedBank>;
+  /**
+   * A restore's history entry, with the content it left (as the store reported it after), and its
+   * audit entry (`bank.restore`), the bank as the store read it before and after.
+   */
+  restore(
+    tx: ServiceContext,
+    restore: { bankId: string; restoredFrom: string; content: BankContents; before: StoredBankDetail; after: StoredBankDetail },
+  ): Promise<void>;
   /** A deletion's records (its history and policy go with the bank) and audit entry, the bank read before both. */
   removal(tx: ServiceContext, bank: { bankId: string; before: StoredBankDetail | null }): Promise<void>;
   /**
@@ -112,4 +142,9 @@ export interface BankStore {
    * may not write it (as for applying a template to it).
    */
   edit(ctx: ServiceContext, bankId: string, edit: BankEdit): Promise<PresentedBank>;
+  /**
+   * Puts back the bank's content as the request's target gives it (CONTRACT §21) and runs the
+   * restore's records; on a dry run only answers what it would change. 404 and 403 as for an edit.
+   */
+  restore(ctx: ServiceContext, bankId: string, request: RestoreRequest): Promise<RestoreChanges>;
 }

@@ -8,18 +8,29 @@ import type {
   PatchBankRequest,
   PutDirectiveRequest,
   PutMentalModelRequest,
+  RestoreBankRequest,
 } from "@/lib/contracts/banks/schemas";
-import { notFound } from "@/lib/contracts/errors";
+import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
 import { type BankExport, type BankTemplateManifest, MANIFEST_VERSION } from "@/lib/contracts/templates/manifest";
+import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import type { ServiceContext } from "@/lib/services/context";
 import { checkPrecondition } from "@/lib/services/preconditions";
 import { currentVersion } from "@/lib/services/templates/version-log";
 import type { AppliedTemplate, BankEdit, BankRecords, BankStore, StoredBankDetail } from "./bank-store";
 import { presentBankDetail } from "./detail";
 import { editAction, editEntry } from "./edits";
-import { bankHistoryEntries, deleteBankRecords, holdPolicyLock, recordEdit, recordImport } from "./history";
+import {
+  bankHistoryEntries,
+  contentHistoryUpTo,
+  deleteBankRecords,
+  holdPolicyLock,
+  recordEdit,
+  recordImport,
+  recordRestore,
+} from "./history";
 import type { HindsightConfig } from "./remote";
 import { remoteBankStore } from "./remote-store";
+import { replayEdits } from "./restore";
 import { embeddedBankStore } from "./store";
 import { resolveTemplateRef } from "./template-ref";
 
@@ -30,13 +41,14 @@ const presented = async (tx: ServiceContext, bank: StoredBankDetail | null) => b
  * What every real write to a bank records beside it, whichever store holds it (the stores run it
  * where their write commits): an import's history entry (the template as applied, the caller,
  * the result, the content it left) and `bank.import` entry; an edit's history entry (what it
- * touched, before and after) and its entry (`bank.patch`, `bank.mental_model.put`, …); a deletion's
+ * touched, before and after) and its entry (`bank.patch`, `bank.mental_model.put`, …); a restore's
+ * history entry (the entry restored, the content it left) and `bank.restore` entry; a deletion's
  * history and policy going with the bank (CONTRACT §19) and `bank.delete` entry. Audit entries hold
  * the bank as GET /banks/{bank_id} answers it.
  */
 const bankRecords: BankRecords = {
-  importHistory: (tx, { request, result, at, content }) =>
-    recordImport(tx.db, { bankId: request.bankId, template: request.template, actor: tx.actor.id, result, at, content }),
+  importHistory: (tx, { request, result, at, content, written }) =>
+    recordImport(tx.db, { bankId: request.bankId, template: request.template, actor: tx.actor.id, result, at, content, written }),
   importAudit: async (tx, { bankId, before, after }) => {
     const target = { type: "bank", id: bankId } as const;
     await tx.audit.record({ action: "bank.import", target, before: await presented(tx, before), after: await presented(tx, after) });
@@ -51,6 +63,11 @@ const bankRecords: BankRecords = {
       after: answer,
     });
     return answer;
+  },
+  restore: async (tx, { bankId, restoredFrom, content, before, after }) => {
+    await recordRestore(tx.db, { bankId, actor: tx.actor.id, restoredFrom, content, at: new Date() });
+    const target = { type: "bank", id: bankId } as const;
+    await tx.audit.record({ action: "bank.restore", target, before: await presented(tx, before), after: await presented(tx, after) });
   },
   precondition: async (ctx, read) => {
     if (ctx.precondition && !ctx.precondition.done) checkPrecondition(ctx, await presented(ctx, await read()));
@@ -106,16 +123,26 @@ export async function appliedTemplate(ctx: ServiceContext, ref: string): Promise
   };
 }
 
+/**
+ * What an apply asks of a merge (CONTRACT §21): with `merge`, keep the bank's local edits, its
+ * conflicts resolved by `resolutions`; resolutions without merge are a 422.
+ */
+export function mergeRequest(merge: boolean, resolutions: readonly MergeResolutionEntry[] | undefined) {
+  if (resolutions && !merge) throw invalidField("resolutions", "is only allowed with merge");
+  return merge ? { resolutions: resolutions ?? [] } : undefined;
+}
+
 /** Applies a template to a new or existing bank (or computes what it would do, on a dry run, which records nothing). */
 export async function createBankFromTemplate(
   ctx: ServiceContext,
-  { body: input, dryRun }: { body: z.output<typeof CreateBankRequest>; dryRun: boolean },
+  { body: input, dryRun, merge = false }: { body: z.output<typeof CreateBankRequest>; dryRun: boolean; merge?: boolean },
 ) {
   const { bankCreated, result, changes } = await bankStore(ctx).importTemplate(ctx, {
     bankId: input.bank_id,
     name: input.name,
     template: await appliedTemplate(ctx, input.template),
     dryRun,
+    merge: mergeRequest(merge, input.resolutions),
   });
   return { bank_id: input.bank_id, template: input.template, bank_created: bankCreated, import_result: result, changes };
 }
@@ -183,6 +210,33 @@ export async function editDirective(
 
 /** Every edit goes through the store, which checks who may write the bank and runs the edit's records. */
 const editBank = (ctx: ServiceContext, bankId: string, edit: BankEdit) => bankStore(ctx).edit(ctx, bankId, edit);
+
+/**
+ * POST /banks/{bank_id}/restore (CONTRACT §21): the bank's content put back as it was right after an
+ * import, edit or restore entry of its history: the content the newest import or restore at or before
+ * it kept, with the edits since replayed on it. 404 for an id that is no such entry of this bank (a
+ * policy entry has its own restore); 409 `restore-unavailable` when that import kept no content
+ * (recorded before contents were kept). A dry run answers the changes and writes nothing.
+ */
+export async function restoreBank(
+  ctx: ServiceContext,
+  { bankId, body, dryRun }: BankInput & { body: z.output<typeof RestoreBankRequest>; dryRun: boolean },
+) {
+  const target = async (tx: ServiceContext) => {
+    const history = await contentHistoryUpTo(tx.db, bankId, body.entry);
+    if (!history) throw notFound(`Bank ${bankId} has no import, edit or restore entry ${body.entry} in its history.`);
+    if (!history.content) {
+      throw conflict(
+        `Bank ${bankId}'s history does not keep its content as it was right after entry ${body.entry} (it was recorded before contents were kept); entries from its next apply on can be restored.`,
+        undefined,
+        "restore-unavailable",
+      );
+    }
+    return replayEdits(history.content, history.edits);
+  };
+  const changes = await bankStore(ctx).restore(ctx, bankId, { restoredFrom: body.entry, target, dryRun });
+  return { bank_id: bankId, restored_from: body.entry, dry_run: dryRun, changes };
+}
 
 /** The bank's real imports, newest first (CONTRACT §14); visible as the bank is. */
 export async function bankHistory(ctx: ServiceContext, { bankId }: BankInput): Promise<z.input<typeof BankHistory>> {

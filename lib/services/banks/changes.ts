@@ -71,3 +71,23 @@ function entryChanges(planned: Entry[], existing: Entry[], key: "id" | "name", s
     return isDeepStrictEqual(previous, after) ? [] : [{ key: String(entry[key]), change: "update", before: previous, after }];
   });
 }
+
+/** `entries` with each planned entry of the same key replaced in its place, then the planned new ones in the plan's order. */
+function withPlanned(entries: Entry[], planned: Entry[], key: "id" | "name"): Entry[] {
+  const byKey = new Map(planned.map((entry) => [String(entry[key]), entry]));
+  const known = new Set(entries.map((entry) => String(entry[key])));
+  return [...entries.map((entry) => byKey.get(String(entry[key])) ?? entry), ...planned.filter((entry) => !known.has(String(entry[key])))];
+}
+
+/**
+ * The content an import plan leaves in a bank that held `before`: config fields merged in, each
+ * matched mental model and directive replaced in its place, new ones after the others. A config that
+ * could not be read stays unknown.
+ */
+export function importedContents(before: BankContents, plan: ImportPlan): BankContents {
+  return {
+    config: before.config === null ? null : { ...before.config, ...plan.config },
+    mentalModels: withPlanned(before.mentalModels, plan.mentalModels, "id"),
+    directives: withPlanned(before.directives, plan.directives, "name"),
+  };
+}

@@ -1,9 +1,9 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { bankEdits, bankImports, bankPolicies, bankPolicyChanges } from "@/db/schema";
-import type { BankEdit, BankHistoryEntry, BankImport, BankPolicyChange, ImportResult } from "@/lib/contracts/banks/schemas";
+import { bankEdits, bankImports, bankPolicies, bankPolicyChanges, bankRestores } from "@/db/schema";
+import type { BankEdit, BankHistoryEntry, BankImport, BankPolicyChange, BankRestore, ImportResult } from "@/lib/contracts/banks/schemas";
 import { iso } from "@/lib/contracts/fields";
 import type { AppliedTemplate } from "./bank-store";
 import type { BankContents } from "./changes";
@@ -17,8 +17,10 @@ export interface ImportRecord {
   actor: string;
   result: ImportResult;
   at: Date;
-  /** The bank's content as the import left it (CONTRACT §21); null when its store could not say. */
+  /** The bank's content as the import left it (CONTRACT §21); null when its store could not say. After a merge, what the template alone wrote. */
   content: BankContents | null;
+  /** After a merge that kept local edits: what the bank held (bank_imports.written). */
+  written?: BankContents | null;
 }
 
 /**
@@ -30,8 +32,9 @@ function nextEntryTime(bankId: string, at: Date) {
   const newestImport = sql`(select max(${bankImports.appliedAt}) from ${bankImports} where ${bankImports.bankId} = ${bankId})`;
   const newestChange = sql`(select max(${bankPolicyChanges.at}) from ${bankPolicyChanges} where ${bankPolicyChanges.bankId} = ${bankId})`;
   const newestEdit = sql`(select max(${bankEdits.at}) from ${bankEdits} where ${bankEdits.bankId} = ${bankId})`;
+  const newestRestore = sql`(select max(${bankRestores.at}) from ${bankRestores} where ${bankRestores.bankId} = ${bankId})`;
   const interval = sql`interval '1 millisecond'`;
-  return sql`greatest(${at.toISOString()}::timestamptz, ${newestImport} + ${interval}, ${newestChange} + ${interval}, ${newestEdit} + ${interval})`;
+  return sql`greatest(${at.toISOString()}::timestamptz, ${newestImport} + ${interval}, ${newestChange} + ${interval}, ${newestEdit} + ${interval}, ${newestRestore} + ${interval})`;
 }
 
 /**
@@ -53,6 +56,7 @@ export async function recordImport(db: Database, record: ImportRecord): Promise<
       actor: record.actor,
       importResult: record.result,
       content: record.content as Record<string, unknown> | null,
+      written: (record.written ?? null) as Record<string, unknown> | null,
       appliedAt: nextEntryTime(record.bankId, record.at),
     })
     .returning({ appliedAt: bankImports.appliedAt });
@@ -138,15 +142,107 @@ async function editEntries(db: Database, bankId: string): Promise<z.input<typeof
   }));
 }
 
+/** One restore of a bank's content (CONTRACT §21), as its history entry records it. */
+export interface RestoreRecord {
+  bankId: string;
+  /** The id of the actor (user or service account) whose request restored the bank. */
+  actor: string;
+  /** The history entry whose content was put back. */
+  restoredFrom: string;
+  /** The bank's content as the restore left it, as its store reported it (what a later restore starts from). */
+  content: BankContents;
+  at: Date;
+}
+
+/** Records a restore, at `at` or a millisecond after the bank's newest entry, as recordImport records an import. */
+export async function recordRestore(db: Database, record: RestoreRecord): Promise<void> {
+  await db.insert(bankRestores).values({
+    bankId: record.bankId,
+    actor: record.actor,
+    restoredFrom: record.restoredFrom,
+    content: record.content as unknown as Record<string, unknown>,
+    at: nextEntryTime(record.bankId, record.at),
+  });
+}
+
+/** A bank's restores, newest first. */
+async function restoreEntries(db: Database, bankId: string): Promise<z.input<typeof BankRestore>[]> {
+  const rows = await db.select().from(bankRestores).where(eq(bankRestores.bankId, bankId)).orderBy(desc(bankRestores.at));
+  return rows.map((row) => ({ kind: "restore" as const, id: row.id, actor: row.actor, at: iso(row.at), restored_from: row.restoredFrom }));
+}
+
+/** Most edits a restore replays on top of the content an import or restore kept: past it, the entry is not restorable. */
+const MAX_REPLAYED_EDITS = 10_000;
+
+/**
+ * What a restore to one history entry of the bank starts from (CONTRACT §21): the content kept by the
+ * newest import or restore at or before that entry (`content`; null when that one kept none: recorded
+ * before contents were kept, or none exists), and the edits after it up to the entry, oldest first,
+ * which replayed on it give the bank's content right after the entry. Null when `entryId` is no import,
+ * edit or restore of this bank. Entries are recorded a millisecond apart at least, so times order them.
+ */
+export async function contentHistoryUpTo(
+  db: Database,
+  bankId: string,
+  entryId: string,
+): Promise<{ content: BankContents | null; edits: Array<{ after: Record<string, unknown> }> } | null> {
+  const times = await Promise.all(
+    [
+      { table: bankImports, at: bankImports.appliedAt },
+      { table: bankEdits, at: bankEdits.at },
+      { table: bankRestores, at: bankRestores.at },
+    ].map(async ({ table, at }) => {
+      const [row] = await db
+        .select({ at })
+        .from(table)
+        .where(and(eq(table.bankId, bankId), eq(table.id, entryId)))
+        .limit(1);
+      return row?.at;
+    }),
+  );
+  const until = times.find((time) => time !== undefined);
+  if (until === undefined) return null;
+  const [imported] = await db
+    .select({
+      at: bankImports.appliedAt,
+      content: sql<Record<string, unknown> | null>`coalesce(${bankImports.written}, ${bankImports.content})`,
+    })
+    .from(bankImports)
+    .where(and(eq(bankImports.bankId, bankId), lte(bankImports.appliedAt, until)))
+    .orderBy(desc(bankImports.appliedAt))
+    .limit(1);
+  const [restored] = await db
+    .select({ at: bankRestores.at, content: bankRestores.content })
+    .from(bankRestores)
+    .where(and(eq(bankRestores.bankId, bankId), lte(bankRestores.at, until)))
+    .orderBy(desc(bankRestores.at))
+    .limit(1);
+  const start = !imported || (restored && restored.at > imported.at) ? restored : imported;
+  if (!start?.content) return { content: null, edits: [] };
+  const edits = await db
+    .select({ after: bankEdits.after })
+    .from(bankEdits)
+    .where(and(eq(bankEdits.bankId, bankId), gt(bankEdits.at, start.at), lte(bankEdits.at, until)))
+    .orderBy(asc(bankEdits.at))
+    .limit(MAX_REPLAYED_EDITS + 1);
+  if (edits.length > MAX_REPLAYED_EDITS) return { content: null, edits: [] };
+  return { content: start.content as unknown as BankContents, edits };
+}
+
 const entryTime = (entry: z.input<typeof BankHistoryEntry>) => (entry.kind === "import" ? entry.applied_at : entry.at);
 
 /**
- * A bank's history (CONTRACT §14, §16, §21): its imports, its policy's changes and its edits, newest
+ * A bank's history (CONTRACT §14, §16, §21): its imports, its policy's changes, its edits and restores, newest
  * first (merged by time; entries are recorded a millisecond apart, and at one instant a policy change
- * would come first, then an edit). Each list comes sorted, and the sort is stable.
+ * would come first, then a restore, then an edit). Each list comes sorted, and the sort is stable.
  */
 export async function bankHistoryEntries(db: Database, bankId: string): Promise<z.input<typeof BankHistoryEntry>[]> {
-  const lists = await Promise.all([policyEntries(db, bankId), editEntries(db, bankId), importEntries(db, bankId)]);
+  const lists = await Promise.all([
+    policyEntries(db, bankId),
+    restoreEntries(db, bankId),
+    editEntries(db, bankId),
+    importEntries(db, bankId),
+  ]);
   // ISO timestamps of one format compare as text.
   return lists.flat().sort((a, b) => (entryTime(a) < entryTime(b) ? 1 : entryTime(a) > entryTime(b) ? -1 : 0));
 }
@@ -166,7 +262,7 @@ export async function holdPolicyLock(db: Database, bankId: string): Promise<void
 
 /**
  * What a bank's deletion takes along (CONTRACT §19): everything of ours kept under its id, none of
- * it held by a foreign key (the remote store's banks have no row here): its imports and edits, its policy
+ * it held by a foreign key (the remote store's banks have no row here): its imports, edits and restores, its policy
  * and the policy's changes, so a bank created later under that id starts without a policy or
  * history, and nobody is left with a policy they can neither read nor delete. The audit entries
  * stay, the policy's last document with them. Call it in the deletion's transaction holding the
@@ -175,6 +271,7 @@ export async function holdPolicyLock(db: Database, bankId: string): Promise<void
 export async function deleteBankRecords(db: Database, bankId: string): Promise<void> {
   await db.delete(bankImports).where(eq(bankImports.bankId, bankId));
   await db.delete(bankEdits).where(eq(bankEdits.bankId, bankId));
+  await db.delete(bankRestores).where(eq(bankRestores.bankId, bankId));
   await db.delete(bankPolicyChanges).where(eq(bankPolicyChanges.bankId, bankId));
   await db.delete(bankPolicies).where(eq(bankPolicies.bankId, bankId));
 }

@@ -1,17 +1,28 @@
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
+import type { BankSummary, ImportResult, RestoreChanges } from "@/lib/contracts/banks/schemas";
 import { badGateway, forbidden, notFound } from "@/lib/contracts/errors";
 import { BankTemplateConfig } from "@/lib/contracts/templates/manifest";
 import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankEdit, BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
+import type {
+  BankEdit,
+  BankFilter,
+  BankRecords,
+  BankStore,
+  ImportOutcome,
+  ImportRequest,
+  RestoreRequest,
+  StoredBankDetail,
+} from "./bank-store";
 import { type BankContents, EMPTY_BANK, importChanges } from "./changes";
 import { assertEditable, configChange, contentsOf, itemOf, locallyModified, patchedConfig } from "./edits";
 import { hindsightShape } from "./hindsight-entries";
 import { appliedContents } from "./history";
 import { planImport } from "./import-plan";
+import { mergeIntoBank } from "./merge";
 import { type Provenance, provenanceFromHistory, provenanceOf } from "./provenance";
 import { type HindsightBank, type HindsightClient, type HindsightConfig, hindsightClient } from "./remote";
+import { restoreChanges } from "./restore";
 
 /*
  * The remote store (CONTRACT §8, §3): banks live in a Hindsight server, which records no owners, so no
@@ -42,6 +53,7 @@ export function remoteBankStore(config: HindsightConfig, records: BankRecords): 
       return true;
     },
     edit: (ctx, bankId, edit) => editHindsightBank(ctx, client, records, bankId, edit),
+    restore: (ctx, bankId, request) => restoreHindsightBank(ctx, client, records, bankId, request),
   };
 }
 
@@ -73,14 +85,24 @@ async function importIntoHindsight(
     throw forbidden(`Bank ${bankId} already exists in Hindsight, which records no owners; only an admin may apply templates to it.`);
   }
   const before = current ?? EMPTY_BANK;
-  const plan = planImport(request.template.manifest, {
+  // A merge into a bank that exists; one that does not has no edits to keep.
+  const merge =
+    request.merge && current
+      ? mergeIntoBank(
+          bankId,
+          { template: request.template.manifest, local: current, applied: await appliedContents(ctx.db, bankId), shape: hindsightShape },
+          request.merge.resolutions,
+        )
+      : null;
+  const manifest = merge?.manifest ?? request.template.manifest;
+  const plan = planImport(manifest, {
     mentalModelIds: new Set(before.mentalModels.map((m) => String(m.id))),
     directiveNames: new Set(before.directives.map((d) => String(d.name))),
   });
   const changes = importChanges(plan, before, hindsightShape);
   // Hindsight cannot take a precondition: checked against what it answered just now (on a dry run too).
   await records.precondition(ctx, () => storedBank(ctx.db, bankId, current));
-  const answer = await client.importManifest(bankId, request.template.manifest, dryRun);
+  const answer = await client.importManifest(bankId, manifest, dryRun);
   if (dryRun) {
     const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: true };
     return { bankCreated: false, result, changes };
@@ -97,7 +119,13 @@ async function importIntoHindsight(
       mentalModels: imported.mentalModels,
       directives: imported.directives,
     };
-    await records.importHistory(tx, { request, result: answer, at: new Date(), content });
+    // After a merge the history keeps what the template alone wrote (the next merge's base) beside what the bank holds.
+    await records.importHistory(tx, {
+      request,
+      result: answer,
+      at: new Date(),
+      ...(merge ? { content: merge.upstream, written: content } : { content }),
+    });
     await records.importAudit(tx, { bankId, before, after: await storedBank(tx.db, bankId, imported) });
   });
   return { bankCreated: !current, result: answer, changes };
@@ -171,6 +199,65 @@ async function editHindsightBank(ctx: ServiceContext, client: HindsightClient, r
   const edited = await storedBank(ctx.db, bankId, await client.getBank(bankId));
   if (!edited) throw badGateway(`Hindsight no longer lists bank ${bankId} after it took the edit; nothing was recorded.`);
   return withTransaction(ctx, (tx) => records.edit(tx, { bankId, edit, before, after: edited }));
+}
+
+/**
+ * Puts back a Hindsight bank's content (CONTRACT §21) through its item endpoints, admins only as an edit
+ * is: only what differs is written (each mental model and directive put whole or removed; the config
+ * reset and the target's overrides set, when any field differs). The bank is read before (the changes,
+ * the precondition, the records) and after, and the records commit once Hindsight took it all. A
+ * failure on the way is 502/504 (or 404 when the bank went) with nothing recorded; part of the content
+ * may then be back, and restoring again finishes it.
+ */
+async function restoreHindsightBank(
+  ctx: ServiceContext,
+  client: HindsightClient,
+  records: BankRecords,
+  bankId: string,
+  request: RestoreRequest,
+): Promise<RestoreChanges> {
+  if (ctx.actor.role !== "admin") {
+    throw forbidden(`Banks in Hindsight record no owners; only an admin may restore bank ${bankId}.`);
+  }
+  const before = await storedBank(ctx.db, bankId, await client.getBank(bankId));
+  if (!before) throw notFound(`No bank ${bankId} is visible to you.`);
+  const target = await request.target(ctx);
+  await records.precondition(ctx, async () => before);
+  const changes = restoreChanges(contentsOf(before), target, hindsightShape);
+  if (request.dryRun) return changes;
+  if (!(await writeRestore(client, bankId, changes, target.config ?? {}))) {
+    throw notFound(`Bank ${bankId}, or an entry of it, is no longer in Hindsight; the restore was not finished and nothing was recorded.`);
+  }
+  const restored = await storedBank(ctx.db, bankId, await client.getBank(bankId));
+  if (!restored) throw badGateway(`Hindsight no longer lists bank ${bankId} after the restore; nothing was recorded.`);
+  await withTransaction(ctx, (tx) =>
+    records.restore(tx, { bankId, restoredFrom: request.restoredFrom, content: contentsOf(restored), before, after: restored }),
+  );
+  return changes;
+}
+
+/** Writes what a restore changes through Hindsight's item endpoints; false when Hindsight answered 404. */
+async function writeRestore(client: HindsightClient, bankId: string, changes: RestoreChanges, config: Record<string, unknown>) {
+  if (changes.config.length > 0) {
+    if (!(await client.resetConfig(bankId))) return false;
+    const kept = Object.fromEntries(Object.entries(config).filter(([field]) => TEMPLATE_CONFIG_FIELDS.has(field)));
+    if (Object.keys(kept).length > 0 && !(await client.updateConfig(bankId, kept))) return false;
+  }
+  for (const model of changes.mental_models) {
+    const written =
+      model.change === "delete"
+        ? await client.deleteMentalModel(bankId, model.id)
+        : await client.putMentalModel(bankId, model.after!, model.change === "update");
+    if (!written) return false;
+  }
+  for (const directive of changes.directives) {
+    const written =
+      directive.change === "delete"
+        ? await client.deleteDirective(bankId, directive.name)
+        : await client.putDirective(bankId, directive.after!);
+    if (!written) return false;
+  }
+  return true;
 }
 
 /** Makes the edit through Hindsight's item endpoints; false when Hindsight answered 404 (the bank or its entry went meanwhile). */

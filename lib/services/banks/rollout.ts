@@ -6,7 +6,7 @@ import { logError } from "@/lib/platform/log";
 import type { ServiceContext } from "@/lib/services/context";
 import { conditionalWrite } from "@/lib/services/preconditions";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
-import { appliedTemplate, bankStore } from "./banks";
+import { appliedTemplate, bankStore, mergeRequest } from "./banks";
 
 /** Banks applied at once: each import is a transaction (or a few Hindsight calls) of its own. */
 const ROLLOUT_CONCURRENCY = 4;
@@ -26,7 +26,8 @@ function conditionalOn(ctx: ServiceContext, ifMatch: string): ServiceContext {
 
 /**
  * POST /banks/rollout (CONTRACT §16): the template resolved once (its current content and version),
- * applied to each bank through the store's import as POST /banks applies it, so permissions,
+ * applied to each bank through the store's import as POST /banks applies it (with `merge`, keeping each
+ * bank's local edits: a bank's conflicts are its own problem, CONTRACT §21), so permissions,
  * `changes`, history and the audit entry are each bank's own. Without bank_ids, the banks the caller
  * may write whose last applied template is this one and which are behind, by id. One bank's failure
  * is its `problem`; the others go on. When the caller goes away no further bank is started.
@@ -35,6 +36,7 @@ export async function rolloutTemplate(
   ctx: ServiceContext,
   { body, dryRun }: { body: z.output<typeof RolloutRequest>; dryRun: boolean },
 ): Promise<{ results: z.input<typeof RolloutBankResult>[] }> {
+  const merge = mergeRequest(body.merge ?? false, body.resolutions);
   const template = await appliedTemplate(ctx, body.template);
   const store = bankStore(ctx);
   const entries =
@@ -46,7 +48,7 @@ export async function rolloutTemplate(
       const bankId = rolloutBankId(entry);
       try {
         const bankCtx = typeof entry === "string" ? ctx : conditionalOn(ctx, entry.if_match);
-        const { result, changes } = await store.importTemplate(bankCtx, { bankId, template, dryRun });
+        const { result, changes } = await store.importTemplate(bankCtx, { bankId, template, dryRun, merge });
         return { bank_id: bankId, applied: true, import_result: result, changes, problem: null };
       } catch (error) {
         return { bank_id: bankId, applied: false, import_result: null, changes: null, problem: asProblem(ctx, bankId, error) };

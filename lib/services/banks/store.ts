@@ -4,16 +4,27 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
 import { bankDirectives, bankMentalModels, banks } from "@/db/schema";
-import type { BankSummary, ImportResult } from "@/lib/contracts/banks/schemas";
+import type { BankSummary, ImportResult, RestoreChanges } from "@/lib/contracts/banks/schemas";
 import { conflict, forbidden, notFound } from "@/lib/contracts/errors";
 import { iso, isoOrNull } from "@/lib/contracts/fields";
 import { type Actor, type ServiceContext, withTransaction } from "@/lib/services/context";
-import type { BankEdit, BankFilter, BankRecords, BankStore, ImportOutcome, ImportRequest, StoredBankDetail } from "./bank-store";
-import { AS_APPLIED, type BankContents, importChanges } from "./changes";
+import type {
+  BankEdit,
+  BankFilter,
+  BankRecords,
+  BankStore,
+  ImportOutcome,
+  ImportRequest,
+  RestoreRequest,
+  StoredBankDetail,
+} from "./bank-store";
+import { AS_APPLIED, type BankContents, importChanges, importedContents } from "./changes";
 import { assertEditable, contentsOf, itemKey, locallyModified, patchedConfig } from "./edits";
 import { appliedContents } from "./history";
 import { planImport } from "./import-plan";
+import { mergeIntoBank } from "./merge";
 import { isBehind, type NewestVersion, newestVersionOf } from "./provenance";
+import { restoreChanges } from "./restore";
 
 /** A bank's columns and its template's newest version (CONTRACT §16), read in the same statement. */
 const bankColumns = { ...getTableColumns(banks), newestVersion: newestVersionOf(banks.lastAppliedTemplateRow) };
@@ -38,6 +49,7 @@ export function embeddedBankStore(records: BankRecords): BankStore {
     },
     remove: (ctx, bankId) => deleteEmbeddedBank(ctx, records, bankId),
     edit: (ctx, bankId, edit) => editEmbeddedBank(ctx, records, bankId, edit),
+    restore: (ctx, bankId, request) => restoreEmbeddedBank(ctx, records, bankId, request),
   };
 }
 
@@ -67,37 +79,39 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords
       // In their order (as the bank answers them): the audit's before is read here too.
       const models = bank ? await entryRows(db, bankMentalModels, bankId) : [];
       const directives = bank ? await entryRows(db, bankDirectives, bankId) : [];
-      const plan = planImport(request.template.manifest, {
-        mentalModelIds: new Set(models.map((m) => m.key)),
-        directiveNames: new Set(directives.map((d) => d.key)),
-      });
       // A bank created just now by this import is empty: its before is the empty bank either way.
-      const changes = importChanges(plan, {
+      const local: BankContents = {
         config: bank?.config ?? {},
         mentalModels: models.map((m) => m.entry),
         directives: directives.map((d) => d.entry),
+      };
+      const applied = bank && !bankCreated ? await appliedContents(db, bankId) : null;
+      // A merge into a bank that has content; a bank that has none has no edits to keep.
+      const merge =
+        request.merge && bank && !bankCreated
+          ? mergeIntoBank(bankId, { template: request.template.manifest, local, applied, shape: AS_APPLIED }, request.merge.resolutions)
+          : null;
+      const plan = planImport(merge?.manifest ?? request.template.manifest, {
+        mentalModelIds: new Set(models.map((m) => m.key)),
+        directiveNames: new Set(directives.map((d) => d.key)),
       });
+      const changes = importChanges(plan, local);
       const result: ImportResult = { bank_id: bankId, ...plan.result, operation_ids: [], dry_run: dryRun };
       const before =
-        bank && !bankCreated
-          ? storedDetail({
-              bank,
-              mentalModels: models.map((m) => m.entry),
-              directives: directives.map((d) => d.entry),
-              applied: await appliedContents(db, bankId),
-            })
-          : null;
+        bank && !bankCreated ? storedDetail({ bank, mentalModels: local.mentalModels, directives: local.directives, applied }) : null;
       // Checked on a dry run too, so it answers what the import would.
       await records.precondition(tx, async () => before);
       if (dryRun) return { bankCreated: false, result, changes };
 
       // What the import leaves, written below as it is here: the history entry keeps it.
-      const content: BankContents = {
-        config: { ...bank!.config, ...plan.config },
-        mentalModels: appliedEntries(models, plan.mentalModels, "id"),
-        directives: appliedEntries(directives, plan.directives, "name"),
-      };
-      const appliedAt = await records.importHistory(tx, { request, result, at: now, content });
+      const content = importedContents({ ...local, config: bank!.config }, plan);
+      // After a merge the history keeps what the template alone wrote (the next merge's base) beside what the bank holds.
+      const appliedAt = await records.importHistory(tx, {
+        request,
+        result,
+        at: now,
+        ...(merge ? { content: merge.upstream, written: content } : { content }),
+      });
       const [updated] = await db
         .update(banks)
         .set({
@@ -130,21 +144,16 @@ async function importIntoEmbeddedStore(ctx: ServiceContext, records: BankRecords
           .values(batch.map((entry, i) => ({ bankId, name: entry.name, entry, position: firstDirective + offset + i })))
           .onConflictDoUpdate({ target: [bankDirectives.bankId, bankDirectives.name], set: { entry: sql`excluded.entry` } });
       }
-      const after = storedDetail({ bank: updated!, mentalModels: content.mentalModels, directives: content.directives, applied: content });
+      const after = storedDetail({
+        bank: updated!,
+        mentalModels: content.mentalModels,
+        directives: content.directives,
+        applied: merge?.upstream ?? content,
+      });
       await records.importAudit(tx, { bankId, before, after });
       return { bankCreated, result, changes };
     }),
   );
-}
-
-/**
- * A bank's entries after an import wrote them as above, without reading them back: each existing
- * one (in its order) replaced by the planned entry of its key, then the new ones in the plan's order.
- */
-function appliedEntries(existing: Array<{ key: string; entry: Entry }>, planned: Entry[], key: "id" | "name"): Entry[] {
-  const byKey = new Map(planned.map((entry) => [String(entry[key]), entry]));
-  const known = new Set(existing.map((row) => row.key));
-  return [...existing.map((row) => byKey.get(row.key) ?? row.entry), ...planned.filter((entry) => !known.has(String(entry[key])))];
 }
 
 /**
@@ -327,6 +336,47 @@ async function editEmbeddedBank(ctx: ServiceContext, records: BankRecords, bankI
     if (edit.kind !== "settings") await writeEntry(db, bankId, edit);
     const after = storedDetail((await loadBank(db, bankId))!);
     return records.edit(tx, { bankId, edit, before, after });
+  });
+}
+
+/**
+ * Puts back a bank's content (CONTRACT §21) in one transaction holding its row, refused (403) as an edit
+ * is: its config overrides become the target's, and its mental models and directives exactly the
+ * target's, in the target's order. The changes are computed from what the transaction read, so a dry
+ * run answers what the restore does.
+ */
+async function restoreEmbeddedBank(
+  ctx: ServiceContext,
+  records: BankRecords,
+  bankId: string,
+  request: RestoreRequest,
+): Promise<RestoreChanges> {
+  return withTransaction(ctx, async (tx) => {
+    const { db, actor } = tx;
+    const loaded = await loadBank(db, bankId, true);
+    if (!loaded) throw notFound(`No bank ${bankId} is visible to you.`);
+    if (!mayChange(loaded.bank, actor))
+      throw forbidden(`Bank ${bankId} belongs to another user; only its owner or an admin may restore it.`);
+    const before = storedDetail(loaded);
+    const target = await request.target(tx);
+    await records.precondition(tx, async () => before);
+    const changes = restoreChanges(contentsOf(before), target, AS_APPLIED);
+    if (request.dryRun) return changes;
+    await db
+      .update(banks)
+      .set({ config: target.config ?? loaded.bank.config, updatedAt: new Date() })
+      .where(eq(banks.id, bankId));
+    await db.delete(bankMentalModels).where(eq(bankMentalModels.bankId, bankId));
+    await db.delete(bankDirectives).where(eq(bankDirectives.bankId, bankId));
+    for (const [offset, batch] of rowBatches(target.mentalModels)) {
+      await db.insert(bankMentalModels).values(batch.map((entry, i) => ({ bankId, id: String(entry.id), entry, position: offset + i })));
+    }
+    for (const [offset, batch] of rowBatches(target.directives)) {
+      await db.insert(bankDirectives).values(batch.map((entry, i) => ({ bankId, name: String(entry.name), entry, position: offset + i })));
+    }
+    const after = storedDetail((await loadBank(db, bankId))!);
+    await records.restore(tx, { bankId, restoredFrom: request.restoredFrom, content: contentsOf(after), before, after });
+    return changes;
   });
 }
 

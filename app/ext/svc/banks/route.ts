@@ -7,5 +7,7 @@ import { createBankFromTemplate, listBanks } from "@/lib/services/banks/banks";
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: handle(bankEndpoints.list, ({ ctx, query }) => listBanks(ctx, { query })),
   // 200 whether or not the bank was created (CONTRACT §15): `bank_created` says which.
-  POST: handle(bankEndpoints.create, ({ ctx, body, query }) => createBankFromTemplate(ctx, { body, dryRun: query.dry_run })),
+  POST: handle(bankEndpoints.create, ({ ctx, body, query }) =>
+    createBankFromTemplate(ctx, { body, dryRun: query.dry_run, merge: query.merge }),
+  ),
 });
