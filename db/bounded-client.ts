@@ -18,25 +18,78 @@ class DatabaseTimeoutError extends Error {
   }
 }
 
-type PendingQuery = Promise<unknown> & { cancel(): unknown; [key: string]: unknown };
+/** A postgres.js query as it waits to be awaited; the fields read here are its own. */
+type PendingQuery = Promise<unknown> & {
+  cancel(): unknown;
+  /** Set once the query was handed to a connection (execute). */
+  state?: unknown;
+  /** True while its connection runs it. */
+  active?: boolean;
+  cancelled?: unknown;
+  strings: readonly string[];
+  args: unknown[];
+  [key: string]: unknown;
+};
 
 /**
- * Whether postgres.js can cancel the query safely: one still in its queue (no `state`: it is
- * taken out and never sent) or the one its connection is running (`active`: a CancelRequest
- * stops it on the server). A query pipelined behind another one on a connection is neither:
- * postgres.js would skip its replies once it came up while the server may still answer it,
- * and the connection would then read that answer as the next query's (seen in a partition
- * as TypeErrors, RangeErrors and UNSAFE_TRANSACTION). It was written to the socket already,
- * so the server runs it either way; it is left alone.
+ * What one transaction (or savepoint) stands on, shared by the queries run in it. Once either
+ * flag is set its remaining queries fail before they are sent.
  */
-const safelyCancellable = (query: PendingQuery) => !query.state || query.active === true;
+interface TransactionState {
+  /** Its deadline passed: postgres.js rolls back what it did, and it must not write later. */
+  abandoned: boolean;
+  /**
+   * Its connection was lost (reset, closed). postgres.js would still send the ROLLBACK it ends a
+   * failed transaction with (and a savepoint's) on that connection object, which by then is
+   * closed or reconnected for other work: seen in outages as a ROLLBACK the reconnected
+   * connection then waited on for good (every later query behind it), or as an uncaught TypeError
+   * from writing to no socket, after which the bytes it kept stopped the next connection from
+   * starting up. So nothing more is sent for it, that ROLLBACK included: PostgreSQL rolls back
+   * a transaction whose connection went away.
+   */
+  connectionLost: boolean;
+}
+
+/** Errors with which postgres.js rejects the queries of a connection that went away (its own, or the socket's). */
+const LOST_CONNECTION_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED"]);
+const lostConnection = (error: unknown) =>
+  error instanceof Error &&
+  (LOST_CONNECTION_CODES.has((error as { code?: string }).code ?? "") || typeof (error as { syscall?: unknown }).syscall === "string");
+
+/** What a query waiting for a connection is turned into past its deadline, should a connection still send it. */
+const NOTHING = ["select 1"];
 
 /**
- * Resolves like the query, or rejects with DatabaseTimeoutError after `ms`. A query still
- * waiting in postgres.js's queue is taken out of it (so it never runs later, after its
- * request was answered); one running is cancelled on the server when it can be reached.
+ * Stops a query that passed its deadline, by where it is in postgres.js:
+ * - running on its connection (`active`): cancelled on the server, by a CancelRequest.
+ * - pipelined behind another query on its connection (`state` but not active): left alone.
+ *   postgres.js would skip its replies once it came up while the server may still answer it,
+ *   and the connection would then read that answer as the next query's (seen in a partition
+ *   as TypeErrors, RangeErrors and UNSAFE_TRANSACTION). It was written to the socket already,
+ *   so the server runs it either way.
+ * - waiting for a connection (no `state`): emptied, then cancelled. Waiting is either in the
+ *   pool's queue, which cancelling takes it out of, or as the first query of a connection being
+ *   opened (postgres.js hands a waiting query to the connection it opens for it). A connection
+ *   whose first query is cancelled never sends it and never takes another one: it stays out of
+ *   the pool, its socket open and idle, until its lifetime ends half an hour or more later (seen
+ *   after outages: a worker whose every connection was lost so answered 503 until restarted).
+ *   So it is not left cancelled: emptied, it runs as nothing and the connection opens; the
+ *   statement it was never runs after its request was answered.
  */
-function withDeadline<T>(query: PendingQuery, ms: number): Promise<T> {
+function stop(query: PendingQuery): unknown {
+  if (query.active) return query.cancel();
+  if (query.state) return;
+  query.strings = NOTHING;
+  query.args = [];
+  query.cancel();
+  query.cancelled = null;
+}
+
+/**
+ * Resolves like the query, or rejects with DatabaseTimeoutError after `ms` and stops the query
+ * (see stop). In a transaction, a query failing because the connection was lost marks it so.
+ */
+function withDeadline<T>(query: PendingQuery, ms: number, transaction?: TransactionState): Promise<T> {
   // Counted from being awaited (postgres.js sends a query only then) until the driver settles
   // it, past the deadline too: a query the server still holds is still in flight.
   countWhilePending(metrics.databaseQueriesInFlight, "postgres", query);
@@ -44,7 +97,7 @@ function withDeadline<T>(query: PendingQuery, ms: number): Promise<T> {
     const timer = setTimeout(() => {
       reject(new DatabaseTimeoutError(ms));
       Promise.resolve()
-        .then(() => safelyCancellable(query) && query.cancel())
+        .then(() => stop(query))
         .catch(() => {});
     }, ms);
     query.then(
@@ -54,6 +107,7 @@ function withDeadline<T>(query: PendingQuery, ms: number): Promise<T> {
       },
       (error: unknown) => {
         clearTimeout(timer);
+        if (transaction && lostConnection(error)) transaction.connectionLost = true;
         reject(error);
       },
     );
@@ -61,15 +115,15 @@ function withDeadline<T>(query: PendingQuery, ms: number): Promise<T> {
 }
 
 /** A pending query whose awaiting is bounded; `.values()` and the like keep the bound. */
-function boundQuery(query: PendingQuery, ms: number): PendingQuery {
+function boundQuery(query: PendingQuery, ms: number, transaction?: TransactionState): PendingQuery {
   const proxy: PendingQuery = new Proxy(query, {
     get(target, property) {
       if (property === "then") {
         return (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
-          withDeadline(target, ms).then(onFulfilled, onRejected);
+          withDeadline(target, ms, transaction).then(onFulfilled, onRejected);
       }
-      if (property === "catch") return (onRejected: (e: unknown) => unknown) => withDeadline(target, ms).catch(onRejected);
-      if (property === "finally") return (onFinally: () => void) => withDeadline(target, ms).finally(onFinally);
+      if (property === "catch") return (onRejected: (e: unknown) => unknown) => withDeadline(target, ms, transaction).catch(onRejected);
+      if (property === "finally") return (onFinally: () => void) => withDeadline(target, ms, transaction).finally(onFinally);
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
@@ -87,45 +141,87 @@ function boundQuery(query: PendingQuery, ms: number): PendingQuery {
  * before they are sent, and one that only gets a connection after its deadline does nothing
  * (postgres.js rolls both back), so a request answered 503 never writes later.
  */
-export function boundedClient(sql: Sql, ms: number = DATABASE_WAIT_MS, isAbandoned: () => boolean = () => false): Sql {
+export function boundedClient(sql: Sql, ms: number = DATABASE_WAIT_MS): Sql {
+  return bounded(sql, ms);
+}
+
+/** The client (or, with `transaction`, a transaction's or savepoint's client) with its queries bounded. */
+function bounded(sql: Sql, ms: number, transaction?: TransactionState): Sql {
   return new Proxy(sql, {
     get(target, property) {
       if (property === "unsafe") {
         return (...args: Parameters<Sql["unsafe"]>) => {
-          if (isAbandoned()) throw new DatabaseTimeoutError(ms);
-          return boundQuery(target.unsafe(...args) as unknown as PendingQuery, ms);
+          if (transaction?.abandoned) throw new DatabaseTimeoutError(ms);
+          if (transaction?.connectionLost) throw new ConnectionLostError();
+          return boundQuery(target.unsafe(...args) as unknown as PendingQuery, ms, transaction);
         };
       }
       if (property === "begin") return (...args: unknown[]) => boundedTransaction(target, args, ms);
+      // A nested transaction (drizzle's tx.transaction): its queries are the transaction's.
+      if (property === "savepoint" && transaction) {
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (savepointSql: Sql) => unknown;
+          const transactionSql = target as unknown as { savepoint(...a: unknown[]): Promise<unknown> };
+          return transactionSql.savepoint(...args, (savepointSql: Sql) =>
+            settledUnlessLost(transaction, () => fn(bounded(savepointSql, ms, transaction))),
+          );
+        };
+      }
       return Reflect.get(target, property, target);
     },
   });
 }
 
+class ConnectionLostError extends Error {
+  readonly code = "CONNECTION_CLOSED";
+  constructor() {
+    super("The transaction's connection to the database was lost.");
+  }
+}
+
+/**
+ * The body of a transaction or savepoint as postgres.js awaits it, which then sends COMMIT or
+ * ROLLBACK on the transaction's connection: once that connection was lost it never settles, so
+ * nothing is sent (see TransactionState.connectionLost). The transaction itself still settles:
+ * postgres.js rejects it when its connection closes.
+ */
+function settledUnlessLost(transaction: TransactionState, body: () => unknown): Promise<unknown> {
+  const unsettled = () => new Promise<never>(() => {});
+  return new Promise((resolve) => resolve(body())).then(
+    (value) => (transaction.connectionLost ? unsettled() : value),
+    (error: unknown) => {
+      if (transaction.connectionLost) return unsettled();
+      throw error;
+    },
+  );
+}
+
 function boundedTransaction(sql: Sql, args: unknown[], ms: number): Promise<unknown> {
   const fn = args.pop() as (transactionSql: Sql) => unknown;
-  let abandoned = false;
+  const transaction: TransactionState = { abandoned: false, connectionLost: false };
   const run = (transactionSql: Sql) => {
-    if (abandoned) throw new DatabaseTimeoutError(ms);
-    return fn(boundedClient(transactionSql, ms, () => abandoned));
+    if (transaction.abandoned) throw new DatabaseTimeoutError(ms);
+    return settledUnlessLost(transaction, () => fn(bounded(transactionSql, ms, transaction)));
   };
-  const transaction = countWhilePending(
+  const begun = countWhilePending(
     metrics.databaseTransactionsActive,
     "postgres",
     (sql.begin as (...a: unknown[]) => Promise<unknown>)(...args, run),
   );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      abandoned = true;
+      transaction.abandoned = true;
       reject(new DatabaseTimeoutError(ms));
     }, ms);
-    transaction.then(
+    begun.then(
       (value) => {
         clearTimeout(timer);
         resolve(value);
       },
       (error: unknown) => {
         clearTimeout(timer);
+        // Its connection closed while the body was not running a query: the body must not send more.
+        if (lostConnection(error)) transaction.connectionLost = true;
         reject(error);
       },
     );

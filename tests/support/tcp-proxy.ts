@@ -3,6 +3,8 @@ import net from "node:net";
 /**
  * A TCP proxy in front of a server that a test can break in two ways:
  * - `stop()` cuts: every connection is closed and new ones are refused, as if the server stopped;
+ *   `stop({ reset: true })` resets them instead (the client reads ECONNRESET, as when a router
+ *   between them restarts or a firewall rejects the flow);
  * - `partition()` swallows: connections stay open but no byte passes either way, and new
  *   connections are accepted but never reach the server, as when a network drops packets.
  *   `heal()` lets the held bytes through again (TCP would retransmit them) and connects the
@@ -63,8 +65,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number) {
     get port() {
       return port;
     },
-    async stop() {
-      for (const s of sockets) s.destroy();
+    async stop({ reset = false }: { reset?: boolean } = {}) {
+      for (const s of sockets) reset ? s.resetAndDestroy() : s.destroy();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server = null;
     },
