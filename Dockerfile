@@ -10,6 +10,8 @@ WORKDIR /app
 # swagger-ui-dist's analytics install script would try to phone home during the build.
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
+# Fixes to dependencies that npm ci applies (its postinstall runs patch-package).
+COPY patches ./patches
 # The whole tree, dev dependencies included: `next build` type-checks with TypeScript.
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 

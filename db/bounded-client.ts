@@ -21,13 +21,10 @@ class DatabaseTimeoutError extends Error {
 /** A postgres.js query as it waits to be awaited; the fields read here are its own. */
 type PendingQuery = Promise<unknown> & {
   cancel(): unknown;
-  /** Set once the query was handed to a connection (execute). */
+  /** Set once a connection sent it (or queued it to be sent). */
   state?: unknown;
   /** True while its connection runs it. */
   active?: boolean;
-  cancelled?: unknown;
-  strings: readonly string[];
-  args: unknown[];
   [key: string]: unknown;
 };
 
@@ -42,10 +39,9 @@ interface TransactionState {
    * Its connection was lost (reset, closed). postgres.js would still send the ROLLBACK it ends a
    * failed transaction with (and a savepoint's) on that connection object, which by then is
    * closed or reconnected for other work: seen in outages as a ROLLBACK the reconnected
-   * connection then waited on for good (every later query behind it), or as an uncaught TypeError
-   * from writing to no socket, after which the bytes it kept stopped the next connection from
-   * starting up. So nothing more is sent for it, that ROLLBACK included: PostgreSQL rolls back
-   * a transaction whose connection went away.
+   * connection then waited on for good (every later query queued behind it), or as an uncaught
+   * TypeError from writing it to no socket. So nothing more is sent for it, that ROLLBACK
+   * included: PostgreSQL rolls back a transaction whose connection went away.
    */
   connectionLost: boolean;
 }
@@ -56,38 +52,24 @@ const lostConnection = (error: unknown) =>
   error instanceof Error &&
   (LOST_CONNECTION_CODES.has((error as { code?: string }).code ?? "") || typeof (error as { syscall?: unknown }).syscall === "string");
 
-/** What a query waiting for a connection is turned into past its deadline, should a connection still send it. */
-const NOTHING = ["select 1"];
-
 /**
- * Stops a query that passed its deadline, by where it is in postgres.js:
- * - running on its connection (`active`): cancelled on the server, by a CancelRequest.
- * - pipelined behind another query on its connection (`state` but not active): left alone.
- *   postgres.js would skip its replies once it came up while the server may still answer it,
- *   and the connection would then read that answer as the next query's (seen in a partition
- *   as TypeErrors, RangeErrors and UNSAFE_TRANSACTION). It was written to the socket already,
- *   so the server runs it either way.
- * - waiting for a connection (no `state`): emptied, then cancelled. Waiting is either in the
- *   pool's queue, which cancelling takes it out of, or as the first query of a connection being
- *   opened (postgres.js hands a waiting query to the connection it opens for it). A connection
- *   whose first query is cancelled never sends it and never takes another one: it stays out of
- *   the pool, its socket open and idle, until its lifetime ends half an hour or more later (seen
- *   after outages: a worker whose every connection was lost so answered 503 until restarted).
- *   So it is not left cancelled: emptied, it runs as nothing and the connection opens; the
- *   statement it was never runs after its request was answered.
+ * Whether postgres.js can stop the query safely: one waiting for a connection (no `state`:
+ * cancelling takes it out of the queue, or, as the first query of a connection being opened,
+ * keeps that connection from sending it; patches/postgres+3.4.9.patch makes such a connection
+ * open instead of waiting on nothing), or the one its connection is running (`active`: a
+ * CancelRequest stops it on the server). A query pipelined behind another one on a connection
+ * is neither: postgres.js would skip its replies once it came up while the server may still
+ * answer it, and the connection would then read that answer as the next query's (seen in a
+ * partition as TypeErrors, RangeErrors and UNSAFE_TRANSACTION). It was written to the socket
+ * already, so the server runs it either way; it is left alone.
  */
-function stop(query: PendingQuery): unknown {
-  if (query.active) return query.cancel();
-  if (query.state) return;
-  query.strings = NOTHING;
-  query.args = [];
-  query.cancel();
-  query.cancelled = null;
-}
+const safelyCancellable = (query: PendingQuery) => !query.state || query.active === true;
 
 /**
- * Resolves like the query, or rejects with DatabaseTimeoutError after `ms` and stops the query
- * (see stop). In a transaction, a query failing because the connection was lost marks it so.
+ * Resolves like the query, or rejects with DatabaseTimeoutError after `ms`. A query still
+ * waiting for a connection never runs later, after its request was answered; one running is
+ * cancelled on the server when it can be reached. In a transaction, a query failing because
+ * the connection was lost marks the transaction so.
  */
 function withDeadline<T>(query: PendingQuery, ms: number, transaction?: TransactionState): Promise<T> {
   // Counted from being awaited (postgres.js sends a query only then) until the driver settles
@@ -97,7 +79,7 @@ function withDeadline<T>(query: PendingQuery, ms: number, transaction?: Transact
     const timer = setTimeout(() => {
       reject(new DatabaseTimeoutError(ms));
       Promise.resolve()
-        .then(() => stop(query))
+        .then(() => safelyCancellable(query) && query.cancel())
         .catch(() => {});
     }, ms);
     query.then(
@@ -141,12 +123,7 @@ function boundQuery(query: PendingQuery, ms: number, transaction?: TransactionSt
  * before they are sent, and one that only gets a connection after its deadline does nothing
  * (postgres.js rolls both back), so a request answered 503 never writes later.
  */
-export function boundedClient(sql: Sql, ms: number = DATABASE_WAIT_MS): Sql {
-  return bounded(sql, ms);
-}
-
-/** The client (or, with `transaction`, a transaction's or savepoint's client) with its queries bounded. */
-function bounded(sql: Sql, ms: number, transaction?: TransactionState): Sql {
+export function boundedClient(sql: Sql, ms: number = DATABASE_WAIT_MS, transaction?: TransactionState): Sql {
   return new Proxy(sql, {
     get(target, property) {
       if (property === "unsafe") {
@@ -163,7 +140,7 @@ function bounded(sql: Sql, ms: number, transaction?: TransactionState): Sql {
           const fn = args.pop() as (savepointSql: Sql) => unknown;
           const transactionSql = target as unknown as { savepoint(...a: unknown[]): Promise<unknown> };
           return transactionSql.savepoint(...args, (savepointSql: Sql) =>
-            settledUnlessLost(transaction, () => fn(bounded(savepointSql, ms, transaction))),
+            settledUnlessLost(transaction, () => fn(boundedClient(savepointSql, ms, transaction))),
           );
         };
       }
@@ -201,7 +178,7 @@ function boundedTransaction(sql: Sql, args: unknown[], ms: number): Promise<unkn
   const transaction: TransactionState = { abandoned: false, connectionLost: false };
   const run = (transactionSql: Sql) => {
     if (transaction.abandoned) throw new DatabaseTimeoutError(ms);
-    return settledUnlessLost(transaction, () => fn(bounded(transactionSql, ms, transaction)));
+    return settledUnlessLost(transaction, () => fn(boundedClient(transactionSql, ms, transaction)));
   };
   const begun = countWhilePending(
     metrics.databaseTransactionsActive,

@@ -16,6 +16,8 @@ const INPUTS = [
   "next.config.mjs",
   "tsconfig.json",
   "package-lock.json",
+  // Fixes to dependencies, applied to node_modules on install (patch-package).
+  "patches",
 ];
 
 /** A hash over the path, size and content of every source file that goes into the build. */

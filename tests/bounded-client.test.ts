@@ -1,3 +1,4 @@
+import net from "node:net";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { boundedClient } from "@/db/bounded-client";
@@ -15,17 +16,24 @@ describe.runIf(process.env.TEST_DB === "postgres")("bounded queries through an o
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  const serverUrl = () => new URL(process.env.TEST_DATABASE_URL!);
+  /**
+   * A pool of one connection to the test server through a proxy the test cuts; `sockets` are the
+   * connection's sockets, newest last (postgres.js's `socket` option, missing from its types).
+   */
   async function poolOfOneThroughProxy() {
-    const target = serverUrl();
+    const target = new URL(process.env.TEST_DATABASE_URL!);
     const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
     cleanups.push(() => proxy.stop());
-    const viaProxy = serverUrl();
-    viaProxy.hostname = "127.0.0.1";
-    viaProxy.port = String(proxy.port);
-    const sql = postgres(viaProxy.toString(), { max: 1, connect_timeout: 2, onnotice: () => {} });
+    const sockets: net.Socket[] = [];
+    const options = {
+      max: 1,
+      connect_timeout: 2,
+      onnotice: () => {},
+      socket: () => sockets[sockets.push(net.connect(proxy.port, "127.0.0.1")) - 1],
+    };
+    const sql = postgres(process.env.TEST_DATABASE_URL!, options);
     cleanups.push(() => sql.end({ timeout: 1 }));
-    return { proxy, sql };
+    return { proxy, sql, sockets };
   }
 
   it("a query that passes its deadline while its connection is being opened neither runs later nor keeps the connection", async () => {
@@ -38,6 +46,45 @@ describe.runIf(process.env.TEST_DB === "postgres")("bounded queries through an o
     // The connection opens and takes the next query (before the fix it never left "connecting").
     const [row] = await boundedClient(sql, 10_000).unsafe("select current_setting('outage.abandoned', true) as setting");
     expect(row).toEqual({ setting: null });
+  });
+
+  it("a query handed to a connection after its socket failed settles, and the connection comes back (patches/postgres+3.4.9.patch)", async () => {
+    const { proxy, sql, sockets } = await poolOfOneThroughProxy();
+    expect(await sql`select 1 as n`).toEqual([{ n: 1 }]);
+    // The pool hands a connection queries until its socket's "close" event, which comes some
+    // turns after its "error": the test hands it one as soon as "error" is heard.
+    const handedOver = new Promise((resolve) =>
+      sockets.at(-1)!.once("error", () =>
+        resolve(
+          boundedClient(sql, 3_000)
+            .unsafe("select 2 as n")
+            .catch((error: { code?: string }) => error.code),
+        ),
+      ),
+    );
+    await proxy.stop({ reset: true });
+    // Unpatched it never settled (DATABASE_TIMEOUT here), and once the connection reconnected it
+    // waited for good for the answer to bytes that never left.
+    expect(await handedOver).toBe("CONNECTION_CLOSED");
+    await proxy.start();
+    expect(await boundedClient(sql, 5_000).unsafe("select 3 as n")).toEqual([{ n: 3 }]);
+  });
+
+  it("a connection whose socket closes while a query waits to be written opens again (patches/postgres+3.4.9.patch)", async () => {
+    const { sql, sockets } = await poolOfOneThroughProxy();
+    expect(await sql`select 1 as n`).toEqual([{ n: 1 }]);
+    // postgres.js writes a small query on the next turn of the event loop (setImmediate); the
+    // socket closes in an earlier callback of that turn, queued before the query was.
+    const socket = sockets.at(-1)!;
+    const written = sql`select 2 as n`.execute();
+    setImmediate(() => {
+      socket.emit("close", false);
+      socket.destroy();
+    });
+    await expect(written).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    // Unpatched, the unwritten bytes stayed buffered with their flush cancelled, and every later
+    // startup message waited behind them: CONNECT_TIMEOUT, again and again.
+    expect(await boundedClient(sql, 5_000).unsafe("select 3 as n")).toEqual([{ n: 3 }]);
   });
 
   type Body = (tx: postgres.TransactionSql, marker: string) => Promise<unknown>;
