@@ -17,8 +17,9 @@
 //   (headers over 16 KiB, a malformed request) with problem+json (connections.cjs);
 // - writes one JSON line for everything the process prints, Next's console output included (server-log.cjs);
 // - runs WEB_CONCURRENCY worker processes with DATABASE_URL (the embedded PGlite is owned by one
-//   process), restarts a worker that dies, and on SIGTERM or SIGINT stops accepting, lets
-//   in-flight requests finish for up to 10 s, then exits.
+//   process), restarts a worker that dies, replaces one that cannot reach the database while
+//   the others can (each reports its readiness, lib/server/readiness.ts), and on SIGTERM or
+//   SIGINT stops accepting, lets in-flight requests finish for up to 10 s, then exits.
 // Plain CommonJS with no imports but Node's, Next's and its own helpers beside it (placed with it,
 // scripts/build-if-changed.mjs): it runs beside the traced node_modules.
 "use strict";
@@ -35,6 +36,12 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_DECLARED_BODY_BYTES = 1024 * 1024;
 const SHUTDOWN_GRACE_MS = 10_000;
+/** What a worker tells the primary every second: whether it can run a query now (lib/server/readiness.ts). */
+const READINESS_MESSAGE = "bank-templates:readiness";
+/** A worker's latest ready report counts this long. */
+const READINESS_FRESH_MS = 3_000;
+/** A worker not ready for this long while another one is gets replaced (CONTRACT §19). */
+const REPLACE_UNREADY_AFTER_MS = 20_000;
 const API_PREFIX = "/ext/svc/";
 /** Set on a request whose path had malformed percent-encoding (and removed from any client's request). */
 const INVALID_PATH_HEADER = "x-invalid-path-encoding";
@@ -63,12 +70,60 @@ function workerCount(env) {
 function runPrimary(count) {
   let stopping = false;
   const restarts = [];
-  const fork = () => cluster.fork();
+  /**
+   * Per worker id: when it last reported ready, since when it has not been while another worker
+   * was, why not (its last report), and whether it is being replaced.
+   */
+  const readiness = new Map();
+  const fork = (env) => {
+    const worker = cluster.fork(env);
+    readiness.set(worker.id, { readyAt: -Infinity, unreadySince: null, reason: null, replaced: false });
+    return worker;
+  };
+  cluster.on("message", (worker, message) => {
+    const state = readiness.get(worker.id);
+    if (!state || message?.type !== READINESS_MESSAGE) return;
+    if (message.ok === true) state.readyAt = Date.now();
+    state.reason = message.ok === true ? null : String(message.reason ?? "not ready");
+  });
+  // A worker that cannot reach the database while another one can has something of its own
+  // broken (its connections, its start-up): a new process starts clean. Time counts only while
+  // another worker is ready, so during an outage of the database itself none is replaced.
+  const replaceUnready = () => {
+    const now = Date.now();
+    const current = Object.values(cluster.workers ?? {}).filter((worker) => worker && !readiness.get(worker.id)?.replaced);
+    const isReady = (worker) => now - readiness.get(worker.id).readyAt < READINESS_FRESH_MS;
+    const anyReady = current.some(isReady);
+    for (const worker of current) {
+      const state = readiness.get(worker.id);
+      if (isReady(worker) || !anyReady) {
+        state.unreadySince = null;
+        continue;
+      }
+      // Since its last ready report, counted back no further than the moment it could have
+      // been seen unready: before that, another worker may not have been ready.
+      state.unreadySince ??= Math.max(state.readyAt, now - READINESS_FRESH_MS);
+      if (now - state.unreadySince < REPLACE_UNREADY_AFTER_MS) continue;
+      state.replaced = true;
+      log("warn", "a worker process has not reached the database while another has; replacing it", {
+        worker_pid: worker.process.pid,
+        unready_ms: now - state.unreadySince,
+        reason: state.reason ?? "no readiness report",
+      });
+      fork();
+      worker.process.kill("SIGTERM");
+      setTimeout(() => worker.isDead() || worker.process.kill("SIGKILL"), SHUTDOWN_GRACE_MS + 5_000).unref();
+    }
+  };
+  setInterval(() => stopping || replaceUnready(), 1_000).unref();
   cluster.on("exit", (worker, code, signal) => {
+    const replaced = readiness.get(worker.id)?.replaced;
+    readiness.delete(worker.id);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
+    if (replaced) return;
     // A worker that keeps dying right after start (a bad config) is restarted at most once a second.
     const now = Date.now();
     restarts.push(now);
@@ -93,7 +148,10 @@ function runPrimary(count) {
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
   log("info", `starting ${count} worker processes`);
-  for (let i = 0; i < count; i++) fork();
+  // For tests only (tests/worker-outage.test.ts), unset in production: the first worker reaches
+  // the database at this URL instead of DATABASE_URL, through a proxy the test alone cuts.
+  const firstWorkerDatabaseUrl = process.env.TEST_ONLY_FIRST_WORKER_DATABASE_URL;
+  for (let i = 0; i < count; i++) fork(i === 0 && firstWorkerDatabaseUrl ? { DATABASE_URL: firstWorkerDatabaseUrl } : undefined);
 }
 
 // --- A worker (or the only process): Next behind a bounded node:http server ---------------------
