@@ -59,6 +59,11 @@ export async function openPostgres(url: string, options: { max?: number; bounded
     onnotice: () => {},
     // Fail fast while the server is down so requests answer 503 instead of hanging.
     connect_timeout: 4,
+    // Seconds before a connection tries again after failing to: postgres.js's default grows with
+    // the pool's failed attempts to 10-20 s, so a connection came back that long after the
+    // database did, even after an outage of seconds. A few connections per process retrying
+    // every second or two load nobody.
+    backoff: (attempts: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** attempts, 2),
     idle_timeout: 60,
     connection: {
       // postgres.js prepares every statement; after five runs PostgreSQL may switch to a
