@@ -100,12 +100,16 @@ async function startTwoWorkers(env: Record<string, string>): Promise<ServerProce
   return server;
 }
 
-/** The JSON lines of a server's log with this message. */
+/** The JSON lines of a server's log with this message (a line cut at either end of `log` is left out). */
 const linesSaying = (log: string, msg: string) =>
-  log
-    .split("\n")
-    .filter((line) => line.includes(`"msg":${JSON.stringify(msg)}`))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  log.split("\n").flatMap((line) => {
+    if (!line.includes(`"msg":${JSON.stringify(msg)}`)) return [];
+    try {
+      return [JSON.parse(line) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
 
 /** GET /readyz on a new connection: the primary hands new connections to the workers in turn. */
 const readiness = async (base: URL) => (await send(base, null, "GET", "/readyz")).status;
