@@ -22,5 +22,6 @@ export async function createMember(page: Page, user: { id: string; displayName: 
   await expect(row).toContainText(user.displayName);
   await expect(row).toContainText("member");
   await expect(row).toContainText("active");
-  await expect(row).toContainText("set"); // the password
+  // Signs in with a password (not single sign-on).
+  await expect(row.getByRole("cell", { name: "password", exact: true })).toBeVisible();
 }
