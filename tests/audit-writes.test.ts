@@ -1,6 +1,6 @@
 import { gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEntries, bankImports, bankPolicyChanges } from "@/db/schema";
+import { auditEntries, bankImports, bankPolicyChanges, userIdentities } from "@/db/schema";
 import { defineEndpoint } from "@/lib/contracts/endpoint";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
 import { buildOpenApiDocument } from "@/lib/contracts/registry/openapi";
@@ -171,6 +171,14 @@ const FIXTURES: WriteFixture[] = [
     body: { display_name: "Uma", password: "uma's long changed password" },
     target: "/ext/svc/admin/users/uma",
     about: ["user", "uma", "change"],
+  },
+  {
+    // mia's single-sign-on account, linked by beforeAll.
+    operation: "DELETE /ext/svc/admin/users/{user_id}/sso-identity",
+    caller: "admin",
+    path: "/ext/svc/admin/users/mia/sso-identity",
+    target: "/ext/svc/admin/users/mia/sso-identity",
+    about: ["user", "mia", "change"],
   },
   {
     operation: "POST /ext/svc/admin/users/{user_id}/api-keys",
@@ -444,6 +452,7 @@ beforeAll(async () => {
   });
   expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "mia", password: MIA_PASSWORD })).status).toBe(201);
   tokens.member = (await call("admin", "POST", "/ext/svc/admin/users/mia/api-keys", {})).body.token;
+  await t.app.db.insert(userIdentities).values({ issuer: "https://sso.example", subject: "mia-sub", userId: "mia", email: "mia@example.org" });
   created.miaSession = (await createSession(t.app.db, "mia")).publicId;
   created.miaOtherSession = (await createSession(t.app.db, "mia")).publicId;
   expect((await call("member", "POST", "/ext/svc/me/service-accounts", { id: "mia-bot" })).status).toBe(201);
