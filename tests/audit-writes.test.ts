@@ -452,7 +452,9 @@ beforeAll(async () => {
   });
   expect((await call("admin", "POST", "/ext/svc/admin/users", { id: "mia", password: MIA_PASSWORD })).status).toBe(201);
   tokens.member = (await call("admin", "POST", "/ext/svc/admin/users/mia/api-keys", {})).body.token;
-  await t.app.db.insert(userIdentities).values({ issuer: "https://sso.example", subject: "mia-sub", userId: "mia", email: "mia@example.org" });
+  await t.app.db
+    .insert(userIdentities)
+    .values({ issuer: "https://sso.example", subject: "mia-sub", userId: "mia", email: "mia@example.org" });
   created.miaSession = (await createSession(t.app.db, "mia")).publicId;
   created.miaOtherSession = (await createSession(t.app.db, "mia")).publicId;
   expect((await call("member", "POST", "/ext/svc/me/service-accounts", { id: "mia-bot" })).status).toBe(201);

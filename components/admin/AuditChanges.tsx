@@ -1,11 +1,9 @@
 "use client";
 import { Text } from "@mantine/core";
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { LoadingState } from "@/components/console/states";
 import { formatJson } from "@/components/templates/json-text";
-
-// The line diff (and the `diff` library under it) loads the first time someone opens an entry.
-const ManifestDiff = lazy(() => import("@/components/templates/ManifestDiff").then((m) => ({ default: m.ManifestDiff })));
+import { LazyManifestDiff } from "@/components/templates/LazyManifestDiff";
 
 /** A snapshot as the diff shows it: formatted JSON, nothing at all for none (a creation's before, a deletion's after). */
 const asText = (value: unknown) => (value === null || value === undefined ? "" : formatJson(value));
@@ -22,7 +20,7 @@ export function AuditChanges({ before, after }: { before: unknown; after: unknow
   }
   return (
     <Suspense fallback={<LoadingState label="Loading the changes…" />}>
-      <ManifestDiff
+      <LazyManifestDiff
         before={old}
         after={now}
         beforeLabel={before === null ? "before (none: created)" : "before"}

@@ -1,9 +1,8 @@
 "use client";
 import { Button, Text } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
-import { Fragment, useState } from "react";
+import { Fragment, lazy, Suspense, useState } from "react";
 import type { z } from "zod";
-import { ApiKeysRow } from "@/components/account/ApiKeysPanel";
 import { ActiveBadge } from "@/components/console/ActiveBadge";
 import { useConsoleUser } from "@/components/console/console-user";
 import { ListSearch, useListSearch } from "@/components/console/ListSearch";
@@ -23,6 +22,9 @@ import { useRemoveUser, useUnlinkSso, useUser, useUsers } from "@/lib/client/hoo
 import { matchesSearch } from "@/lib/client/search";
 import type { User } from "@/lib/contracts/identity/schemas";
 import { plural } from "@/lib/shared/plural";
+
+// A user's keys load the first time someone opens them: the list itself stays within its first-load budget.
+const ApiKeysRow = lazy(() => import("@/components/account/ApiKeysPanel").then((m) => ({ default: m.ApiKeysRow })));
 
 const UserFormModal = lazyModal(() => import("./UserFormModal").then((m) => m.UserFormModal));
 
@@ -138,7 +140,11 @@ function UsersTable({
               ]}
             />
           </Table.Tr>
-          {keysOf === user.id && <ApiKeysRow owner={{ kind: "user", userId: user.id }} ownerLabel={`user ${user.id}`} colSpan={7} />}
+          {keysOf === user.id && (
+            <Suspense fallback={null}>
+              <ApiKeysRow owner={{ kind: "user", userId: user.id }} ownerLabel={`user ${user.id}`} colSpan={7} />
+            </Suspense>
+          )}
         </Fragment>
       ))}
     </ResourceTable>

@@ -1,12 +1,12 @@
 "use client";
 import { Anchor, Button, Code, Collapse, Stack, Text } from "@mantine/core";
 import Link from "next/link";
-import { useId, useState } from "react";
+import { Suspense, useId, useState } from "react";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
 import { formatJson } from "@/components/templates/json-text";
-import { ManifestDiff } from "@/components/templates/ManifestDiff";
+import { LazyManifestDiff } from "@/components/templates/LazyManifestDiff";
 import { formatTimestamp } from "@/lib/client/format";
 import { useBankHistory } from "@/lib/client/hooks/banks";
 import { editDid, restoredWhat } from "@/lib/contracts/banks/edit-words";
@@ -198,12 +198,14 @@ function ContentRow({
               </Button>
               <Collapse expanded={open} id={diffId}>
                 {open && (
-                  <ManifestDiff
-                    before={formatJson(change.before)}
-                    after={formatJson(change.after)}
-                    beforeLabel="Before"
-                    afterLabel="After"
-                  />
+                  <Suspense fallback={<LoadingState label="Loading the diff…" />}>
+                    <LazyManifestDiff
+                      before={formatJson(change.before)}
+                      after={formatJson(change.after)}
+                      beforeLabel="Before"
+                      afterLabel="After"
+                    />
+                  </Suspense>
                 )}
               </Collapse>
             </>

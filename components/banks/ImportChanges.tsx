@@ -1,12 +1,10 @@
 "use client";
 import { Badge, Code, Group, List, Stack, Text } from "@mantine/core";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import { LoadingState } from "@/components/console/states";
 import { formatJson } from "@/components/templates/json-text";
+import { LazyManifestDiff } from "@/components/templates/LazyManifestDiff";
 import type { ImportChanges } from "@/lib/contracts/banks/schemas";
-
-// The line diff (and the `diff` library under it) loads the first time someone opens an entry.
-const ManifestDiff = lazy(() => import("@/components/templates/ManifestDiff").then((m) => ({ default: m.ManifestDiff })));
 
 /**
  * A config value: text quoted (so spaces and empty text show), a number or flag as JSON on the
@@ -103,7 +101,7 @@ function EntryChangeItem({ kind, entry }: { kind: string; entry: EntryChange }) 
       {opened && (
         <Suspense fallback={<LoadingState label="Loading the diff…" />}>
           <Stack mt="xs">
-            <ManifestDiff
+            <LazyManifestDiff
               before={entry.before === null ? "" : formatJson(entry.before)}
               after={formatJson(entry.after)}
               beforeLabel={created ? "nothing (new)" : "before"}

@@ -1,10 +1,11 @@
 "use client";
 import { Alert, Button, Collapse, Stack, Text } from "@mantine/core";
 import { IconPencil } from "@tabler/icons-react";
-import { useId, useState } from "react";
+import { Suspense, useId, useState } from "react";
 import type { z } from "zod";
+import { LoadingState } from "@/components/console/states";
 import { formatJson } from "@/components/templates/json-text";
-import { ManifestDiff } from "@/components/templates/ManifestDiff";
+import { LazyManifestDiff } from "@/components/templates/LazyManifestDiff";
 import type { BankDetail } from "@/lib/contracts/banks/schemas";
 import type { BankContent, LocalEdits } from "./local-edits";
 
@@ -55,12 +56,14 @@ export function LocalEditsNotice({ bank, edits }: { bank: z.output<typeof BankDe
             </Button>
             <Collapse expanded={open} id={diffId}>
               {open && (
-                <ManifestDiff
-                  before={contentText(edits.applied)}
-                  after={contentText(edits.now)}
-                  beforeLabel={wrote}
-                  afterLabel="This bank now"
-                />
+                <Suspense fallback={<LoadingState label="Loading the diff…" />}>
+                  <LazyManifestDiff
+                    before={contentText(edits.applied)}
+                    after={contentText(edits.now)}
+                    beforeLabel={wrote}
+                    afterLabel="This bank now"
+                  />
+                </Suspense>
               )}
             </Collapse>
           </>
