@@ -997,6 +997,250 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ext/svc/me/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the caller's own webhooks, oldest first */
+        get: operations["getMeWebhooks"];
+        put?: never;
+        /** Add a webhook for the caller's events; its secret is shown only in this answer */
+        post: operations["postMeWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one of the caller's own webhooks */
+        get: operations["getMeWebhooksWebhookId"];
+        put?: never;
+        post?: never;
+        /** Remove a webhook and its delivery log */
+        delete: operations["deleteMeWebhooksWebhookId"];
+        options?: never;
+        head?: never;
+        /** Change a webhook's url, events or description, or pause and resume it */
+        patch: operations["patchMeWebhooksWebhookId"];
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a webhook a new secret, shown only in this answer; for 24 hours the previous one signs as well */
+        post: operations["postMeWebhooksWebhookIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.ping to the webhook now (paused or not) and answer the attempt, successful or not */
+        post: operations["postMeWebhooksWebhookIdPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery attempts of the last 30 days, newest first; paged with limit and cursor */
+        get: operations["getMeWebhooksWebhookIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery attempt, with the payload sent and the start of the receiver's answer */
+        get: operations["getMeWebhooksWebhookIdDeliveriesDeliveryId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send that delivery's event again, soon (one attempt, no retries); answers the pending attempt */
+        post: operations["postMeWebhooksWebhookIdDeliveriesDeliveryIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the server's webhooks, oldest first */
+        get: operations["getAdminWebhooks"];
+        put?: never;
+        /** Add a webhook for server-wide events; its secret is shown only in this answer */
+        post: operations["postAdminWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one of the server's webhooks */
+        get: operations["getAdminWebhooksWebhookId"];
+        put?: never;
+        post?: never;
+        /** Remove a webhook and its delivery log */
+        delete: operations["deleteAdminWebhooksWebhookId"];
+        options?: never;
+        head?: never;
+        /** Change a webhook's url, events or description, or pause and resume it */
+        patch: operations["patchAdminWebhooksWebhookId"];
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a webhook a new secret, shown only in this answer; for 24 hours the previous one signs as well */
+        post: operations["postAdminWebhooksWebhookIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.ping to the webhook now (paused or not) and answer the attempt, successful or not */
+        post: operations["postAdminWebhooksWebhookIdPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery attempts of the last 30 days, newest first; paged with limit and cursor */
+        get: operations["getAdminWebhooksWebhookIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery attempt, with the payload sent and the start of the receiver's answer */
+        get: operations["getAdminWebhooksWebhookIdDeliveriesDeliveryId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send that delivery's event again, soon (one attempt, no retries); answers the pending attempt */
+        post: operations["postAdminWebhooksWebhookIdDeliveriesDeliveryIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1897,6 +2141,70 @@ export interface components {
             /** @description The bank's ETag as you read it: when the bank is no longer at that version, this bank fails with a 412 `precondition-failed` problem and the others go on. */
             if_match: string;
         };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/bank-templates",
+         *       "events": [
+         *         "template.update_available",
+         *         "rollout.completed"
+         *       ]
+         *     }
+         */
+        CreateWebhookRequest: {
+            /** @description Where deliveries are POSTed. Its host must resolve to public addresses only, unless it is listed in WEBHOOK_ALLOWED_HOSTS. */
+            url: string;
+            /**
+             * @description The event types to send, or `["*"]` for every type the webhook may receive:
+             *     - `template.update_available`: A check found a newer revision of an installed template in its source. data: the template.
+             *     - `template.updated`: A template's content changed: updated or merged from its source, or edited. data: the template after.
+             *     - `template.rolled_back`: A template was rolled back to an earlier version. data: the template after.
+             *     - `template.deleted`: A template was deleted. data: the template as it was.
+             *     - `bank.created`: Applying a template created a bank. data: the bank.
+             *     - `bank.updated`: A bank was changed: an import or a rollout applied a template to it. data: the bank after.
+             *     - `bank.behind`: The template a bank last applied got a newer version, so the bank is behind it. data: the bank (its list entry).
+             *     - `bank.deleted`: A bank was deleted. data: the bank as it was.
+             *     - `policy.changed`: A bank's policy was put, restored or deleted. data: {bank_id, document}, document null once deleted.
+             *     - `rollout.completed`: A rollout of a template to banks finished (not a dry run). data: {template, results} as the rollout answered.
+             *     - `source.fetch_failed`: A template source's catalog stopped loading (it could not be fetched, or is invalid). data: the source.
+             *     - `key.expiring` (admin webhooks only): An API key expires within 7 days. data: the key, with user_id and service_account_id.
+             *     - `audit.entry` (admin webhooks only): Anything was written through the API: every audit entry. data: the entry.
+             */
+            events: ("*" | "template.update_available" | "template.updated" | "template.rolled_back" | "template.deleted" | "bank.created" | "bank.updated" | "bank.behind" | "bank.deleted" | "policy.changed" | "rollout.completed" | "source.fetch_failed" | "key.expiring" | "audit.entry")[];
+            description?: string | null;
+            /** @description Default true; false creates it paused. */
+            active?: boolean | null;
+        };
+        /**
+         * @description Every field optional; `{}` changes nothing.
+         * @example {
+         *       "active": true
+         *     }
+         */
+        UpdateWebhookRequest: {
+            /** @description Where deliveries are POSTed. Its host must resolve to public addresses only, unless it is listed in WEBHOOK_ALLOWED_HOSTS. */
+            url?: string;
+            /**
+             * @description The event types to send, or `["*"]` for every type the webhook may receive:
+             *     - `template.update_available`: A check found a newer revision of an installed template in its source. data: the template.
+             *     - `template.updated`: A template's content changed: updated or merged from its source, or edited. data: the template after.
+             *     - `template.rolled_back`: A template was rolled back to an earlier version. data: the template after.
+             *     - `template.deleted`: A template was deleted. data: the template as it was.
+             *     - `bank.created`: Applying a template created a bank. data: the bank.
+             *     - `bank.updated`: A bank was changed: an import or a rollout applied a template to it. data: the bank after.
+             *     - `bank.behind`: The template a bank last applied got a newer version, so the bank is behind it. data: the bank (its list entry).
+             *     - `bank.deleted`: A bank was deleted. data: the bank as it was.
+             *     - `policy.changed`: A bank's policy was put, restored or deleted. data: {bank_id, document}, document null once deleted.
+             *     - `rollout.completed`: A rollout of a template to banks finished (not a dry run). data: {template, results} as the rollout answered.
+             *     - `source.fetch_failed`: A template source's catalog stopped loading (it could not be fetched, or is invalid). data: the source.
+             *     - `key.expiring` (admin webhooks only): An API key expires within 7 days. data: the key, with user_id and service_account_id.
+             *     - `audit.entry` (admin webhooks only): Anything was written through the API: every audit entry. data: the entry.
+             */
+            events?: ("*" | "template.update_available" | "template.updated" | "template.rolled_back" | "template.deleted" | "bank.created" | "bank.updated" | "bank.behind" | "bank.deleted" | "policy.changed" | "rollout.completed" | "source.fetch_failed" | "key.expiring" | "audit.entry")[];
+            /** @description null clears it. */
+            description?: string | null;
+            /** @description false pauses it; true resumes it, clearing `disabled_reason` and `failing_since`. */
+            active?: boolean;
+        };
         Me: {
             user_id: string;
             /** @enum {string} */
@@ -2656,7 +2964,7 @@ export interface components {
              */
             target: string;
             /** @description What kind of resource the entry is about; null on older entries. */
-            target_type: ("source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session") | null;
+            target_type: ("source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session" | "webhook") | null;
             /** @description The resource's id as the API names it (for an install: the installed id); null on older entries. */
             target_id: string | null;
             /** @description The resource as the API answered it before the write, every secret removed; null for a creation's before and a deletion's after, and on entries older than these fields. */
@@ -2665,6 +2973,120 @@ export interface components {
             after: unknown;
             /** @description X-Request-Id of the write request. */
             request_id: string;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description The event types sent to it, or `["*"]`: every type it may receive. */
+            events: string[];
+            /** @description Whether events are sent to it. False when paused (PATCH active), or when every delivery failed for 5 days. */
+            active: boolean;
+            /** @description Why the server paused it (its deliveries kept failing); null while active, or when paused by a PATCH. */
+            disabled_reason: string | null;
+            /** @description When the deliveries that have all failed since began (the first failure after the last success); null when the last one succeeded. */
+            failing_since: string | null;
+            /** @description After a rotate-secret: until when the previous secret still signs beside the new one; null when only one signs. */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
+        };
+        WebhookWithSecret: {
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description The event types sent to it, or `["*"]`: every type it may receive. */
+            events: string[];
+            /** @description Whether events are sent to it. False when paused (PATCH active), or when every delivery failed for 5 days. */
+            active: boolean;
+            /** @description Why the server paused it (its deliveries kept failing); null while active, or when paused by a PATCH. */
+            disabled_reason: string | null;
+            /** @description When the deliveries that have all failed since began (the first failure after the last success); null when the last one succeeded. */
+            failing_since: string | null;
+            /** @description After a rotate-secret: until when the previous secret still signs beside the new one; null when only one signs. */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
+            /** @description The signing secret, `whsec_` and the base64 of 24 random bytes; deliveries are signed with it (Standard Webhooks). Shown in this answer only: an idempotent replay of it (`Idempotent-Replayed: true`) answers null, as the secret is stored nowhere in clear. A null secret means it was made but cannot be shown again: rotate the secret to get a new one. */
+            secret: string | null;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description The event's id: the `webhook-id` header, the same on every attempt of one event. */
+            event_id: string;
+            /** @description The event's type (`webhook.ping` for a ping). */
+            type: string;
+            /** @description 1 for the first; a failed one is tried again after about 7 growing delays, then given up. A redelivery counts on. */
+            attempt: number;
+            /**
+             * @description `pending`: due, not made yet; `succeeded`: the receiver answered 2xx in time; `failed`: any other outcome.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description The receiver's HTTP status; null when none came. */
+            response_status: number | null;
+            /** @description How long the attempt took; null while pending. */
+            duration_ms: number | null;
+            /** @description Why it failed, in one sentence; null otherwise. */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt was made, or for a pending one when it is due.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+        };
+        /** @description The attempts of the last 30 days, newest first. */
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Continues after the last delivery; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookDeliveryDetail: {
+            id: string;
+            /** @description The event's id: the `webhook-id` header, the same on every attempt of one event. */
+            event_id: string;
+            /** @description The event's type (`webhook.ping` for a ping). */
+            type: string;
+            /** @description 1 for the first; a failed one is tried again after about 7 growing delays, then given up. A redelivery counts on. */
+            attempt: number;
+            /**
+             * @description `pending`: due, not made yet; `succeeded`: the receiver answered 2xx in time; `failed`: any other outcome.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description The receiver's HTTP status; null when none came. */
+            response_status: number | null;
+            /** @description How long the attempt took; null while pending. */
+            duration_ms: number | null;
+            /** @description Why it failed, in one sentence; null otherwise. */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt was made, or for a pending one when it is due.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+            /** @description The body that was (or will be) sent: `{type, timestamp, data}`. */
+            payload: unknown;
+            /** @description The start of the receiver's answer (at most 4 KiB); null when none came. */
+            response_body: string | null;
         };
     };
     responses: never;
@@ -10961,7 +11383,7 @@ export interface operations {
                 /** @description Only writes to this path or below it: `/ext/svc/admin/users/alice` also finds her API keys. */
                 target?: string;
                 /** @description Only entries about this kind of resource. */
-                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
+                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session" | "webhook";
                 /** @description Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive). */
                 from?: string;
                 /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
@@ -11053,7 +11475,7 @@ export interface operations {
                 /** @description Only writes to this path or below it: `/ext/svc/admin/users/alice` also finds her API keys. */
                 target?: string;
                 /** @description Only entries about this kind of resource. */
-                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
+                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session" | "webhook";
                 /** @description Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive). */
                 from?: string;
                 /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
@@ -11085,6 +11507,1942 @@ export interface operations {
             };
             /** @description Authenticated but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/bank-templates",
+                 *       "events": [
+                 *         "template.update_available",
+                 *         "rollout.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteMeWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchMeWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeWebhooksWebhookIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeWebhooksWebhookIdPing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeWebhooksWebhookIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description Only attempts in this status. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Only the attempts of this event. */
+                event_id?: string;
+            };
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeWebhooksWebhookIdDeliveriesDeliveryId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeWebhooksWebhookIdDeliveriesDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAdminWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/bank-templates",
+                 *       "events": [
+                 *         "template.update_available",
+                 *         "rollout.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAdminWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchAdminWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAdminWebhooksWebhookIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAdminWebhooksWebhookIdPing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminWebhooksWebhookIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description Only attempts in this status. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Only the attempts of this event. */
+                event_id?: string;
+            };
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminWebhooksWebhookIdDeliveriesDeliveryId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAdminWebhooksWebhookIdDeliveriesDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,7 @@ import { actorChangesSettled } from "@/lib/services/identity/actor-cache";
 import { actorForUser } from "@/lib/services/identity/authenticate";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
 import { recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
+import { recordEntryEvents } from "@/lib/services/webhooks/entry-events";
 import { browserLabel } from "@/lib/shared/browser-label";
 import { verifyCredentials } from "./credentials";
 import { OIDC_PROVIDER_ID, oidcConfigFromEnv, oidcProvider } from "./oidc";
@@ -86,7 +87,7 @@ export function authOptions(
           const session = await app.db.transaction(async (transaction) => {
             const started = await createSession(transaction, user.id, browserLabel(userAgent));
             const snapshot = { id: started.publicId, user_id: user.id, expires_at: iso(started.expiresAt) };
-            await recordSessionEntry(transaction, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
+            await recordSessionEntry(transaction, { kind: "sign-in", userId: user.id, requestId, session: snapshot }, recordEntryEvents);
             if (clientAddress !== undefined) await recordSignInAddress(transaction, user.id, clientAddress);
             return started;
           });
@@ -109,7 +110,7 @@ export function authOptions(
           await endSession(transaction, sid);
           if (!row) return;
           const snapshot = { id: row.publicId, user_id: row.userId, expires_at: iso(row.expiresAt) };
-          await recordSessionEntry(transaction, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
+          await recordSessionEntry(transaction, { kind: "sign-out", userId: row.userId, requestId, session: snapshot }, recordEntryEvents);
         });
         await actorChangesSettled(app.db);
       },

@@ -6,7 +6,15 @@ import type { EndpointAuditAction, SessionAuditAction } from "@/lib/contracts/au
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { logError } from "@/lib/platform/log";
 import type { Audit, AuditRecord, AuthenticatedActor } from "@/lib/services/context";
+import { type Entry, presentEntry } from "./log";
 import { withoutSecrets } from "./redact";
+
+/**
+ * What an audit entry tells webhooks (CONTRACT §20): the events it records in the entry's own
+ * transaction (`audit.entry`, and those of the change it records). Given by the HTTP edge and the
+ * console's sign-in, which know the webhooks; this folder does not.
+ */
+export type EntryEvents = (db: Database, entry: Entry) => Promise<void>;
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
@@ -46,6 +54,7 @@ export class AuditJournal {
     private readonly requestId: string,
     private readonly params: Record<string, unknown>,
     private readonly body: Record<string, unknown>,
+    private readonly entryEvents: EntryEvents,
   ) {
     this.perTarget = endpoint.audit ? endpoint.audit.perTarget : undefined;
   }
@@ -96,10 +105,10 @@ export class AuditJournal {
     await this.insert(db, this.entryId(entry.target.id), targetPath(this.targetTemplate, this.params, entry.target.id), entry);
   }
 
-  /** Inserts an entry (its id is fixed per request or target: a second insert is a no-op). */
+  /** Inserts an entry (its id is fixed per request or target: a second insert is a no-op) and records its events. */
   private async insert(db: Database, id: string, target: string, entry: AuditRecord | null): Promise<void> {
     if (/\{[a-z_]+\}/.test(target)) throw new Error(`The audit target ${target} of ${this.action} was not filled in.`);
-    await db
+    const [inserted] = await db
       .insert(auditEntries)
       .values({
         id,
@@ -116,7 +125,9 @@ export class AuditJournal {
         }),
         requestId: this.requestId,
       })
-      .onConflictDoNothing({ target: auditEntries.id });
+      .onConflictDoNothing({ target: auditEntries.id })
+      .returning();
+    if (inserted) await this.entryEvents(db, presentEntry(inserted));
     this.recorded = true;
   }
 }
@@ -133,13 +144,14 @@ export function auditFor(
   actor: AuthenticatedActor,
   requestId: string,
   input: { params: unknown; query: unknown; body: unknown },
+  entryEvents: EntryEvents,
 ): AuditJournal | null {
   const spec = endpoint.audit;
   if (!spec) return null;
   const query = (input.query ?? {}) as Record<string, unknown>;
   if (spec.unlessQuery && query[spec.unlessQuery] === true) return null;
   const asRecord = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
-  return new AuditJournal(endpoint, spec.action, actor, requestId, asRecord(input.params), asRecord(input.body));
+  return new AuditJournal(endpoint, spec.action, actor, requestId, asRecord(input.params), asRecord(input.body), entryEvents);
 }
 
 /**
@@ -173,21 +185,26 @@ export interface SessionSnapshot {
 export async function recordSessionEntry(
   db: Database,
   entry: { kind: "sign-in" | "sign-out"; userId: string; requestId: string; session: SessionSnapshot },
+  entryEvents: EntryEvents,
 ): Promise<void> {
   const signIn = entry.kind === "sign-in";
   const action: SessionAuditAction = `session.${entry.kind}`;
-  await db.insert(auditEntries).values({
-    actorType: "user",
-    actorId: entry.userId,
-    userId: entry.userId,
-    action,
-    target: SESSION_TARGET,
-    targetType: "session",
-    targetId: entry.session.id,
-    before: withoutSecrets("session", signIn ? null : entry.session),
-    after: withoutSecrets("session", signIn ? entry.session : null),
-    requestId: entry.requestId,
-  });
+  const [inserted] = await db
+    .insert(auditEntries)
+    .values({
+      actorType: "user",
+      actorId: entry.userId,
+      userId: entry.userId,
+      action,
+      target: SESSION_TARGET,
+      targetType: "session",
+      targetId: entry.session.id,
+      before: withoutSecrets("session", signIn ? null : entry.session),
+      after: withoutSecrets("session", signIn ? entry.session : null),
+      requestId: entry.requestId,
+    })
+    .returning();
+  await entryEvents(db, presentEntry(inserted!));
 }
 
 /** The `target` path of session entries: next-auth's session endpoint (sessions have no /ext/svc path). */
