@@ -99,15 +99,17 @@ describe("the secrets an answer shows once", () => {
     const marked = listEndpoints()
       .filter((endpoint) => shownOnceFields(endpoint.response).length > 0)
       .map((endpoint) => `${endpoint.method} ${endpoint.path} ${shownOnceFields(endpoint.response).join(",")}`);
-    expect(marked.sort()).toEqual([
-      "POST /ext/svc/admin/users/{user_id}/api-keys token",
-      "POST /ext/svc/me/api-keys token",
-      "POST /ext/svc/me/service-accounts/{sa_id}/api-keys token",
-      "POST /ext/svc/admin/webhooks secret",
-      "POST /ext/svc/admin/webhooks/{webhook_id}/rotate-secret secret",
-      "POST /ext/svc/me/webhooks secret",
-      "POST /ext/svc/me/webhooks/{webhook_id}/rotate-secret secret",
-    ].sort());
+    expect(marked.sort()).toEqual(
+      [
+        "POST /ext/svc/admin/users/{user_id}/api-keys token",
+        "POST /ext/svc/me/api-keys token",
+        "POST /ext/svc/me/service-accounts/{sa_id}/api-keys token",
+        "POST /ext/svc/admin/webhooks secret",
+        "POST /ext/svc/admin/webhooks/{webhook_id}/rotate-secret secret",
+        "POST /ext/svc/me/webhooks secret",
+        "POST /ext/svc/me/webhooks/{webhook_id}/rotate-secret secret",
+      ].sort(),
+    );
   });
 
   it("include every text an answer holds under a secret's name (a token, a secret, a password)", () => {

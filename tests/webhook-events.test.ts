@@ -123,7 +123,8 @@ describe("template, bank and policy events of a user's own resources", () => {
     const admins = await subscribe(t.admin, "admin", "/admin-server", ["template.updated", "bank.created"]);
     await t.admin.post("/ext/svc/admin/templates", { id: "shared", name: "Shared", manifest: manifest() });
     const patched = await t.admin.patch("/ext/svc/admin/templates/shared", { description: "For all" });
-    for (const inboxOf of [doras, elis, admins]) expect(await inboxOf()).toEqual([expect.objectContaining({ type: "template.updated", data: patched.body })]);
+    for (const inboxOf of [doras, elis, admins])
+      expect(await inboxOf()).toEqual([expect.objectContaining({ type: "template.updated", data: patched.body })]);
 
     // Dora's own template is hers alone, though admin webhooks hear of everything.
     await dora.post(T, { id: "mine", name: "Mine", manifest: manifest() });

@@ -8,6 +8,7 @@ import { auditFor } from "@/lib/services/audit/record";
 import { callContext, withTransaction } from "@/lib/services/context";
 import { ADMINS, recordEvent } from "@/lib/services/outbox/outbox";
 import { recordEntryEvents } from "@/lib/services/webhooks/entry-events";
+import { pruneDeliveries } from "@/lib/services/webhooks/jobs";
 import { type Client, useTestApp } from "./support/app";
 import { verifyDelivery } from "./support/webhook-receiver";
 import { useWebhooks } from "./support/webhooks";
@@ -346,6 +347,42 @@ describe("deliveries", () => {
     expect(await t.app.db.$count(webhookDeliveries, eq(webhookDeliveries.webhookId, hook.id))).toBe(0);
     expect(await hooks.worker().runDue()).toBe(0);
     expect(hooks.receiver.at("/removed")).toEqual([]);
+  });
+});
+
+describe("the delivery worker of a server process", () => {
+  it("sends what falls due by itself, and on stop gives back what it was sending, for another process to send", async () => {
+    hooks.receiver.answer("/loop", 204);
+    await hooks.add(t.admin, "admin", "/loop", ONLY_UPDATES);
+    const worker = hooks.worker({ pollMs: 20 });
+    worker.start();
+    await adminEvent({ n: "loop" });
+    await expect.poll(() => hooks.receiver.at("/loop").length).toBe(1);
+    await worker.stop();
+
+    // A receiver that never answers: stop() cuts the attempt short and leaves it pending, unclaimed.
+    const hang = await hooks.add(t.admin, "admin", "/hang", ONLY_UPDATES);
+    hooks.receiver.holdUntilInFlight(1_000);
+    const stopping = hooks.worker({ pollMs: 20 });
+    stopping.start();
+    await adminEvent({ n: "hang" });
+    await expect.poll(() => hooks.receiver.at("/hang").length).toBe(1);
+    await stopping.stop();
+    const [left] = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hang.id));
+    expect(left).toMatchObject({ status: "pending", attempt: 1, claimedBy: null });
+    hooks.receiver.holdUntilInFlight(0);
+  });
+
+  it("keeps the log of 30 days: older attempts go, then the events nothing refers to", async () => {
+    const hook = await hooks.add(t.admin, "admin", "/old", ONLY_UPDATES);
+    await adminEvent({ n: "old" });
+    await hooks.worker().runDue();
+    const [event] = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id));
+    expect(await pruneDeliveries(t.app.db, Date.now() + 29 * 24 * HOUR)).toBe(0);
+    expect((await t.admin.get(`/ext/svc/admin/webhooks/${hook.id}/deliveries`)).body.deliveries).toHaveLength(1);
+    expect(await pruneDeliveries(t.app.db, Date.now() + 31 * 24 * HOUR)).toBeGreaterThanOrEqual(2);
+    expect(await t.app.db.$count(webhookEvents, eq(webhookEvents.id, event!.eventId))).toBe(0);
+    expect((await t.admin.get(`/ext/svc/admin/webhooks/${hook.id}/deliveries`)).body.deliveries).toEqual([]);
   });
 });
 

@@ -24,8 +24,6 @@ export interface Receiver {
   answer(path: string, ...statuses: number[]): void;
   /** Holds every answer until `count` deliveries are in flight at once (then never again): proves they run side by side. */
   holdUntilInFlight(count: number): void;
-  /** How many were in flight at once at most. */
-  readonly maxInFlight: number;
   close(): Promise<void>;
 }
 
@@ -36,10 +34,10 @@ export async function startReceiver(): Promise<Receiver> {
   let held: Array<() => void> = [];
   let holdFor = 0;
   let inFlight = 0;
-  let maxInFlight = 0;
   const server = createServer((req, res) => {
     inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
+    // Once per response, whether answered or abandoned by the sender.
+    res.once("close", () => inFlight--);
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
@@ -49,7 +47,6 @@ export async function startReceiver(): Promise<Receiver> {
       const queue = statuses.get(path) ?? [204];
       const status = queue.length > 1 ? queue.shift()! : queue[0]!;
       const reply = () => {
-        inFlight--;
         res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : `no: ${status}`);
       };
       if (holdFor === 0) return reply();
@@ -69,9 +66,6 @@ export async function startReceiver(): Promise<Receiver> {
     holdUntilInFlight: (count) => {
       holdFor = count;
       held = [];
-    },
-    get maxInFlight() {
-      return maxInFlight;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -58,6 +58,15 @@ function receivers(type: WebhookEventType, audience: EventAudience): SQL {
   return and(eq(webhooks.active, true), subscribed, readers ? or(server, readers) : server)!;
 }
 
+/**
+ * Whether any active webhook subscribes to `type`, whoever it is for: lets a change skip the
+ * reading that an event nobody receives would need (the banks a template version leaves behind).
+ */
+export async function anyoneListens(db: Database, type: WebhookEventType): Promise<boolean> {
+  const [any] = await db.select({ id: webhooks.id }).from(webhooks).where(receivers(type, { kind: "everyone" })).limit(1);
+  return any !== undefined;
+}
+
 /** A new event's id: the `webhook-id` header of its deliveries. */
 export const newEventId = () => `msg_${randomUUID().replaceAll("-", "")}`;
 

@@ -7,7 +7,7 @@ import type { OwnerScope } from "@/lib/contracts/scope";
 import type { Entry } from "@/lib/services/audit/log";
 import { bankOwner } from "@/lib/services/banks/access";
 import { banksLeftBehind } from "@/lib/services/banks/store";
-import { ADMINS, bankAudience, type OutboxEvent, recordEvent, scopeAudience } from "@/lib/services/outbox/outbox";
+import { ADMINS, anyoneListens, bankAudience, type OutboxEvent, recordEvent, scopeAudience } from "@/lib/services/outbox/outbox";
 import { templatesIn } from "@/lib/services/templates/templates";
 import { currentVersion } from "@/lib/services/templates/version-log";
 
@@ -76,6 +76,7 @@ async function templateEvents(db: Database, action: string, before: Resource | n
     audience,
   };
   // The version this write recorded left behind the banks that had applied the one before it.
+  if (!(await anyoneListens(db, "bank.behind"))) return [changed];
   const scope = { kind: after.scope, owner } as OwnerScope;
   const [row] = await db
     .select({ rowId: templates.rowId })
