@@ -1,3 +1,6 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "@/db/client";
@@ -10,6 +13,7 @@ import { ADMINS, recordEvent } from "@/lib/services/outbox/outbox";
 import { recordEntryEvents } from "@/lib/services/webhooks/entry-events";
 import { pruneDeliveries } from "@/lib/services/webhooks/jobs";
 import { type Client, useTestApp } from "./support/app";
+import { freePort } from "./support/free-port";
 import { verifyDelivery } from "./support/webhook-receiver";
 import { useWebhooks } from "./support/webhooks";
 
@@ -347,6 +351,39 @@ describe("deliveries", () => {
     expect(await t.app.db.$count(webhookDeliveries, eq(webhookDeliveries.webhookId, hook.id))).toBe(0);
     expect(await hooks.worker().runDue()).toBe(0);
     expect(hooks.receiver.at("/removed")).toEqual([]);
+  });
+});
+
+describe("the README's receiver", () => {
+  it("verifies a real delivery with standardwebhooks and refuses a forged one", async () => {
+    const readme = readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
+    const code = /## Webhooks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)![1]!;
+    const port = await freePort();
+    const dir = path.join(__dirname, "..", "node_modules", ".cache", "bank-templates");
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "readme-receiver.mjs");
+    writeFileSync(file, code.replace(".listen(8080)", `.listen(${port}, "127.0.0.1", () => console.log("listening"))`));
+    const hook = await t.admin.post("/ext/svc/admin/webhooks", { url: `http://127.0.0.1:${port}/`, events: ONLY_UPDATES });
+    const receiver = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_SECRET: hook.body.secret } });
+    let out = "";
+    receiver.stdout.on("data", (chunk) => (out += chunk));
+    try {
+      await expect.poll(() => out).toContain("listening");
+      await adminEvent({ from: "the README" });
+      expect(await hooks.worker().runDue()).toBe(1);
+      const log = (await t.admin.get(`/ext/svc/admin/webhooks/${hook.body.id}/deliveries`)).body.deliveries;
+      expect(log[0]).toMatchObject({ status: "succeeded", response_status: 204 });
+      await expect.poll(() => out).toMatch(/msg_\w+ template\.updated \{ from: 'the README' \}/);
+      const forged = await fetch(`http://127.0.0.1:${port}/`, {
+        method: "POST",
+        headers: { "webhook-id": "msg_x", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
+        body: "{}",
+      });
+      expect(forged.status).toBe(400);
+    } finally {
+      receiver.kill();
+      await t.admin.delete(`/ext/svc/admin/webhooks/${hook.body.id}`);
+    }
   });
 });
 
