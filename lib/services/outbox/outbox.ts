@@ -62,9 +62,12 @@ function receivers(type: WebhookEventType, audience: EventAudience): SQL {
  * Whether any active webhook subscribes to `type`, whoever it is for: lets a change skip the
  * reading that an event nobody receives would need (the banks a template version leaves behind).
  */
-export async function anyoneListens(db: Database, type: WebhookEventType): Promise<boolean> {
-  const [any] = await db.select({ id: webhooks.id }).from(webhooks).where(receivers(type, { kind: "everyone" })).limit(1);
-  return any !== undefined;
+export const anyoneListens = (db: Database, type: WebhookEventType) => anyWebhook(db, receivers(type, { kind: "everyone" }));
+
+/** Whether any webhook is `who`. */
+async function anyWebhook(db: Database, who: SQL): Promise<boolean> {
+  const found = await db.select({ id: webhooks.id }).from(webhooks).where(who).limit(1);
+  return found.length > 0;
 }
 
 /** A new event's id: the `webhook-id` header of its deliveries. */
@@ -79,8 +82,7 @@ export const eventBody = (type: string, at: Date, data: unknown) => JSON.stringi
  */
 export async function recordEvent(db: Database, event: OutboxEvent): Promise<string | null> {
   const who = receivers(event.type, event.audience);
-  const [any] = await db.select({ id: webhooks.id }).from(webhooks).where(who).limit(1);
-  if (!any) return null;
+  if (!(await anyWebhook(db, who))) return null;
   const id = newEventId();
   const at = new Date();
   await db.insert(webhookEvents).values({ id, type: event.type, body: eventBody(event.type, at, event.data), createdAt: at });

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { logError } from "@/lib/platform/log";
+import { logError, logger } from "@/lib/platform/log";
 import { type ClaimedDelivery, claimDue, recordOutcome, releaseClaim, type SendDeps, sendDelivery } from "./send";
 
 /**
@@ -82,13 +82,17 @@ export function createDeliveryWorker(deps: SendDeps, options: DeliveryWorkerOpti
     });
 
   const run = async () => {
+    let failing = false;
     while (!stopping.signal.aborted) {
       let started = 0;
       try {
         started = await fill();
+        if (failing) logger.info("claiming webhook deliveries works again");
+        failing = false;
       } catch (error) {
-        // The database is away for a moment: the next poll tries again.
-        logError("claiming webhook deliveries failed", error);
+        // The database is away for a while: every poll tries again, and the outage is logged once.
+        if (!failing) logError("claiming webhook deliveries failed; trying again every poll", error);
+        failing = true;
       }
       // A full batch may mean more is due: go on at once while a slot is free.
       if (started === 0 || inFlight.size >= concurrency) await pause(pollMs);
