@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type DeliveredEventType, WEBHOOK_EVENT_BODIES } from "@/lib/contracts/webhooks/payloads";
 import { noticeExpiringKeys } from "@/lib/services/identity/api-keys";
 import { refreshAllUpdateStatuses, schedulerContext } from "@/lib/services/templates/scheduled-check";
 import { type Client, useTestApp } from "./support/app";
@@ -37,7 +38,12 @@ function inbox(path: string, secret: string) {
     await hooks.worker({ concurrency: 1 }).runDue();
     const got = hooks.receiver.at(path).slice(seen);
     seen += got.length;
-    return got.map((delivery) => verifyDelivery(secret, delivery) as Sent);
+    return got.map((delivery) => {
+      const sent = verifyDelivery(secret, delivery) as Sent;
+      // Exactly the body the OpenAPI document's `webhooks` describes for its type: no field more or less.
+      expect(WEBHOOK_EVENT_BODIES[sent.type as DeliveredEventType].body.parse(sent), sent.type).toEqual(sent);
+      return sent;
+    });
   };
 }
 

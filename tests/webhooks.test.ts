@@ -7,6 +7,7 @@ import { openPostgres } from "@/db/client";
 import { webhookDeliveries, webhookEvents } from "@/db/schema";
 import { MAX_WEBHOOKS_PER_USER } from "@/lib/contracts/limits";
 import { DISABLE_AFTER_FAILING_MS, RETRY_DELAYS_MS } from "@/lib/contracts/webhooks/events";
+import { WEBHOOK_EVENT_BODIES } from "@/lib/contracts/webhooks/payloads";
 import { auditFor } from "@/lib/services/audit/record";
 import { callContext, withTransaction } from "@/lib/services/context";
 import { ADMINS, recordEvent } from "@/lib/services/outbox/outbox";
@@ -324,7 +325,9 @@ describe("deliveries", () => {
     expect(failed.body).toMatchObject({ type: "webhook.ping", attempt: 1, status: "failed", response_status: 418 });
     expect(failed.body.duration_ms).toBeGreaterThanOrEqual(0);
     const [ping] = hooks.receiver.at("/ping");
-    expect(verifyDelivery(hook.secret, ping!)).toMatchObject({ type: "webhook.ping", data: { id: hook.id, active: false } });
+    const pinged = verifyDelivery(hook.secret, ping!);
+    expect(pinged).toMatchObject({ type: "webhook.ping", data: { id: hook.id, active: false } });
+    expect(WEBHOOK_EVENT_BODIES["webhook.ping"].body.parse(pinged)).toEqual(pinged);
 
     const detail = await ann.get(`/ext/svc/me/webhooks/${hook.id}/deliveries/${failed.body.id}`);
     expect(detail.body).toMatchObject({ id: failed.body.id, payload: { type: "webhook.ping" }, response_body: "no: 418" });

@@ -2,9 +2,9 @@ import "server-only";
 import { createHmac } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import { performance } from "node:perf_hooks";
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { webhookDeliveries, webhookEvents, webhooks } from "@/db/schema";
+import { users, webhookDeliveries, webhookEvents, webhooks } from "@/db/schema";
 import { DomainError } from "@/lib/contracts/errors";
 import { DISABLE_AFTER_FAILING_MS, RETRY_DELAYS_MS } from "@/lib/contracts/webhooks/events";
 import type { ResolveHost } from "@/lib/platform/address";
@@ -141,7 +141,11 @@ export async function recordOutcome(db: Database, delivery: ClaimedDelivery, out
       .returning({ id: webhookDeliveries.id });
     if (!made) return;
     if (outcome.ok) {
-      await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, delivery.webhookId));
+      // Only a webhook that was failing is written (and locked): deliveries to a healthy one do not queue on its row.
+      await tx
+        .update(webhooks)
+        .set({ failingSince: null })
+        .where(and(eq(webhooks.id, delivery.webhookId), isNotNull(webhooks.failingSince)));
       return;
     }
     const next = delivery.retries ? retryAt(delivery.attempt, outcome.at) : null;
@@ -186,6 +190,7 @@ export async function releaseClaim(db: Database, deliveryId: string, holder: str
  * lapsed), oldest due first: one statement, whose `FOR UPDATE SKIP LOCKED` lets processes claiming
  * at once each take others, so every attempt goes out once. A paused webhook's scheduled attempts
  * wait until it is resumed; a ping or a redelivery (asked for, not scheduled) goes all the same.
+ * Those of a deactivated user's webhooks wait until the user is active again.
  */
 export async function claimDue(db: Database, { holder, limit, now }: { holder: string; limit: number; now: number }) {
   const at = new Date(now);
@@ -199,6 +204,8 @@ export async function claimDue(db: Database, { holder, limit, now }: { holder: s
         lte(webhookDeliveries.dueAt, at),
         or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, at)),
         or(eq(webhooks.active, true), eq(webhookDeliveries.retries, false)),
+        // A user's webhook sends nothing more once its user is deactivated (what they may read is nothing).
+        or(isNull(webhooks.owner), sql`exists (select 1 from ${users} where ${users.id} = ${webhooks.owner} and ${users.isActive})`),
       ),
     )
     .orderBy(webhookDeliveries.dueAt, webhookDeliveries.seq)
