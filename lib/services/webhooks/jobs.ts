@@ -1,6 +1,6 @@
 import "server-only";
 import { and, lt, notExists, sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import { type Database, openPostgres } from "@/db/client";
 import { webhookDeliveries, webhookEvents } from "@/db/schema";
 import { DELIVERY_LOG_DAYS } from "@/lib/contracts/webhooks/events";
 import { logError } from "@/lib/platform/log";
@@ -57,14 +57,16 @@ export async function pruneDeliveries(db: Database, now: number, signal?: AbortS
  * stop (SIGTERM, SIGINT): the claims of attempts cut short are given back, so another process sends them.
  */
 export function startWebhookWork(app: AppContext): void {
-  const worker = createDeliveryWorker({
-    db: app.db,
-    config: app.config,
-    secretKey: app.secretKey,
-    resolveHost: app.resolveHost,
-    clock: Date.now,
-  });
-  worker.start();
+  // On PostgreSQL the worker has a connection of its own: its statements never wait for (or hold)
+  // one of the pool the requests use, and it uses at most that one. PGlite has one connection anyway.
+  const own = app.config.databaseUrl ? openPostgres(app.config.databaseUrl, { max: 1 }) : null;
+  const worker = (own ?? Promise.resolve(null)).then(
+    (handle) => deliveryWorker(app, handle?.db ?? app.db),
+    (error: unknown) => {
+      logError("webhook deliveries could not open a database connection of their own; they use the pool's", error);
+      return deliveryWorker(app, app.db);
+    },
+  );
   const stopNotices = scheduleJob(
     app.db,
     { name: "webhook-key-expiry", intervalMs: HOUR, leaseMs: 10 * 60_000 },
@@ -77,10 +79,18 @@ export function startWebhookWork(app: AppContext): void {
     process.off("SIGINT", stop);
     stopNotices();
     stopPrune();
-    await worker.stop();
+    await (await worker).stop();
+    await (await own?.catch(() => null))?.close();
   };
   // Beside the server's own handlers (lib/server/http-server.cjs), never instead of them: a
   // listener of ours alone would keep the process from ending on the signal.
   for (const signal of ["SIGTERM", "SIGINT"] as const) if (process.listenerCount(signal) > 0) process.once(signal, stop);
   app.database.onClose(stop);
+}
+
+/** This process's delivery worker, sending through `db`, started. */
+function deliveryWorker(app: AppContext, db: Database) {
+  const worker = createDeliveryWorker({ db, config: app.config, secretKey: app.secretKey, resolveHost: app.resolveHost, clock: Date.now });
+  worker.start();
+  return worker;
 }

@@ -117,37 +117,54 @@ function retryAt(attempt: number, at: Date, random: () => number = Math.random):
   return new Date(at.getTime() + Math.round(delay * (0.9 + 0.2 * random())));
 }
 
+/** What recording an attempt's outcome sets on it (and frees its claim). */
+const madeAttempt = (outcome: Outcome) => ({
+  status: outcome.ok ? ("succeeded" as const) : ("failed" as const),
+  at: outcome.at,
+  responseStatus: outcome.responseStatus,
+  durationMs: outcome.durationMs,
+  error: outcome.error,
+  responseBody: outcome.responseBody,
+  claimedBy: null,
+  claimedUntil: null,
+});
+
+/** The attempt, if `holder` still holds its claim (one that lapsed was taken over, and the taker records its own). */
+const heldBy = (delivery: ClaimedDelivery, holder: string) =>
+  and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.claimedBy, holder), eq(webhookDeliveries.status, "pending"));
+
 /**
- * Records an attempt's outcome, if `holder` still holds its claim (one that lapsed was taken over,
- * and the taker records its own): in one transaction the attempt, the next attempt when a failed
- * one is retried, and the webhook's health: a success clears `failing_since`; a failure sets it
- * if unset, and pauses the webhook once its deliveries have all failed for 5 days.
+ * Records an attempt's outcome, if `holder` still holds its claim. A success is one statement: the
+ * attempt, and the webhook's `failing_since` cleared if it was set (only then is the webhook's row
+ * written, so deliveries to a healthy webhook do not queue on it). A failure is one transaction:
+ * the attempt, the next attempt when it is retried, and the webhook's health: `failing_since` set
+ * if unset, and the webhook paused once its deliveries have all failed for 5 days.
  */
 export async function recordOutcome(db: Database, delivery: ClaimedDelivery, outcome: Outcome, holder: string): Promise<void> {
+  if (outcome.ok) {
+    const made = db
+      .$with("made")
+      .as(
+        db
+          .update(webhookDeliveries)
+          .set(madeAttempt(outcome))
+          .where(heldBy(delivery, holder))
+          .returning({ webhookId: webhookDeliveries.webhookId }),
+      );
+    await db
+      .with(made)
+      .update(webhooks)
+      .set({ failingSince: null })
+      .where(and(inArray(webhooks.id, db.select({ id: made.webhookId }).from(made)), isNotNull(webhooks.failingSince)));
+    return;
+  }
   await db.transaction(async (tx) => {
     const [made] = await tx
       .update(webhookDeliveries)
-      .set({
-        status: outcome.ok ? "succeeded" : "failed",
-        at: outcome.at,
-        responseStatus: outcome.responseStatus,
-        durationMs: outcome.durationMs,
-        error: outcome.error,
-        responseBody: outcome.responseBody,
-        claimedBy: null,
-        claimedUntil: null,
-      })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.claimedBy, holder), eq(webhookDeliveries.status, "pending")))
+      .set(madeAttempt(outcome))
+      .where(heldBy(delivery, holder))
       .returning({ id: webhookDeliveries.id });
     if (!made) return;
-    if (outcome.ok) {
-      // Only a webhook that was failing is written (and locked): deliveries to a healthy one do not queue on its row.
-      await tx
-        .update(webhooks)
-        .set({ failingSince: null })
-        .where(and(eq(webhooks.id, delivery.webhookId), isNotNull(webhooks.failingSince)));
-      return;
-    }
     const next = delivery.retries ? retryAt(delivery.attempt, outcome.at) : null;
     if (next) {
       await tx.insert(webhookDeliveries).values({
