@@ -6,7 +6,9 @@
 // (bench/throughput.ts), and the marketplace report (bench/marketplace.ts).
 // The large-import case (bench/imports.ts, a manifest at its limits into the embedded store) runs
 // after the list queries, on the same databases, then the rollout case (bench/rollout.ts: 20 and
-// 200 banks, time per bank). BENCH_ONLY=queries|imports|rollout|throughput|marketplace runs one part.
+// 200 banks, time per bank). With BENCH_DATABASE_URL, the webhook case (bench/webhooks.ts: 1,000 events
+// delivered while the API answers reads). BENCH_ONLY=queries|imports|rollout|throughput|webhooks|marketplace
+// runs one part.
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "@/db/client";
@@ -84,6 +86,12 @@ async function main() {
     ok = (await throughputReport(serverUrl)) && ok;
   } else if (!serverUrl) {
     console.log("Throughput report skipped: it needs BENCH_DATABASE_URL (PostgreSQL).");
+  }
+  if ((!only || only === "webhooks") && serverUrl) {
+    const { webhookBench } = await import("./webhooks");
+    ok = (await webhookBench(serverUrl)) && ok;
+  } else if (!serverUrl) {
+    console.log("Webhook report skipped: it needs BENCH_DATABASE_URL (PostgreSQL).");
   }
   if (!only || only === "marketplace") await printMarketplaceReport();
   process.exit(ok ? 0 : 1);

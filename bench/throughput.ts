@@ -52,7 +52,7 @@ const MANIFEST = JSON.stringify({
 });
 
 /** `rows` templates: half the heavy owner's (the one the bench reads), the rest spread out. */
-async function seed(db: DatabaseHandle["db"], rows: number) {
+export async function seed(db: DatabaseHandle["db"], rows: number) {
   await seedTemplates(db, rows, MANIFEST);
   const key = await insertApiKey(db, { userId: "heavy", serviceAccountId: null }, { description: "bench" });
   return key.token;
@@ -87,7 +87,7 @@ function buildCopy(source: string, prefix: string, log: (line: string) => void):
 }
 
 /** The directory of the app's production build, and how to clean up after it. */
-function appBuild(log: (line: string) => void): { dir: string; cleanup(): void } {
+export function appBuild(log: (line: string) => void): { dir: string; cleanup(): void } {
   const given = process.env.BENCH_APP_DIR;
   if (given) return { dir: path.resolve(given), cleanup: () => {} };
   if (existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return { dir: ROOT, cleanup: () => {} };
@@ -98,7 +98,7 @@ function appBuild(log: (line: string) => void): { dir: string; cleanup(): void }
   return copy;
 }
 
-interface Server {
+export interface Server {
   name: string;
   port: number;
   /** The server's process (a cluster's primary, whose workers are its children). */
@@ -149,8 +149,15 @@ function nextStandalone(name: string, dir: string, port: number, readyPath: stri
   return startProcess(name, port, [path.join(dir, ".next", "standalone", "server.js")], dir, env, readyPath);
 }
 
-/** The app's production server (what `npm start` runs) with `workers` worker processes. */
-function startApp(dir: string, port: number, databaseUrl: string, workers: number, cpuProfDir?: string) {
+/** The app's production server (what `npm start` runs) with `workers` worker processes; `settings` add to its environment. */
+export function startApp(
+  dir: string,
+  port: number,
+  databaseUrl: string,
+  workers: number,
+  cpuProfDir?: string,
+  settings: Record<string, string> = {},
+) {
   const profile = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [];
   const env = {
     DATABASE_URL: databaseUrl,
@@ -158,6 +165,7 @@ function startApp(dir: string, port: number, databaseUrl: string, workers: numbe
     NODE_ENV: "production",
     HOSTNAME: "127.0.0.1",
     WEB_CONCURRENCY: String(workers),
+    ...settings,
   };
   const server = path.join(dir, ".next", "standalone", "server.js");
   return startProcess(`app :${port} (${workers} worker${workers > 1 ? "s" : ""})`, port, [...profile, server], dir, env, "/readyz");

@@ -7,6 +7,7 @@ import { registerBankCommands } from "./commands/banks";
 import { registerPolicyCommands } from "./commands/policy";
 import { registerSourceCommands } from "./commands/sources";
 import { registerTemplateCommands } from "./commands/templates";
+import { registerWebhookCommands } from "./commands/webhooks";
 import { CliFailure, ExitCode, usageError } from "./errors";
 import { printJson, printProblem } from "./output";
 
@@ -28,6 +29,7 @@ function buildProgram(): Command {
   registerTemplateCommands(program);
   registerBankCommands(program);
   registerPolicyCommands(program);
+  registerWebhookCommands(program);
   return program;
 }
 

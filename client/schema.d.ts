@@ -1068,8 +1068,883 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ext/svc/me/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the caller's own webhooks, oldest first */
+        get: operations["getMeWebhooks"];
+        put?: never;
+        /** Add a webhook for the caller's events; its secret is shown only in this answer */
+        post: operations["postMeWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one of the caller's own webhooks */
+        get: operations["getMeWebhooksWebhookId"];
+        put?: never;
+        post?: never;
+        /** Remove a webhook and its delivery log */
+        delete: operations["deleteMeWebhooksWebhookId"];
+        options?: never;
+        head?: never;
+        /** Change a webhook's url, events or description, or pause and resume it */
+        patch: operations["patchMeWebhooksWebhookId"];
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a webhook a new secret, shown only in this answer; for 24 hours the previous one signs as well */
+        post: operations["postMeWebhooksWebhookIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.ping to the webhook now (paused or not) and answer the attempt, successful or not */
+        post: operations["postMeWebhooksWebhookIdPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery attempts of the last 30 days, newest first; paged with limit and cursor */
+        get: operations["getMeWebhooksWebhookIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery attempt, with the payload sent and the start of the receiver's answer */
+        get: operations["getMeWebhooksWebhookIdDeliveriesDeliveryId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/me/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send that delivery's event again, soon (one attempt, no retries); answers the pending attempt */
+        post: operations["postMeWebhooksWebhookIdDeliveriesDeliveryIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the server's webhooks, oldest first */
+        get: operations["getAdminWebhooks"];
+        put?: never;
+        /** Add a webhook for server-wide events; its secret is shown only in this answer */
+        post: operations["postAdminWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one of the server's webhooks */
+        get: operations["getAdminWebhooksWebhookId"];
+        put?: never;
+        post?: never;
+        /** Remove a webhook and its delivery log */
+        delete: operations["deleteAdminWebhooksWebhookId"];
+        options?: never;
+        head?: never;
+        /** Change a webhook's url, events or description, or pause and resume it */
+        patch: operations["patchAdminWebhooksWebhookId"];
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a webhook a new secret, shown only in this answer; for 24 hours the previous one signs as well */
+        post: operations["postAdminWebhooksWebhookIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.ping to the webhook now (paused or not) and answer the attempt, successful or not */
+        post: operations["postAdminWebhooksWebhookIdPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery attempts of the last 30 days, newest first; paged with limit and cursor */
+        get: operations["getAdminWebhooksWebhookIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery attempt, with the payload sent and the start of the receiver's answer */
+        get: operations["getAdminWebhooksWebhookIdDeliveriesDeliveryId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/svc/admin/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send that delivery's event again, soon (one attempt, no retries); answers the pending attempt */
+        post: operations["postAdminWebhooksWebhookIdDeliveriesDeliveryIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "template.update_available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A check found a newer revision of an installed template in its source. data: the template. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventTemplateUpdateAvailable"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "template.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A template's content changed: updated or merged from its source, or edited. data: the template after. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventTemplateUpdated"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "template.rolled_back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A template was rolled back to an earlier version. data: the template after. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventTemplateRolledBack"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "template.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A template was deleted. data: the template as it was. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventTemplateDeleted"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Applying a template created a bank. data: the bank. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventBankCreated"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A bank was changed: an import or a rollout applied a template to it. data: the bank after. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventBankUpdated"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank.behind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The template a bank last applied got a newer version, so the bank is behind it. data: the bank (its list entry). */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventBankBehind"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A bank was deleted. data: the bank as it was. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventBankDeleted"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A bank's policy was put, restored or deleted. data: {bank_id, document}, document null once deleted. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventPolicyChanged"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "rollout.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A rollout of a template to banks finished (not a dry run). data: {template, results} as the rollout answered. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventRolloutCompleted"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "source.fetch_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A template source's catalog stopped loading (it could not be fetched, or is invalid). data: the source. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventSourceFetchFailed"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An API key expires within 7 days. data: the key, with user_id and service_account_id. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventKeyExpiring"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Anything was written through the API: every audit entry. data: the entry. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventAuditEntry"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sent by POST .../ping, whatever the webhook subscribes to. data: the webhook. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`): the same on every attempt of it; act on each id once. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventWebhookPing"];
+                };
+            };
+            responses: {
+                /** @description Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2043,17 +2918,385 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Me: {
-            user_id: string;
-            /** @enum {string} */
-            principal_type: "user" | "service_account";
-            principal_id: string;
-            /** @enum {string} */
-            role: "admin" | "member";
-            display_name: string;
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/bank-templates",
+         *       "events": [
+         *         "template.update_available",
+         *         "rollout.completed"
+         *       ]
+         *     }
+         */
+        CreateWebhookRequest: {
+            /** @description Where deliveries are POSTed. Its host must resolve to public addresses only, unless it is listed in WEBHOOK_ALLOWED_HOSTS. */
+            url: string;
+            /**
+             * @description The event types to send, or `["*"]` for every type the webhook may receive:
+             *     - `template.update_available`: A check found a newer revision of an installed template in its source. data: the template.
+             *     - `template.updated`: A template's content changed: updated or merged from its source, or edited. data: the template after.
+             *     - `template.rolled_back`: A template was rolled back to an earlier version. data: the template after.
+             *     - `template.deleted`: A template was deleted. data: the template as it was.
+             *     - `bank.created`: Applying a template created a bank. data: the bank.
+             *     - `bank.updated`: A bank was changed: an import or a rollout applied a template to it. data: the bank after.
+             *     - `bank.behind`: The template a bank last applied got a newer version, so the bank is behind it. data: the bank (its list entry).
+             *     - `bank.deleted`: A bank was deleted. data: the bank as it was.
+             *     - `policy.changed`: A bank's policy was put, restored or deleted. data: {bank_id, document}, document null once deleted.
+             *     - `rollout.completed`: A rollout of a template to banks finished (not a dry run). data: {template, results} as the rollout answered.
+             *     - `source.fetch_failed`: A template source's catalog stopped loading (it could not be fetched, or is invalid). data: the source.
+             *     - `key.expiring` (admin webhooks only): An API key expires within 7 days. data: the key, with user_id and service_account_id.
+             *     - `audit.entry` (admin webhooks only): Anything was written through the API: every audit entry. data: the entry.
+             */
+            events: ("*" | "template.update_available" | "template.updated" | "template.rolled_back" | "template.deleted" | "bank.created" | "bank.updated" | "bank.behind" | "bank.deleted" | "policy.changed" | "rollout.completed" | "source.fetch_failed" | "key.expiring" | "audit.entry")[];
+            description?: string | null;
+            /** @description Default true; false creates it paused. */
+            active?: boolean | null;
         };
-        /** @description RFC 9457 problem details */
-        Problem: {
+        /**
+         * @description Every field optional; `{}` changes nothing.
+         * @example {
+         *       "active": true
+         *     }
+         */
+        UpdateWebhookRequest: {
+            /** @description Where deliveries are POSTed. Its host must resolve to public addresses only, unless it is listed in WEBHOOK_ALLOWED_HOSTS. */
+            url?: string;
+            /**
+             * @description The event types to send, or `["*"]` for every type the webhook may receive:
+             *     - `template.update_available`: A check found a newer revision of an installed template in its source. data: the template.
+             *     - `template.updated`: A template's content changed: updated or merged from its source, or edited. data: the template after.
+             *     - `template.rolled_back`: A template was rolled back to an earlier version. data: the template after.
+             *     - `template.deleted`: A template was deleted. data: the template as it was.
+             *     - `bank.created`: Applying a template created a bank. data: the bank.
+             *     - `bank.updated`: A bank was changed: an import or a rollout applied a template to it. data: the bank after.
+             *     - `bank.behind`: The template a bank last applied got a newer version, so the bank is behind it. data: the bank (its list entry).
+             *     - `bank.deleted`: A bank was deleted. data: the bank as it was.
+             *     - `policy.changed`: A bank's policy was put, restored or deleted. data: {bank_id, document}, document null once deleted.
+             *     - `rollout.completed`: A rollout of a template to banks finished (not a dry run). data: {template, results} as the rollout answered.
+             *     - `source.fetch_failed`: A template source's catalog stopped loading (it could not be fetched, or is invalid). data: the source.
+             *     - `key.expiring` (admin webhooks only): An API key expires within 7 days. data: the key, with user_id and service_account_id.
+             *     - `audit.entry` (admin webhooks only): Anything was written through the API: every audit entry. data: the entry.
+             */
+            events?: ("*" | "template.update_available" | "template.updated" | "template.rolled_back" | "template.deleted" | "bank.created" | "bank.updated" | "bank.behind" | "bank.deleted" | "policy.changed" | "rollout.completed" | "source.fetch_failed" | "key.expiring" | "audit.entry")[];
+            /** @description null clears it. */
+            description?: string | null;
+            /** @description false pauses it; true resumes it, clearing `disabled_reason` and `failing_since`. */
+            active?: boolean;
+        };
+        WebhookEventTemplateUpdateAvailable: {
+            /** @constant */
+            type: "template.update_available";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Template"];
+        };
+        Template: {
+            id: string;
+            /** @description The template's display name. */
+            name: string;
+            /** @description What the template is for; null when not given. */
+            description: string | null;
+            /** @description One label to group templates by; null when not given. */
+            category: string | null;
+            /** @description The tools or products the template works with. */
+            integrations: string[];
+            /** @description Free labels to find the template by. */
+            tags: string[];
+            /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
+            homepage_url: string | null;
+            /** @enum {string} */
+            scope: "personal" | "server";
+            /** @description user_id of a personal template's owner; null for server templates. */
+            owner: string | null;
+            source_name: string | null;
+            source_scope: ("personal" | "server") | null;
+            source_owner: string | null;
+            source_revision: string | null;
+            /** @description True once a template installed from a source is edited; false again after an update. */
+            locally_modified: boolean;
+            /** @description The source's revision at the last update check; null for hand-made templates. */
+            latest_revision: string | null;
+            /** @description When the update status was last checked; null for hand-made templates. */
+            update_checked_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            installed_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
+            /** @description The bank-template manifest. */
+            manifest: components["schemas"]["BankTemplateManifest"];
+        };
+        WebhookEventTemplateUpdated: {
+            /** @constant */
+            type: "template.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Template"];
+        };
+        WebhookEventTemplateRolledBack: {
+            /** @constant */
+            type: "template.rolled_back";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Template"];
+        };
+        WebhookEventTemplateDeleted: {
+            /** @constant */
+            type: "template.deleted";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Template"];
+        };
+        WebhookEventBankCreated: {
+            /** @constant */
+            type: "bank.created";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["BankDetail"];
+        };
+        BankDetail: {
+            bank_id: string;
+            name: string;
+            owner: string | null;
+            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
+            created_at: string | null;
+            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
+            updated_at: string | null;
+            last_applied: components["schemas"]["LastApplied"];
+            /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
+            behind: boolean;
+            newest_version: components["schemas"]["NewestTemplateVersion"];
+            /** @description Config overrides, merged field by field by each import. */
+            config: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty, not the bank's; mental models and directives are as Hindsight reports them, and the bank's export leaves out its `bank` section.
+             * @constant
+             */
+            config_unreadable?: true;
+            /** @description Mental models as applied, in the order first added. */
+            mental_models: {
+                [key: string]: unknown;
+            }[];
+            /** @description Directives as applied, in the order first added. */
+            directives: {
+                [key: string]: unknown;
+            }[];
+            /** @description Whether a policy document exists for this bank id. */
+            has_policy: boolean;
+            /** @description True when the bank's content (config, mental models, directives) differs from what its last apply or rollout left: it was edited in place since (CONTRACT §21). False for a bank never applied through this server, and for one whose last apply was recorded before this was kept (see the API decisions). */
+            locally_modified: boolean;
+        };
+        LastApplied: {
+            /** @description Normalised ref: `personal/{id}` or `server/{id}`. */
+            template: string;
+            source_revision: string | null;
+            /** @description The template's version number (see its versions) when applied; null for imports recorded before versions were kept. */
+            template_version: number | null;
+            /** @description Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version. */
+            locally_modified: boolean | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            applied_at: string;
+        } | null;
+        /** @description The newest version of the template last applied: its number, what wrote it and, for a rollback, the version it restored (so a rollout that takes the bank back to older content can say so). The bank is `behind` when it is newer than `last_applied.template_version`. Null when no template was applied, the template is gone, or it has no recorded version. */
+        NewestTemplateVersion: {
+            version: number;
+            /** @enum {string} */
+            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
+            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
+            restored_version: number | null;
+        } | null;
+        WebhookEventBankUpdated: {
+            /** @constant */
+            type: "bank.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["BankDetail"];
+        };
+        WebhookEventBankBehind: {
+            /** @constant */
+            type: "bank.behind";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["BankSummary"];
+        };
+        BankSummary: {
+            bank_id: string;
+            name: string;
+            owner: string | null;
+            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
+            created_at: string | null;
+            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
+            updated_at: string | null;
+            last_applied: components["schemas"]["LastApplied"];
+            /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
+            behind: boolean;
+            newest_version: components["schemas"]["NewestTemplateVersion"];
+        };
+        WebhookEventBankDeleted: {
+            /** @constant */
+            type: "bank.deleted";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["BankDetail"];
+        };
+        WebhookEventPolicyChanged: {
+            /** @constant */
+            type: "policy.changed";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookPolicyChange"];
+        };
+        WebhookPolicyChange: {
+            bank_id: string;
+            /** @description null once the policy was deleted. */
+            document: components["schemas"]["PolicyDocument"] | null;
+        };
+        WebhookEventRolloutCompleted: {
+            /** @constant */
+            type: "rollout.completed";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookRolloutCompletion"];
+        };
+        /** @description The rollout's template ref and its answer's results. */
+        WebhookRolloutCompletion: {
+            template: string;
+            results: components["schemas"]["RolloutBankResult"][];
+        };
+        RolloutBankResult: {
+            bank_id: string;
+            /** @description Whether the template was applied (on a dry run: whether it could be; nothing is written). */
+            applied: boolean;
+            /** @description As POST /banks answers it; null when the bank failed. */
+            import_result: components["schemas"]["ImportResult"] | null;
+            /** @description As POST /banks answers them; null when the bank failed. */
+            changes: components["schemas"]["ImportChanges"] | null;
+            /** @description Why this bank failed (as POST /banks would have answered); null when applied. */
+            problem: components["schemas"]["NestedProblem"] | null;
+        };
+        ImportResult: {
+            bank_id: string;
+            config_applied: boolean;
+            /** @description Ids of mental models created. */
+            mental_models_created: string[];
+            /** @description Ids of mental models replaced. */
+            mental_models_updated: string[];
+            /** @description Names of directives created. */
+            directives_created: string[];
+            /** @description Names of directives replaced. */
+            directives_updated: string[];
+            /** @description Asynchronous operations started by the bank store (none for the embedded store). */
+            operation_ids: string[];
+            dry_run: boolean;
+        };
+        /** @description What the import changes, each with its value before and after, computed from the bank as read before the import; a dry run answers what the real import would. With the remote store, entries as Hindsight reports them. */
+        ImportChanges: {
+            /** @description Config fields whose value changes; fields set to the value they had are not listed. */
+            config: components["schemas"]["ConfigChange"][];
+            /**
+             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty: the import still sets the config fields the template states, but what they replace is unknown, so none is listed as changed (nor as new).
+             * @constant
+             */
+            config_unreadable?: true;
+            /** @description Mental models created or changed, in manifest order; those left identical are not listed. */
+            mental_models: components["schemas"]["MentalModelChange"][];
+            /** @description Directives created or changed, in manifest order; those left identical are not listed. */
+            directives: components["schemas"]["DirectiveChange"][];
+        };
+        ConfigChange: {
+            /**
+             * @description Config field the import sets to a different value.
+             * @example disposition_literalism
+             */
+            field: string;
+            /** @description The bank's value before the import; null when the bank had none. */
+            before: unknown;
+            /** @description The value the import sets. */
+            after: unknown;
+        };
+        MentalModelChange: {
+            id: string;
+            /**
+             * @description `create` for a mental model the bank lacked, `update` for one whose content changes.
+             * @enum {string}
+             */
+            change: "create" | "update";
+            /** @description The mental model as the bank held it; null for a creation. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The mental model as the import leaves it. */
+            after: {
+                [key: string]: unknown;
+            };
+        };
+        DirectiveChange: {
+            name: string;
+            /**
+             * @description `create` for a directive the bank lacked, `update` for one whose content changes.
+             * @enum {string}
+             */
+            change: "create" | "update";
+            /** @description The directive as the bank held it; null for a creation. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The directive as the import leaves it. */
+            after: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Why this item failed, with the members of a problem+json body; the other items were not affected. */
+        NestedProblem: {
             type: components["schemas"]["ProblemType"];
             title: string;
             status: number;
@@ -2062,8 +3305,6 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
             /** @description `merge-conflict` only: each conflicting path. */
             conflicts?: components["schemas"]["MergeConflict"][];
-            /** @description The request's X-Request-Id, for support and logs. */
-            request_id: string;
         };
         /**
          * @description One URI per failure cause:
@@ -2132,6 +3373,178 @@ export interface components {
             upstream: unknown;
             /** @description The sides on which the path does not exist (deleted, or never added); their value is null. */
             missing: ("base" | "local" | "upstream")[];
+        };
+        WebhookEventSourceFetchFailed: {
+            /** @constant */
+            type: "source.fetch_failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Source"];
+        };
+        Source: {
+            name: string;
+            url: string;
+            /** @enum {string} */
+            scope: "personal" | "server";
+            /** @description user_id of a personal source's owner; null for server sources. */
+            owner: string | null;
+            /** @description Whether an auth token is stored. The token is never returned. */
+            has_auth: boolean;
+            /** @description As given when the source was registered; null when none was. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
+            /** @description When the marketplace last answered for this source's catalog (fetched, or revalidated unchanged) in an operation the server ran for it: a browse, install, update check, update preview or update. Serving a fresh cached copy is no new answer and changes neither field. null until a catalog was had once. */
+            catalog_fetched_at: string | null;
+            /** @description Why the latest fetch of the catalog failed (it could not be fetched, or is not a valid catalog); null once the marketplace answers with a valid catalog again. Problems of single entries (a missing template, an invalid or unreachable manifest) do not count. */
+            catalog_error: string | null;
+        };
+        WebhookEventKeyExpiring: {
+            /** @constant */
+            type: "key.expiring";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookExpiringKey"];
+        };
+        WebhookExpiringKey: {
+            id: string;
+            /** @description The first characters of the token, to recognise it. */
+            prefix: string;
+            description: string | null;
+            scope: components["schemas"]["ApiKeyScope"];
+            /** @description When the key stops working (401 `key-expired`); null: never. */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            last_used_at: string | null;
+            /** @description The user the key belongs to, or whose service account it belongs to. */
+            user_id: string;
+            /** @description The service account it belongs to; null for a user's own key. */
+            service_account_id: string | null;
+        };
+        WebhookEventAuditEntry: {
+            /** @constant */
+            type: "audit.entry";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["AuditEntry"];
+        };
+        AuditEntry: {
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+            /** @description Who made the write. */
+            actor: {
+                /** @enum {string} */
+                principal_type: "user" | "service_account";
+                principal_id: string;
+                /** @description The user the principal acts for: itself, or a service account's owner. */
+                user_id: string;
+            };
+            /**
+             * @description What was done, area first.
+             * @example template.install
+             */
+            action: string;
+            /**
+             * @description The path of the resource written.
+             * @example /ext/svc/me/templates/support
+             */
+            target: string;
+            /** @description What kind of resource the entry is about; null on older entries. */
+            target_type: ("source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session" | "webhook") | null;
+            /** @description The resource's id as the API names it (for an install: the installed id); null on older entries. */
+            target_id: string | null;
+            /** @description The resource as the API answered it before the write, every secret removed; null for a creation's before and a deletion's after, and on entries older than these fields. */
+            before: unknown;
+            /** @description The resource as the API answered it after the write, every secret removed; null for a creation's before and a deletion's after, and on entries older than these fields. */
+            after: unknown;
+            /** @description X-Request-Id of the write request. */
+            request_id: string;
+        };
+        WebhookEventWebhookPing: {
+            /** @constant */
+            type: "webhook.ping";
+            /**
+             * Format: date-time
+             * @description When the event happened (the same on every attempt).
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Webhook"];
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description The event types sent to it, or `["*"]`: every type it may receive. */
+            events: string[];
+            /** @description Whether events are sent to it. False when paused (PATCH active), or when every delivery failed for 5 days. */
+            active: boolean;
+            /** @description Why the server paused it (its deliveries kept failing); null while active, or when paused by a PATCH. */
+            disabled_reason: string | null;
+            /** @description When the deliveries that have all failed since began (the first failure after the last success); null when the last one succeeded. */
+            failing_since: string | null;
+            /** @description After a rotate-secret: until when the previous secret still signs beside the new one; null when only one signs. */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
+        };
+        Me: {
+            user_id: string;
+            /** @enum {string} */
+            principal_type: "user" | "service_account";
+            principal_id: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+            display_name: string;
+        };
+        /** @description RFC 9457 problem details */
+        Problem: {
+            type: components["schemas"]["ProblemType"];
+            title: string;
+            status: number;
+            /** @description One human sentence. */
+            detail: string;
+            errors?: components["schemas"]["FieldErrorOutput"][];
+            /** @description `merge-conflict` only: each conflicting path. */
+            conflicts?: components["schemas"]["MergeConflictOutput"][];
+            /** @description The request's X-Request-Id, for support and logs. */
+            request_id: string;
         };
         ApiKey: {
             id: string;
@@ -2262,35 +3675,9 @@ export interface components {
              */
             last_sign_in_at: string;
         };
-        Source: {
-            name: string;
-            url: string;
-            /** @enum {string} */
-            scope: "personal" | "server";
-            /** @description user_id of a personal source's owner; null for server sources. */
-            owner: string | null;
-            /** @description Whether an auth token is stored. The token is never returned. */
-            has_auth: boolean;
-            /** @description As given when the source was registered; null when none was. */
-            description: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:15:30.123Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:15:30.123Z
-             */
-            updated_at: string;
-            /** @description When the marketplace last answered for this source's catalog (fetched, or revalidated unchanged) in an operation the server ran for it: a browse, install, update check, update preview or update. Serving a fresh cached copy is no new answer and changes neither field. null until a catalog was had once. */
-            catalog_fetched_at: string | null;
-            /** @description Why the latest fetch of the catalog failed (it could not be fetched, or is not a valid catalog); null once the marketplace answers with a valid catalog again. Problems of single entries (a missing template, an invalid or unreachable manifest) do not count. */
-            catalog_error: string | null;
-        };
         /** @description A source's catalog, in the marketplace's order; every entry is listed. */
         SourceCatalog: {
-            source: components["schemas"]["Source"];
+            source: components["schemas"]["SourceOutput"];
             templates: components["schemas"]["CatalogEntry"][];
         };
         CatalogEntry: {
@@ -2314,74 +3701,22 @@ export interface components {
             /** @description null when the entry has a problem. */
             revision: string | null;
             /** @description Why the entry cannot be installed (its manifest could not be fetched, or is invalid); null for an entry that can be installed. */
-            problem: components["schemas"]["NestedProblem"] | null;
+            problem: components["schemas"]["NestedProblemOutput"] | null;
             /** @description Ids under which the caller (in this scope) installed this entry from this source. */
             installed_as: string[];
             /** @description Ids of the server templates installed from this entry of this same source (its name, scope and owner, as install recorded them), sorted. Under /me it tells a member what the server already has, apart from their own installed_as; under /admin the caller's scope is the server's, so it equals installed_as. */
             installed_as_server: string[];
         };
-        /** @description Why this item failed, with the members of a problem+json body; the other items were not affected. */
-        NestedProblem: {
-            type: components["schemas"]["ProblemType"];
-            title: string;
-            status: number;
-            /** @description One human sentence. */
-            detail: string;
-            errors?: components["schemas"]["FieldError"][];
-            /** @description `merge-conflict` only: each conflicting path. */
-            conflicts?: components["schemas"]["MergeConflict"][];
-        };
         TemplateList: {
-            templates: components["schemas"]["Template"][];
+            templates: components["schemas"]["TemplateOutput"][];
             /** @description Present when `limit` was given; null on the last page. */
             next_cursor?: string | null;
-        };
-        Template: {
-            id: string;
-            /** @description The template's display name. */
-            name: string;
-            /** @description What the template is for; null when not given. */
-            description: string | null;
-            /** @description One label to group templates by; null when not given. */
-            category: string | null;
-            /** @description The tools or products the template works with. */
-            integrations: string[];
-            /** @description Free labels to find the template by. */
-            tags: string[];
-            /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
-            homepage_url: string | null;
-            /** @enum {string} */
-            scope: "personal" | "server";
-            /** @description user_id of a personal template's owner; null for server templates. */
-            owner: string | null;
-            source_name: string | null;
-            source_scope: ("personal" | "server") | null;
-            source_owner: string | null;
-            source_revision: string | null;
-            /** @description True once a template installed from a source is edited; false again after an update. */
-            locally_modified: boolean;
-            /** @description The source's revision at the last update check; null for hand-made templates. */
-            latest_revision: string | null;
-            /** @description When the update status was last checked; null for hand-made templates. */
-            update_checked_at: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:15:30.123Z
-             */
-            installed_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:15:30.123Z
-             */
-            updated_at: string;
-            /** @description The bank-template manifest. */
-            manifest: components["schemas"]["BankTemplateManifest"];
         };
         UpdateResult: {
             updated: boolean;
             previous_revision: string;
             new_revision: string;
-            template: components["schemas"]["Template"];
+            template: components["schemas"]["TemplateOutput"];
         };
         CheckUpdateResult: {
             has_update: boolean;
@@ -2395,7 +3730,7 @@ export interface components {
             current_revision: string;
             latest_revision: string;
             locally_modified: boolean;
-            current: components["schemas"]["Template"];
+            current: components["schemas"]["TemplateOutput"];
             /** @description What an update would write, as the source holds it now. */
             latest: {
                 /** @description The template's display name. */
@@ -2457,7 +3792,7 @@ export interface components {
                 };
             };
             /** @description Paths changed on both sides to different values; empty when the merge can be written. */
-            conflicts: components["schemas"]["MergeConflict"][];
+            conflicts: components["schemas"]["MergeConflictOutput"][];
             /** @description Whether the template would still have local edits: the merge differs from upstream. */
             locally_modified: boolean;
         };
@@ -2517,7 +3852,7 @@ export interface components {
                 has_update: boolean;
                 current_revision: string | null;
                 latest_revision: string | null;
-                problem: components["schemas"]["NestedProblem"] | null;
+                problem: components["schemas"]["NestedProblemOutput"] | null;
             }[];
         };
         UpdateAllResult: {
@@ -2526,7 +3861,7 @@ export interface components {
                 updated: boolean;
                 previous_revision: string | null;
                 new_revision: string | null;
-                problem: components["schemas"]["NestedProblem"] | null;
+                problem: components["schemas"]["NestedProblemOutput"] | null;
             }[];
         };
         ManifestValidation: {
@@ -2567,167 +3902,15 @@ export interface components {
             bank_id: string;
             template: string;
             bank_created: boolean;
-            import_result: components["schemas"]["ImportResult"];
-            changes: components["schemas"]["ImportChanges"];
-        };
-        ImportResult: {
-            bank_id: string;
-            config_applied: boolean;
-            /** @description Ids of mental models created. */
-            mental_models_created: string[];
-            /** @description Ids of mental models replaced. */
-            mental_models_updated: string[];
-            /** @description Names of directives created. */
-            directives_created: string[];
-            /** @description Names of directives replaced. */
-            directives_updated: string[];
-            /** @description Asynchronous operations started by the bank store (none for the embedded store). */
-            operation_ids: string[];
-            dry_run: boolean;
-        };
-        /** @description What the import changes, each with its value before and after, computed from the bank as read before the import; a dry run answers what the real import would. With the remote store, entries as Hindsight reports them. */
-        ImportChanges: {
-            /** @description Config fields whose value changes; fields set to the value they had are not listed. */
-            config: components["schemas"]["ConfigChange"][];
-            /**
-             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty: the import still sets the config fields the template states, but what they replace is unknown, so none is listed as changed (nor as new).
-             * @constant
-             */
-            config_unreadable?: true;
-            /** @description Mental models created or changed, in manifest order; those left identical are not listed. */
-            mental_models: components["schemas"]["MentalModelChange"][];
-            /** @description Directives created or changed, in manifest order; those left identical are not listed. */
-            directives: components["schemas"]["DirectiveChange"][];
-        };
-        ConfigChange: {
-            /**
-             * @description Config field the import sets to a different value.
-             * @example disposition_literalism
-             */
-            field: string;
-            /** @description The bank's value before the import; null when the bank had none. */
-            before: unknown;
-            /** @description The value the import sets. */
-            after: unknown;
-        };
-        MentalModelChange: {
-            id: string;
-            /**
-             * @description `create` for a mental model the bank lacked, `update` for one whose content changes.
-             * @enum {string}
-             */
-            change: "create" | "update";
-            /** @description The mental model as the bank held it; null for a creation. */
-            before: {
-                [key: string]: unknown;
-            } | null;
-            /** @description The mental model as the import leaves it. */
-            after: {
-                [key: string]: unknown;
-            };
-        };
-        DirectiveChange: {
-            name: string;
-            /**
-             * @description `create` for a directive the bank lacked, `update` for one whose content changes.
-             * @enum {string}
-             */
-            change: "create" | "update";
-            /** @description The directive as the bank held it; null for a creation. */
-            before: {
-                [key: string]: unknown;
-            } | null;
-            /** @description The directive as the import leaves it. */
-            after: {
-                [key: string]: unknown;
-            };
+            import_result: components["schemas"]["ImportResultOutput"];
+            changes: components["schemas"]["ImportChangesOutput"];
         };
         BankList: {
-            banks: components["schemas"]["BankSummary"][];
+            banks: components["schemas"]["BankSummaryOutput"][];
         };
-        BankSummary: {
-            bank_id: string;
-            name: string;
-            owner: string | null;
-            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
-            created_at: string | null;
-            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
-            updated_at: string | null;
-            last_applied: components["schemas"]["LastApplied"];
-            /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
-            behind: boolean;
-            newest_version: components["schemas"]["NewestTemplateVersion"];
-        };
-        LastApplied: {
-            /** @description Normalised ref: `personal/{id}` or `server/{id}`. */
-            template: string;
-            source_revision: string | null;
-            /** @description The template's version number (see its versions) when applied; null for imports recorded before versions were kept. */
-            template_version: number | null;
-            /** @description Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version. */
-            locally_modified: boolean | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:15:30.123Z
-             */
-            applied_at: string;
-        } | null;
-        /** @description The newest version of the template last applied: its number, what wrote it and, for a rollback, the version it restored (so a rollout that takes the bank back to older content can say so). The bank is `behind` when it is newer than `last_applied.template_version`. Null when no template was applied, the template is gone, or it has no recorded version. */
-        NewestTemplateVersion: {
-            version: number;
-            /** @enum {string} */
-            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
-            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
-            restored_version: number | null;
-        } | null;
         RolloutResult: {
             /** @description One per bank: in bank_ids order when given, else by bank id. */
-            results: components["schemas"]["RolloutBankResult"][];
-        };
-        RolloutBankResult: {
-            bank_id: string;
-            /** @description Whether the template was applied (on a dry run: whether it could be; nothing is written). */
-            applied: boolean;
-            /** @description As POST /banks answers it; null when the bank failed. */
-            import_result: components["schemas"]["ImportResult"] | null;
-            /** @description As POST /banks answers them; null when the bank failed. */
-            changes: components["schemas"]["ImportChanges"] | null;
-            /** @description Why this bank failed (as POST /banks would have answered); null when applied. */
-            problem: components["schemas"]["NestedProblem"] | null;
-        };
-        BankDetail: {
-            bank_id: string;
-            name: string;
-            owner: string | null;
-            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
-            created_at: string | null;
-            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
-            updated_at: string | null;
-            last_applied: components["schemas"]["LastApplied"];
-            /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
-            behind: boolean;
-            newest_version: components["schemas"]["NewestTemplateVersion"];
-            /** @description Config overrides, merged field by field by each import. */
-            config: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty, not the bank's; mental models and directives are as Hindsight reports them, and the bank's export leaves out its `bank` section.
-             * @constant
-             */
-            config_unreadable?: true;
-            /** @description Mental models as applied, in the order first added. */
-            mental_models: {
-                [key: string]: unknown;
-            }[];
-            /** @description Directives as applied, in the order first added. */
-            directives: {
-                [key: string]: unknown;
-            }[];
-            /** @description Whether a policy document exists for this bank id. */
-            has_policy: boolean;
-            /** @description True when the bank's content (config, mental models, directives) differs from what its last apply or rollout left: it was edited in place since (CONTRACT §21). False for a bank never applied through this server, and for one whose last apply was recorded before this was kept (see the API decisions). */
-            locally_modified: boolean;
+            results: components["schemas"]["RolloutBankResultOutput"][];
         };
         BankHistory: {
             /** @description Newest first: one `import` entry per real import (never dry runs), one `policy` entry per PUT or DELETE of the bank's policy, one `edit` entry per edit of the bank in place, and one `restore` entry per real restore. */
@@ -2757,7 +3940,7 @@ export interface components {
             applied_at: string;
             /** @description The principal id (user or service account) whose request applied it. */
             actor: string;
-            import_result: components["schemas"]["ImportResult"];
+            import_result: components["schemas"]["ImportResultOutput"];
         };
         BankPolicyChange: {
             /**
@@ -2917,11 +4100,347 @@ export interface components {
             }[];
         };
         AuditLog: {
-            entries: components["schemas"]["AuditEntry"][];
+            entries: components["schemas"]["AuditEntryOutput"][];
             /** @description Continues after the last entry; null on the last page. */
             next_cursor: string | null;
         };
-        AuditEntry: {
+        WebhookWithSecret: {
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description The event types sent to it, or `["*"]`: every type it may receive. */
+            events: string[];
+            /** @description Whether events are sent to it. False when paused (PATCH active), or when every delivery failed for 5 days. */
+            active: boolean;
+            /** @description Why the server paused it (its deliveries kept failing); null while active, or when paused by a PATCH. */
+            disabled_reason: string | null;
+            /** @description When the deliveries that have all failed since began (the first failure after the last success); null when the last one succeeded. */
+            failing_since: string | null;
+            /** @description After a rotate-secret: until when the previous secret still signs beside the new one; null when only one signs. */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
+            /** @description The signing secret, `whsec_` and the base64 of 24 random bytes; deliveries are signed with it (Standard Webhooks). Shown in this answer only: an idempotent replay of it (`Idempotent-Replayed: true`) answers null, as the secret is stored nowhere in clear. A null secret means it was made but cannot be shown again: rotate the secret to get a new one. */
+            secret: string | null;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description The event's id: the `webhook-id` header, the same on every attempt of one event. */
+            event_id: string;
+            /** @description The event's type (`webhook.ping` for a ping). */
+            type: string;
+            /** @description 1 for the first; a failed one is tried again after about 7 growing delays, then given up. A redelivery counts on. */
+            attempt: number;
+            /**
+             * @description `pending`: due, not made yet; `succeeded`: the receiver answered 2xx in time; `failed`: any other outcome.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description The receiver's HTTP status; null when none came. */
+            response_status: number | null;
+            /** @description How long the attempt took; null while pending. */
+            duration_ms: number | null;
+            /** @description Why it failed, in one sentence; null otherwise. */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt was made, or for a pending one when it is due.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+        };
+        /** @description The attempts of the last 30 days, newest first. */
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Continues after the last delivery; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookDeliveryDetail: {
+            id: string;
+            /** @description The event's id: the `webhook-id` header, the same on every attempt of one event. */
+            event_id: string;
+            /** @description The event's type (`webhook.ping` for a ping). */
+            type: string;
+            /** @description 1 for the first; a failed one is tried again after about 7 growing delays, then given up. A redelivery counts on. */
+            attempt: number;
+            /**
+             * @description `pending`: due, not made yet; `succeeded`: the receiver answered 2xx in time; `failed`: any other outcome.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description The receiver's HTTP status; null when none came. */
+            response_status: number | null;
+            /** @description How long the attempt took; null while pending. */
+            duration_ms: number | null;
+            /** @description Why it failed, in one sentence; null otherwise. */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt was made, or for a pending one when it is due.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+            /** @description The body that was (or will be) sent: `{type, timestamp, data}`. */
+            payload: unknown;
+            /** @description The start of the receiver's answer (at most 4 KiB); null when none came. */
+            response_body: string | null;
+        };
+        FieldErrorOutput: {
+            /** @example manifest.mental_models[1].id */
+            path: string;
+            message: string;
+        };
+        MergeConflictOutput: {
+            /** @example manifest.mental_models[2].source_query */
+            path: string;
+            /** @description The value in the version last installed or updated from the source. */
+            base: unknown;
+            /** @description The value in the template now. */
+            local: unknown;
+            /** @description The value in the source's entry. */
+            upstream: unknown;
+            /** @description The sides on which the path does not exist (deleted, or never added); their value is null. */
+            missing: ("base" | "local" | "upstream")[];
+        };
+        SourceOutput: {
+            name: string;
+            url: string;
+            /** @enum {string} */
+            scope: "personal" | "server";
+            /** @description user_id of a personal source's owner; null for server sources. */
+            owner: string | null;
+            /** @description Whether an auth token is stored. The token is never returned. */
+            has_auth: boolean;
+            /** @description As given when the source was registered; null when none was. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
+            /** @description When the marketplace last answered for this source's catalog (fetched, or revalidated unchanged) in an operation the server ran for it: a browse, install, update check, update preview or update. Serving a fresh cached copy is no new answer and changes neither field. null until a catalog was had once. */
+            catalog_fetched_at: string | null;
+            /** @description Why the latest fetch of the catalog failed (it could not be fetched, or is not a valid catalog); null once the marketplace answers with a valid catalog again. Problems of single entries (a missing template, an invalid or unreachable manifest) do not count. */
+            catalog_error: string | null;
+        };
+        /** @description Why this item failed, with the members of a problem+json body; the other items were not affected. */
+        NestedProblemOutput: {
+            type: components["schemas"]["ProblemType"];
+            title: string;
+            status: number;
+            /** @description One human sentence. */
+            detail: string;
+            errors?: components["schemas"]["FieldErrorOutput"][];
+            /** @description `merge-conflict` only: each conflicting path. */
+            conflicts?: components["schemas"]["MergeConflictOutput"][];
+        };
+        TemplateOutput: {
+            id: string;
+            /** @description The template's display name. */
+            name: string;
+            /** @description What the template is for; null when not given. */
+            description: string | null;
+            /** @description One label to group templates by; null when not given. */
+            category: string | null;
+            /** @description The tools or products the template works with. */
+            integrations: string[];
+            /** @description Free labels to find the template by. */
+            tags: string[];
+            /** @description The template's home page, an http or https URL (its catalog entry's, or set by hand); null when it has none. */
+            homepage_url: string | null;
+            /** @enum {string} */
+            scope: "personal" | "server";
+            /** @description user_id of a personal template's owner; null for server templates. */
+            owner: string | null;
+            source_name: string | null;
+            source_scope: ("personal" | "server") | null;
+            source_owner: string | null;
+            source_revision: string | null;
+            /** @description True once a template installed from a source is edited; false again after an update. */
+            locally_modified: boolean;
+            /** @description The source's revision at the last update check; null for hand-made templates. */
+            latest_revision: string | null;
+            /** @description When the update status was last checked; null for hand-made templates. */
+            update_checked_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            installed_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
+            /** @description The bank-template manifest. */
+            manifest: components["schemas"]["BankTemplateManifest"];
+        };
+        ImportResultOutput: {
+            bank_id: string;
+            config_applied: boolean;
+            /** @description Ids of mental models created. */
+            mental_models_created: string[];
+            /** @description Ids of mental models replaced. */
+            mental_models_updated: string[];
+            /** @description Names of directives created. */
+            directives_created: string[];
+            /** @description Names of directives replaced. */
+            directives_updated: string[];
+            /** @description Asynchronous operations started by the bank store (none for the embedded store). */
+            operation_ids: string[];
+            dry_run: boolean;
+        };
+        /** @description What the import changes, each with its value before and after, computed from the bank as read before the import; a dry run answers what the real import would. With the remote store, entries as Hindsight reports them. */
+        ImportChangesOutput: {
+            /** @description Config fields whose value changes; fields set to the value they had are not listed. */
+            config: components["schemas"]["ConfigChangeOutput"][];
+            /**
+             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty: the import still sets the config fields the template states, but what they replace is unknown, so none is listed as changed (nor as new).
+             * @constant
+             */
+            config_unreadable?: true;
+            /** @description Mental models created or changed, in manifest order; those left identical are not listed. */
+            mental_models: components["schemas"]["MentalModelChangeOutput"][];
+            /** @description Directives created or changed, in manifest order; those left identical are not listed. */
+            directives: components["schemas"]["DirectiveChangeOutput"][];
+        };
+        ConfigChangeOutput: {
+            /**
+             * @description Config field the import sets to a different value.
+             * @example disposition_literalism
+             */
+            field: string;
+            /** @description The bank's value before the import; null when the bank had none. */
+            before: unknown;
+            /** @description The value the import sets. */
+            after: unknown;
+        };
+        MentalModelChangeOutput: {
+            id: string;
+            /**
+             * @description `create` for a mental model the bank lacked, `update` for one whose content changes.
+             * @enum {string}
+             */
+            change: "create" | "update";
+            /** @description The mental model as the bank held it; null for a creation. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The mental model as the import leaves it. */
+            after: {
+                [key: string]: unknown;
+            };
+        };
+        DirectiveChangeOutput: {
+            name: string;
+            /**
+             * @description `create` for a directive the bank lacked, `update` for one whose content changes.
+             * @enum {string}
+             */
+            change: "create" | "update";
+            /** @description The directive as the bank held it; null for a creation. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The directive as the import leaves it. */
+            after: {
+                [key: string]: unknown;
+            };
+        };
+        BankSummaryOutput: {
+            bank_id: string;
+            name: string;
+            owner: string | null;
+            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
+            created_at: string | null;
+            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
+            updated_at: string | null;
+            last_applied: components["schemas"]["LastAppliedOutput"];
+            /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
+            behind: boolean;
+            newest_version: components["schemas"]["NewestTemplateVersionOutput"];
+        };
+        LastAppliedOutput: {
+            /** @description Normalised ref: `personal/{id}` or `server/{id}`. */
+            template: string;
+            source_revision: string | null;
+            /** @description The template's version number (see its versions) when applied; null for imports recorded before versions were kept. */
+            template_version: number | null;
+            /** @description Whether the template held local edits (its content differed from its source's revision) when applied; null as for template_version. */
+            locally_modified: boolean | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            applied_at: string;
+        } | null;
+        /** @description The newest version of the template last applied: its number, what wrote it and, for a rollback, the version it restored (so a rollout that takes the bank back to older content can say so). The bank is `behind` when it is newer than `last_applied.template_version`. Null when no template was applied, the template is gone, or it has no recorded version. */
+        NewestTemplateVersionOutput: {
+            version: number;
+            /** @enum {string} */
+            action: "create" | "install" | "patch" | "update" | "merge" | "rollback";
+            /** @description For a rollback, the version it restored; null for every other action (and rollbacks recorded before it was kept). */
+            restored_version: number | null;
+        } | null;
+        RolloutBankResultOutput: {
+            bank_id: string;
+            /** @description Whether the template was applied (on a dry run: whether it could be; nothing is written). */
+            applied: boolean;
+            /** @description As POST /banks answers it; null when the bank failed. */
+            import_result: components["schemas"]["ImportResultOutput"] | null;
+            /** @description As POST /banks answers them; null when the bank failed. */
+            changes: components["schemas"]["ImportChangesOutput"] | null;
+            /** @description Why this bank failed (as POST /banks would have answered); null when applied. */
+            problem: components["schemas"]["NestedProblemOutput"] | null;
+        };
+        BankDetailOutput: {
+            bank_id: string;
+            name: string;
+            owner: string | null;
+            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
+            created_at: string | null;
+            /** @description Null only with the remote store (HINDSIGHT_API_URL), when Hindsight reports no such time for the bank. */
+            updated_at: string | null;
+            last_applied: components["schemas"]["LastAppliedOutput"];
+            /** @description True when the template last applied still exists and has a newer version than the one applied (CONTRACT §16). */
+            behind: boolean;
+            newest_version: components["schemas"]["NewestTemplateVersionOutput"];
+            /** @description Config overrides, merged field by field by each import. */
+            config: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Present, and true, only with the remote store when Hindsight would not show the bank's config: its `/config` endpoints answer 404 while the bank exists (Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false). `config` is then empty, not the bank's; mental models and directives are as Hindsight reports them, and the bank's export leaves out its `bank` section.
+             * @constant
+             */
+            config_unreadable?: true;
+            /** @description Mental models as applied, in the order first added. */
+            mental_models: {
+                [key: string]: unknown;
+            }[];
+            /** @description Directives as applied, in the order first added. */
+            directives: {
+                [key: string]: unknown;
+            }[];
+            /** @description Whether a policy document exists for this bank id. */
+            has_policy: boolean;
+            /** @description True when the bank's content (config, mental models, directives) differs from what its last apply or rollout left: it was edited in place since (CONTRACT §21). False for a bank never applied through this server, and for one whose last apply was recorded before this was kept (see the API decisions). */
+            locally_modified: boolean;
+        };
+        AuditEntryOutput: {
             id: string;
             /**
              * Format: date-time
@@ -2947,7 +4466,7 @@ export interface components {
              */
             target: string;
             /** @description What kind of resource the entry is about; null on older entries. */
-            target_type: ("source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session") | null;
+            target_type: ("source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session" | "webhook") | null;
             /** @description The resource's id as the API names it (for an install: the installed id); null on older entries. */
             target_id: string | null;
             /** @description The resource as the API answered it before the write, every secret removed; null for a creation's before and a deletion's after, and on entries older than these fields. */
@@ -2956,6 +4475,31 @@ export interface components {
             after: unknown;
             /** @description X-Request-Id of the write request. */
             request_id: string;
+        };
+        WebhookOutput: {
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description The event types sent to it, or `["*"]`: every type it may receive. */
+            events: string[];
+            /** @description Whether events are sent to it. False when paused (PATCH active), or when every delivery failed for 5 days. */
+            active: boolean;
+            /** @description Why the server paused it (its deliveries kept failing); null while active, or when paused by a PATCH. */
+            disabled_reason: string | null;
+            /** @description When the deliveries that have all failed since began (the first failure after the last success); null when the last one succeeded. */
+            failing_since: string | null;
+            /** @description After a rotate-secret: until when the previous secret still signs beside the new one; null when only one signs. */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            updated_at: string;
         };
     };
     responses: never;
@@ -5331,7 +6875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"][];
+                    "application/json": components["schemas"]["SourceOutput"][];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -5400,7 +6944,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"];
+                    "application/json": components["schemas"]["SourceOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -5499,7 +7043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"];
+                    "application/json": components["schemas"]["SourceOutput"];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -5689,7 +7233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"];
+                    "application/json": components["schemas"]["SourceOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -5908,7 +7452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"][];
+                    "application/json": components["schemas"]["SourceOutput"][];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -5986,7 +7530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"];
+                    "application/json": components["schemas"]["SourceOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -6094,7 +7638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"];
+                    "application/json": components["schemas"]["SourceOutput"];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -6302,7 +7846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"];
+                    "application/json": components["schemas"]["SourceOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -6539,7 +8083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Source"][];
+                    "application/json": components["schemas"]["SourceOutput"][];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -6706,7 +8250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -6805,7 +8349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -6995,7 +8539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -7120,7 +8664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -7748,7 +9292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -7856,7 +9400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -8064,7 +9608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -8198,7 +9742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -8923,7 +10467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -9389,7 +10933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -9766,7 +11310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateOutput"];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -10947,7 +12491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BankDetail"];
+                    "application/json": components["schemas"]["BankDetailOutput"];
                 };
             };
             /** @description Not modified: `If-None-Match` names the current version; no body */
@@ -11176,7 +12720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BankDetail"];
+                    "application/json": components["schemas"]["BankDetailOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -11691,7 +13235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BankDetail"];
+                    "application/json": components["schemas"]["BankDetailOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -11839,7 +13383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BankDetail"];
+                    "application/json": components["schemas"]["BankDetailOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -11979,7 +13523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BankDetail"];
+                    "application/json": components["schemas"]["BankDetailOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -12127,7 +13671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BankDetail"];
+                    "application/json": components["schemas"]["BankDetailOutput"];
                 };
             };
             /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
@@ -12243,7 +13787,7 @@ export interface operations {
                 /** @description Only writes to this path or below it: `/ext/svc/admin/users/alice` also finds her API keys. */
                 target?: string;
                 /** @description Only entries about this kind of resource. */
-                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
+                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session" | "webhook";
                 /** @description Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive). */
                 from?: string;
                 /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
@@ -12335,7 +13879,7 @@ export interface operations {
                 /** @description Only writes to this path or below it: `/ext/svc/admin/users/alice` also finds her API keys. */
                 target?: string;
                 /** @description Only entries about this kind of resource. */
-                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
+                target_type?: "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session" | "webhook";
                 /** @description Only entries at or after this time (ISO 8601 with Z or an offset within ±15:59; inclusive). */
                 from?: string;
                 /** @description Only entries before this time (ISO 8601 with Z or an offset within ±15:59; exclusive). */
@@ -12353,7 +13897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["AuditEntry"];
+                    "application/x-ndjson": components["schemas"]["AuditEntryOutput"];
                 };
             };
             /** @description Missing, unknown, revoked or inactive credentials */
@@ -12367,6 +13911,1942 @@ export interface operations {
             };
             /** @description Authenticated but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOutput"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/bank-templates",
+                 *       "events": [
+                 *         "template.update_available",
+                 *         "rollout.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOutput"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteMeWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchMeWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOutput"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeWebhooksWebhookIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeWebhooksWebhookIdPing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeWebhooksWebhookIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description Only attempts in this status. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Only the attempts of this event. */
+                event_id?: string;
+            };
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeWebhooksWebhookIdDeliveriesDeliveryId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMeWebhooksWebhookIdDeliveriesDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOutput"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAdminWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/bank-templates",
+                 *       "events": [
+                 *         "template.update_available",
+                 *         "rollout.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOutput"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAdminWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchAdminWebhooksWebhookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOutput"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAdminWebhooksWebhookIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Write only if the resource is still at this version (its ETag from a read or an earlier write; several may be listed): otherwise 412 `precondition-failed`, with the current tag in `ETag`, and nothing is written. `*` requires only that the resource exists. Without it the write happens whatever the version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition-failed`: the resource is not at the version `If-Match` names (or exists, with `If-None-Match: *`); `ETag` names the current version, and nothing was written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAdminWebhooksWebhookIdPing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminWebhooksWebhookIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description Only attempts in this status. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Only the attempts of this event. */
+                event_id?: string;
+            };
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminWebhooksWebhookIdDeliveriesDeliveryId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag (or comma-separated ETags) of the version you hold: when one is current the answer is 304 with no body and the same ETag, else 200 with the resource. `*` matches any version. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current version; no body */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the resource as this answer shows it (for a write, as it is now): send it as If-None-Match or If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (or a string holds U+0000 or an unpaired surrogate); `errors` lists each field; or the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed attempts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAdminWebhooksWebhookIdDeliveriesDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes this write happen once: the same key from the same caller within 24 hours answers the first answer again (status, body, content-type; a fresh X-Request-Id and `Idempotent-Replayed: true`) without writing; with another method, path or body it answers 422 `idempotency-key-reused`; while the first request runs, 409 `idempotency-key-in-use`. 1-128 characters of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`; use a new random UUID per logical write and the same one on its retries. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or nests deeper than 64 levels, a path with invalid percent-encoding, an operation the resource does not allow, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or inactive credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (or not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state, or the Idempotency-Key is in use by a request still running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

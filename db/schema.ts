@@ -99,6 +99,8 @@ export const apiKeys = pgTable(
     expiresAt: timestamptz("expires_at"),
     createdAt: createdAt(),
     lastUsedAt: timestamptz("last_used_at"),
+    /** When its `key.expiring` webhook event (CONTRACT §20) was recorded: once per key. */
+    expiryNoticeAt: timestamptz("expiry_notice_at"),
   },
   (t) => [
     foreignKey({
@@ -533,3 +535,89 @@ export const migrationReports = pgTable("migration_reports", {
   createdAt: createdAt(),
   reportedAt: timestamptz("reported_at"),
 });
+
+/**
+ * Webhooks (CONTRACT §20): a user's own (scope `personal`, going with their user) or the server's
+ * (scope `server`, owner null: admin webhooks). The secret is sealed as source tokens are
+ * (lib/platform/secret-box.ts); after a rotation the previous one signs as well until
+ * `previous_secret_expires_at`. `failing_since` is the first failed attempt since the last
+ * success: five days of that pause the webhook (`active` false, `disabled_reason` says why).
+ */
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: text("id").primaryKey(),
+    scope: text("scope", { enum: ["personal", "server"] }).notNull(),
+    owner: text("owner").references(() => users.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description"),
+    events: text("events").array().notNull(),
+    active: boolean("active").notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    failingSince: timestamptz("failing_since"),
+    secretEncrypted: text("secret_encrypted").notNull(),
+    previousSecretEncrypted: text("previous_secret_encrypted"),
+    previousSecretExpiresAt: timestamptz("previous_secret_expires_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhooks_owner_idx").on(t.scope, t.owner, t.createdAt)],
+);
+
+/**
+ * The outbox (CONTRACT §20): an event, recorded in the transaction of the change it tells of,
+ * with the body every delivery of it sends (signed as it is). Only events some webhook receives
+ * are kept; they go with their last delivery (lib/services/webhooks/prune.ts).
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    /** `msg_…`: the `webhook-id` header of each of its deliveries. */
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    /** `{type, timestamp, data}` as JSON text, exactly as sent and signed. */
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_events_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Delivery attempts of events to webhooks, the queue and the log in one: an attempt is recorded
+ * `pending` when it falls due (the first with its event, each retry when the one before failed,
+ * a redelivery when asked for) and a server process claims it (`claimed_by` until
+ * `claimed_until`: `FOR UPDATE SKIP LOCKED`, so each goes out once), sends it and records how it went.
+ * `retries` false: a ping or a redelivery, tried once. `seq` orders the log newest first.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    id: text("id").notNull().unique().default(sql`('dlv_' || replace(gen_random_uuid()::text, '-', ''))`),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    retries: boolean("retries").notNull().default(true),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    dueAt: timestamptz("due_at").notNull(),
+    /** When the attempt was made; null while pending. */
+    at: timestamptz("at"),
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms"),
+    error: text("error"),
+    /** The start of the receiver's answer (at most 4 KiB). */
+    responseBody: text("response_body"),
+    claimedBy: text("claimed_by"),
+    claimedUntil: timestamptz("claimed_until"),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.dueAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.seq),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+    index("webhook_deliveries_due_at_idx").on(t.dueAt),
+  ],
+);

@@ -37,9 +37,65 @@ const MIA_NEW_PASSWORD = "mia's second long password";
 const SOURCE_TOKEN = "marketplace-source-secret-0123456789";
 for (const s of [MIA_PASSWORD, MIA_NEW_PASSWORD, SOURCE_TOKEN]) secrets.add(s);
 
-/** Remembers the tokens in an answer (API keys) as secrets. */
+/** Remembers the tokens in an answer (API keys) and the secrets (webhooks) as secrets. */
 function collectSecrets(body: unknown) {
   if (body && typeof body === "object" && "token" in body && typeof body.token === "string") secrets.add(body.token);
+  if (body && typeof body === "object" && "secret" in body && typeof body.secret === "string") secrets.add(body.secret);
+}
+
+/** The writes of a user's own webhooks (`me`, by the member) or the server's (`admin`), in order. */
+function webhookFixtures(scope: "me" | "admin"): WriteFixture[] {
+  const caller: Caller = scope === "me" ? "member" : "admin";
+  const base = `/ext/svc/${scope}/webhooks`;
+  const hook = () => `${base}/${created[`${scope}Webhook`]}`;
+  const id = () => created[`${scope}Webhook`]!;
+  return [
+    {
+      operation: `POST ${base}`,
+      caller,
+      path: base,
+      // Nothing listens there: the ping below fails, as a delivery may.
+      body: { url: "http://127.0.0.1:9/hook", events: ["*"] },
+      target: (answer) => {
+        created[`${scope}Webhook`] = answer.id;
+        return hook();
+      },
+      about: ["webhook", id, "create"],
+    },
+    {
+      operation: `PATCH ${base}/{webhook_id}`,
+      caller,
+      path: hook,
+      body: { description: "x" },
+      target: hook,
+      about: ["webhook", id, "change"],
+    },
+    {
+      operation: `POST ${base}/{webhook_id}/rotate-secret`,
+      caller,
+      path: () => `${hook()}/rotate-secret`,
+      target: hook,
+      about: ["webhook", id, "change"],
+    },
+    {
+      operation: `POST ${base}/{webhook_id}/ping`,
+      caller,
+      path: () => `${hook()}/ping`,
+      target: (answer) => {
+        created[`${scope}Delivery`] = answer.id;
+        return hook();
+      },
+      about: ["webhook", id, "create"],
+    },
+    {
+      operation: `POST ${base}/{webhook_id}/deliveries/{delivery_id}/redeliver`,
+      caller,
+      path: () => `${hook()}/deliveries/${created[`${scope}Delivery`]}/redeliver`,
+      target: hook,
+      about: ["webhook", id, "create"],
+    },
+    { operation: `DELETE ${base}/{webhook_id}`, caller, path: hook, target: hook, about: ["webhook", id, "delete"] },
+  ];
 }
 
 async function call(caller: Caller, method: string, path: string, body?: unknown, requestId?: string) {
@@ -53,7 +109,7 @@ const lastSeq = async () =>
   (await t.app.db.select({ seq: sql<number>`coalesce(max(${auditEntries.seq}), 0)::int` }).from(auditEntries))[0]!.seq;
 const entriesAfter = (seq: number) => t.app.db.select().from(auditEntries).where(gt(auditEntries.seq, seq));
 
-type TargetType = "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session";
+type TargetType = "source" | "template" | "bank" | "policy" | "user" | "api_key" | "service_account" | "session" | "webhook";
 /** What the write does to the resource: `before` is null for a creation, `after` for a deletion, both present otherwise. */
 type Change = "create" | "change" | "delete";
 
@@ -413,6 +469,8 @@ const FIXTURES: WriteFixture[] = [
     target: "/ext/svc/banks/mia-bank",
     about: ["bank", "mia-bank", "delete"],
   },
+  ...webhookFixtures("me"),
+  ...webhookFixtures("admin"),
 ];
 
 /** POSTs that write nothing, and why: they record no entry. */
@@ -438,6 +496,7 @@ function documentedWrites(): Operation[] {
 beforeAll(async () => {
   market.setFile("/audit/templates.json", catalog(catalogEntry("alpha"), catalogEntry("beta")));
   tokens.admin = ADMIN_TOKEN;
+  t.app.config.webhooks.allowedHosts.push("127.0.0.1");
   await t.app.db
     .insert(bankPolicyChanges)
     .values({ id: RESTORABLE_POLICY_ENTRY, bankId: "mia-bank", actor: "mia", before: null, after: { version: "2026-03-24" } });
@@ -577,7 +636,7 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       audit: { action: "template.create" },
     });
     const admin = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
-    const journal = auditFor(endpoint, admin, "r", { params: undefined, query: undefined, body: undefined })!;
+    const journal = auditFor(endpoint, admin, "r", { params: undefined, query: undefined, body: undefined }, async () => {})!;
     const ctx = callContext(t.app, { actor: admin, requestId: "r", signal: new AbortController().signal, audit: journal.using(t.app.db) });
     const write = withTransaction(ctx, async (tx) => {
       await tx.audit.record({ action: "template.create", target: { type: "template", id: "x" }, before: null, after: { id: "x" } });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { listEndpoints } from "@/lib/contracts/registry/endpoints";
+import { PING_EVENT, WEBHOOK_EVENT_TYPES } from "@/lib/contracts/webhooks/events";
 import { request, useTestApp } from "./support/app";
 import { resolveRoute } from "./support/router";
 
@@ -25,6 +26,15 @@ describe("OpenAPI document", () => {
     const result = await new Validator().validate(res.body);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it("documents every webhook delivery (CONTRACT §20): a body schema per event type, and the signature headers", async () => {
+    const doc = (await request("GET", "/ext/svc/openapi.json")).body;
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, PING_EVENT].sort());
+    const updated = doc.webhooks["template.updated"].post;
+    expect(updated.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+    const body = updated.requestBody.content["application/json"].schema.$ref.split("/").pop();
+    expect(doc.components.schemas[body].properties.data).toEqual({ $ref: "#/components/schemas/Template" });
   });
 
   it("documents conditional requests (CONTRACT §19): ETag and 304 on every read, If-Match and 412 on every write to one resource", async () => {
@@ -51,7 +61,8 @@ describe("OpenAPI document", () => {
     }
     // Every read of one resource and every write to one (the lists of CONTRACT §19).
     expect(reads).toBeGreaterThan(30);
-    expect(writes).toBe(26);
+    // 20 of the first writes, 6 bank edits and restore (§21), 6 webhook writes (§20).
+    expect(writes).toBe(32);
   });
 
   it("documents every endpoint with its bearer security, success and error responses", async () => {

@@ -95,15 +95,21 @@ describe.each(OWNERS)("$who created with an Idempotency-Key", ({ path, as }) => 
 });
 
 describe("the secrets an answer shows once", () => {
-  it("are marked in the answer's schema: today the token of each endpoint that creates a key, nothing else", () => {
+  it("are marked in the answer's schema: the token of each endpoint that creates a key, a webhook's secret, nothing else", () => {
     const marked = listEndpoints()
       .filter((endpoint) => shownOnceFields(endpoint.response).length > 0)
       .map((endpoint) => `${endpoint.method} ${endpoint.path} ${shownOnceFields(endpoint.response).join(",")}`);
-    expect(marked.sort()).toEqual([
-      "POST /ext/svc/admin/users/{user_id}/api-keys token",
-      "POST /ext/svc/me/api-keys token",
-      "POST /ext/svc/me/service-accounts/{sa_id}/api-keys token",
-    ]);
+    expect(marked.sort()).toEqual(
+      [
+        "POST /ext/svc/admin/users/{user_id}/api-keys token",
+        "POST /ext/svc/me/api-keys token",
+        "POST /ext/svc/me/service-accounts/{sa_id}/api-keys token",
+        "POST /ext/svc/admin/webhooks secret",
+        "POST /ext/svc/admin/webhooks/{webhook_id}/rotate-secret secret",
+        "POST /ext/svc/me/webhooks secret",
+        "POST /ext/svc/me/webhooks/{webhook_id}/rotate-secret secret",
+      ].sort(),
+    );
   });
 
   it("include every text an answer holds under a secret's name (a token, a secret, a password)", () => {

@@ -31,6 +31,7 @@ export const TARGET_TYPE_LABELS = {
   api_key: "API key",
   service_account: "Service account",
   session: "Console session",
+  webhook: "Webhook",
 } as const;
 
 type TargetType = keyof typeof TARGET_TYPE_LABELS;
@@ -89,6 +90,12 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "user.sso.role": "Role set by the single-sign-on groups",
   "user.sso.unlink": "Single-sign-on account unlinked",
   "user.update": "User edited",
+  "webhook.create": "Webhook added",
+  "webhook.delete": "Webhook removed",
+  "webhook.ping": "Webhook pinged",
+  "webhook.redeliver": "Webhook delivery sent again",
+  "webhook.rotate_secret": "Webhook secret rotated",
+  "webhook.update": "Webhook edited",
   "session.sign-in": "Signed in to the console",
   "session.sign-out": "Signed out of the console",
 };

@@ -38,6 +38,12 @@ const ENDPOINT_ACTIONS = [
   "user.password.change",
   "user.sso.unlink",
   "user.update",
+  "webhook.create",
+  "webhook.delete",
+  "webhook.ping",
+  "webhook.redeliver",
+  "webhook.rotate_secret",
+  "webhook.update",
 ] as const;
 
 /** The actions recorded outside the endpoints: console sign-in and sign-out (lib/auth, CONTRACT §17). */
@@ -65,6 +71,16 @@ export type SessionAuditAction = (typeof SESSION_ACTIONS)[number];
 export type SsoAuditAction = (typeof SSO_ACTIONS)[number];
 
 /** What an entry can be about (CONTRACT §17): `target_type`. */
-export const AUDIT_TARGET_TYPES = ["source", "template", "bank", "policy", "user", "api_key", "service_account", "session"] as const;
+export const AUDIT_TARGET_TYPES = [
+  "source",
+  "template",
+  "bank",
+  "policy",
+  "user",
+  "api_key",
+  "service_account",
+  "session",
+  "webhook",
+] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

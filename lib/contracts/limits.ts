@@ -8,3 +8,5 @@ export const MAX_API_KEYS_PER_ACTOR = 50;
 export const MAX_SERVICE_ACCOUNTS_PER_USER = 100;
 export const MAX_PERSONAL_SOURCES_PER_USER = 200;
 export const MAX_PERSONAL_TEMPLATES_PER_USER = 2000;
+/** Webhooks per user (CONTRACT §20), and the server's own (admin webhooks) at most as many. */
+export const MAX_WEBHOOKS_PER_USER = 20;

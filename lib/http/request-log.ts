@@ -1,6 +1,7 @@
 import "server-only";
 import { logRequest } from "@/lib/platform/log";
 import { metrics } from "@/lib/platform/metrics";
+import { requestStarted } from "@/lib/platform/request-load";
 import type { AuthenticatedActor } from "@/lib/services/context";
 
 /** One API request being answered; `finish` writes its log line and metrics once the response is known. */
@@ -17,6 +18,7 @@ export interface RequestObservation {
  */
 export function observeRequest(method: string, route: string, requestId: string): RequestObservation {
   const started = performance.now();
+  requestStarted();
   const observation: RequestObservation = {
     finish(response) {
       const status = response.status;

@@ -13,6 +13,7 @@ import { getApp } from "@/lib/server/app";
 import { auditFor, settleJournal, silentAudit } from "@/lib/services/audit/record";
 import { type AuthenticatedActor, callContext, type ServiceContext } from "@/lib/services/context";
 import { claimIdempotencyKey, type IdempotencyClaim, markingWrites, requestFingerprint } from "@/lib/services/idempotency/keys";
+import { recordEntryEvents } from "@/lib/services/webhooks/entry-events";
 import { JsonText } from "@/lib/shared/json-text";
 import { inSenderKeyOrder } from "@/lib/shared/key-order";
 import { authenticate, authorize } from "./auth";
@@ -145,7 +146,8 @@ export function handle<E extends Endpoint>(
 
       // A write records its one audit entry in its own transaction (lib/services/audit/record.ts),
       // which also marks its Idempotency-Key written there.
-      const journal = endpoint.access === "public" ? null : auditFor(endpoint, actor, requestId, { params, query, body });
+      const journal =
+        endpoint.access === "public" ? null : auditFor(endpoint, actor, requestId, { params, query, body }, recordEntryEvents);
       const journaled = journal ? journal.using(app.db) : silentAudit;
       const marked = journal && idempotency.held ? markingWrites(journaled, app.db, idempotency.held.claim) : journaled;
       // A conditional write (CONTRACT §19) checks its precondition holding the resource, and answers its new tag.

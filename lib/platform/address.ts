@@ -55,9 +55,9 @@ function describeRange(range: string): string {
 const withArticle = (words: string) => `${/^[aeiou]/i.test(words) ? "an" : "a"} ${words}`;
 
 /**
- * How a refusal ends: an operator who means to use a marketplace on their own network (this
- * machine, a private address) learns the setting that allows it.
+ * How a refusal ends: an operator who means to use a marketplace or a webhook receiver on their own
+ * network (this machine, a private address) learns the setting that allows it.
  */
-export const NOT_ALLOWED_UNLESS_LISTED = "which is not allowed unless its host is listed in MARKETPLACE_ALLOWED_HOSTS";
+export const notAllowedUnlessListed = (setting: string) => `which is not allowed unless its host is listed in ${setting}`;
 
 export const addressFamily = (address: string): 4 | 6 => (ipaddr.parse(address).kind() === "ipv4" ? 4 : 6);

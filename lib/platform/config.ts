@@ -20,6 +20,7 @@ const envSchema = z.object({
   MARKETPLACE_CACHE_TTL_SECONDS: intFromEnv(300, 0),
   MARKETPLACE_TIMEOUT_MS: intFromEnv(10_000, 1),
   MARKETPLACE_MAX_BYTES: intFromEnv(5_242_880, 1),
+  WEBHOOK_ALLOWED_HOSTS: z.string().default(""),
   HINDSIGHT_API_URL: z.url().optional(),
   HINDSIGHT_API_KEY: z.string().min(1).optional(),
   HINDSIGHT_TIMEOUT_MS: intFromEnv(10_000, 1),
@@ -66,6 +67,8 @@ export interface Config {
     maxBytes: number;
   };
   hindsight: { url: string; apiKey: string | null; timeoutMs: number } | null;
+  /** Webhook receivers (CONTRACT §20): hosts that may be sent to although they resolve to private or loopback addresses. */
+  webhooks: { allowedHosts: string[] };
   /** Reverse proxies in front of the app that append to X-Forwarded-For (client address of the rate limits). */
   trustedProxies: number;
   /** Minutes (a fraction allowed) between scheduled update checks of installed templates; 0 turns them off. */
@@ -98,6 +101,9 @@ export interface SsoConfig {
 
 export class ConfigError extends Error {}
 
+/** A comma list of `host` or `host:port` (an allow-list of private hosts), lower-cased. */
+const hostList = (text: string) => commaList(text.toLowerCase());
+
 /** Reads the configuration of CONTRACT §1 from the environment; empty values count as unset. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
@@ -116,11 +122,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bootstrapAdminToken: e.BOOTSTRAP_ADMIN_TOKEN ?? null,
     bootstrapAdminPassword: e.BOOTSTRAP_ADMIN_PASSWORD ?? null,
     marketplace: {
-      allowedHosts: commaList(e.MARKETPLACE_ALLOWED_HOSTS.toLowerCase()),
+      allowedHosts: hostList(e.MARKETPLACE_ALLOWED_HOSTS),
       cacheTtlSeconds: e.MARKETPLACE_CACHE_TTL_SECONDS,
       timeoutMs: e.MARKETPLACE_TIMEOUT_MS,
       maxBytes: e.MARKETPLACE_MAX_BYTES,
     },
+    webhooks: { allowedHosts: hostList(e.WEBHOOK_ALLOWED_HOSTS) },
     hindsight: e.HINDSIGHT_API_URL
       ? { url: e.HINDSIGHT_API_URL, apiKey: e.HINDSIGHT_API_KEY ?? null, timeoutMs: e.HINDSIGHT_TIMEOUT_MS }
       : null,

@@ -2,26 +2,30 @@ import "server-only";
 import { STATUS_CODES } from "node:http";
 import type { LookupFunction } from "node:net";
 import { Agent, type Dispatcher, request } from "undici";
-import { badGateway, type DomainError } from "@/lib/contracts/errors";
+import { badGateway, DomainError } from "@/lib/contracts/errors";
 import { readCapped, upstreamFailure } from "@/lib/platform/outbound";
 import {
   addressFamily,
   addressRefusal,
   isIpAddress,
   literalAddress,
-  NOT_ALLOWED_UNLESS_LISTED,
+  notAllowedUnlessListed,
   type ResolveHost,
   systemResolveHost,
 } from "./address";
 import { clientGone } from "./operation";
 import { displayUrl } from "./outbound";
 
-/** The limits of CONTRACT §6 that every marketplace request obeys. */
-export interface FetchPolicy {
+/** Which addresses a request may reach (CONTRACT §6): public ones, and those of the hosts listed. */
+interface AddressPolicy {
   allowedHosts: string[];
+  resolveHost?: ResolveHost;
+}
+
+/** The limits of CONTRACT §6 that every marketplace request obeys. */
+export interface FetchPolicy extends AddressPolicy {
   timeoutMs: number;
   maxBytes: number;
-  resolveHost?: ResolveHost;
 }
 
 export interface SafeFetchRequest {
@@ -41,6 +45,14 @@ export interface Validators {
 }
 
 export type SafeFetchResult = ({ kind: "body"; body: string } & Validators) | ({ kind: "not-modified" } & Validators);
+
+/** Whom a request goes to, as its refusals name it, and the setting that lets a private host through. */
+interface Subject {
+  noun: string;
+  setting: string;
+}
+
+const MARKETPLACE: Subject = { noun: "marketplace", setting: "MARKETPLACE_ALLOWED_HOSTS" };
 
 const MAX_REDIRECTS = 3;
 
@@ -141,7 +153,7 @@ const toDomainError = (error: unknown, url: URL, policy: FetchPolicy, signal: Ab
   upstreamFailure(error, `The marketplace at ${displayUrl(url)}`, policy.timeoutMs, signal.aborted);
 
 async function fetchOnce(policy: FetchPolicy, url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Hop> {
-  const address = await checkedAddress(policy, url, signal);
+  const address = await checkedAddress(policy, MARKETPLACE, url, signal);
   const agent = pinnedAgent(address, policy.timeoutMs);
   try {
     const res = await request(url, { method: "GET", headers, signal, dispatcher: agent });
@@ -203,22 +215,22 @@ interface PinnedAddress {
  * them, so a second DNS answer cannot swap in an address that was never checked.
  * Allow-listed hosts (`host` or `host:port`) skip the public-address rule, not the pinning.
  */
-async function checkedAddress(policy: FetchPolicy, url: URL, signal: AbortSignal): Promise<PinnedAddress> {
+async function checkedAddress(policy: AddressPolicy, subject: Subject, url: URL, signal: AbortSignal): Promise<PinnedAddress> {
   const literal = literalAddress(url.hostname);
-  const addresses = literal ? [literal] : await resolveAll(policy, url, signal);
+  const addresses = literal ? [literal] : await resolveAll(policy, subject, url, signal);
   const allowed = isAllowedHost(url, policy.allowedHosts);
   const verb = literal ? "points at" : "resolves to";
   for (const address of addresses) {
     const refusal = allowed ? (isIpAddress(address) ? null : "not an IP address") : addressRefusal(address);
     if (refusal === null) continue;
-    const ending = allowed ? "which is not allowed" : NOT_ALLOWED_UNLESS_LISTED;
-    throw badGateway(`The marketplace URL ${displayUrl(url)} ${verb} ${address}, ${refusal}, ${ending}.`);
+    const ending = allowed ? "which is not allowed" : notAllowedUnlessListed(subject.setting);
+    throw badGateway(`The ${subject.noun} URL ${displayUrl(url)} ${verb} ${address}, ${refusal}, ${ending}.`);
   }
   const first = addresses[0]!;
   return { address: first, family: addressFamily(first) };
 }
 
-async function resolveAll(policy: FetchPolicy, url: URL, signal: AbortSignal): Promise<string[]> {
+async function resolveAll(policy: AddressPolicy, subject: Subject, url: URL, signal: AbortSignal): Promise<string[]> {
   const resolve = policy.resolveHost ?? systemResolveHost;
   let addresses: string[];
   try {
@@ -228,7 +240,7 @@ async function resolveAll(policy: FetchPolicy, url: URL, signal: AbortSignal): P
     addresses = [];
   }
   if (addresses.length === 0) {
-    throw badGateway(`The marketplace at ${displayUrl(url)} could not be reached: its host name does not resolve.`);
+    throw badGateway(`The ${subject.noun} at ${displayUrl(url)} could not be reached: its host name does not resolve.`);
   }
   return addresses;
 }
@@ -259,4 +271,82 @@ function pinnedAgent(pinned: PinnedAddress, timeoutMs: number): Agent {
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
+}
+
+// --- Webhook deliveries (CONTRACT §20) ------------------------------------------------------------
+
+const WEBHOOK: Subject = { noun: "webhook", setting: "WEBHOOK_ALLOWED_HOSTS" };
+
+/** The limits a webhook delivery obeys: §6's address rule, a whole-exchange timeout, a bounded read of the answer. */
+export interface PostPolicy extends AddressPolicy {
+  timeoutMs: number;
+  /** How much of the receiver's answer is read (and kept); the rest is left unread. */
+  maxResponseBytes: number;
+}
+
+/** What a receiver answered: its status and the start of its body (at most `maxResponseBytes`, as text). */
+export interface PostAnswer {
+  status: number;
+  body: string;
+}
+
+/**
+ * Why a webhook URL may not be sent to (its host resolves to a private address and is not listed
+ * in WEBHOOK_ALLOWED_HOSTS, or does not resolve), as one sentence; null when it may. Checked when a
+ * webhook is saved; every delivery checks again (the answer of DNS may change).
+ */
+export async function webhookUrlRefusal(policy: AddressPolicy & { timeoutMs: number }, url: string): Promise<string | null> {
+  try {
+    await checkedAddress(policy, WEBHOOK, new URL(url), AbortSignal.timeout(policy.timeoutMs));
+    return null;
+  } catch (error) {
+    if (error instanceof DomainError) return error.detail;
+    return `The webhook at ${displayUrl(url)} could not be checked: its host name did not resolve in time.`;
+  }
+}
+
+/**
+ * POSTs a webhook delivery under the address rule of CONTRACT §6 (the connection pinned to the
+ * checked address), following no redirect (a 3xx is the answer), reading at most
+ * `maxResponseBytes` of the answer and giving up after `timeoutMs` for the whole exchange. Answers
+ * whatever status the receiver gave; a refused address, a failed connection or the time running
+ * out throw a 502 or 504 DomainError whose detail says why.
+ */
+export async function safePost(
+  policy: PostPolicy,
+  req: { url: string; headers: Record<string, string>; body: string; cancel?: AbortSignal },
+): Promise<PostAnswer> {
+  const deadline = AbortSignal.timeout(policy.timeoutMs);
+  const signal = req.cancel ? AbortSignal.any([deadline, req.cancel]) : deadline;
+  const url = new URL(req.url);
+  try {
+    const address = await checkedAddress(policy, WEBHOOK, url, signal);
+    const agent = pinnedAgent(address, policy.timeoutMs);
+    try {
+      const res = await request(url, { method: "POST", headers: req.headers, body: req.body, signal, dispatcher: agent });
+      const body = await readPrefix(res.body, policy.maxResponseBytes);
+      return { status: res.statusCode, body: body.toString("utf8") };
+    } finally {
+      await agent.destroy();
+    }
+  } catch (error) {
+    throw upstreamFailure(error, `The webhook at ${displayUrl(url)}`, policy.timeoutMs, deadline.aborted);
+  }
+}
+
+/** The first `limit` bytes of a body (all of a shorter one); the rest is not read. */
+async function readPrefix(body: Dispatcher.ResponseData["body"], limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of body) {
+      const buffer = chunk as Buffer;
+      chunks.push(buffer.subarray(0, limit - total));
+      total += Math.min(buffer.length, limit - total);
+      if (total >= limit) break;
+    }
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks);
 }

@@ -10,6 +10,7 @@ import { startActorCache } from "@/lib/services/identity/actor-cache";
 import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
 import { startSignInAddressPrune } from "@/lib/services/ratelimit/known-addresses";
 import { startScheduledUpdateChecks } from "@/lib/services/templates/scheduled-check";
+import { startWebhookWork } from "@/lib/services/webhooks/jobs";
 
 // Route bundles and instrumentation are separate module graphs in one process: share via globalThis.
 const SLOT = Symbol.for("bank-template-console.app");
@@ -27,6 +28,7 @@ export function getApp(): Promise<AppContext> {
       startAuditRetention(app.db);
       startIdempotencyPrune(app.db);
       startSignInAddressPrune(app.db);
+      startWebhookWork(app);
       return app;
     },
     (error) => {

@@ -6,6 +6,7 @@ import { policyEndpoints } from "@/lib/contracts/policy/endpoints";
 import { availableSourceEndpoints, sourceEndpointsByScope } from "@/lib/contracts/sources/endpoints";
 import { manifestEndpoints, templateEndpointsByScope } from "@/lib/contracts/templates/endpoints";
 import { lifecycleEndpointsByScope, usableTemplateEndpoints } from "@/lib/contracts/templates/lifecycle-endpoints";
+import { webhookEndpointsByScope } from "@/lib/contracts/webhooks/endpoints";
 
 /** Every endpoint contract, gathered for the OpenAPI document and the console client. */
 export const endpoints = {
@@ -19,6 +20,7 @@ export const endpoints = {
   policy: policyEndpoints,
   banks: bankEndpoints,
   audit: auditEndpoints,
+  webhooks: webhookEndpointsByScope,
 };
 
 function isEndpoint(value: unknown): value is Endpoint {

@@ -7,6 +7,7 @@ import { IDEMPOTENT_METHODS } from "@/lib/contracts/idempotency-header";
 import { ProblemSchema } from "@/lib/contracts/problem-schema";
 import { PROBLEM_CONTENT_TYPE } from "@/lib/contracts/problem-type-prefix";
 import { nullMeansAbsent } from "@/lib/contracts/validation";
+import { WEBHOOK_EVENT_BODIES } from "@/lib/contracts/webhooks/payloads";
 import { listEndpoints } from "./endpoints";
 
 const ERROR_TEXT: Record<number, string> = {
@@ -125,6 +126,41 @@ function widenNullableBodyFields(endpoints: Endpoint[], document: { paths?: unkn
   }
 }
 
+/** The Standard Webhooks headers every delivery carries (CONTRACT §20). */
+const DELIVERY_HEADERS = [
+  { name: "webhook-id", description: "The event's id (`msg_…`): the same on every attempt of it; act on each id once." },
+  { name: "webhook-timestamp", description: "When this attempt was sent, in Unix seconds." },
+  {
+    name: "webhook-signature",
+    description:
+      "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's bytes (the base64 after `whsec_`); two, space-separated, for 24 hours after a rotate-secret.",
+  },
+].map((header) => ({ ...header, in: "header" as const, required: true, schema: { type: "string" as const } }));
+
+/**
+ * The requests the server sends to webhooks (OpenAPI 3.1 `webhooks`): one per event type, its
+ * body `{type, timestamp, data}` with `data` the resource it tells of, so generated clients have
+ * a type for each payload a receiver gets.
+ */
+function deliveries(): ZodOpenApiPathsObject {
+  return Object.fromEntries(
+    Object.entries(WEBHOOK_EVENT_BODIES).map(([type, { meaning, body }]) => [
+      type,
+      {
+        post: {
+          summary: meaning,
+          tags: ["Webhooks"],
+          parameters: DELIVERY_HEADERS,
+          requestBody: { required: true, content: { "application/json": { schema: body } } },
+          responses: {
+            "2XX": { description: "Taken. Any other answer, or none within 10 seconds, is a failure and the event is sent again later." },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /** The OpenAPI 3.1 document of every endpoint, built from the same zod schemas the handlers use. */
 export function buildOpenApiDocument() {
   const endpoints = listEndpoints();
@@ -145,6 +181,7 @@ export function buildOpenApiDocument() {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key from /ext/svc/me/api-keys" } },
     },
     paths,
+    webhooks: deliveries(),
   });
   widenNullableBodyFields(endpoints, document);
   return document;

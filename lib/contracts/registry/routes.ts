@@ -4,6 +4,7 @@ import { identityRoutes } from "@/lib/contracts/identity/routes";
 import { policyRoutes } from "@/lib/contracts/policy/routes";
 import { availableSourceRoutes, sourceRoutesByScope } from "@/lib/contracts/sources/routes";
 import { lifecycleRoutesByScope, manifestRoutes, templateRoutesByScope, usableTemplateRoutes } from "@/lib/contracts/templates/routes";
+import { webhookRoutesByScope } from "@/lib/contracts/webhooks/routes";
 
 /**
  * Every endpoint's method and path, zod-free, grouped as the contracts in
@@ -20,4 +21,5 @@ export const routes = {
   policy: policyRoutes,
   banks: bankRoutes,
   audit: auditRoutes,
+  webhooks: webhookRoutesByScope,
 };

@@ -9,10 +9,11 @@ import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
 import type { ServiceContext } from "@/lib/services/context";
 
 type AuditRow = typeof auditEntries.$inferSelect;
-type Entry = z.input<typeof AuditEntry>;
+/** An audit entry as the API answers it. */
+export type Entry = z.input<typeof AuditEntry>;
 type Filters = z.output<typeof AuditExportQuery>;
 
-function presentEntry(row: AuditRow): Entry {
+export function presentEntry(row: AuditRow): Entry {
   return {
     id: row.id,
     at: iso(row.at),

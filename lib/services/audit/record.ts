@@ -6,7 +6,15 @@ import type { AuditTargetType, EndpointAuditAction, SessionAuditAction, SsoAudit
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { logError } from "@/lib/platform/log";
 import type { Audit, AuditRecord, AuthenticatedActor } from "@/lib/services/context";
+import { type Entry, presentEntry } from "./log";
 import { withoutSecrets } from "./redact";
+
+/**
+ * What an audit entry tells webhooks (CONTRACT §20): the events it records in the entry's own
+ * transaction (`audit.entry`, and those of the change it records). Given by the HTTP edge and the
+ * console's sign-in, which know the webhooks; this folder does not.
+ */
+export type EntryEvents = (db: Database, entry: Entry) => Promise<void>;
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
@@ -46,6 +54,7 @@ export class AuditJournal {
     private readonly requestId: string,
     private readonly params: Record<string, unknown>,
     private readonly body: Record<string, unknown>,
+    private readonly entryEvents: EntryEvents,
   ) {
     this.perTarget = endpoint.audit ? endpoint.audit.perTarget : undefined;
   }
@@ -96,10 +105,10 @@ export class AuditJournal {
     await this.insert(db, this.entryId(entry.target.id), targetPath(this.targetTemplate, this.params, entry.target.id), entry);
   }
 
-  /** Inserts an entry (its id is fixed per request or target: a second insert is a no-op). */
+  /** Inserts an entry (its id is fixed per request or target: a second insert is a no-op) and records its events. */
   private async insert(db: Database, id: string, target: string, entry: AuditRecord | null): Promise<void> {
     if (/\{[a-z_]+\}/.test(target)) throw new Error(`The audit target ${target} of ${this.action} was not filled in.`);
-    await db
+    const [inserted] = await db
       .insert(auditEntries)
       .values({
         id,
@@ -116,7 +125,9 @@ export class AuditJournal {
         }),
         requestId: this.requestId,
       })
-      .onConflictDoNothing({ target: auditEntries.id });
+      .onConflictDoNothing({ target: auditEntries.id })
+      .returning();
+    if (inserted) await this.entryEvents(db, presentEntry(inserted));
     this.recorded = true;
   }
 }
@@ -133,13 +144,14 @@ export function auditFor(
   actor: AuthenticatedActor,
   requestId: string,
   input: { params: unknown; query: unknown; body: unknown },
+  entryEvents: EntryEvents,
 ): AuditJournal | null {
   const spec = endpoint.audit;
   if (!spec) return null;
   const query = (input.query ?? {}) as Record<string, unknown>;
   if (spec.unlessQuery && query[spec.unlessQuery] === true) return null;
   const asRecord = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
-  return new AuditJournal(endpoint, spec.action, actor, requestId, asRecord(input.params), asRecord(input.body));
+  return new AuditJournal(endpoint, spec.action, actor, requestId, asRecord(input.params), asRecord(input.body), entryEvents);
 }
 
 /**
@@ -173,16 +185,21 @@ export interface SessionSnapshot {
 export async function recordSessionEntry(
   db: Database,
   entry: { kind: "sign-in" | "sign-out"; userId: string; requestId: string; session: SessionSnapshot },
+  entryEvents: EntryEvents,
 ): Promise<void> {
   const signIn = entry.kind === "sign-in";
-  await insertSignInEntry(db, {
-    action: `session.${entry.kind}`,
-    userId: entry.userId,
-    requestId: entry.requestId,
-    target: { path: SESSION_TARGET, type: "session", id: entry.session.id },
-    before: signIn ? null : entry.session,
-    after: signIn ? entry.session : null,
-  });
+  await insertSignInEntry(
+    db,
+    {
+      action: `session.${entry.kind}`,
+      userId: entry.userId,
+      requestId: entry.requestId,
+      target: { path: SESSION_TARGET, type: "session", id: entry.session.id },
+      before: signIn ? null : entry.session,
+      after: signIn ? entry.session : null,
+    },
+    entryEvents,
+  );
 }
 
 /**
@@ -192,9 +209,10 @@ export async function recordSessionEntry(
 export async function recordSsoEntry(
   db: Database,
   entry: { action: SsoAuditAction; userId: string; requestId: string; before: unknown; after: unknown },
+  entryEvents: EntryEvents,
 ): Promise<void> {
   const target = { path: `/ext/svc/admin/users/${encodeURIComponent(entry.userId)}`, type: "user" as const, id: entry.userId };
-  await insertSignInEntry(db, { ...entry, target });
+  await insertSignInEntry(db, { ...entry, target }, entryEvents);
 }
 
 /** An entry written by a sign-in rather than an endpoint: the signing-in user is its actor. */
@@ -208,19 +226,24 @@ async function insertSignInEntry(
     before: unknown;
     after: unknown;
   },
+  entryEvents: EntryEvents,
 ): Promise<void> {
-  await db.insert(auditEntries).values({
-    actorType: "user",
-    actorId: entry.userId,
-    userId: entry.userId,
-    action: entry.action,
-    target: entry.target.path,
-    targetType: entry.target.type,
-    targetId: entry.target.id,
-    before: withoutSecrets(entry.target.type, entry.before),
-    after: withoutSecrets(entry.target.type, entry.after),
-    requestId: entry.requestId,
-  });
+  const [inserted] = await db
+    .insert(auditEntries)
+    .values({
+      actorType: "user",
+      actorId: entry.userId,
+      userId: entry.userId,
+      action: entry.action,
+      target: entry.target.path,
+      targetType: entry.target.type,
+      targetId: entry.target.id,
+      before: withoutSecrets(entry.target.type, entry.before),
+      after: withoutSecrets(entry.target.type, entry.after),
+      requestId: entry.requestId,
+    })
+    .returning();
+  await entryEvents(db, presentEntry(inserted!));
 }
 
 /** The `target` path of session entries: next-auth's session endpoint (sessions have no /ext/svc path). */

@@ -14,6 +14,7 @@ const SECRET_FIELDS: Record<AuditTargetType, readonly string[]> = {
   template: [],
   bank: [],
   policy: [],
+  webhook: ["secret"],
 };
 
 /** `value` (a resource as the API answers it, or a list of them) without its secret fields. */

@@ -10,7 +10,7 @@ import type { ServiceContext } from "@/lib/services/context";
  * `hold` (inside a transaction) the bank row is share-locked until the transaction ends,
  * so it cannot be deleted or change hands before a write that depends on it commits.
  */
-async function bankOwner(db: Database, bankId: string, hold = false): Promise<string | null | undefined> {
+export async function bankOwner(db: Database, bankId: string, hold = false): Promise<string | null | undefined> {
   const query = db.select({ owner: banks.owner }).from(banks).where(eq(banks.id, bankId));
   const [row] = hold ? await query.for("share") : await query;
   return row ? row.owner : undefined;

@@ -4,6 +4,7 @@ import { type RolloutBankResult, type RolloutRequest, rolloutBankId } from "@/li
 import { DomainError, internalError, nestedProblem } from "@/lib/contracts/errors";
 import { logError } from "@/lib/platform/log";
 import type { ServiceContext } from "@/lib/services/context";
+import { recordEvent } from "@/lib/services/outbox/outbox";
 import { conditionalWrite } from "@/lib/services/preconditions";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
 import { appliedTemplate, bankStore, mergeRequest } from "./banks";
@@ -30,7 +31,8 @@ function conditionalOn(ctx: ServiceContext, ifMatch: string): ServiceContext {
  * bank's local edits: a bank's conflicts are its own problem, CONTRACT §21), so permissions,
  * `changes`, history and the audit entry are each bank's own. Without bank_ids, the banks the caller
  * may write whose last applied template is this one and which are behind, by id. One bank's failure
- * is its `problem`; the others go on. When the caller goes away no further bank is started.
+ * is its `problem`; the others go on. When the caller goes away no further bank is started. A real
+ * rollout that finished is the event `rollout.completed`.
  */
 export async function rolloutTemplate(
   ctx: ServiceContext,
@@ -56,5 +58,14 @@ export async function rolloutTemplate(
     },
     { signal: ctx.signal },
   );
+  // A real rollout that ran to its end tells its caller's webhooks (CONTRACT §20); each bank's own
+  // import recorded its bank event already, in that bank's transaction.
+  if (!dryRun && !ctx.signal.aborted) {
+    await recordEvent(ctx.db, {
+      type: "rollout.completed",
+      data: { template: template.ref, results },
+      audience: { kind: "owner", userId: ctx.actor.userId },
+    });
+  }
   return { results };
 }

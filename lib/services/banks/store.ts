@@ -405,3 +405,17 @@ async function writeEntry(db: Database, bankId: string, edit: Exclude<BankEdit, 
     .values(row as typeof bankMentalModels.$inferInsert & typeof bankDirectives.$inferInsert)
     .onConflictDoUpdate({ target: [table.bankId, key], set: { entry: edit.entry } });
 }
+
+/**
+ * The banks of the embedded store that a new version of a template row (`version`, just recorded)
+ * left behind (CONTRACT §16, the `bank.behind` event of §20): those that had applied the version
+ * before it, so were not behind until now, as the bank list shows them.
+ */
+export async function banksLeftBehind(db: Database, { templateRow, version }: { templateRow: string; version: number }) {
+  const rows = await db
+    .select(bankColumns)
+    .from(banks)
+    .where(and(eq(banks.lastAppliedTemplateRow, templateRow), eq(banks.lastAppliedVersion, version - 1)))
+    .orderBy(asc(banks.id));
+  return rows.map(presentSummary);
+}

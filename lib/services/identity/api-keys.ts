@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { isForeignKeyViolation } from "@/db/errors";
 import { apiKeys } from "@/db/schema";
@@ -10,6 +10,7 @@ import type { ApiKeyScope } from "@/lib/contracts/identity/schemas";
 import { MAX_API_KEYS_PER_ACTOR } from "@/lib/contracts/limits";
 import { assertWithinBound, countRows, type OwnerBound } from "@/lib/services/bounds/owner-bounds";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { ADMINS, recordEvent } from "@/lib/services/outbox/outbox";
 import { actorChangesSettled, invalidateActors } from "./actor-cache";
 
 // The fixed prefix keeps keys recognisable in logs and scanners, and never `eyJ` (a JWT).
@@ -151,4 +152,46 @@ export async function deleteApiKey(ctx: ServiceContext, { owner, keyId }: { owne
     await tx.audit.record({ action: "api_key.revoke", target: { type: "api_key", id: keyId }, before: present(deleted), after: null });
   });
   await actorChangesSettled(ctx.db);
+}
+
+/** How far ahead admin webhooks learn that a key expires (CONTRACT §20 `key.expiring`). */
+const EXPIRY_NOTICE_MS = 7 * 24 * 3_600_000;
+
+/** Keys told of per transaction: a first run over many keys goes in bounded steps. */
+const EXPIRY_NOTICES_PER_STEP = 200;
+
+/**
+ * Records `key.expiring` for every key that expires within 7 days after `now` and was not told of
+ * yet, marking each in the transaction that records its event: once per key, whichever process
+ * runs it. Answers how many it told of.
+ */
+export async function noticeExpiringKeys(db: Database, now: Date): Promise<number> {
+  const soon = and(
+    isNull(apiKeys.expiryNoticeAt),
+    gt(apiKeys.expiresAt, now),
+    lte(apiKeys.expiresAt, new Date(now.getTime() + EXPIRY_NOTICE_MS)),
+  );
+  let told = 0;
+  for (;;) {
+    const step = await db.transaction(async (tx) => {
+      const due = tx
+        .select({ id: apiKeys.id })
+        .from(apiKeys)
+        .where(soon)
+        .limit(EXPIRY_NOTICES_PER_STEP)
+        .for("update", { skipLocked: true });
+      const marked = await tx
+        .update(apiKeys)
+        .set({ expiryNoticeAt: now })
+        .where(and(inArray(apiKeys.id, due), soon))
+        .returning({ ...publicColumns, userId: apiKeys.userId, serviceAccountId: apiKeys.serviceAccountId });
+      for (const { userId, serviceAccountId, ...key } of marked) {
+        const data = { ...present(key), user_id: userId, service_account_id: serviceAccountId };
+        await recordEvent(tx, { type: "key.expiring", data, audience: ADMINS });
+      }
+      return marked.length;
+    });
+    told += step;
+    if (step < EXPIRY_NOTICES_PER_STEP) return told;
+  }
 }

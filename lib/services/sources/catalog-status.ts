@@ -6,7 +6,8 @@ import { DomainError } from "@/lib/contracts/errors";
 import type { ProblemType } from "@/lib/contracts/problem-types";
 import { logError } from "@/lib/platform/log";
 import type { OperationOptions } from "@/lib/services/marketplace";
-import type { SourceRow } from "./sources";
+import { recordEvent, scopeAudience } from "@/lib/services/outbox/outbox";
+import { presentSource, type SourceRow } from "./sources";
 
 /**
  * A source's catalog status (`catalog_fetched_at`, `catalog_error` on the wire), recorded by
@@ -120,29 +121,47 @@ async function recordCatalogStatus(db: Database, source: SourceRow, status: Cata
   return recorded;
 }
 
-/** The conditional statement of one status write; a failure is logged, never thrown. */
+/**
+ * The conditional statement of one status write; a failure is logged, never thrown. A failure
+ * recorded over a catalog that loaded (no error recorded) is the event `source.fetch_failed`
+ * (CONTRACT §20): its catalog stopped loading. It is recorded in the transaction that records the
+ * failure, holding the row, so of operations failing at once one records it.
+ */
 async function writeCatalogStatus(db: Database, source: SourceRow, status: CatalogStatus): Promise<void> {
   try {
     // A row deleted meanwhile matches nothing; the conditions skip writes another operation made already.
     const fetchedAt = sql`${status.catalogFetchedAt?.toISOString() ?? null}::timestamptz`;
     const column = templateSources.catalogFetchedAt;
-    // A success applies only while it is news (an operation may have recorded a later one meanwhile).
-    const [changed, values] =
-      status.catalogError === null
-        ? [sql`(${column} is null or ${column} < ${fetchedAt})`, { catalogFetchedAt: sql`${fetchedAt}`, catalogError: null }]
-        : [sql`${templateSources.catalogError} is distinct from ${status.catalogError}`, { catalogError: status.catalogError }];
     // The status is about the location and credential the operation used: once the source was
     // moved or its token changed (PATCH), what was learned about the old ones is not recorded.
     const sameLocation = and(
+      eq(templateSources.id, source.id),
       eq(templateSources.url, source.url),
       source.authTokenEncrypted === null
         ? isNull(templateSources.authTokenEncrypted)
         : eq(templateSources.authTokenEncrypted, source.authTokenEncrypted),
     );
-    await db
-      .update(templateSources)
-      .set(values)
-      .where(and(eq(templateSources.id, source.id), sameLocation, changed));
+    const failure = status.catalogError;
+    if (failure === null) {
+      // A success applies only while it is news (an operation may have recorded a later one meanwhile).
+      await db
+        .update(templateSources)
+        .set({ catalogFetchedAt: sql`${fetchedAt}`, catalogError: null })
+        .where(and(sameLocation, sql`(${column} is null or ${column} < ${fetchedAt})`));
+      return;
+    }
+    await db.transaction(async (tx) => {
+      const [held] = await tx
+        .select({ catalogError: templateSources.catalogError })
+        .from(templateSources)
+        .where(sameLocation)
+        .for("update");
+      if (!held || held.catalogError === failure) return;
+      const [written] = await tx.update(templateSources).set({ catalogError: failure }).where(sameLocation).returning();
+      if (held.catalogError === null && written) {
+        await recordEvent(tx, { type: "source.fetch_failed", data: presentSource(written), audience: scopeAudience(written) });
+      }
+    });
   } catch (error) {
     logError("recording a source's catalog status failed", error, { source_id: source.id });
   }

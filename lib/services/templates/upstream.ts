@@ -16,6 +16,7 @@ import {
   type MarketplaceDeps,
   type OperationOptions,
 } from "@/lib/services/marketplace";
+import { recordEvent, scopeAudience } from "@/lib/services/outbox/outbox";
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
 import { findSourceWithToken, holdSource } from "@/lib/services/sources/sources";
@@ -215,7 +216,9 @@ export async function checkForUpdate(ctx: ServiceContext, input: TemplateKey) {
  * Keeps what a check found (CONTRACT §13: `latest_revision`, `update_checked_at`) on the row that
  * was read, and answers the row before and after; a row deleted meanwhile is left alone (null).
  * The row is locked first, so `before` is what the status was written over, however long ago
- * the row was read (a bulk call writes after asking about every template).
+ * the row was read (a bulk call writes after asking about every template). A revision the source
+ * holds beyond the installed one, and that no check had found before, is the event
+ * `template.update_available` (CONTRACT §20), whoever checked: a user, a bulk call, the scheduler.
  */
 async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision: string) {
   const [current] = await db.select().from(templates).where(eq(templates.rowId, row.rowId)).for("update");
@@ -225,6 +228,9 @@ async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision
     .set({ latestRevision, updateCheckedAt: sql`now()` })
     .where(eq(templates.rowId, row.rowId))
     .returning();
+  if (latestRevision !== current.sourceRevision && latestRevision !== current.latestRevision) {
+    await recordEvent(db, { type: "template.update_available", data: presentTemplate(written!), audience: scopeAudience(current) });
+  }
   return { before: current, after: written! };
 }
 

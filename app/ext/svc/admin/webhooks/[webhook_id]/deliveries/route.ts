@@ -1,0 +1,4 @@
+// GET /ext/svc/admin/webhooks/{webhook_id}/deliveries – the delivery attempts of the last 30 days
+import { webhookDeliveriesRoute } from "@/lib/http/routes/webhooks";
+
+export const { GET, POST, PUT, PATCH, DELETE } = webhookDeliveriesRoute("server");

@@ -1,0 +1,4 @@
+// POST /ext/svc/me/webhooks/{webhook_id}/ping – send a webhook.ping now and answer the attempt
+import { webhookPingRoute } from "@/lib/http/routes/webhooks";
+
+export const { GET, POST, PUT, PATCH, DELETE } = webhookPingRoute("personal");
