@@ -19,7 +19,7 @@ import { freshBenchDatabase } from "./databases";
 import { appBuild, type Server, seed, startApp } from "./throughput";
 
 const EVENTS = 1_000;
-const ROUNDS = 5;
+const ROUNDS = 3;
 const CONNECTIONS = 16;
 const MIN_RATIO = 0.9;
 const TEMPLATE = "/ext/svc/me/templates/t000123";
@@ -74,7 +74,8 @@ export async function webhookBench(serverUrl: string, log: (line: string) => voi
       (await handle.db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, "succeeded")))[0]!.n;
     /**
      * Records `EVENTS` events in one transaction, as one change's would be (the server starts on them
-     * when it commits); answers a wait for the server to have delivered them all, resolving to its seconds.
+     * when it commits); answers `done`, the wait for the server to have delivered them all, resolving
+     * to its seconds (in an object: an async function's promise would be waited for with it).
      */
     const record = async (round: number) => {
       const before = await delivered();
@@ -84,18 +85,19 @@ export async function webhookBench(serverUrl: string, log: (line: string) => voi
         }
       });
       const start = performance.now();
-      return (async () => {
+      const done = (async () => {
         while ((await delivered()) < before + EVENTS) await new Promise((resolve) => setTimeout(resolve, 50));
         return (performance.now() - start) / 1000;
       })();
+      return { done };
     };
-    const alone = await await record(-1);
+    const alone = await (await record(-1)).done;
     log(`  alone: ${EVENTS} events in ${alone.toFixed(1)} s (${(EVENTS / alone).toFixed(0)}/s), nothing else running`);
     const withDeliveries: number[] = [];
     const without: number[] = [];
     const eventRates: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const done = await record(round);
+      const { done } = await record(round);
       const rate = await readTemplate(`${base}${TEMPLATE}`, token, done);
       const seconds = await done;
       withDeliveries.push(rate);

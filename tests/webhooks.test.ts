@@ -8,7 +8,6 @@ import { webhookDeliveries, webhookEvents } from "@/db/schema";
 import { MAX_WEBHOOKS_PER_USER } from "@/lib/contracts/limits";
 import { DISABLE_AFTER_FAILING_MS, RETRY_DELAYS_MS } from "@/lib/contracts/webhooks/events";
 import { WEBHOOK_EVENT_BODIES } from "@/lib/contracts/webhooks/payloads";
-import { answeringRequests, requestStarted } from "@/lib/platform/request-load";
 import { auditFor } from "@/lib/services/audit/record";
 import { callContext, withTransaction } from "@/lib/services/context";
 import { ADMINS, recordEvent } from "@/lib/services/outbox/outbox";
@@ -413,28 +412,6 @@ describe("the delivery worker of a server process", () => {
     const [left] = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hang.id));
     expect(left).toMatchObject({ status: "pending", attempt: 1, claimedBy: null });
     hooks.receiver.holdUntilInFlight(0);
-  });
-
-  it("yields to requests: while the process answers any, it sends one attempt at a time; else several at once", async () => {
-    await hooks.add(t.admin, "admin", "/yield", ONLY_UPDATES);
-    const worker = hooks.worker({ pollMs: 10 });
-    const busy = setInterval(requestStarted, 5);
-    try {
-      for (let i = 0; i < 12; i++) await adminEvent({ i });
-      hooks.receiver.takeMaxInFlight();
-      worker.start();
-      await expect.poll(() => hooks.receiver.at("/yield").length, { timeout: 15_000 }).toBe(12);
-      expect(hooks.receiver.takeMaxInFlight()).toBe(1);
-    } finally {
-      clearInterval(busy);
-    }
-    // Idle again: the next batch goes out side by side (answers wait until two are in flight).
-    await expect.poll(() => answeringRequests()).toBe(false);
-    hooks.receiver.holdUntilInFlight(2);
-    for (let i = 0; i < 12; i++) await adminEvent({ i });
-    await expect.poll(() => hooks.receiver.at("/yield").length).toBe(24);
-    expect(hooks.receiver.takeMaxInFlight()).toBeGreaterThan(1);
-    await worker.stop();
   });
 
   it("keeps the log of 30 days: older attempts go, then the events nothing refers to", async () => {

@@ -1,7 +1,6 @@
 import "server-only";
 import { logRequest } from "@/lib/platform/log";
 import { metrics } from "@/lib/platform/metrics";
-import { requestStarted } from "@/lib/platform/request-load";
 import type { AuthenticatedActor } from "@/lib/services/context";
 
 /** One API request being answered; `finish` writes its log line and metrics once the response is known. */
@@ -18,7 +17,6 @@ export interface RequestObservation {
  */
 export function observeRequest(method: string, route: string, requestId: string): RequestObservation {
   const started = performance.now();
-  requestStarted();
   const observation: RequestObservation = {
     finish(response) {
       const status = response.status;

@@ -24,8 +24,6 @@ export interface Receiver {
   answer(path: string, ...statuses: number[]): void;
   /** Holds every answer until `count` deliveries are in flight at once (then never again): proves they run side by side. */
   holdUntilInFlight(count: number): void;
-  /** The most deliveries in flight at once since the last call (which starts counting anew). */
-  takeMaxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -36,10 +34,8 @@ export async function startReceiver(): Promise<Receiver> {
   let held: Array<() => void> = [];
   let holdFor = 0;
   let inFlight = 0;
-  let maxInFlight = 0;
   const server = createServer((req, res) => {
     inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
     // Once per response, whether answered or abandoned by the sender.
     res.once("close", () => inFlight--);
     const chunks: Buffer[] = [];
@@ -67,11 +63,6 @@ export async function startReceiver(): Promise<Receiver> {
     received,
     at: (path) => received.filter((r) => r.path === path),
     answer: (path, ...codes) => void statuses.set(path, codes),
-    takeMaxInFlight: () => {
-      const most = maxInFlight;
-      maxInFlight = inFlight;
-      return most;
-    },
     holdUntilInFlight: (count) => {
       holdFor = count;
       held = [];

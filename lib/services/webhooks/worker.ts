@@ -1,17 +1,13 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { logError, logger } from "@/lib/platform/log";
-import { answeringRequests } from "@/lib/platform/request-load";
 import { type ClaimedDelivery, claimDue, recordOutcome, releaseClaim, type SendDeps, sendDelivery } from "./send";
 
 /**
  * The delivery worker of one server process (CONTRACT §20). Every process runs one; the claims
  * (lib/services/webhooks/send.ts: `FOR UPDATE SKIP LOCKED`, on PGlite the one process's own) keep
  * each attempt to one process. It sends at most `concurrency` attempts at once, outside any request,
- * so a slow or dead receiver holds up nothing but its own attempts, each for 10 s at most. Its
- * deliveries yield to the process's requests: while it answers any, it sends one attempt at a time
- * with a pause between them, so a flood of events takes little from the API; between requests it
- * goes at full speed.
+ * so a slow or dead receiver holds up nothing but its own attempts, each for 10 s at most.
  */
 export interface DeliveryWorkerOptions {
   /** Attempts sent at once by this process (default 8). */
@@ -38,12 +34,6 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-/**
- * While the process answers requests, attempts go one at a time, this long apart: at most 50 a
- * second, which costs the requests a few percent of the machine at most.
- */
-const YIELD_PAUSE_MS = 20;
-
 export function createDeliveryWorker(deps: SendDeps, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const concurrency = options.concurrency ?? 8;
   const pollMs = options.pollMs ?? 1_000;
@@ -60,9 +50,9 @@ export function createDeliveryWorker(deps: SendDeps, options: DeliveryWorkerOpti
     else await recordOutcome(deps.db, delivery, outcome, holder);
   };
 
-  /** Claims what is due for the free slots (at most `limit`) and starts sending it; resolves to how many it started. */
-  const fill = async (limit = concurrency): Promise<number> => {
-    const free = Math.min(limit, concurrency) - inFlight.size;
+  /** Claims what is due for the free slots and starts sending it; resolves to how many it started. */
+  const fill = async (): Promise<number> => {
+    const free = concurrency - inFlight.size;
     if (free <= 0 || stopping.signal.aborted) return 0;
     const due = await claimDue(deps.db, { holder, limit: free, now: deps.clock() });
     for (const delivery of due) {
@@ -95,9 +85,8 @@ export function createDeliveryWorker(deps: SendDeps, options: DeliveryWorkerOpti
     let failing = false;
     while (!stopping.signal.aborted) {
       let started = 0;
-      const yielding = answeringRequests();
       try {
-        started = await fill(yielding ? 1 : concurrency);
+        started = await fill();
         if (failing) logger.info("claiming webhook deliveries works again");
         failing = false;
       } catch (error) {
@@ -108,11 +97,6 @@ export function createDeliveryWorker(deps: SendDeps, options: DeliveryWorkerOpti
       // A full batch may mean more is due: claim again as soon as half the slots are free, so claims
       // come in batches (one statement for several attempts) rather than one per finished attempt.
       if (started === 0) await pause(pollMs);
-      else if (yielding) {
-        // One at a time while requests keep the process busy: this one done, then a breath for them.
-        while (!stopping.signal.aborted && inFlight.size > 0) await pause(pollMs);
-        await pause(YIELD_PAUSE_MS);
-      }
       while (!stopping.signal.aborted && concurrency - inFlight.size < Math.ceil(concurrency / 2)) await pause(pollMs);
     }
   };
