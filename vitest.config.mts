@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./tests/support/slow-first-sequencer.mts";
 
 // The same suite runs on PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL.
 const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
@@ -28,6 +29,7 @@ export default defineConfig({
     // A file per core: Vitest's default leaves one core to itself (one file at a time on CI's two),
     // while most files wait on PostgreSQL or a test server for part of their time.
     maxWorkers: os.availableParallelism(),
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: process.env.CI

@@ -108,6 +108,8 @@ export async function screenshot(page: Page, name: string) {
 /** Takes the screenshot at 390 px too, then returns to 1280 px. */
 export async function screenshotBoth(page: Page, name: string) {
   await screenshot(page, name);
+  // Without pictures, the two resizes would only lay the page out twice more.
+  if (!TAKE_SCREENSHOTS) return;
   await page.setViewportSize(MOBILE);
   await screenshot(page, name);
   await page.setViewportSize(DESKTOP);
