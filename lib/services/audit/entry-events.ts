@@ -4,12 +4,12 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { templates } from "@/db/schema";
 import type { OwnerScope } from "@/lib/contracts/scope";
-import type { Entry } from "@/lib/services/audit/log";
 import { bankOwner } from "@/lib/services/banks/access";
 import { banksLeftBehind } from "@/lib/services/banks/store";
 import { ADMINS, anyoneListens, bankAudience, type OutboxEvent, recordEvent, scopeAudience } from "@/lib/services/outbox/outbox";
 import { templatesIn } from "@/lib/services/templates/templates";
 import { currentVersion } from "@/lib/services/templates/version-log";
+import type { Entry } from "./log";
 
 /**
  * The events an audit entry records, in its transaction (CONTRACT §20): `audit.entry` for admin
