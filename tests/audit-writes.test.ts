@@ -636,7 +636,7 @@ describe("audit entries of the writes in the OpenAPI document", () => {
       audit: { action: "template.create" },
     });
     const admin = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
-    const journal = auditFor(endpoint, admin, "r", { params: undefined, query: undefined, body: undefined }, async () => {})!;
+    const journal = auditFor(endpoint, admin, "r", { params: undefined, query: undefined, body: undefined })!;
     const ctx = callContext(t.app, { actor: admin, requestId: "r", signal: new AbortController().signal, audit: journal.using(t.app.db) });
     const write = withTransaction(ctx, async (tx) => {
       await tx.audit.record({ action: "template.create", target: { type: "template", id: "x" }, before: null, after: { id: "x" } });

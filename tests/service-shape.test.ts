@@ -52,7 +52,6 @@ const NOT_VERBS = new Set([
   "@/lib/services/ratelimit/api-keys#countFailedApiKey",
   "@/lib/services/audit/record#auditFor",
   "@/lib/services/audit/record#settleJournal",
-  "@/lib/services/webhooks/entry-events#recordEntryEvents",
   "@/lib/services/idempotency/keys#requestFingerprint",
   "@/lib/services/idempotency/keys#claimIdempotencyKey",
   "@/lib/services/idempotency/keys#markingWrites",

@@ -11,7 +11,6 @@ import { WEBHOOK_EVENT_BODIES } from "@/lib/contracts/webhooks/payloads";
 import { auditFor } from "@/lib/services/audit/record";
 import { callContext, withTransaction } from "@/lib/services/context";
 import { ADMINS, recordEvent } from "@/lib/services/outbox/outbox";
-import { recordEntryEvents } from "@/lib/services/webhooks/entry-events";
 import { pruneDeliveries } from "@/lib/services/webhooks/jobs";
 import { type Client, useTestApp } from "./support/app";
 import { freePort } from "./support/free-port";
@@ -277,7 +276,7 @@ describe("deliveries", () => {
       audit: { action: "template.delete" },
     } as const;
     const admin = { type: "user" as const, id: "admin", userId: "admin", role: "admin" as const, displayName: "admin" };
-    const journal = auditFor(endpoint, admin, "r", { params: { template_id: "x" }, query: undefined, body: undefined }, recordEntryEvents)!;
+    const journal = auditFor(endpoint, admin, "r", { params: { template_id: "x" }, query: undefined, body: undefined })!;
     const ctx = callContext(t.app, { actor: admin, requestId: "r", signal: new AbortController().signal, audit: journal.using(t.app.db) });
     await expect(
       withTransaction(ctx, async (tx) => {

@@ -13,7 +13,6 @@ import { actorChangesSettled } from "@/lib/services/identity/actor-cache";
 import { createSession, endSession } from "@/lib/services/identity/session-store";
 import { signInWithSso } from "@/lib/services/identity/sso";
 import { recordSignInAddress } from "@/lib/services/ratelimit/known-addresses";
-import { recordEntryEvents } from "@/lib/services/webhooks/entry-events";
 import { browserLabel } from "@/lib/shared/browser-label";
 import { redirectWithinSite } from "./callback-url";
 import { PASSWORD_SIGN_IN_OFF, verifyCredentials } from "./credentials";
@@ -102,7 +101,7 @@ export function authOptions(
         if (account?.provider !== OIDC_PROVIDER_ID || !sso) return true;
         try {
           const identity = ssoIdentityFromClaims({ ...profile }, sso);
-          const outcome = await signInWithSso(app.db, identity, sso, requestId, recordEntryEvents);
+          const outcome = await signInWithSso(app.db, identity, sso, requestId);
           if (!outcome.ok) return signInPageWithError(outcome.refusal);
           // next-auth hands this same object to the jwt callback as `user`: the session is our user's, not the account's.
           Object.assign(user, outcome.user);
@@ -122,7 +121,7 @@ export function authOptions(
             const started = await createSession(transaction, user.id, browserLabel(userAgent));
             await transaction.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, user.id));
             const snapshot = { id: started.publicId, user_id: user.id, expires_at: iso(started.expiresAt) };
-            await recordSessionEntry(transaction, { kind: "sign-in", userId: user.id, requestId, session: snapshot }, recordEntryEvents);
+            await recordSessionEntry(transaction, { kind: "sign-in", userId: user.id, requestId, session: snapshot });
             if (clientAddress !== undefined) await recordSignInAddress(transaction, user.id, clientAddress);
             return started;
           });
@@ -145,7 +144,7 @@ export function authOptions(
           await endSession(transaction, sid);
           if (!row) return;
           const snapshot = { id: row.publicId, user_id: row.userId, expires_at: iso(row.expiresAt) };
-          await recordSessionEntry(transaction, { kind: "sign-out", userId: row.userId, requestId, session: snapshot }, recordEntryEvents);
+          await recordSessionEntry(transaction, { kind: "sign-out", userId: row.userId, requestId, session: snapshot });
         });
         await actorChangesSettled(app.db);
       },

@@ -10,10 +10,9 @@ import { dropNullOptionals, parseOrThrow } from "@/lib/contracts/validation";
 import { observeRequest, type RequestObservation } from "@/lib/http/request-log";
 import { logError, logger, UNMATCHED_ROUTE } from "@/lib/platform/log";
 import { getApp } from "@/lib/server/app";
-import { auditFor, settleJournal, silentAudit } from "@/lib/services/audit/record";
-import { type AuthenticatedActor, callContext, type ServiceContext } from "@/lib/services/context";
+import { auditFor, settleJournal } from "@/lib/services/audit/record";
+import { type AuthenticatedActor, callContext, type ServiceContext, silentAudit } from "@/lib/services/context";
 import { claimIdempotencyKey, type IdempotencyClaim, markingWrites, requestFingerprint } from "@/lib/services/idempotency/keys";
-import { recordEntryEvents } from "@/lib/services/webhooks/entry-events";
 import { JsonText } from "@/lib/shared/json-text";
 import { inSenderKeyOrder } from "@/lib/shared/key-order";
 import { authenticate, authorize } from "./auth";
@@ -146,8 +145,7 @@ export function handle<E extends Endpoint>(
 
       // A write records its one audit entry in its own transaction (lib/services/audit/record.ts),
       // which also marks its Idempotency-Key written there.
-      const journal =
-        endpoint.access === "public" ? null : auditFor(endpoint, actor, requestId, { params, query, body }, recordEntryEvents);
+      const journal = endpoint.access === "public" ? null : auditFor(endpoint, actor, requestId, { params, query, body });
       const journaled = journal ? journal.using(app.db) : silentAudit;
       const marked = journal && idempotency.held ? markingWrites(journaled, app.db, idempotency.held.claim) : journaled;
       // A conditional write (CONTRACT §19) checks its precondition holding the resource, and answers its new tag.

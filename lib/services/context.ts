@@ -66,6 +66,12 @@ export interface Audit {
   using(db: Database): Audit;
 }
 
+/** The audit of a call that writes nothing worth an entry (a read, a dry run, a scheduled check): records nothing. */
+export const silentAudit: Audit = {
+  record: async () => {},
+  using: () => silentAudit,
+};
+
 /**
  * What a conditional write asks of the one resource it writes (CONTRACT §19: If-Match,
  * If-None-Match: *), checked holding it (lib/services/preconditions.ts).

@@ -1,5 +1,4 @@
-import { silentAudit } from "@/lib/services/audit/record";
-import { type Actor, type AppContext, type Audit, callContext, type ServiceContext } from "@/lib/services/context";
+import { type Actor, type AppContext, type Audit, callContext, type ServiceContext, silentAudit } from "@/lib/services/context";
 
 /**
  * A ServiceContext for calling a service directly, as a request would give it: `actor` does it,

@@ -6,15 +6,9 @@ import type { AuditTargetType, EndpointAuditAction, SessionAuditAction, SsoAudit
 import type { Endpoint } from "@/lib/contracts/endpoint";
 import { logError } from "@/lib/platform/log";
 import type { Audit, AuditRecord, AuthenticatedActor } from "@/lib/services/context";
-import { type Entry, presentEntry } from "./log";
+import { recordEntryEvents } from "./entry-events";
+import { presentEntry } from "./log";
 import { withoutSecrets } from "./redact";
-
-/**
- * What an audit entry tells webhooks (CONTRACT §20): the events it records in the entry's own
- * transaction (`audit.entry`, and those of the change it records). Given by the HTTP edge and the
- * console's sign-in, which know the webhooks; this folder does not.
- */
-export type EntryEvents = (db: Database, entry: Entry) => Promise<void>;
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
@@ -37,7 +31,8 @@ function targetPath(template: string, params: Record<string, unknown>, targetId:
  * the service records the entry inside its write's transaction (`ctx.audit.record`), so the
  * entry commits or rolls back with the write; a request records exactly one (its id is fixed,
  * so recording it again is a no-op) — or, for an endpoint that writes several targets
- * (`perTarget`), one per target, each with an id fixed for that target.
+ * (`perTarget`), one per target, each with an id fixed for that target. Every entry written here
+ * (the sign-ins' below too) records its webhook events in its own transaction (./entry-events.ts).
  */
 export class AuditJournal {
   readonly id = randomUUID();
@@ -54,7 +49,6 @@ export class AuditJournal {
     private readonly requestId: string,
     private readonly params: Record<string, unknown>,
     private readonly body: Record<string, unknown>,
-    private readonly entryEvents: EntryEvents,
   ) {
     this.perTarget = endpoint.audit ? endpoint.audit.perTarget : undefined;
   }
@@ -127,16 +121,10 @@ export class AuditJournal {
       })
       .onConflictDoNothing({ target: auditEntries.id })
       .returning();
-    if (inserted) await this.entryEvents(db, presentEntry(inserted));
+    if (inserted) await recordEntryEvents(db, presentEntry(inserted));
     this.recorded = true;
   }
 }
-
-/** The audit of a call that writes nothing worth an entry (a read, a dry run, a scheduled check): records nothing. */
-export const silentAudit: Audit = {
-  record: async () => {},
-  using: () => silentAudit,
-};
 
 /** The journal for a request to `endpoint`, or silentAudit when the request writes nothing. */
 export function auditFor(
@@ -144,14 +132,13 @@ export function auditFor(
   actor: AuthenticatedActor,
   requestId: string,
   input: { params: unknown; query: unknown; body: unknown },
-  entryEvents: EntryEvents,
 ): AuditJournal | null {
   const spec = endpoint.audit;
   if (!spec) return null;
   const query = (input.query ?? {}) as Record<string, unknown>;
   if (spec.unlessQuery && query[spec.unlessQuery] === true) return null;
   const asRecord = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
-  return new AuditJournal(endpoint, spec.action, actor, requestId, asRecord(input.params), asRecord(input.body), entryEvents);
+  return new AuditJournal(endpoint, spec.action, actor, requestId, asRecord(input.params), asRecord(input.body));
 }
 
 /**
@@ -185,21 +172,16 @@ export interface SessionSnapshot {
 export async function recordSessionEntry(
   db: Database,
   entry: { kind: "sign-in" | "sign-out"; userId: string; requestId: string; session: SessionSnapshot },
-  entryEvents: EntryEvents,
 ): Promise<void> {
   const signIn = entry.kind === "sign-in";
-  await insertSignInEntry(
-    db,
-    {
-      action: `session.${entry.kind}`,
-      userId: entry.userId,
-      requestId: entry.requestId,
-      target: { path: SESSION_TARGET, type: "session", id: entry.session.id },
-      before: signIn ? null : entry.session,
-      after: signIn ? entry.session : null,
-    },
-    entryEvents,
-  );
+  await insertSignInEntry(db, {
+    action: `session.${entry.kind}`,
+    userId: entry.userId,
+    requestId: entry.requestId,
+    target: { path: SESSION_TARGET, type: "session", id: entry.session.id },
+    before: signIn ? null : entry.session,
+    after: signIn ? entry.session : null,
+  });
 }
 
 /**
@@ -209,10 +191,9 @@ export async function recordSessionEntry(
 export async function recordSsoEntry(
   db: Database,
   entry: { action: SsoAuditAction; userId: string; requestId: string; before: unknown; after: unknown },
-  entryEvents: EntryEvents,
 ): Promise<void> {
   const target = { path: `/ext/svc/admin/users/${encodeURIComponent(entry.userId)}`, type: "user" as const, id: entry.userId };
-  await insertSignInEntry(db, { ...entry, target }, entryEvents);
+  await insertSignInEntry(db, { ...entry, target });
 }
 
 /** An entry written by a sign-in rather than an endpoint: the signing-in user is its actor. */
@@ -226,7 +207,6 @@ async function insertSignInEntry(
     before: unknown;
     after: unknown;
   },
-  entryEvents: EntryEvents,
 ): Promise<void> {
   const [inserted] = await db
     .insert(auditEntries)
@@ -243,7 +223,7 @@ async function insertSignInEntry(
       requestId: entry.requestId,
     })
     .returning();
-  await entryEvents(db, presentEntry(inserted!));
+  await recordEntryEvents(db, presentEntry(inserted!));
 }
 
 /** The `target` path of session entries: next-auth's session endpoint (sessions have no /ext/svc path). */

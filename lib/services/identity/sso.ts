@@ -6,7 +6,7 @@ import { userIdentities, users } from "@/db/schema";
 import type { SsoAuditAction } from "@/lib/contracts/audit-actions";
 import { actorId } from "@/lib/contracts/fields";
 import { logger } from "@/lib/platform/log";
-import { type EntryEvents, recordSsoEntry } from "@/lib/services/audit/record";
+import { recordSsoEntry } from "@/lib/services/audit/record";
 import { invalidateActors } from "./actor-cache";
 import { anotherActiveAdminExists, type LinkedUser, lockAdminChanges, presentUser, selectLinkedUsers } from "./users";
 
@@ -52,30 +52,14 @@ type Found = { ok: true; user: LinkedUser } | { ok: false; refusal: SsoRefusal }
  * groups claim at every sign-in (never demoting the last active admin). Each change is an audit
  * entry whose actor is the user. The account's email and the sign-in time are kept on the link.
  */
-export async function signInWithSso(
-  db: Database,
-  identity: SsoIdentity,
-  rules: SsoRules,
-  requestId: string,
-  entryEvents: EntryEvents,
-): Promise<SsoSignIn> {
+export async function signInWithSso(db: Database, identity: SsoIdentity, rules: SsoRules, requestId: string): Promise<SsoSignIn> {
   return db.transaction(async (tx) => {
     // Taken first, as every change that can remove an admin takes it: the last-admin check below holds until commit.
     if (rules.adminGroups) await lockAdminChanges(tx);
     // Two first sign-ins of one account at once would both link (or create) a user: one waits for the other.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sso ${identity.issuer} ${identity.subject}`}))`);
     const audit: Audit = (action, before, after) =>
-      recordSsoEntry(
-        tx,
-        {
-          action,
-          userId: after.user.id,
-          requestId,
-          before: before && presentUser(before),
-          after: presentUser(after),
-        },
-        entryEvents,
-      );
+      recordSsoEntry(tx, { action, userId: after.user.id, requestId, before: before && presentUser(before), after: presentUser(after) });
 
     let linked = await linkedUser(tx, identity);
     if (!linked) {

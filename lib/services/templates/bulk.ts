@@ -7,8 +7,7 @@ import { DomainError, nestedProblem } from "@/lib/contracts/errors";
 import type { NestedProblem } from "@/lib/contracts/problem-schema";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import type { CheckUpdatesResult, UpdateAllResult } from "@/lib/contracts/templates/schemas";
-import { silentAudit } from "@/lib/services/audit/record";
-import { type ServiceContext, withTransaction } from "@/lib/services/context";
+import { type ServiceContext, silentAudit, withTransaction } from "@/lib/services/context";
 import { type TemplateWire, templatesIn } from "./templates";
 import { type PendingWrite, prepareCheck, prepareUpdate, type Written } from "./upstream";
 

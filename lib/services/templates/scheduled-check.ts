@@ -4,8 +4,7 @@ import { asc, isNotNull } from "drizzle-orm";
 import { templates } from "@/db/schema";
 import type { OwnerScope } from "@/lib/contracts/scope";
 import { logError } from "@/lib/platform/log";
-import { silentAudit } from "@/lib/services/audit/record";
-import { type AppContext, callContext, SCHEDULER, type ServiceContext } from "@/lib/services/context";
+import { type AppContext, callContext, SCHEDULER, type ServiceContext, silentAudit } from "@/lib/services/context";
 import { type ExclusiveJob, scheduleJob, tryRunJob } from "@/lib/services/jobs/exclusive-job";
 import { checkOne } from "./upstream";
 

@@ -11,7 +11,7 @@ import type { DeliveriesQuery, WebhookDelivery } from "@/lib/contracts/webhooks/
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { eventBody, newEventId } from "@/lib/services/outbox/outbox";
-import { CLAIM_MS, loadClaimed, recordOutcome, sendDelivery } from "./send";
+import { CLAIM_MS, type ClaimedDelivery, recordOutcome, sendDelivery, signingSecrets } from "./send";
 import { presentWebhook, requireWebhook } from "./webhooks";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -151,14 +151,13 @@ export async function redeliver(ctx: ServiceContext, input: WebhookKey & { deliv
  */
 export async function pingWebhook(ctx: ServiceContext, { scope, webhookId }: WebhookKey) {
   const holder = `ping-${randomUUID()}`;
-  const claimed = await withTransaction(ctx, async (tx) => {
+  const claimed = await withTransaction(ctx, async (tx): Promise<ClaimedDelivery> => {
     const webhook = await requireWebhook(tx.db, scope, webhookId, true);
     const eventId = newEventId();
     const now = new Date();
-    await tx.db
-      .insert(webhookEvents)
-      .values({ id: eventId, type: PING_EVENT, body: eventBody(PING_EVENT, now, presentWebhook(webhook)), createdAt: now });
-    const [attempt] = await tx.db
+    const body = eventBody(PING_EVENT, now, presentWebhook(webhook));
+    await tx.db.insert(webhookEvents).values({ id: eventId, type: PING_EVENT, body, createdAt: now });
+    const [queued] = await tx.db
       .insert(webhookDeliveries)
       .values({
         webhookId: webhook.id,
@@ -171,9 +170,10 @@ export async function pingWebhook(ctx: ServiceContext, { scope, webhookId }: Web
         claimedUntil: new Date(now.getTime() + CLAIM_MS),
       })
       .returning();
-    const pending = presentDelivery({ ...attempt!, type: PING_EVENT });
+    const pending = presentDelivery({ ...queued!, type: PING_EVENT });
     await tx.audit.record({ action: "webhook.ping", target: { type: "webhook", id: webhook.id }, before: null, after: pending });
-    return (await loadClaimed(tx.db, [attempt!.id], now))[0]!;
+    const { id, attempt, retries } = queued!;
+    return { id, webhookId: webhook.id, eventId, attempt, retries, url: webhook.url, body, secrets: signingSecrets(webhook, now) };
   });
   const deps = { db: ctx.db, config: ctx.app.config, secretKey: ctx.app.secretKey, resolveHost: ctx.app.resolveHost, clock: Date.now };
   await recordOutcome(ctx.db, claimed, await sendDelivery(deps, claimed), holder);

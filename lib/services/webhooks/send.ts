@@ -204,64 +204,75 @@ export async function releaseClaim(db: Database, deliveryId: string, holder: str
 
 /**
  * Claims up to `limit` attempts that are due at `now` and nobody holds (or whose holder's claim
- * lapsed), oldest due first: one statement, whose `FOR UPDATE SKIP LOCKED` lets processes claiming
- * at once each take others, so every attempt goes out once. A paused webhook's scheduled attempts
- * wait until it is resumed; a ping or a redelivery (asked for, not scheduled) goes all the same.
- * Those of a deactivated user's webhooks wait until the user is active again.
+ * lapsed), oldest due first, and answers them with what sending them takes: one statement, whose
+ * `FOR UPDATE SKIP LOCKED` lets processes claiming at once each take others, so every attempt goes
+ * out once. A paused webhook's scheduled attempts wait until it is resumed; a ping or a redelivery
+ * (asked for, not scheduled) goes all the same. Those of a deactivated user's webhooks wait until
+ * the user is active again.
  */
-export async function claimDue(db: Database, { holder, limit, now }: { holder: string; limit: number; now: number }) {
+export async function claimDue(
+  db: Database,
+  { holder, limit, now }: { holder: string; limit: number; now: number },
+): Promise<ClaimedDelivery[]> {
   const at = new Date(now);
-  const due = db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .where(
-      and(
-        eq(webhookDeliveries.status, "pending"),
-        lte(webhookDeliveries.dueAt, at),
-        or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, at)),
-        or(eq(webhooks.active, true), eq(webhookDeliveries.retries, false)),
-        // A user's webhook sends nothing more once its user is deactivated (what they may read is nothing).
-        or(isNull(webhooks.owner), sql`exists (select 1 from ${users} where ${users.id} = ${webhooks.owner} and ${users.isActive})`),
-      ),
-    )
-    .orderBy(webhookDeliveries.dueAt, webhookDeliveries.seq)
-    .limit(limit)
-    .for("update", { of: webhookDeliveries, skipLocked: true });
+  const due = db.$with("due").as(
+    db
+      .select({
+        id: sql<string>`${webhookDeliveries.id}`.as("due_id"),
+        body: webhookEvents.body,
+        url: webhooks.url,
+        secretEncrypted: webhooks.secretEncrypted,
+        previousSecretEncrypted: webhooks.previousSecretEncrypted,
+        previousSecretExpiresAt: webhooks.previousSecretExpiresAt,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.dueAt, at),
+          or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, at)),
+          or(eq(webhooks.active, true), eq(webhookDeliveries.retries, false)),
+          // A user's webhook sends nothing more once its user is deactivated (what they may read is nothing).
+          or(isNull(webhooks.owner), sql`exists (select 1 from ${users} where ${users.id} = ${webhooks.owner} and ${users.isActive})`),
+        ),
+      )
+      .orderBy(webhookDeliveries.dueAt, webhookDeliveries.seq)
+      .limit(limit)
+      .for("update", { of: webhookDeliveries, skipLocked: true }),
+  );
   const claimed = await db
+    .with(due)
     .update(webhookDeliveries)
     .set({ claimedBy: holder, claimedUntil: new Date(now + CLAIM_MS) })
-    .where(inArray(webhookDeliveries.id, due))
-    .returning({ id: webhookDeliveries.id });
-  return loadClaimed(
-    db,
-    claimed.map((row) => row.id),
-    at,
-  );
-}
-
-/** The claimed attempts with their event's body, their webhook's URL and the secrets that sign at `at`. */
-export async function loadClaimed(db: Database, ids: string[], at: Date): Promise<ClaimedDelivery[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({
+    .from(due)
+    .where(eq(webhookDeliveries.id, due.id))
+    .returning({
       id: webhookDeliveries.id,
       webhookId: webhookDeliveries.webhookId,
       eventId: webhookDeliveries.eventId,
       attempt: webhookDeliveries.attempt,
       retries: webhookDeliveries.retries,
-      body: webhookEvents.body,
-      url: webhooks.url,
-      secret: webhooks.secretEncrypted,
-      previousSecret: webhooks.previousSecretEncrypted,
-      previousUntil: webhooks.previousSecretExpiresAt,
-    })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .where(inArray(webhookDeliveries.id, ids));
-  return rows.map(({ secret, previousSecret, previousUntil, ...row }) => ({
-    ...row,
-    secrets: previousSecret && previousUntil && previousUntil > at ? [secret, previousSecret] : [secret],
+      body: due.body,
+      url: due.url,
+      secretEncrypted: due.secretEncrypted,
+      previousSecretEncrypted: due.previousSecretEncrypted,
+      previousSecretExpiresAt: due.previousSecretExpiresAt,
+    });
+  return claimed.map(({ secretEncrypted, previousSecretEncrypted, previousSecretExpiresAt, ...delivery }) => ({
+    ...delivery,
+    secrets: signingSecrets({ secretEncrypted, previousSecretEncrypted, previousSecretExpiresAt }, at),
   }));
+}
+
+/** The sealed secrets of a webhook that sign at `at`: its current one, and the previous one during its overlap. */
+export function signingSecrets(
+  webhook: { secretEncrypted: string; previousSecretEncrypted: string | null; previousSecretExpiresAt: Date | null },
+  at: Date,
+): string[] {
+  const { secretEncrypted, previousSecretEncrypted, previousSecretExpiresAt } = webhook;
+  return previousSecretEncrypted && previousSecretExpiresAt && previousSecretExpiresAt > at
+    ? [secretEncrypted, previousSecretEncrypted]
+    : [secretEncrypted];
 }

@@ -4,12 +4,13 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { templates } from "@/db/schema";
 import type { OwnerScope } from "@/lib/contracts/scope";
-import type { Entry } from "@/lib/services/audit/log";
+import type { WebhookEventType } from "@/lib/contracts/webhooks/events";
 import { bankOwner } from "@/lib/services/banks/access";
 import { banksLeftBehind } from "@/lib/services/banks/store";
-import { ADMINS, anyoneListens, bankAudience, type OutboxEvent, recordEvent, scopeAudience } from "@/lib/services/outbox/outbox";
+import { ADMINS, bankAudience, type OutboxEvent, recordEvent, scopeAudience, subscribedTypes } from "@/lib/services/outbox/outbox";
 import { templatesIn } from "@/lib/services/templates/templates";
 import { currentVersion } from "@/lib/services/templates/version-log";
+import type { Entry } from "./log";
 
 /**
  * The events an audit entry records, in its transaction (CONTRACT §20): `audit.entry` for admin
@@ -25,14 +26,20 @@ import { currentVersion } from "@/lib/services/templates/version-log";
  * - policy: `policy.changed`, unless the document stayed the same.
  *
  * Entries of several resources (`template.update_all`) hold lists: each pair is one change.
+ * The types no active webhook subscribes to are neither recorded nor read for (subscribedTypes):
+ * without webhooks, an entry costs one read.
  */
 export async function recordEntryEvents(db: Database, entry: Entry): Promise<void> {
-  await recordEvent(db, { type: "audit.entry", data: entry, audience: ADMINS });
-  const changes = pairs(entry.before, entry.after);
-  for (const [before, after] of changes) {
-    for (const event of await changeEvents(db, entry, before, after)) await recordEvent(db, event);
+  const subscribed = await subscribedTypes(db);
+  const events: OutboxEvent[] = [{ type: "audit.entry", data: entry, audience: ADMINS }];
+  for (const [before, after] of pairs(entry.before, entry.after)) {
+    events.push(...(await changeEvents(db, subscribed, entry, before, after)));
   }
+  for (const event of events) if (subscribed(event.type)) await recordEvent(db, event);
 }
+
+/** Whether some webhook subscribes to a type (subscribedTypes): what an event nobody receives need not read. */
+type Subscribed = (type: WebhookEventType) => boolean;
 
 type Resource = Record<string, unknown>;
 
@@ -43,10 +50,16 @@ function pairs(before: unknown, after: unknown): Array<[Resource | null, Resourc
   return [[resource(before), resource(after)]];
 }
 
-async function changeEvents(db: Database, entry: Entry, before: Resource | null, after: Resource | null): Promise<OutboxEvent[]> {
+async function changeEvents(
+  db: Database,
+  subscribed: Subscribed,
+  entry: Entry,
+  before: Resource | null,
+  after: Resource | null,
+): Promise<OutboxEvent[]> {
   switch (entry.target_type) {
     case "template":
-      return templateEvents(db, entry.action, before, after);
+      return templateEvents(db, subscribed, entry.action, before, after);
     case "bank": {
       const bank = after ?? before;
       if (!bank) return [];
@@ -55,7 +68,7 @@ async function changeEvents(db: Database, entry: Entry, before: Resource | null,
     }
     case "policy": {
       const bankId = entry.target_id;
-      if (bankId === null || isDeepStrictEqual(before, after)) return [];
+      if (bankId === null || !subscribed("policy.changed") || isDeepStrictEqual(before, after)) return [];
       const data = after ?? { bank_id: bankId, document: null };
       return [{ type: "policy.changed", data, audience: bankAudience(await bankOwner(db, bankId)) }];
     }
@@ -64,7 +77,13 @@ async function changeEvents(db: Database, entry: Entry, before: Resource | null,
   }
 }
 
-async function templateEvents(db: Database, action: string, before: Resource | null, after: Resource | null): Promise<OutboxEvent[]> {
+async function templateEvents(
+  db: Database,
+  subscribed: Subscribed,
+  action: string,
+  before: Resource | null,
+  after: Resource | null,
+): Promise<OutboxEvent[]> {
   if (before === null) return [];
   const owner = before.owner as string | null;
   const audience = scopeAudience({ owner });
@@ -76,7 +95,7 @@ async function templateEvents(db: Database, action: string, before: Resource | n
     audience,
   };
   // The version this write recorded left behind the banks that had applied the one before it.
-  if (!(await anyoneListens(db, "bank.behind"))) return [changed];
+  if (!subscribed("bank.behind")) return [changed];
   const scope = { kind: after.scope, owner } as OwnerScope;
   const [row] = await db
     .select({ rowId: templates.rowId })
