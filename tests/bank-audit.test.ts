@@ -1,9 +1,7 @@
-import { desc } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEntries } from "@/db/schema";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, useTestApp } from "./support/app";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 import { manifest } from "./support/fixtures";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §14, §17: the audit entries of bank and policy writes name their target and hold the
 // resource as the API answers it before and after the write (null for a creation or deletion),
@@ -22,10 +20,7 @@ beforeAll(async () => {
   expect((await alice.post("/ext/svc/me/templates", { id: "second", name: "Second", manifest: second })).status).toBe(200);
 });
 
-async function lastEntry() {
-  const [entry] = await t.app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1);
-  return entry!;
-}
+const lastEntry = () => t.lastAudit();
 
 /** The bank as GET answers it, for `caller`. */
 async function bankOf(caller: Client, bankId: string) {
@@ -95,15 +90,7 @@ describe("audit entries of the embedded store's bank writes", () => {
 });
 
 describe("audit entries of the remote store's bank writes", () => {
-  let hindsight: FakeHindsight;
-  beforeAll(async () => {
-    hindsight = await startFakeHindsight();
-    t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 5000 };
-  });
-  afterAll(async () => {
-    t.app.config.hindsight = null;
-    await hindsight.close();
-  });
+  const hindsight = useFakeHindsight(t);
 
   it("an import by a member that creates the bank: before null, after the bank as an admin reads it", async () => {
     expect((await alice.post("/ext/svc/banks", { bank_id: "remote-audited", template: "first" })).status).toBe(200);

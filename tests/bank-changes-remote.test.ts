@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, request, useTestApp } from "./support/app";
 import { applySecondTemplateCase } from "./support/bank-cases";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §14 on the remote store: changes computed from what Hindsight reports before the import,
 // history kept in our database, export built from what Hindsight returns.
 const t = useTestApp();
-let hindsight: FakeHindsight;
+const hindsight = useFakeHindsight(t, { timeoutMs: 2000 });
 let alice: Client;
 const { base, second, expectedRemoteChanges: expectedChanges } = applySecondTemplateCase;
 
@@ -14,14 +14,11 @@ const apply = (c: Client, bankId: string, template: string, dryRun = false) =>
   request("POST", `/ext/svc/banks${dryRun ? "?dry_run=true" : ""}`, { token: c.token, body: { bank_id: bankId, template } });
 
 beforeAll(async () => {
-  hindsight = await startFakeHindsight();
-  t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 2000 };
   alice = await t.user("alice");
   for (const [id, manifest] of Object.entries({ base, second })) {
     expect((await t.admin.post("/ext/svc/admin/templates", { id, name: id, manifest })).status).toBe(200);
   }
 });
-afterAll(() => hindsight.close());
 
 describe("remote store: changes, history, export", () => {
   it("reports a new bank's contents as created", async () => {

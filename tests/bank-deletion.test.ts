@@ -1,9 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntries } from "@/db/schema";
 import { type Client, useTestApp } from "./support/app";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 import { manifest } from "./support/fixtures";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §19: deleting a bank deletes its policy and the policy's history with it, in both
 // stores, so a bank created later under the same id starts without a policy or history; the
@@ -108,18 +108,7 @@ describe("embedded store: a deleted bank takes its policy and history along", ()
 });
 
 describe("remote store: a deleted Hindsight bank takes its policy and history along", () => {
-  let hindsight: FakeHindsight;
-  const local = { hindsight: null as typeof t.app.config.hindsight };
-
-  beforeAll(async () => {
-    hindsight = await startFakeHindsight();
-    local.hindsight = t.app.config.hindsight;
-    t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 2000 };
-  });
-  afterAll(async () => {
-    t.app.config.hindsight = local.hindsight;
-    await hindsight.close();
-  });
+  const hindsight = useFakeHindsight(t, { timeoutMs: 2000 });
 
   it("a bank deleted and created again under its id has no policy and no history; the documents stay in the audit", async () => {
     await create(t.admin, "remote-reborn");

@@ -1,9 +1,9 @@
-import { desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEntries, bankEdits } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bankEdits } from "@/db/schema";
 import { type Client, useTestApp } from "./support/app";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 import { manifest } from "./support/fixtures";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §21: a bank's mental models, directives, name and config edited in place, in both stores:
 // each write answers the bank as GET does (with its ETag), is audited on the bank (before and after as
@@ -20,10 +20,7 @@ beforeAll(async () => {
   expect((await t.admin.post("/ext/svc/admin/templates", { id: "base", name: "Base", manifest: manifest() })).status).toBe(200);
 });
 
-async function lastAudit() {
-  const [entry] = await t.app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1);
-  return entry!;
-}
+const lastAudit = () => t.lastAudit();
 
 /** The bank as GET answers it, with its ETag. */
 async function read(caller: Client, bankId: string) {
@@ -281,15 +278,7 @@ describe("the embedded store", () => {
 });
 
 describe("the remote store (Hindsight)", () => {
-  let hindsight: FakeHindsight;
-  beforeAll(async () => {
-    hindsight = await startFakeHindsight();
-    t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 5000 };
-  });
-  afterAll(async () => {
-    t.app.config.hindsight = null;
-    await hindsight.close();
-  });
+  const hindsight = useFakeHindsight(t);
 
   editsIn({
     store: "remote",

@@ -1,12 +1,12 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntries } from "@/db/schema";
 import { problemTypeUri } from "@/lib/contracts/problem-types";
 import { rolloutTemplate } from "@/lib/services/banks/rollout";
 import { type Client, request, useTestApp } from "./support/app";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { serviceContext } from "./support/service-context";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 import { useMarketplace } from "./support/use-marketplace";
 
 // CONTRACT §16: a bank's provenance (the template version applied, whether it held local edits),
@@ -260,17 +260,11 @@ describe("provenance on the embedded store: install, patch, create banks, update
 });
 
 describe("provenance on the remote store (Hindsight), from the history of imports", () => {
-  let hindsight: FakeHindsight;
+  const hindsight = useFakeHindsight(t, { timeoutMs: 2000 });
   const REMOTE_REF = "server/remote-tpl";
 
   beforeAll(async () => {
-    hindsight = await startFakeHindsight();
-    t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 2000 };
     expect((await t.admin.post("/ext/svc/admin/templates", { id: "remote-tpl", name: "Remote", manifest: manifest() })).status).toBe(200);
-  });
-  afterAll(async () => {
-    t.app.config.hindsight = null;
-    await hindsight.close();
   });
 
   it("answers last_applied and behind from the newest import, and rolls out to the banks behind", async () => {

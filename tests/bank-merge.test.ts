@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Client, useTestApp } from "./support/app";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 import { manifest } from "./support/fixtures";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §21: an apply or rollout with merge keeps a bank's local edits and takes the template's other
 // changes (three ways: base what the bank's last apply wrote, local the bank now, upstream the template
@@ -140,15 +140,7 @@ describe("the embedded store", () => {
 });
 
 describe("the remote store (Hindsight)", () => {
-  let hindsight: FakeHindsight;
-  beforeAll(async () => {
-    hindsight = await startFakeHindsight();
-    t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 5000 };
-  });
-  afterAll(async () => {
-    t.app.config.hindsight = null;
-    await hindsight.close();
-  });
+  const hindsight = useFakeHindsight(t);
 
   mergesIn({ store: "remote", template: "merging-remote", kept: "kept-remote", conflicting: "conflicting-remote", caller: () => t.admin });
 

@@ -1,9 +1,9 @@
-import { and, desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEntries, bankImports } from "@/db/schema";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bankImports } from "@/db/schema";
 import { type Client, useTestApp } from "./support/app";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
 import { manifest } from "./support/fixtures";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §21: POST /banks/{bank_id}/restore puts back the bank's content (config, mental models,
 // directives) as it was right after an import, a rollout or an edit of its history, in both stores:
@@ -116,9 +116,9 @@ function restoresIn(c: StoreCase) {
     expect(await exported()).toEqual(at.get(ids.configured!));
     const [entry] = await history();
     expect(entry).toMatchObject({ kind: "restore", restored_from: ids.configured, actor: c.store === "embedded" ? "alice" : "admin" });
-    const [audit] = await t.app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1);
+    const audit = await t.lastAudit();
     expect(audit).toMatchObject({ action: "bank.restore", target: path(), targetType: "bank", targetId: c.bankId });
-    expect(audit!.after).toEqual((await c.owner().get(path())).body);
+    expect(audit.after).toEqual((await c.owner().get(path())).body);
   });
 
   it("restores to each entry: an import, an edit, after a rollout, and a restore itself", async () => {
@@ -181,15 +181,7 @@ describe("the embedded store", () => {
 });
 
 describe("the remote store (Hindsight)", () => {
-  let hindsight: FakeHindsight;
-  beforeAll(async () => {
-    hindsight = await startFakeHindsight();
-    t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 5000 };
-  });
-  afterAll(async () => {
-    t.app.config.hindsight = null;
-    await hindsight.close();
-  });
+  const hindsight = useFakeHindsight(t);
 
   restoresIn({ store: "remote", bankId: "remote-restored", template: "restorable-remote", owner: () => t.admin, outsider: () => alice });
 

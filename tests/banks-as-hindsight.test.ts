@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, request, useTestApp } from "./support/app";
 import { applySecondTemplateCase } from "./support/bank-cases";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §15: banks as Hindsight keeps them. Null `bank` fields set nothing (both stores); in the remote
 // store a given name reaches Hindsight, `changes` compare after Hindsight's defaults, and a dry run
@@ -67,7 +67,7 @@ describe("embedded store", () => {
 });
 
 describe("remote store (strict fake Hindsight)", () => {
-  let hindsight: FakeHindsight;
+  const hindsight = useFakeHindsight(t, { timeoutMs: 2000 });
   const { base, second } = applySecondTemplateCase;
   // Entries that leave every field Hindsight defaults unset, and one trigger naming a default and a null.
   const sparse = {
@@ -81,15 +81,9 @@ describe("remote store (strict fake Hindsight)", () => {
   };
 
   beforeAll(async () => {
-    hindsight = await startFakeHindsight();
-    t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 2000 };
     await addTemplate("base", base);
     await addTemplate("second", second);
     await addTemplate("sparse", sparse);
-  });
-  afterAll(async () => {
-    t.app.config.hindsight = null;
-    await hindsight.close();
   });
 
   nullFieldCases(async (bankId) => hindsight.banks.get(bankId)!.config);

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, request, useTestApp } from "./support/app";
 import { applySecondTemplateCase } from "./support/bank-cases";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §19, remote store: Hindsight run with HINDSIGHT_API_ENABLE_BANK_CONFIG_API=false answers 404
 // on a bank's `/config` endpoints while the bank exists. Reads, export, changes and dry runs work from
 // what Hindsight does answer and say that the config could not be read; a missing bank is still 404.
 const t = useTestApp();
-let hindsight: FakeHindsight;
+const hindsight = useFakeHindsight(t, { timeoutMs: 2000, bankConfigApi: false });
 let alice: Client;
 const { base, second, expectedRemoteChanges } = applySecondTemplateCase;
 /** The second template's changes of entries, as Hindsight holds them; its config changes are unknown here. */
@@ -20,14 +20,11 @@ const apply = (c: Client, bankId: string, template: string, dryRun = false) =>
 const DISABLED = { detail: "Bank configuration API is disabled. Set HINDSIGHT_API_ENABLE_BANK_CONFIG_API=true to re-enable." };
 
 beforeAll(async () => {
-  hindsight = await startFakeHindsight({ bankConfigApi: false });
-  t.app.config.hindsight = { url: hindsight.url, apiKey: null, timeoutMs: 2000 };
   alice = await t.user("alice");
   for (const [id, manifest] of Object.entries({ base, second })) {
     expect((await t.admin.post("/ext/svc/admin/templates", { id, name: id, manifest })).status).toBe(200);
   }
 });
-afterAll(() => hindsight.close());
 
 describe("the fake's bank-config API switch", () => {
   it("answers Hindsight's 404 on every /config operation, bank or no bank, and serves them again when on", async () => {

@@ -1,23 +1,21 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, request, useTestApp } from "./support/app";
-import { type FakeHindsight, startFakeHindsight } from "./support/fake-hindsight";
+import { startFakeHindsight } from "./support/fake-hindsight";
 import { manifest } from "./support/fixtures";
+import { useFakeHindsight } from "./support/use-fake-hindsight";
 
 // CONTRACT §8 remote store: with HINDSIGHT_API_URL, banks live in that server, checked here
 // against a fake that validates every request against the reference shapes.
 const t = useTestApp();
-let hindsight: FakeHindsight;
 let alice: Client;
 const API_KEY = "hindsight-secret-key";
+const hindsight = useFakeHindsight(t, { apiKey: API_KEY, timeoutMs: 1000 });
 
 beforeAll(async () => {
-  hindsight = await startFakeHindsight({ apiKey: API_KEY });
-  t.app.config.hindsight = { url: hindsight.url, apiKey: API_KEY, timeoutMs: 1000 };
   alice = await t.user("alice");
   await alice.post("/ext/svc/me/templates", { id: "tpl", name: "Template", manifest: manifest() });
 });
-afterAll(() => hindsight.close());
 
 const createBank = (c: Client, bankId: string, dryRun = false) =>
   request("POST", `/ext/svc/banks${dryRun ? "?dry_run=true" : ""}`, { token: c.token, body: { bank_id: bankId, template: "tpl" } });

@@ -1,6 +1,4 @@
-import { desc } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditEntries } from "@/db/schema";
 import { as, type Client, useTestApp } from "./support/app";
 
 // CONTRACT §17 for identity and template sources: each write's entry names its target by type
@@ -13,9 +11,9 @@ const SOURCE_TOKEN = "identity-audit-source-token-0123456789";
 
 /** The latest entry, which must be of `action`. */
 async function lastEntry(action: string) {
-  const [entry] = await t.app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1);
-  expect(entry?.action).toBe(action);
-  return entry!;
+  const entry = await t.lastAudit();
+  expect(entry.action).toBe(action);
+  return entry;
 }
 
 /** Checks the latest entry: `action` on the target `type`/`id`, holding `before` and `after`; answers it. */

@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEntries, bankPolicyChanges } from "@/db/schema";
+import { bankPolicyChanges } from "@/db/schema";
 import { type ApiResponse, type Client, useTestApp } from "./support/app";
 import { manifest } from "./support/fixtures";
 
@@ -34,10 +34,7 @@ async function historyOf(caller: Client, bankId: string): Promise<Entry[]> {
   return res.body.entries;
 }
 
-async function lastAudit() {
-  const [entry] = await t.app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1);
-  return entry!;
-}
+const lastAudit = () => t.lastAudit();
 
 function expectOk(res: ApiResponse, status = 200) {
   expect(res.status, res.text).toBe(status);

@@ -1,7 +1,7 @@
 // CONTRACT §16: a source can be changed (url, description, token) on /me and /admin; its name never
 // changes, a new url or token drops its cached catalog, and templates installed from it stay linked.
 // §19: a url on another host drops the stored token, unless the same PATCH gives one.
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntries, marketplaceCache, templateSources } from "@/db/schema";
 import { badGateway } from "@/lib/contracts/errors";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   erinBot = as(key.body.token);
 });
 
-const lastEntry = async () => (await t.app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1))[0]!;
+const lastEntry = () => t.lastAudit();
 
 /** Whether the shared cache holds the catalog of the source URL `url` fetched with `token`. */
 async function catalogCached(url: string, token: string | null) {

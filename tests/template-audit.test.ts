@@ -1,6 +1,5 @@
-import { desc, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditEntries } from "@/db/schema";
 import { useTestApp } from "./support/app";
 import { catalog, catalogEntry, manifest } from "./support/fixtures";
 import { useMarketplace } from "./support/use-marketplace";
@@ -11,7 +10,7 @@ const t = useTestApp();
 const market = useMarketplace(t);
 const T = "/ext/svc/me/templates";
 
-const lastEntry = async () => (await t.app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1))[0]!;
+const lastEntry = () => t.lastAudit();
 
 describe("template audit entries", () => {
   it("hold the template before and after each write", async () => {

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { desc } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
+import { auditEntries } from "@/db/schema";
 import { loadConfig } from "@/lib/platform/config";
 import { setApp } from "@/lib/server/app";
 import type { AppContext } from "@/lib/services/context";
@@ -85,6 +87,8 @@ export interface TestApp {
   /** Creates a member (or admin) user and a key for it. */
   user(id: string, role?: "admin" | "member"): Promise<Client>;
   databaseUrl: string | null;
+  /** The newest audit entry, as stored. */
+  lastAudit(): Promise<typeof auditEntries.$inferSelect>;
 }
 
 /**
@@ -104,6 +108,11 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     testApp.app = app;
     testApp.databaseUrl = db.url;
     testApp.admin = as(ADMIN_TOKEN);
+    testApp.lastAudit = async () => {
+      const [entry] = await app.db.select().from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1);
+      if (!entry) throw new Error("no audit entry yet");
+      return entry;
+    };
     testApp.user = async (id, role = "member") => {
       const created = await testApp.admin.post("/ext/svc/admin/users", { id, role });
       if (created.status !== 201) throw new Error(`creating ${id}: ${created.status} ${created.text}`);
