@@ -1,4 +1,5 @@
-import { keepPreviousData } from "@tanstack/react-query";
+import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import type { z } from "zod";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import type { Webhook, WebhookDelivery } from "@/lib/contracts/webhooks/schemas";
@@ -71,15 +72,28 @@ export function useRedeliver(scope: ScopeKind) {
  * page shown stays up while the next one loads.
  */
 export function useDeliveries(scope: ScopeKind, id: string, cursor: string | null) {
-  return useEndpointQuery(
+  const queryClient = useQueryClient();
+  const query = useEndpointQuery(
     endpoints.webhooks[scope].deliveries,
     { params: { webhook_id: id }, query: { limit: DELIVERIES_PAGE, ...(cursor ? { cursor } : {}) } },
     {
       placeholderData: keepPreviousData,
-      refetchInterval: (query) => (query.state.data?.deliveries.some((d) => d.status === "pending") ? PENDING_REFRESH_MS : false),
+      refetchInterval: (query) => (isPending(query.state.data) ? PENDING_REFRESH_MS : false),
     },
   );
+  // An attempt's outcome may start or end the webhook's failing: once none is pending, the webhook is read again.
+  const pending = isPending(query.data);
+  const wasPending = useRef(pending);
+  useEffect(() => {
+    if (wasPending.current && !pending) {
+      for (const e of webhookReads(scope)) void queryClient.invalidateQueries({ queryKey: ["ext-svc", e.method, e.path] });
+    }
+    wasPending.current = pending;
+  }, [pending, queryClient, scope]);
+  return query;
 }
+
+const isPending = (page: { deliveries: DeliveryData[] } | undefined) => page?.deliveries.some((d) => d.status === "pending") ?? false;
 
 /** One attempt with the payload sent and the start of the receiver's answer. */
 export function useDelivery(scope: ScopeKind, id: string, deliveryId: string) {
