@@ -67,12 +67,12 @@ test("add a webhook, ping it, see a delivery fail, redeliver it; rotate, pause, 
 
   const row = page.getByTestId("webhooks-table").getByRole("row").filter({ hasText: "Chat relay" });
   await expect(row).toContainText("bank.created, rollout.completed");
-  await row.getByRole("link", { name: receiver.url(PATH) }).click();
+  await row.getByRole("link", { name: receiver.url(PATH), exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: /^Webhook to 127\.0\.0\.1:/ })).toBeVisible();
   await expect(page.getByText("No deliveries yet")).toBeVisible();
 
   // Ping: delivered at once, signed with her secret.
-  await page.getByRole("button", { name: "Ping" }).click();
+  await page.getByRole("button", { name: "Ping", exact: true }).click();
   await expect(page.getByTestId("ping-outcome")).toHaveText(/^Ping delivered: answered 204 in \d+ ms\.$/);
   await expectDelivery(newestDelivery(page), "succeeded", "204");
   expect(receiver.at(PATH)).toHaveLength(1);
@@ -80,7 +80,7 @@ test("add a webhook, ping it, see a delivery fail, redeliver it; rotate, pause, 
 
   // Her receiver fails: the failed ping, its payload and the answer one click away.
   receiver.answer(PATH, 500);
-  await page.getByRole("button", { name: "Ping" }).click();
+  await page.getByRole("button", { name: "Ping", exact: true }).click();
   await expect(page.getByTestId("ping-outcome")).toContainText("Ping failed");
   const failed = newestDelivery(page);
   await expectDelivery(failed, "failed", "500");
@@ -119,7 +119,7 @@ test("add a webhook, ping it, see a delivery fail, redeliver it; rotate, pause, 
   expect(rotated).not.toBe(secret);
   await rotate.getByRole("button", { name: "Done" }).click();
   await expect(page.getByTestId("webhook-summary")).toContainText("the previous one signs as well until");
-  await page.getByRole("button", { name: "Ping" }).click();
+  await page.getByRole("button", { name: "Ping", exact: true }).click();
   await expect(page.getByTestId("ping-outcome")).toHaveText(/^Ping delivered/);
   expect(verifyDelivery(rotated, receiver.at(PATH).at(-1)!)).toMatchObject({ type: "webhook.ping" });
 
