@@ -1,4 +1,4 @@
-import { formatAge } from "@/lib/client/format";
+import { formatTimestamp } from "@/lib/client/format";
 import type { WebhookData } from "@/lib/client/hooks/webhooks";
 
 // A webhook's state in words, the same on its list, its page and Home.
@@ -7,9 +7,9 @@ import type { WebhookData } from "@/lib/client/hooks/webhooks";
 export const isFailing = (webhook: WebhookData) => webhook.failing_since !== null || webhook.disabled_reason !== null;
 
 /** Why a failing webhook needs looking at, in a sentence; null when it does not. */
-export function failingSentence(webhook: WebhookData, now = Date.now()): string | null {
+export function failingSentence(webhook: WebhookData): string | null {
   if (webhook.disabled_reason !== null) return `Paused by the server: ${webhook.disabled_reason}`;
-  if (webhook.failing_since !== null) return `Every delivery has failed since ${formatAge(webhook.failing_since, now)}.`;
+  if (webhook.failing_since !== null) return `Every delivery has failed since ${formatTimestamp(webhook.failing_since)}.`;
   return null;
 }
 
