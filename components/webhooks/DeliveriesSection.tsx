@@ -53,7 +53,7 @@ export function DeliveriesSection({ scope, webhookId }: { scope: ScopeKind; webh
           day and a half; Redeliver sends its event again now.
         </Text>
         {failure && (
-          <Text size="sm" c="red.8" role="alert">
+          <Text size="sm" c="red" role="alert">
             {failure}
           </Text>
         )}
@@ -94,7 +94,7 @@ export function DeliveriesSection({ scope, webhookId }: { scope: ScopeKind; webh
                       {delivery.status}
                     </Badge>
                     {delivery.error && (
-                      <Text size="xs" c="red.8" style={{ wordBreak: "break-word" }}>
+                      <Text size="xs" c="red" style={{ wordBreak: "break-word" }}>
                         {delivery.error}
                       </Text>
                     )}

@@ -50,7 +50,7 @@ function DeliveryDetails({ scope, webhookId, delivery }: { scope: ScopeKind; web
         </Text>
       </Group>
       {shown.error && (
-        <Text size="sm" c="red.8" style={{ wordBreak: "break-word" }}>
+        <Text size="sm" c="red" style={{ wordBreak: "break-word" }}>
           {shown.error}
         </Text>
       )}

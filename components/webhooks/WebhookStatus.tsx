@@ -23,7 +23,7 @@ export function WebhookStatus({ webhook }: { webhook: WebhookData }) {
     <Stack gap={4} align="flex-start" data-testid="webhook-status">
       {badge}
       {failing && (
-        <Text size="xs" c="red.8" style={{ wordBreak: "break-word" }}>
+        <Text size="xs" c="red" style={{ wordBreak: "break-word" }}>
           {failing}
         </Text>
       )}
