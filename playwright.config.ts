@@ -59,6 +59,8 @@ export default defineConfig({
       BOOTSTRAP_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       BOOTSTRAP_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       MARKETPLACE_ALLOWED_HOSTS: "127.0.0.1",
+      // The webhook receivers the browser tests start on this machine.
+      WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
       // A line per request, as in production, for the credentials scan (e2e/support/server-log.ts).
       LOG_LEVEL: "info",
     },

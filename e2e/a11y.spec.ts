@@ -1,4 +1,5 @@
 import { type APIRequestContext, request as apiRequest, type Browser, type Locator, type Page } from "@playwright/test";
+import { type Receiver, startReceiver } from "../tests/support/webhook-receiver";
 import { ADMIN_HEADERS, createFreshUser, deleteBankIfPresent, deleteIfPresent, expectOk } from "./support/api";
 import { axeFindingsInBothSchemes, settle, watchSettling } from "./support/axe";
 import { pickTemplate } from "./support/bank-steps";
@@ -18,8 +19,9 @@ import { consoleRoutes, sidewaysProblems } from "./support/sideways";
 // second version (behind, to roll out) with a policy changed twice, another template with two
 // banks of its own to roll out to, a service account with a read-only key about to expire, a
 // server source with a token and a server template from it, edited, with an update waiting, a
-// second console session, and the audit entries all that wrote. Member milo has nothing of his
-// own: his pages show what a member starts from.
+// second console session, a webhook of hers and one of the server's whose receiver answers 500 (a
+// ping each, failed), and the audit entries all that wrote. Member milo has nothing of his own: his
+// pages show what a member starts from.
 //
 // Each test checks one page (or one step of a flow) at one width, with its states and dialogs: every
 // view in the light scheme with all the rules, then the same view switched to the dark scheme with
@@ -93,7 +95,12 @@ interface World {
   rolloutBanks: [string, string];
   serverSource: string;
   serverGuide: string;
+  serverWebhook: string;
   market: E2eMarketplace;
+  /** Where alma's webhook and the server's are sent: it answers 500. */
+  receiver: Receiver;
+  /** Alma's webhook and the server's, each with a failed delivery. */
+  webhooks: Record<"personal" | "server", { id: string; url: string }>;
   /** Alma's API key, for setting up through the API. */
   api: APIRequestContext;
   /** The browser sessions of alma (Chromium) and milo, as a storage state. */
@@ -108,6 +115,8 @@ function worldNames(slot: number) {
     rolloutBanks: [`a11y-rollout-${slot}-1`, `a11y-rollout-${slot}-2`] as [string, string],
     serverSource: `a11y-server-${slot}`,
     serverGuide: serverGuide(slot),
+    /** The description of the server webhook: a world's own, found again by it. */
+    serverWebhook: `a11y-webhook-${slot}`,
   };
 }
 
@@ -121,7 +130,19 @@ async function removeWorld(admin: APIRequestContext, names: ReturnType<typeof wo
   for (const bank of [names.bank, ...names.rolloutBanks]) await deleteBankIfPresent(admin, bank);
   await deleteIfPresent(admin, `/ext/svc/admin/templates/${names.serverGuide}`);
   await deleteIfPresent(admin, `/ext/svc/admin/template-sources/${names.serverSource}`);
+  const serverWebhooks = (await (await expectOk(await admin.get("/ext/svc/admin/webhooks"))).json()) as WebhookRef[];
+  for (const webhook of serverWebhooks.filter((w) => w.description === names.serverWebhook))
+    await deleteIfPresent(admin, `/ext/svc/admin/webhooks/${webhook.id}`);
   for (const user of [names.alma.id, names.milo.id]) await deleteIfPresent(admin, `/ext/svc/admin/users/${user}`);
+}
+
+type WebhookRef = { id: string; url: string; description: string | null };
+
+/** Adds a webhook through `path` (a scope's webhooks) and pings it once: its receiver fails it. */
+async function failingWebhook(api: APIRequestContext, path: string, data: { url: string; events: string[]; description: string }) {
+  const webhook = (await (await expectOk(await api.post(path, { data }))).json()) as WebhookRef;
+  await expectOk(await api.post(`${path}/${webhook.id}/ping`));
+  return { id: webhook.id, url: webhook.url };
 }
 
 /** Signs `user` in through the console, in a browser of its own, and returns the session. */
@@ -137,6 +158,9 @@ async function makeWorld(browser: Browser, admin: APIRequestContext, slot: numbe
   const names = worldNames(slot);
   const { alma, milo, bank, rolloutBanks, serverSource } = names;
   const market = await new E2eMarketplace().start();
+  const receiver = await startReceiver();
+  receiver.answer("/alma", 500);
+  receiver.answer("/server", 500);
   market.setCatalog(SOURCE, [catalogEntry("first"), faqEntry("first"), serverGuideEntry(names.serverGuide, "first")]);
   market.failCatalog(BROKEN_SOURCE, 500);
   await removeWorld(admin, names);
@@ -218,10 +242,22 @@ async function makeWorld(browser: Browser, admin: APIRequestContext, slot: numbe
   // Checked, so the Templates page offers its Update, and so does the server's.
   await expectOk(await api.post("/ext/svc/me/templates/check-updates", { data: {} }));
   await expectOk(await api.post("/ext/svc/admin/templates/check-updates"));
+  const webhooks = {
+    personal: await failingWebhook(api, "/ext/svc/me/webhooks", {
+      url: receiver.url("/alma"),
+      events: ["template.update_available", "rollout.completed"],
+      description: "Alma's chat relay",
+    }),
+    server: await failingWebhook(api, "/ext/svc/admin/webhooks", {
+      url: receiver.url("/server"),
+      events: ["key.expiring"],
+      description: names.serverWebhook,
+    }),
+  };
   // Alma's other session, in another browser, beside the one the tests use.
   await sessionOf(browser, alma, FIREFOX_ON_WINDOWS);
   const sessions = { alma: await sessionOf(browser, alma), milo: await sessionOf(browser, milo) };
-  return { ...names, market, api, sessions };
+  return { ...names, market, receiver, webhooks, api, sessions };
 }
 
 const test = base.extend<{ user: "alma" | "milo" | null; brokenSourceExpected: undefined }, { world: World }>({
@@ -232,7 +268,7 @@ const test = base.extend<{ user: "alma" | "milo" | null; brokenSourceExpected: u
       await use(world);
       await world.api.delete("/ext/svc/me/service-accounts/a11y-bot");
       await removeWorld(admin, world);
-      await Promise.all([admin.dispose(), world.api.dispose(), world.market.stop()]);
+      await Promise.all([admin.dispose(), world.api.dispose(), world.market.stop(), world.receiver.close()]);
     },
     { scope: "worker", timeout: 5 * 60_000 },
   ],
@@ -347,6 +383,7 @@ const MEMBER_PAGES: { path: string; heading: string }[] = [
   { path: "/marketplace", heading: "Marketplace" },
   { path: "/templates", heading: "Templates" },
   { path: "/banks", heading: "Banks" },
+  { path: "/webhooks", heading: "Webhooks" },
   { path: "/account", heading: "Account" },
 ];
 const SIGNED_OUT_PAGES: { path: string; heading: string }[] = [
@@ -368,6 +405,8 @@ const CHECKED_ROUTES: Record<string, string> = {
   "/admin/audit": "/admin/audit",
   "/admin/sources": "/admin/sources",
   "/admin/users": "/admin/users",
+  "/admin/webhooks": "the server's webhooks and one's deliveries",
+  "/admin/webhooks/[webhook_id]": "the server's webhooks and one's deliveries",
   "/api-reference": "/api-reference",
   "/banks": "/banks",
   "/banks/[bank_id]": "a bank and its dialogs",
@@ -381,6 +420,8 @@ const CHECKED_ROUTES: Record<string, string> = {
   "/templates/[scope]/[id]/update": "an update's review and its merge",
   "/templates/[scope]/[id]/versions": "a template's versions",
   "/templates/new": "/templates/new",
+  "/webhooks": "/webhooks and its dialogs; a member's pages",
+  "/webhooks/[webhook_id]": "a webhook's deliveries and its dialogs",
 };
 
 test("every console page is checked", () => {
@@ -721,6 +762,52 @@ for (const size of [DESKTOP, MOBILE]) {
         await checkDialog(page, page.getByRole("button", { name: "Add source" }), "Add a server source");
         await checkDialog(page, rowAction(page, serverSource, `Edit source ${serverSource}`), `Edit source ${serverSource}`);
         await checkDialog(page, rowAction(page, serverSource, `Remove source ${serverSource}`), "Remove source?");
+      });
+
+      // Alma's webhook, failing; the add dialog with its events shown.
+      test("/webhooks and its dialogs", async ({ page, world }) => {
+        const { url } = world.webhooks.personal;
+        await checkPage(page, "/webhooks", "Webhooks");
+        await checkDialog(page, page.getByRole("button", { name: "Add webhook" }), "Add a webhook", {
+          closeBy: "Discard",
+          more: async (dialog) => {
+            await dialog.getByRole("radio", { name: "Only the events I choose" }).check();
+            await expect(dialog.getByRole("checkbox", { name: "bank.created" })).toBeVisible();
+            await check(page, "Add a webhook dialog, events to choose");
+            await dialog.getByRole("button", { name: "Cancel" }).click();
+            await expect(page.getByRole("dialog", { name: "Discard changes?" })).toBeVisible();
+          },
+        });
+        await checkDialog(page, rowAction(page, url, `Edit webhook ${url}`), "Edit webhook");
+        await checkDialog(page, rowAction(page, url, `Remove webhook ${url}`), "Remove webhook?");
+      });
+
+      // Its deliveries (a failed ping with its 500), one's payload and answer, and the secret's rotation asked.
+      test("a webhook's deliveries and its dialogs", async ({ page, world }) => {
+        const { id, url } = world.webhooks.personal;
+        await open(page, `/webhooks/${id}`, /^Webhook to /);
+        await expect(page.getByTestId("delivery-row").first()).toBeVisible();
+        await check(page);
+        await checkDialog(
+          page,
+          rowAction(page, "webhook.ping, attempt 1", "Details of webhook.ping, attempt 1"),
+          "Delivery of webhook.ping, attempt 1",
+          {
+            closeBy: "Close",
+            more: async (dialog) => {
+              await expect(dialog.getByTestId("delivery-payload")).toBeVisible();
+              await check(page, "a delivery's payload shown");
+            },
+          },
+        );
+        await checkDialog(page, page.getByRole("button", { name: `Rotate the secret of webhook ${url}` }), "Rotate the secret?");
+      });
+
+      test("the server's webhooks and one's deliveries", async ({ page, world }) => {
+        await checkPage(page, "/admin/webhooks", "Server webhooks");
+        await open(page, `/admin/webhooks/${world.webhooks.server.id}`, /^Webhook to /);
+        await expect(page.getByTestId("delivery-row").first()).toBeVisible();
+        await check(page);
       });
 
       test("/admin/audit, an entry's changes shown", async ({ page }) => {

@@ -90,7 +90,19 @@ test("the admin creates member cora with a password and edits her", async ({ pag
 test("the admin sees every console page, the admin navigation and both source scopes", async ({ page, watch }) => {
   await signIn(page, "admin", E2E_ADMIN_PASSWORD);
   const nav = consoleNav(page);
-  for (const link of ["Home", "Sources", "Marketplace", "Templates", "Banks", "Account", "Users", "Server sources", "API reference"]) {
+  for (const link of [
+    "Home",
+    "Sources",
+    "Marketplace",
+    "Templates",
+    "Banks",
+    "Webhooks",
+    "Account",
+    "Users",
+    "Server sources",
+    "Server webhooks",
+    "API reference",
+  ]) {
     await expect(nav.getByRole("link", { name: link, exact: true })).toBeVisible();
   }
   // Signing in lands on Home (e2e/home.spec.ts); the sources are a link away.

@@ -71,4 +71,13 @@ describe("deleting a listed item", () => {
     keepEntityTag(now, '"v2"');
     expect(() => versionOfRow(row, now, "service account")).toThrow(/Someone changed this service account after the list was loaded/);
   });
+
+  it("compares only the fields named, when some change by themselves", () => {
+    const now = { ...row, updated_at: "2026-12-01T00:00:00.000Z" };
+    keepEntityTag(now, '"v3"');
+    expect(versionOfRow(row, now, "webhook", ["id", "display_name"])).toBe('"v3"');
+    expect(() => versionOfRow(row, { ...now, display_name: "Renamed" }, "webhook", ["display_name"])).toThrow(
+      /Someone changed this webhook/,
+    );
+  });
 });

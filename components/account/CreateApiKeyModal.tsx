@@ -1,5 +1,5 @@
 "use client";
-import { Select, Switch, TextInput } from "@mantine/core";
+import { Code, Select, Switch, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { TokenNotShown, TokenOnce } from "@/components/console/TokenOnce";
 import type { DiscardQuestion } from "@/components/forms/discard";
@@ -82,7 +82,10 @@ export function CreateApiKeyModal({
       result={
         made &&
         (made.token === null ? (
-          <TokenNotShown prefix={made.prefix} onDone={close} />
+          <TokenNotShown title="The key was made; its token cannot be shown again" onDone={close}>
+            The answer with the new key was lost on the way, and the token is shown only in that first answer. Revoke the key starting with{" "}
+            <Code>{made.prefix}</Code> in the list, and make a new key.
+          </TokenNotShown>
         ) : (
           <TokenOnce token={made.token} confirmed={confirmed} onConfirmedChange={setConfirmed} onDone={close} />
         ))

@@ -18,7 +18,6 @@ import type { ScopeKind } from "@/lib/contracts/scope";
 import type { ApplyResult } from "./ApplyTemplateForm";
 import { BankBreadcrumbs } from "./BankBreadcrumbs";
 import { ConfigTable, ConfigUnreadable, Directives, MentalModels } from "./BankContents";
-import { BankHistory } from "./BankHistory";
 import { BankProvenance } from "./BankProvenance";
 import type { BankEditing } from "./edit/BankEditDialog";
 import type { EntryList } from "./edit/BankEntryModal";
@@ -47,6 +46,9 @@ const ApplyTemplateForm = lazySection(
   () => import("./ApplyTemplateForm").then((m) => m.ApplyTemplateForm),
   <LoadingState label="Loading the form…" />,
 );
+
+// The history, at the foot of the page, loads beside the bank instead of with the page (the page's first-load JS is at its budget).
+const BankHistory = lazySection(() => import("./BankHistory").then((m) => m.BankHistory), <LoadingState label="Loading the history…" />);
 
 function Section({ title, count, actions, children }: { title: string; count?: number; actions?: ReactNode; children: ReactNode }) {
   return (

@@ -11,6 +11,7 @@ import {
   IconTemplate,
   IconUserCircle,
   IconUsers,
+  IconWebhook,
 } from "@tabler/icons-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
@@ -30,12 +31,14 @@ const MAIN_NAV: NavItem[] = [
   { href: "/marketplace", label: "Marketplace", icon: IconBuildingStore },
   { href: "/templates", label: "Templates", icon: IconTemplate },
   { href: "/banks", label: "Banks", icon: IconBuildingBank },
+  { href: "/webhooks", label: "Webhooks", icon: IconWebhook },
   { href: "/account", label: "Account", icon: IconUserCircle },
 ];
 
 const ADMIN_NAV: NavItem[] = [
   { href: "/admin/users", label: "Users", icon: IconUsers },
   { href: "/admin/sources", label: "Server sources", icon: IconServer },
+  { href: "/admin/webhooks", label: "Server webhooks", icon: IconWebhook },
   { href: "/admin/audit", label: "Audit log", icon: IconHistory },
 ];
 

@@ -2,10 +2,22 @@
 import { Alert, Button, Checkbox, Code, Group, Stack, Text } from "@mantine/core";
 import { useClipboard } from "@mantine/hooks";
 import { IconAlertTriangle, IconCheck, IconCopy, IconKey } from "@tabler/icons-react";
-import { useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
+
+/** What the token is, in words: the noun ("key", "secret") and the name of the box showing it. */
+interface TokenWords {
+  noun: string;
+  label: string;
+}
+
+const API_KEY: TokenWords = { noun: "key", label: "New API key" };
 
 interface TokenOnceProps {
   token: string;
+  /** An API key's by default. */
+  words?: TokenWords;
+  /** Shown under the token: how to use it. */
+  children?: ReactNode;
   /** The user has the token: copied it, or ticked that they stored it. */
   confirmed: boolean;
   onConfirmedChange: (confirmed: boolean) => void;
@@ -14,11 +26,12 @@ interface TokenOnceProps {
 }
 
 /**
- * A new API key's token: shown this once, with a copy button; only its hash is stored. The
- * dialog showing it closes only by Done, which waits until the key was copied or the user
- * ticked that they stored it: a stray Escape or click must not lose a key nobody can show again.
+ * A new API key's token (or a webhook's secret): shown this once, with a copy button. The
+ * dialog showing it closes only by Done, which waits until it was copied or the user ticked
+ * that they stored it: a stray Escape or click must not lose what nobody can show again.
  */
-export function TokenOnce({ token, confirmed, onConfirmedChange, onDone }: TokenOnceProps) {
+export function TokenOnce({ token, words = API_KEY, children, confirmed, onConfirmedChange, onDone }: TokenOnceProps) {
+  const { noun, label } = words;
   const clipboard = useClipboard({ timeout: 2000 });
   // It replaces the form whose button had focus: focus moves here rather than to nowhere, where
   // an Escape would reach the dialogs below this one.
@@ -30,10 +43,10 @@ export function TokenOnce({ token, confirmed, onConfirmedChange, onDone }: Token
   };
   return (
     <Stack>
-      <Alert color="green" icon={<IconKey aria-hidden />} title="Copy the new key now" data-testid="new-token">
+      <Alert color="green" icon={<IconKey aria-hidden />} title={`Copy the new ${noun} now`} data-testid="new-token">
         <Stack gap="xs">
-          <Text size="sm">This is the only time the key is shown. Store it somewhere safe; it cannot be recovered.</Text>
-          <Code block aria-label="New API key" style={{ wordBreak: "break-all", whiteSpace: "pre-wrap" }}>
+          <Text size="sm">This is the only time the {noun} is shown. Store it somewhere safe; it cannot be recovered.</Text>
+          <Code block aria-label={label} style={{ wordBreak: "break-all", whiteSpace: "pre-wrap" }}>
             {token}
           </Code>
           <Group>
@@ -45,19 +58,20 @@ export function TokenOnce({ token, confirmed, onConfirmedChange, onDone }: Token
               onClick={copy}
               ref={copyButton}
             >
-              {clipboard.copied ? "Copied" : "Copy key"}
+              {clipboard.copied ? "Copied" : `Copy ${noun}`}
             </Button>
           </Group>
           {clipboard.error && (
             <Text size="sm" c="red" role="alert">
-              The browser did not let the console copy it: select the key and copy it yourself.
+              The browser did not let the console copy it: select the {noun} and copy it yourself.
             </Text>
           )}
         </Stack>
       </Alert>
+      {children}
       <Group justify="space-between">
         <Checkbox
-          label="I have copied the key and stored it safely"
+          label={`I have copied the ${noun} and stored it safely`}
           checked={confirmed}
           onChange={(event) => onConfirmedChange(event.currentTarget.checked)}
         />
@@ -70,24 +84,16 @@ export function TokenOnce({ token, confirmed, onConfirmedChange, onDone }: Token
 }
 
 /**
- * A key made whose token cannot be shown: the first answer was lost and the one sent again for it
- * (same Idempotency-Key) never holds the token (CONTRACT §19). The user revokes it and makes another.
+ * Something made whose token cannot be shown: the first answer was lost and the one sent again for
+ * it (same Idempotency-Key) never holds the token (CONTRACT §19). `children` say how to get another.
  */
-export function TokenNotShown({ prefix, onDone }: { prefix: string; onDone: () => void }) {
+export function TokenNotShown({ title, children, onDone }: { title: string; children: ReactNode; onDone: () => void }) {
   const doneButton = useRef<HTMLButtonElement>(null);
   useEffect(() => doneButton.current?.focus(), []);
   return (
     <Stack>
-      <Alert
-        color="yellow"
-        icon={<IconAlertTriangle aria-hidden />}
-        title="The key was made; its token cannot be shown again"
-        data-testid="token-not-shown"
-      >
-        <Text size="sm">
-          The answer with the new key was lost on the way, and the token is shown only in that first answer. Revoke the key starting with{" "}
-          <Code>{prefix}</Code> in the list, and make a new key.
-        </Text>
+      <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title={title} data-testid="token-not-shown">
+        <Text size="sm">{children}</Text>
       </Alert>
       <Group justify="flex-end">
         <Button onClick={onDone} ref={doneButton}>

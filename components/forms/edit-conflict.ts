@@ -53,13 +53,19 @@ export function changesSince<E extends ChangeAuthor>(entries: readonly E[], show
 /**
  * The version to write a listed item against (list rows carry no ETag of their own): that of
  * `now`, the item read again when the delete was asked for, as long as it still holds what the
- * row showed (the fields both have). When it does not, someone changed it since the list was
- * read: refused, so nobody deletes or overwrites what they have not seen. Undefined while `now` is not read.
+ * row showed (the fields both have, or only `compared`: what people set, not what the server
+ * keeps track of on its own). When it does not, someone changed it since the list was read:
+ * refused, so nobody deletes or overwrites what they have not seen. Undefined while `now` is not read.
  */
-export function versionOfRow<T extends object>(row: T, now: T | undefined, what: string): string | undefined {
+export function versionOfRow<T extends object>(
+  row: T,
+  now: T | undefined,
+  what: string,
+  compared: readonly (keyof T & string)[] = Object.keys(row) as (keyof T & string)[],
+): string | undefined {
   if (now === undefined) return undefined;
   const [shown, read] = [row as Record<string, unknown>, now as Record<string, unknown>];
-  const changed = Object.keys(shown).some((key) => Object.hasOwn(read, key) && !sameJson(shown[key], read[key]));
+  const changed = compared.some((key) => Object.hasOwn(read, key) && !sameJson(shown[key], read[key]));
   if (changed) {
     throw new ApiProblem(
       412,

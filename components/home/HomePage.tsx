@@ -14,12 +14,15 @@ import { QueryView } from "@/components/console/QueryView";
 import { SectionCard } from "@/components/console/SectionCard";
 import { SOURCE_URL_HELP } from "@/components/sources/source-url-help";
 import { templatePath, templatesPath, templateUpdatePath } from "@/components/templates/paths";
+import { webhookPath } from "@/components/webhooks/paths";
+import { failingSentence, isFailing } from "@/components/webhooks/status";
 import { formatAge } from "@/lib/client/format";
 import { useLatestAuditEntries } from "@/lib/client/hooks/audit";
 import { useBanks } from "@/lib/client/hooks/banks";
 import { useUsersWithKeysExpiring } from "@/lib/client/hooks/identity";
 import { type SourceData, sourceKey, useAvailableSources } from "@/lib/client/hooks/sources";
 import { type TemplateData, useCheckAllForUpdates, useUsableTemplates } from "@/lib/client/hooks/templates";
+import { useWebhooks } from "@/lib/client/hooks/webhooks";
 import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { plural } from "@/lib/shared/plural";
@@ -41,7 +44,8 @@ function ItemList({ items, more }: { items: Item[]; more: { href: string; label:
   return (
     <Stack component="ul" gap="xs" style={{ listStyle: "none", padding: 0, margin: 0 }}>
       {items.slice(0, SHOWN).map((item) => (
-        <li key={item.key}>
+        // A long URL wraps anywhere rather than stick out of a phone's width.
+        <li key={item.key} style={{ overflowWrap: "anywhere" }}>
           <Anchor component={Link} href={item.href} fw={500}>
             {item.label}
           </Anchor>
@@ -355,20 +359,73 @@ function ExpiringKeysCard() {
   );
 }
 
+/**
+ * The webhooks whose deliveries fail (or that the server paused for it): the user's own, and for
+ * admins the server's too. One query's states for both lists; `data` is every webhook of them.
+ */
+function useWebhookLists(isAdmin: boolean) {
+  const own = useWebhooks("personal");
+  const server = useWebhooks("server", { enabled: isAdmin });
+  const lists = isAdmin ? [own, server] : [own];
+  const data =
+    own.data && (!isAdmin || server.data)
+      ? [
+          ...own.data.map((webhook) => ({ scope: "personal" as const, webhook })),
+          ...(isAdmin ? (server.data ?? []) : []).map((webhook) => ({ scope: "server" as const, webhook })),
+        ]
+      : undefined;
+  return {
+    isPending: lists.some((q) => q.isPending),
+    isError: lists.some((q) => q.isError),
+    error: lists.find((q) => q.isError)?.error,
+    data,
+    refetch: () => Promise.all(lists.map((q) => q.refetch())),
+  };
+}
+
+/** Failing webhooks, each leading to its deliveries; a user with no webhook has no such card. */
+function WebhooksCard({ isAdmin }: { isAdmin: boolean }) {
+  const webhooks = useWebhookLists(isAdmin);
+  if (webhooks.data?.length === 0) return null;
+  return (
+    <AttentionCard
+      title="Webhooks failing"
+      testId="home-webhooks"
+      query={webhooks}
+      loading="Loading webhooks…"
+      errorTitle="Could not load webhooks"
+    >
+      {(data) => {
+        const failing = data.filter(({ webhook }) => isFailing(webhook));
+        if (failing.length === 0) return <AllClear>Every webhook's last delivery went through.</AllClear>;
+        const items = failing.map(({ scope, webhook }) => ({
+          key: `${scope}:${webhook.id}`,
+          href: webhookPath(scope, webhook.id),
+          label: isAdmin ? `${webhook.url} (${scope})` : webhook.url,
+          detail: failingSentence(webhook),
+        }));
+        return <ItemList items={items} more={{ href: "/webhooks", label: "see Webhooks" }} />;
+      }}
+    </AttentionCard>
+  );
+}
+
 /** What Home's summary says, once every list is known; null while one loads or failed (its card says so). */
 function useHomeState(isAdmin: boolean) {
   const templates = useUsableTemplates();
   const banks = useBanks();
   const sources = useAvailableSources();
   const keys = useUsersWithKeysExpiring(KEY_EXPIRY_WARN_DAYS, { enabled: isAdmin });
-  if (!templates.data || !banks.data || !sources.data || (isAdmin && !keys.data)) return null;
+  const webhooks = useWebhookLists(isAdmin);
+  if (!templates.data || !banks.data || !sources.data || (isAdmin && !keys.data) || !webhooks.data) return null;
   const { updates, unchecked } = templateAttention(templates.data.templates, Date.now());
   const waiting =
     updates.length +
     unchecked.length +
     banks.data.banks.filter((b) => b.behind).length +
     sources.data.filter((s) => s.catalog_error !== null).length +
-    (isAdmin ? (keys.data?.length ?? 0) : 0);
+    (isAdmin ? (keys.data?.length ?? 0) : 0) +
+    webhooks.data.filter(({ webhook }) => isFailing(webhook)).length;
   const steps = firstSteps({ sources: sources.data.length, templates: templates.data.templates.length, banks: banks.data.banks.length });
   return { waiting, steps };
 }
@@ -445,8 +502,8 @@ function FirstStepsCard({ steps }: { steps: NonNullable<ReturnType<typeof firstS
 
 /**
  * Home: what needs the user's attention, each row a link to where it is handled. Everyone sees
- * their own and the server's templates, banks and sources; admins also the latest audit entries
- * and the users whose API keys expire soon. Until the user has a bank, the first steps lead there.
+ * their own and the server's templates, banks and sources, and their failing webhooks; admins also
+ * the server's failing webhooks, the latest audit entries and the users whose API keys expire soon. Until the user has a bank, the first steps lead there.
  */
 export function HomePage() {
   const user = useConsoleUser();
@@ -465,6 +522,7 @@ export function HomePage() {
         <UpdatesCard isAdmin={isAdmin} />
         <BanksCard />
         <SourcesCard isAdmin={isAdmin} />
+        <WebhooksCard isAdmin={isAdmin} />
         {isAdmin && <ExpiringKeysCard />}
         {isAdmin && <AuditCard />}
       </SimpleGrid>

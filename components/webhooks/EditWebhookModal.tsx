@@ -1,0 +1,113 @@
+"use client";
+import { useConsoleUser } from "@/components/console/console-user";
+import { EditConflict, FieldChanges } from "@/components/forms/EditConflict";
+import { FormModal } from "@/components/forms/FormModal";
+import { useFieldConflict } from "@/components/forms/useFieldConflict";
+import { useFormSubmit } from "@/components/forms/useFormSubmit";
+import { useFormValues } from "@/components/forms/useFormValues";
+import { endpointUrl } from "@/lib/client/api";
+import { endpoints } from "@/lib/client/endpoints";
+import { writesSince } from "@/lib/client/hooks/audit";
+import { useUpdateWebhook, useWebhook, type WebhookData } from "@/lib/client/hooks/webhooks";
+import type { ScopeKind } from "@/lib/contracts/scope";
+import { sameJson } from "@/lib/shared/same-json";
+import { type EventChoice, WEBHOOK_FIELDS, WebhookFields, type WebhookFieldValues } from "./WebhookFields";
+
+/** The fields of a webhook this form edits and merges. */
+const editedOf = (webhook: WebhookData): WebhookFieldValues => ({
+  url: webhook.url,
+  description: webhook.description ?? "",
+  // The server answers only the types it takes.
+  events: webhook.events as EventChoice[],
+});
+const LABELS = { url: "URL", description: "Description", events: "Events" };
+
+interface Props {
+  scope: ScopeKind;
+  /** The webhook to edit; the dialog is open while it is set, built afresh for each so its fields start from it. */
+  webhook: WebhookData | null;
+  onClose: () => void;
+}
+
+export function EditWebhookModal({ scope, webhook, onClose }: Props) {
+  return webhook ? <EditWebhookForm key={webhook.id} scope={scope} webhook={webhook} onClose={onClose} /> : null;
+}
+
+/**
+ * Changes a webhook's url, description or events, written against the version it was opened
+ * from; someone else's change meanwhile is shown, to merge, overwrite or take.
+ */
+function EditWebhookForm({ scope, webhook, onClose }: { scope: ScopeKind; webhook: WebhookData; onClose: () => void }) {
+  const update = useUpdateWebhook(scope);
+  const form = useFormSubmit(WEBHOOK_FIELDS);
+  const fields = useFormValues(editedOf(webhook));
+  const params = { webhook_id: webhook.id };
+  const now = useWebhook(scope, webhook.id);
+  const isAdmin = useConsoleUser().role === "admin";
+  const edit = useFieldConflict({
+    row: webhook,
+    now: now.data,
+    fieldsOf: editedOf,
+    readNow: async () => {
+      const read = await now.refetch();
+      return read.error?.status === 404 ? null : (read.data ?? null);
+    },
+    // Only admins may read the audit log: for anyone else who changed it is not known, and not asked.
+    writesSince: async (shown) =>
+      isAdmin ? writesSince(endpointUrl(endpoints.webhooks[scope].update, { params }), shown.updated_at) : null,
+  });
+  const mine = { ...fields.values, url: fields.values.url.trim(), description: fields.values.description.trim() };
+
+  const submit = async (overwrite = false) => {
+    // Only what changed is sent.
+    const from = overwrite && edit.conflict?.theirs ? editedOf(edit.conflict.theirs) : edit.base;
+    const body = {
+      ...(mine.url !== from.url && { url: mine.url }),
+      ...(mine.description !== from.description && { description: mine.description || null }),
+      ...(!sameJson(mine.events, from.events) && { events: mine.events }),
+    };
+    const written = await form.submit(() => edit.save((ifMatch) => update.mutateAsync({ params, body, ifMatch }), { overwrite }));
+    if (written) onClose();
+  };
+  const load = (values: WebhookFieldValues) => {
+    fields.set("url", values.url);
+    fields.set("description", values.description);
+    fields.set("events", values.events);
+  };
+
+  return (
+    <FormModal
+      opened
+      onClose={onClose}
+      title="Edit webhook"
+      size="lg"
+      submitLabel="Save webhook"
+      form={form}
+      onSubmit={() => submit()}
+      dirty={fields.dirty}
+    >
+      {edit.conflict && (
+        <EditConflict
+          what="webhook"
+          authors={edit.conflict.authors}
+          base={edit.base}
+          mine={mine}
+          theirs={edit.conflict.theirs && editedOf(edit.conflict.theirs)}
+          changes={edit.conflict.theirs && <FieldChanges labels={LABELS} before={edit.base} after={editedOf(edit.conflict.theirs)} />}
+          titleOf={(c) => LABELS[c.path as keyof typeof LABELS] ?? c.path}
+          onMerge={(merged) => {
+            load(merged);
+            edit.standOnTheirs();
+          }}
+          onOverwrite={edit.conflict.theirs ? () => void submit(true) : undefined}
+          onDiscard={() => {
+            if (edit.conflict?.theirs) load(editedOf(edit.conflict.theirs));
+            edit.standOnTheirs();
+          }}
+          busy={form.busy}
+        />
+      )}
+      <WebhookFields scope={scope} values={fields.values} set={fields.set} fieldError={form.fieldError} />
+    </FormModal>
+  );
+}
