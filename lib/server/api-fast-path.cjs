@@ -196,6 +196,12 @@ function createApiFastPath({ distDir, hostname, port }) {
     const response = await handler(request, { params: route.hasParams ? Promise.resolve(params) : undefined });
     if (!(response instanceof Response)) throw new Error(`${route.key} answered ${req.method} with no Response`);
     await sendResponse(req, res, response);
+    // A body the handler left unread (a 413 before reading, a partly read one): read to its end
+    // and dropped, as Node does for a request nobody read, so the connection serves the next one.
+    if (!req.complete) {
+      req.removeAllListeners("data");
+      req.resume();
+    }
   }
 
   return { serve, reason: null };
