@@ -1,7 +1,10 @@
 // The floor for the API's reads: node:http + postgres.js answering GET /ext/svc/me, GET one
-// template and a filtered page of templates with the same SQL, the same key check and as many
-// connections as the app (lib/services/identity/authenticate.ts, lib/services/templates/templates.ts),
-// and nothing else: no framework, no validation, no cache. Started by bench/throughput.ts: PORT,
+// template, a filtered page of templates and a bank's policy resolve with the same SQL, the same
+// key check and as many connections as the app (lib/services/identity/authenticate.ts,
+// lib/services/templates/templates.ts, lib/services/policy/policy.ts), and nothing else: no
+// framework, no validation, no cache. The resolve answers the stored document: the resolution
+// itself is a pure function of the document and the query (lib/contracts/policy/resolve.ts).
+// Started by bench/throughput.ts (two workers, bench/cluster.mjs): PORT,
 // DATABASE_URL, DATABASE_POOL_SIZE, CURSOR_KEY (hex), and
 // TEMPLATE_JSON_SQL: the app's presenter of a template as the SQL expression its hot reads send
 // (templateJson, lib/services/templates/template-fields.ts), so this server has no copy of its own.
@@ -69,6 +72,15 @@ createServer(async (req, res) => {
       const context = JSON.stringify(["personal", actor.userId, null, tag]);
       const next = rows.length > limit ? JSON.stringify(encodeCursor(page[page.length - 1].id, context)) : "null";
       return sendText(res, 200, `{"templates":[${page.map((row) => row.json).join(",")}],"next_cursor":${next}}`);
+    }
+    const policy = /^\/ext\/svc\/banks\/([^/]+)\/policy\/resolve$/.exec(url.pathname);
+    if (policy) {
+      // The owner check, then the document, as the app's two reads (lib/services/banks/access.ts).
+      const bankId = decodeURIComponent(policy[1]);
+      const [bank] = await sql`select owner from banks where id = ${bankId}`;
+      if (actor.role !== "admin" && bank?.owner !== actor.userId) return send(res, 403, { status: 403 });
+      const [row] = await sql`select document from bank_policies where bank_id = ${bankId}`;
+      return row ? send(res, 200, row.document) : send(res, 404, { status: 404 });
     }
     const one = /^\/ext\/svc\/me\/templates\/([^/]+)$/.exec(url.pathname);
     if (one) {

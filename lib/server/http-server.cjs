@@ -15,6 +15,8 @@
 //   405 method-not-allowed with the path's Allow;
 // - bounds connections per client address and in all, and answers what Node's parser refuses
 //   (headers over 16 KiB, a malformed request) with problem+json (connections.cjs);
+// - answers the API (/ext/svc/) itself, with the very handlers its route files export, without
+//   Next's per-request machinery (api-fast-path.cjs; API_FAST_PATH=0 leaves it to Next);
 // - writes one JSON line for everything the process prints, Next's console output included (server-log.cjs);
 // - runs WEB_CONCURRENCY worker processes with DATABASE_URL (the embedded PGlite is owned by one
 //   process), restarts a worker that dies, replaces one that cannot reach the database while
@@ -29,6 +31,7 @@ const fs = require("node:fs");
 const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
+const { createApiFastPath } = require("./api-fast-path.cjs");
 const { answerClientErrors, connectionLimitsFrom, limitConnections } = require("./connections.cjs");
 const { log, routeConsoleToLog } = require("./server-log.cjs");
 
@@ -185,6 +188,8 @@ async function runWorker() {
   const next = require("next");
   const app = next({ dev: false, dir, hostname, port, conf: config });
   const handle = app.getRequestHandler();
+  /** The API's fast path once Next is prepared, unless API_FAST_PATH=0 (or the build has no routes it can serve). */
+  let serveApi = null;
 
   let stopping = false;
   const server = http.createServer(
@@ -221,7 +226,8 @@ async function runWorker() {
       }
       const declared = Number(req.headers["content-length"]);
       if (!isApi && declared > MAX_DECLARED_BODY_BYTES) return refuse(res, 413, "Payload Too Large: at most 1 MiB.");
-      handle(req, res).catch((error) => {
+      const served = isApi && serveApi ? serveApi(req, res, pathname) : null;
+      (served ?? handle(req, res)).catch((error) => {
         log("error", "the request handler failed", { err: String(error?.stack ?? error) });
         if (!res.headersSent) refuse(res, 500, "Internal Server Error");
         else res.destroy();
@@ -258,6 +264,11 @@ async function runWorker() {
   if (cluster.isWorker) process.on("disconnect", stop);
 
   await app.prepare();
+  if (process.env.API_FAST_PATH !== "0") {
+    const fastPath = createApiFastPath({ distDir: path.join(dir, ".next"), hostname, port });
+    serveApi = fastPath.serve;
+    if (fastPath.reason) log("warn", "the API is served through Next's router", { reason: fastPath.reason });
+  }
   await new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, hostname, resolve);

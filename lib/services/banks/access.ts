@@ -27,7 +27,12 @@ export async function assertMayManageBank(
   { bankId, hold = false }: { bankId: string; hold?: boolean },
 ): Promise<void> {
   if (ctx.actor.role === "admin") return;
-  const owner = await bankOwner(ctx.db, bankId, hold);
+  assertManages(ctx, bankId, await bankOwner(ctx.db, bankId, hold));
+}
+
+/** assertMayManageBank with the bank's owner already read (undefined: no such bank). */
+export function assertManages(ctx: ServiceContext, bankId: string, owner: string | null | undefined): void {
+  if (ctx.actor.role === "admin") return;
   if (owner === undefined || owner !== ctx.actor.userId) {
     throw forbidden(`You may not manage bank ${bankId}: only its owner or an admin may.`);
   }

@@ -1,8 +1,9 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { bankPolicies } from "@/db/schema";
+import { prepared } from "@/db/prepared";
+import { bankPolicies, banks } from "@/db/schema";
 import { conflict, notFound } from "@/lib/contracts/errors";
 import { resolvePolicy } from "@/lib/contracts/policy/resolve";
 import {
@@ -13,7 +14,7 @@ import {
   type RestoredPolicy,
 } from "@/lib/contracts/policy/schemas";
 import { issuesToFieldErrors } from "@/lib/contracts/validation";
-import { assertMayManageBank } from "@/lib/services/banks/access";
+import { assertManages, assertMayManageBank } from "@/lib/services/banks/access";
 import { findPolicyChange, holdPolicyLock, recordPolicyChange } from "@/lib/services/banks/history";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
 import { checkPrecondition } from "@/lib/services/preconditions";
@@ -42,10 +43,24 @@ async function findPolicy(db: Database, bankId: string): Promise<BankPolicyResul
 
 /** The stored policy of a bank; 404 when it has none. */
 export async function getPolicy(ctx: ServiceContext, { bankId }: PolicyInput): Promise<BankPolicyResult> {
-  await assertMayManageBank(ctx, { bankId });
-  const policy = await findPolicy(ctx.db, bankId);
-  if (!policy) throw noPolicy(bankId);
-  return policy;
+  // One round trip for the permission and the document (a gateway resolves a policy per message).
+  const query = prepared(ctx.db, "policy_with_owner", () =>
+    ctx.db
+      .select({
+        owner: sql<string | null>`(select ${banks.owner} from ${banks} where ${banks.id} = ${sql.placeholder("bankId")})`,
+        document:
+          sql<PolicyDocument | null>`(select ${bankPolicies.document} from ${bankPolicies} where ${bankPolicies.bankId} = ${sql.placeholder("bankId")})`.mapWith(
+            bankPolicies.document,
+          ),
+      })
+      .from(sql`(select 1) as one`)
+      .prepare("policy_with_owner"),
+  );
+  const [row] = await query.execute({ bankId });
+  assertManages(ctx, bankId, row?.owner ?? undefined);
+  if (!row?.document) throw noPolicy(bankId);
+  // Only validated documents are ever written, so the stored shape is a PolicyDocument.
+  return { bank_id: bankId, document: row.document as PolicyDocument };
 }
 
 /** Creates or replaces the policy (PUT is an upsert); answers with what was stored. */

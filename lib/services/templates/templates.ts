@@ -3,6 +3,7 @@ import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Database, rawStatement } from "@/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "@/db/errors";
+import { prepared } from "@/db/prepared";
 import { templates } from "@/db/schema";
 import { conflict, invalidField, notFound } from "@/lib/contracts/errors";
 import type { OwnerScope } from "@/lib/contracts/scope";
@@ -27,26 +28,6 @@ const describeScope = (scope: OwnerScope) => (scope.kind === "personal" ? "You h
 
 /** The 404 of a missing template — also of another user's, which must look exactly like a missing one. */
 export const missingTemplate = (scope: OwnerScope, id: string) => notFound(`${describeScope(scope)} with id ${id}.`);
-
-/*
- * The hot reads (GET one template, a page of the list) are prepared once per database and
- * filter combination: building a query with drizzle on every request cost more CPU than
- * PostgreSQL spent answering it. Placeholders carry the values; the SQL is what it was.
- */
-const preparedByDatabase = new WeakMap<Database, Map<string, unknown>>();
-function prepared<T>(db: Database, key: string, build: () => T): T {
-  let byKey = preparedByDatabase.get(db);
-  if (!byKey) {
-    byKey = new Map();
-    preparedByDatabase.set(db, byKey);
-  }
-  let query = byKey.get(key) as T | undefined;
-  if (!query) {
-    query = build();
-    byKey.set(key, query);
-  }
-  return query;
-}
 
 /** `templatesIn` with placeholders `kind` and (unless server scope) `owner`. */
 const inScopePlaceholders = (ownerIsNull: boolean) =>
