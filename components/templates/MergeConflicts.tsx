@@ -28,6 +28,8 @@ export interface SideNames {
   theirsOwn: string;
   /** A path the other side deleted. */
   theirsDeleted: string;
+  /** My side's heading and choice; "Mine" when not given. */
+  mine?: string;
 }
 
 const UPDATE_SIDES: SideNames = {
@@ -41,7 +43,7 @@ const SideNamesContext = createContext(UPDATE_SIDES);
 
 const sidesOf = (names: SideNames): { side: Side; label: string }[] => [
   { side: "base", label: names.base },
-  { side: "local", label: "Mine" },
+  { side: "local", label: names.mine ?? "Mine" },
   { side: "upstream", label: names.theirs },
 ];
 
@@ -226,7 +228,7 @@ function ConflictCard({
         )}
         <Radio.Group label={`Keep for ${title}`} value={choice?.take ?? null} onChange={choose}>
           <Group gap="lg" mt={4}>
-            <Radio value="local" label="Mine" />
+            <Radio value="local" label={names.mine ?? "Mine"} />
             <Radio value="upstream" label={names.theirs} />
             <Radio value="value" label="An edited value" />
           </Group>
