@@ -1,5 +1,21 @@
 "use client";
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, List, Modal, Progress, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  List,
+  Modal,
+  Progress,
+  Stack,
+  Switch,
+  Text,
+  ThemeIcon,
+  Title,
+} from "@mantine/core";
 import { IconAlertTriangle, IconArrowBackUp, IconCheck, IconX } from "@tabler/icons-react";
 import Link from "next/link";
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from "react";
@@ -232,7 +248,7 @@ function RolloutSteps({
       <Stack data-testid="rollout-choose">
         {warningAlert}
         <BankChoice banks={waiting} chosen={chosen} onChange={setChosen} />
-        <Checkbox
+        <Switch
           checked={merge}
           onChange={(event) => setMerge(event.currentTarget.checked)}
           label="Keep each bank's own edits (merge)"
