@@ -110,8 +110,9 @@ test("a bank's own edit kept through a merged rollout, a conflict resolved per p
   const conflicted = groups.filter({ hasText: `${CONFLICTING}: 1 conflict to choose` });
   const conflict = conflicted.getByTestId("merge-conflict");
   await expect(conflict).toHaveAttribute("data-path", "manifest.directives[1].content");
-  await expect(conflict.getByTestId("conflict-local")).toContainText("Cite the source, with a link.");
-  await expect(conflict.getByTestId("conflict-upstream")).toContainText("Cite every source.");
+  // Each side's own words are marked, and said to screen readers.
+  await expect(conflict.getByTestId("conflict-local")).toContainText("[only in this bank's: , with a link]");
+  await expect(conflict.getByTestId("conflict-upstream")).toContainText("only in the template's: every");
   await expect(dialog.getByTestId("rollout-unresolved")).toContainText("1 bank has conflicts not all chosen");
   await conflict.getByRole("radio", { name: "The template's" }).check();
   await expect(conflicted.getByTestId("rollout-conflicts-chosen")).toHaveText("1 of 1 conflict chosen");

@@ -62,6 +62,7 @@ const BANK_SIDES: SideNames = {
   theirsOwn: "the template's",
   theirsDeleted: "removed by the template",
   mine: "This bank's",
+  mineOwn: "this bank's",
 };
 
 /** The bank's content as a manifest, which names the entries that conflict paths point into. */

@@ -190,10 +190,11 @@ function RolloutSteps({
     return { resolutions: resolved ? resolutionList(resolved) : [] };
   };
 
+  /** Whether each conflict the preview found for a bank has a choice its apply can send. */
+  const resolved = (bankId: string) => conflictsOf(bankId).length > 0 && mergeFor(bankId).resolutions.length > 0;
+
   /** Banks whose conflicts are not all chosen: their apply is refused and reported, the others go on. */
-  const unresolved = previews.filter(
-    (outcome) => conflictsOf(outcome.bankId).length > 0 && mergeFor(outcome.bankId).resolutions.length === 0,
-  ).length;
+  const unresolved = previews.filter((outcome) => conflictsOf(outcome.bankId).length > 0 && !resolved(outcome.bankId)).length;
 
   const choose = (bankId: string, path: string, choice: MergeChoice) =>
     setChoices((map) => new Map(map).set(bankId, { ...map.get(bankId), [path]: choice }));
@@ -268,7 +269,8 @@ function RolloutSteps({
   }
 
   if (stage === "previewing" || stage === "previewed") {
-    const failedPreviews = previews.filter((outcome) => !outcome.applied);
+    // A bank whose conflicts are all chosen is no longer expected to fail.
+    const failedPreviews = previews.filter((outcome) => !outcome.applied && !resolved(outcome.bankId));
     const groups = groupPreviews(previews, merge ? facts : undefined);
     return (
       <Stack data-testid="rollout-preview">
