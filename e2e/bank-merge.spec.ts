@@ -49,7 +49,8 @@ const directive = (bank: BankAnswer, name: string) => bank.directives.find((d) =
 async function overlayBoth(page: Page, name: string) {
   await overlayScreenshot(page, name);
   await page.setViewportSize(MOBILE);
-  expect(await sidewaysProblems(page)).toEqual([]);
+  // Measured once the page has laid itself out again at the new width.
+  await expect.poll(() => sidewaysProblems(page)).toEqual([]);
   await overlayScreenshot(page, name);
   await page.setViewportSize(DESKTOP);
 }

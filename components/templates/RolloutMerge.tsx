@@ -39,8 +39,9 @@ export function KeptByMerge({ kept }: { kept: KeptEdits | null }) {
   return (
     <Stack gap={4} data-testid="rollout-kept">
       <Text size="sm" fw={500}>
-        The merge keeps the bank's own {plural(items.length, "edit")} (an apply without merge would overwrite{" "}
-        {items.length === 1 ? "it" : "them"}):
+        {items.length === 1
+          ? "The merge keeps the bank's own edit (an apply without merge would overwrite it):"
+          : `The merge keeps the bank's ${items.length} own edits (an apply without merge would overwrite them):`}
       </Text>
       <List size="sm" spacing={2}>
         {items.map((item) => (
