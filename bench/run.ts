@@ -6,9 +6,10 @@
 // (bench/throughput.ts), and the marketplace report (bench/marketplace.ts).
 // The large-import case (bench/imports.ts, a manifest at its limits into the embedded store) runs
 // after the list queries, on the same databases, then the rollout case (bench/rollout.ts: 20 and
-// 200 banks, time per bank). With BENCH_DATABASE_URL, the webhook case (bench/webhooks.ts: 1,000 events
-// delivered while the API answers reads). BENCH_ONLY=queries|imports|rollout|throughput|webhooks|marketplace
-// runs one part.
+// 200 banks, time per bank) and the merged rollout case (the same banks each edited in place, rolled
+// out with merge). With BENCH_DATABASE_URL, the webhook case (bench/webhooks.ts: 1,000 events
+// delivered while the API answers reads).
+// BENCH_ONLY=queries|imports|rollout|merged-rollout|throughput|webhooks|marketplace runs one part.
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "@/db/client";
@@ -81,6 +82,7 @@ async function main() {
   if (!only || only === "queries") ok = (await queryBench(serverUrl)) && ok;
   if (!only || only === "imports") ok = (await importBench(serverUrl)) && ok;
   if (!only || only === "rollout") ok = (await rolloutBench(serverUrl)) && ok;
+  if (!only || only === "merged-rollout") ok = (await rolloutBench(serverUrl, "merged")) && ok;
   if ((!only || only === "throughput") && serverUrl) {
     const { throughputReport } = await import("./throughput");
     ok = (await throughputReport(serverUrl)) && ok;

@@ -531,6 +531,12 @@ for (const size of [DESKTOP, MOBILE]) {
               await dialog.getByRole("button", { name: "Preview 1 bank" }).click();
               await expect(dialog.getByRole("button", { name: /^Apply/ })).toBeEnabled();
               await check(page, "rollout dialog, previewed");
+              // Again, keeping the bank's own edits (issue 36): what the merge keeps is said too.
+              await dialog.getByRole("button", { name: "Change the banks" }).click();
+              await dialog.getByRole("switch", { name: "Keep each bank's own edits (merge)" }).check();
+              await dialog.getByRole("button", { name: "Preview 1 bank" }).click();
+              await expect(dialog.getByRole("button", { name: /^Apply/ })).toBeEnabled();
+              await check(page, "rollout dialog, previewed with merge");
             },
           },
         );
@@ -671,6 +677,13 @@ for (const size of [DESKTOP, MOBILE]) {
         // Edits in place: the config's form and JSON, and an entry's editor.
         await checkDialog(page, page.getByRole("button", { name: "Edit config" }), `Edit the config of ${bank}`);
         await checkDialog(page, page.getByRole("button", { name: "Add directive" }), `Add a directive to ${bank}`);
+        // A restore from the History (issue 36): its dry run first.
+        await checkDialog(page, page.getByRole("button", { name: "Restore this" }).last(), "Restore the bank's content", {
+          more: async (dialog) => {
+            await expect(dialog.getByTestId("bank-restore-preview").or(dialog.getByTestId("bank-restore-problem"))).toBeVisible();
+            await check(page, "restore dialog, previewed");
+          },
+        });
         if (!phone) return;
         // At 390 px bank config keys wrap between words only: "disposition_empathy" may break after
         // its "_", so a key is at least as wide as "disposition_".

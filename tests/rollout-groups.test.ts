@@ -1,6 +1,6 @@
 // The rollout preview's groups (issue 33): banks whose dry run came out the same are one group.
 import { describe, expect, it } from "vitest";
-import { groupHeading, groupPreviews } from "@/components/templates/rollout-groups";
+import { groupHeading, groupPreviews, keptByMerge, type MergeFacts } from "@/components/templates/rollout-groups";
 import type { BankRolloutOutcome } from "@/lib/client/hooks/banks";
 
 const changes = (content: string) => ({
@@ -60,5 +60,63 @@ describe("groupPreviews", () => {
     const unchanged = previewed("b-1", "new");
     unchanged.result!.changes = { config: [], mental_models: [], directives: [] };
     expect(groupHeading(groupPreviews([unchanged])[0]!)).toBe("b-1: nothing changes");
+  });
+});
+
+describe("a merged rollout's preview (issue 36)", () => {
+  const directive = (content: string) => ({ name: "Cite", content });
+
+  it("keeps what the apply without merge would overwrite and the merge leaves or writes otherwise", () => {
+    const plain = {
+      config: [
+        { field: "retain_mission", before: "Mine.", after: "Theirs." },
+        { field: "disposition_empathy", before: 2, after: 4 },
+      ],
+      mental_models: [
+        { id: "facts", change: "update" as const, before: { id: "facts", name: "Mine" }, after: { id: "facts", name: "Facts" } },
+      ],
+      directives: [{ name: "Cite", change: "update" as const, before: directive("mine"), after: directive("theirs") }],
+    };
+    const merged = {
+      config: [{ field: "disposition_empathy", before: 2, after: 4 }],
+      mental_models: [],
+      directives: [{ name: "Cite", change: "update" as const, before: directive("mine"), after: { ...directive("mine"), priority: 2 } }],
+    };
+    expect(keptByMerge(plain, merged)).toEqual({ config: ["retain_mission"], mentalModels: ["facts"], directives: ["Cite"] });
+    expect(keptByMerge(plain, plain)).toEqual({ config: [], mentalModels: [], directives: [] });
+  });
+
+  it("groups banks by what the merge keeps too, and gives a bank with conflicts a group of its own", () => {
+    const kept = { config: [], mentalModels: [], directives: ["Cite"] };
+    const facts = new Map<string, MergeFacts>([
+      ["b-1", { editedHere: true, kept }],
+      ["b-2", { editedHere: false, kept: { ...kept, directives: [] } }],
+      ["b-3", { editedHere: true, kept }],
+    ]);
+    const conflict = { path: "manifest.directives[0].content", base: "a", local: "b", upstream: "c", missing: [] };
+    const conflicting = (bankId: string): BankRolloutOutcome => ({
+      bankId,
+      applied: false,
+      result: {
+        bank_id: bankId,
+        applied: false,
+        import_result: null,
+        changes: null,
+        problem: { type: "urn:x:merge-conflict", title: "Merge conflict", status: 409, detail: "both changed", conflicts: [conflict] },
+      },
+      reason: "409 Merge conflict: both changed",
+    });
+    const groups = groupPreviews(
+      [previewed("b-1", "new"), previewed("b-2", "new"), previewed("b-3", "new"), conflicting("b-4"), conflicting("b-5")],
+      facts,
+    );
+    expect(groups.map((group) => [group.bankIds, groupHeading(group)])).toEqual([
+      [["b-4"], "b-4: 1 conflict to choose"],
+      [["b-5"], "b-5: 1 conflict to choose"],
+      [["b-1", "b-3"], "2 banks get the same 2 changes"],
+      [["b-2"], "b-2 gets 2 changes"],
+    ]);
+    expect(groups[0]!.conflicts).toEqual([conflict]);
+    expect(groups[2]!.merge).toEqual({ editedHere: true, kept });
   });
 });

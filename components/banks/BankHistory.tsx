@@ -2,6 +2,7 @@
 import { Anchor, Button, Code, Collapse, Stack, Text } from "@mantine/core";
 import Link from "next/link";
 import { Suspense, useId, useState } from "react";
+import { lazyModal } from "@/components/console/lazy";
 import { ResourceTable } from "@/components/console/ResourceTable";
 import { EmptyList, ErrorState, LoadingState } from "@/components/console/states";
 import { Table } from "@/components/console/Table";
@@ -14,6 +15,9 @@ import type { ImportResult } from "@/lib/contracts/banks/schemas";
 import { plural } from "@/lib/shared/plural";
 import { policyHistoryHref } from "./links";
 import { type HistoryEntry, type PolicyChange, policyChangeKind, versionLeftBy } from "./policy/policy-change";
+import type { RestoreTarget } from "./RestoreBankModal";
+
+const RestoreBankModal = lazyModal(() => import("./RestoreBankModal").then((m) => m.RestoreBankModal));
 
 /** What one import did, in a line: "config; 2 mental models created, 1 updated; 1 directive created". */
 function importSummary(result: ImportResult): string {
@@ -48,10 +52,13 @@ function policyChangeDid(change: PolicyChange, restored: PolicyChange | undefine
 
 /**
  * Every template applied to the bank through this server and every change of its policy, newest
- * first; a policy change links to the policy's History tab, which shows what it changed.
+ * first; a policy change links to the policy's History tab, which shows what it changed. Each entry
+ * that left content (an import, an edit, a restore) offers "Restore this" (CONTRACT §21), its changes
+ * previewed first.
  */
 export function BankHistory({ bankId }: { bankId: string }) {
   const history = useBankHistory(bankId);
+  const [restoring, setRestoring] = useState<RestoreTarget | null>(null);
   if (history.isPending) return <LoadingState label="Loading the history…" />;
   if (history.isError) return <ErrorState title="Could not load the history" error={history.error} onRetry={() => history.refetch()} />;
   const { entries } = history.data;
@@ -65,47 +72,50 @@ export function BankHistory({ bankId }: { bankId: string }) {
   }
   const policyChanges = new Map(entries.flatMap((entry) => (entry.kind === "policy" ? [[entry.id, entry] as const] : [])));
   return (
-    // On phones each entry is a card: what it did needs the whole width.
-    <ResourceTable
-      minWidth={640}
-      stacked
-      verticalSpacing="xs"
-      testId="bank-history"
-      caption="Templates applied to this bank and changes of its policy, newest first"
-      columns={[{ label: "When" }, { label: "What" }, { label: "By" }, { label: "What it did" }]}
-    >
-      {entries.map((entry) =>
-        entry.kind === "import" ? (
-          <ImportRow key={entry.id} entry={entry} />
-        ) : entry.kind === "edit" ? (
-          <ContentRow
-            key={entry.id}
-            at={entry.at}
-            what="Edited here"
-            actor={entry.actor}
-            did={editDid(entry)}
-            testId="bank-history-edit"
-            change={entry}
-          />
-        ) : entry.kind === "restore" ? (
-          <ContentRow
-            key={entry.id}
-            at={entry.at}
-            what="Restored"
-            actor={entry.actor}
-            did={restoredWhat(entry)}
-            testId="bank-history-restore"
-          />
-        ) : (
-          <PolicyRow
-            key={entry.id}
-            bankId={bankId}
-            entry={entry}
-            restored={entry.restored_from === null ? undefined : policyChanges.get(entry.restored_from)}
-          />
-        ),
-      )}
-    </ResourceTable>
+    <>
+      {/* On phones each entry is a card: what it did needs the whole width. */}
+      <ResourceTable
+        minWidth={640}
+        stacked
+        verticalSpacing="xs"
+        testId="bank-history"
+        caption="Templates applied to this bank and changes of its policy, newest first"
+        columns={[{ label: "When" }, { label: "What" }, { label: "By" }, { label: "What it did" }]}
+      >
+        {entries.map((entry) =>
+          entry.kind === "import" ? (
+            <ImportRow
+              key={entry.id}
+              entry={entry}
+              onRestore={() => setRestoring({ id: entry.id, what: `the apply of ${entry.template}`, at: entry.applied_at })}
+            />
+          ) : entry.kind !== "policy" ? (
+            <ContentRow
+              key={entry.id}
+              entry={entry}
+              onRestore={() => setRestoring({ id: entry.id, what: `this ${entry.kind}`, at: entry.at })}
+            />
+          ) : (
+            <PolicyRow
+              key={entry.id}
+              bankId={bankId}
+              entry={entry}
+              restored={entry.restored_from === null ? undefined : policyChanges.get(entry.restored_from)}
+            />
+          ),
+        )}
+      </ResourceTable>
+      <RestoreBankModal opened={restoring !== null} bankId={bankId} target={restoring} onClose={() => setRestoring(null)} />
+    </>
+  );
+}
+
+/** "Restore this": the bank's content put back as it was right after this entry, once its changes are seen. */
+function RestoreButton({ onRestore }: { onRestore: () => void }) {
+  return (
+    <Button size="compact-xs" variant="subtle" w="fit-content" onClick={onRestore} data-testid="bank-history-restore-this">
+      Restore this
+    </Button>
   );
 }
 
@@ -128,7 +138,7 @@ function appliedVersion(entry: Extract<HistoryEntry, { kind: "import" }>): strin
   return parts.length ? parts.join(", ") : null;
 }
 
-function ImportRow({ entry }: { entry: Extract<HistoryEntry, { kind: "import" }> }) {
+function ImportRow({ entry, onRestore }: { entry: Extract<HistoryEntry, { kind: "import" }>; onRestore: () => void }) {
   const version = appliedVersion(entry);
   return (
     <Table.Tr>
@@ -145,7 +155,10 @@ function ImportRow({ entry }: { entry: Extract<HistoryEntry, { kind: "import" }>
         <Text size="sm">{entry.actor}</Text>
       </Table.Td>
       <Table.Td data-label="What it did">
-        <Text size="sm">{importSummary(entry.import_result)}</Text>
+        <Stack gap={4}>
+          <Text size="sm">{importSummary(entry.import_result)}</Text>
+          <RestoreButton onRestore={onRestore} />
+        </Stack>
       </Table.Td>
     </Table.Tr>
   );
@@ -155,21 +168,13 @@ function ImportRow({ entry }: { entry: Extract<HistoryEntry, { kind: "import" }>
  * An edit or a restore of the bank's content: what it was, who, and what it did in words; an edit
  * (CONTRACT §21) also on request as a diff of before and after.
  */
-function ContentRow({
-  at,
-  what,
-  actor,
-  did,
-  testId,
-  change,
-}: {
-  at: string;
-  what: string;
-  actor: string;
-  did: string;
-  testId: string;
-  change?: { before: unknown; after: unknown };
-}) {
+function ContentRow({ entry, onRestore }: { entry: Extract<HistoryEntry, { kind: "edit" | "restore" }>; onRestore: () => void }) {
+  const { at, actor } = entry;
+  const edit = entry.kind === "edit";
+  const what = edit ? "Edited here" : "Restored";
+  const did = edit ? editDid(entry) : restoredWhat(entry);
+  const change = edit ? entry : undefined;
+  const testId = edit ? "bank-history-edit" : "bank-history-restore";
   const [open, setOpen] = useState(false);
   const diffId = useId();
   return (
@@ -210,6 +215,7 @@ function ContentRow({
               </Collapse>
             </>
           )}
+          <RestoreButton onRestore={onRestore} />
         </Stack>
       </Table.Td>
     </Table.Tr>

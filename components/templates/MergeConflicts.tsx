@@ -28,6 +28,10 @@ export interface SideNames {
   theirsOwn: string;
   /** A path the other side deleted. */
   theirsDeleted: string;
+  /** My side's heading and choice ("This bank's"); "Mine" when not given. */
+  mine?: string;
+  /** My side's, within a sentence ("this bank's"); "mine" when not given. */
+  mineOwn?: string;
 }
 
 const UPDATE_SIDES: SideNames = {
@@ -41,7 +45,7 @@ const SideNamesContext = createContext(UPDATE_SIDES);
 
 const sidesOf = (names: SideNames): { side: Side; label: string }[] => [
   { side: "base", label: names.base },
-  { side: "local", label: "Mine" },
+  { side: "local", label: names.mine ?? "Mine" },
   { side: "upstream", label: names.theirs },
 ];
 
@@ -61,7 +65,8 @@ const OWN_WORDS = {
 /** A text side's words, those the other side lacks marked. */
 function MarkedWords({ runs, side }: { runs: WordRun[]; side: "local" | "upstream" }) {
   const { Tag, className } = OWN_WORDS[side];
-  const said = side === "local" ? "only in mine" : `only in ${use(SideNamesContext).theirsOwn}`;
+  const names = use(SideNamesContext);
+  const said = `only in ${side === "local" ? (names.mineOwn ?? "mine") : names.theirsOwn}`;
   return runs.map((run, i) =>
     run.kind === "shared" ? (
       run.text
@@ -165,7 +170,7 @@ function ValueEditor({
       <Group gap="xs">
         {starts.map((side) => (
           <Button key={side} size="compact-xs" variant="subtle" onClick={() => onChange(editableText(conflict, side))}>
-            Start again from {side === "local" ? "mine" : names.theirsOwn}
+            Start again from {side === "local" ? (names.mineOwn ?? "mine") : names.theirsOwn}
           </Button>
         ))}
       </Group>
@@ -221,12 +226,12 @@ function ConflictCard({
         </SimpleGrid>
         {words && (
           <Text size="xs" c="dimmed">
-            Struck through: words only in mine. Underlined: words only in {names.theirsOwn}.
+            Struck through: words only in {names.mineOwn ?? "mine"}. Underlined: words only in {names.theirsOwn}.
           </Text>
         )}
         <Radio.Group label={`Keep for ${title}`} value={choice?.take ?? null} onChange={choose}>
           <Group gap="lg" mt={4}>
-            <Radio value="local" label="Mine" />
+            <Radio value="local" label={names.mine ?? "Mine"} />
             <Radio value="upstream" label={names.theirs} />
             <Radio value="value" label="An edited value" />
           </Group>

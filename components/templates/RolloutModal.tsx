@@ -1,17 +1,38 @@
 "use client";
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, List, Modal, Progress, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  List,
+  Modal,
+  Progress,
+  Stack,
+  Switch,
+  Text,
+  ThemeIcon,
+  Title,
+} from "@mantine/core";
 import { IconAlertTriangle, IconArrowBackUp, IconCheck, IconX } from "@tabler/icons-react";
 import Link from "next/link";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from "react";
+import type { z } from "zod";
 import { ImportChangesBody } from "@/components/banks/ImportPreview";
 import { bankHref } from "@/components/banks/links";
 import { type NewestVersion, rollbackWarning } from "@/components/banks/newest-version";
 import { ScrollRegion } from "@/components/console/ScrollRegion";
 import { SearchInput } from "@/components/console/SearchInput";
-import { type BankRolloutOutcome, useBankRollout } from "@/lib/client/hooks/banks";
+import { type BankRolloutOutcome, useBankRollout, useReadBank } from "@/lib/client/hooks/banks";
 import { matchesSearch } from "@/lib/client/search";
+import type { BankDetail } from "@/lib/contracts/banks/schemas";
+import { resolutionList } from "@/lib/contracts/templates/merge";
 import { plural } from "@/lib/shared/plural";
-import { groupHeading, groupPreviews, type PreviewGroup } from "./rollout-groups";
+import { type MergeChoice, resolutionsOf } from "./merge-choices";
+import { BankConflicts, EditedHereBadge, KeptByMerge } from "./RolloutMerge";
+import { groupHeading, groupPreviews, keptByMerge, type MergeFacts, type PreviewGroup } from "./rollout-groups";
 
 /** A bank the rollout may go to: its id and its name. */
 export interface RolloutBank {
@@ -35,6 +56,9 @@ interface RolloutModalProps {
  * dry run of those, grouped by identical changes; then Apply, bank by bank so the progress is real,
  * with each bank's result, an honest summary, a retry of just the banks that failed, and the banks
  * not chosen yet offered as the next wave. A rollback is said to be one at every step before Apply.
+ * With merge (CONTRACT §21, issue 36) each bank keeps its own edits: the preview marks the banks
+ * edited here, says what the merge keeps, and lists each bank's conflicts with a choice per path,
+ * sent with that bank's apply.
  */
 export function RolloutModal({ opened, onClose, template, newest, banks }: RolloutModalProps) {
   const version = newest ? `version ${newest.version}` : "the current version";
@@ -47,6 +71,8 @@ export function RolloutModal({ opened, onClose, template, newest, banks }: Rollo
 }
 
 type Stage = "choosing" | "previewing" | "previewed" | "applying" | "done";
+
+type Bank = z.output<typeof BankDetail>;
 
 /** Banks previewed per request: a dry run of 200 banks is 8 requests, each answering as soon as its banks are read. */
 const PREVIEW_STEP = 25;
@@ -82,7 +108,16 @@ function RolloutSteps({
   onClose: () => void;
 }) {
   const { rollout, refresh } = useBankRollout();
+  const readBank = useReadBank();
   const [stage, setStage] = useState<Stage>("choosing");
+  /** Whether each bank keeps its own edits (CONTRACT §21 merge). */
+  const [merge, setMerge] = useState(false);
+  /** With merge: each previewed bank's edits and what the merge keeps, by bank. */
+  const [facts, setFacts] = useState<Map<string, MergeFacts>>(new Map());
+  /** With merge: the banks as read for the preview (they name the entries conflicts are in). */
+  const [read, setRead] = useState<Map<string, Bank>>(new Map());
+  /** With merge: each bank's choice per conflicting path. */
+  const [choices, setChoices] = useState<Map<string, Record<string, MergeChoice>>>(new Map());
   /** The banks not yet in a wave, in the order listed: the choice is among these. */
   const [waiting, setWaiting] = useState<RolloutBank[]>(banks);
   /** This wave's banks: chosen, previewed, then applied. */
@@ -104,18 +139,65 @@ function RolloutSteps({
     };
   }, []);
 
+  /**
+   * A merged dry run of a step, with what sets it apart: the same banks without merge (what the merge
+   * keeps is where the two differ) and each bank read (whether it was edited here).
+   */
+  const previewMerge = async (step: string[]) => {
+    const [merged, plain, banksRead] = await Promise.all([
+      rollout(template, step, true, {}),
+      rollout(template, step, true),
+      Promise.all(step.map((bankId) => readBank(bankId).catch(() => null))),
+    ]);
+    const found = new Map<string, MergeFacts>();
+    const readNow = new Map<string, Bank>();
+    merged.forEach((outcome, i) => {
+      const mergedChanges = outcome.result?.changes;
+      const plainChanges = plain[i]?.result?.changes;
+      const bank = banksRead[i];
+      if (bank) readNow.set(outcome.bankId, bank);
+      found.set(outcome.bankId, {
+        editedHere: bank ? bank.locally_modified : null,
+        kept: mergedChanges && plainChanges ? keptByMerge(plainChanges, mergedChanges) : null,
+      });
+    });
+    setFacts((map) => new Map([...map, ...found]));
+    setRead((map) => new Map([...map, ...readNow]));
+    return merged;
+  };
+
   const preview = async () => {
     const run = ++previewRun.current;
     setStage("previewing");
     setPreviews([]);
+    setFacts(new Map());
     await eachStep(
       inSteps(wave, PREVIEW_STEP),
-      (step) => rollout(template, step, true),
+      (step) => (merge ? previewMerge(step) : rollout(template, step, true)),
       (found) => setPreviews((list) => [...list, ...found]),
       () => closed.current || previewRun.current !== run,
     );
     if (previewRun.current === run && !closed.current) setStage("previewed");
   };
+
+  /** The conflicts the preview found for a bank; none when it found none. */
+  const conflictsOf = (bankId: string) => previews.find((outcome) => outcome.bankId === bankId)?.result?.problem?.conflicts ?? [];
+
+  /** What a bank's apply sends with merge: the resolutions of its conflicts once each has a valid choice, else none (it then answers 409). */
+  const mergeFor = (bankId: string) => {
+    const conflicts = conflictsOf(bankId);
+    const resolved = conflicts.length ? resolutionsOf(conflicts, choices.get(bankId) ?? {}) : null;
+    return { resolutions: resolved ? resolutionList(resolved) : [] };
+  };
+
+  /** Whether each conflict the preview found for a bank has a choice its apply can send. */
+  const resolved = (bankId: string) => conflictsOf(bankId).length > 0 && mergeFor(bankId).resolutions.length > 0;
+
+  /** Banks whose conflicts are not all chosen: their apply is refused and reported, the others go on. */
+  const unresolved = previews.filter((outcome) => conflictsOf(outcome.bankId).length > 0 && !resolved(outcome.bankId)).length;
+
+  const choose = (bankId: string, path: string, choice: MergeChoice) =>
+    setChoices((map) => new Map(map).set(bankId, { ...map.get(bankId), [path]: choice }));
 
   const backToChoice = () => {
     previewRun.current++; // a preview still running stops
@@ -128,7 +210,7 @@ function RolloutSteps({
     setDoneInRun(0);
     await eachStep(
       targets.map((bankId) => [bankId]),
-      (step) => rollout(template, step, false),
+      (step) => rollout(template, step, false, merge ? mergeFor(step[0]!) : undefined),
       (found) => {
         setOutcomes((map) => {
           const next = new Map(map);
@@ -149,6 +231,7 @@ function RolloutSteps({
     setChosen(new Set(rest.map((bank) => bank.bank_id)));
     setOutcomes(new Map());
     setPreviews([]);
+    setChoices(new Map());
     setStage("choosing");
   };
 
@@ -166,6 +249,13 @@ function RolloutSteps({
       <Stack data-testid="rollout-choose">
         {warningAlert}
         <BankChoice banks={waiting} chosen={chosen} onChange={setChosen} />
+        <Switch
+          checked={merge}
+          onChange={(event) => setMerge(event.currentTarget.checked)}
+          label="Keep each bank's own edits (merge)"
+          description="Each bank keeps what was edited in it since its last apply and takes the template's other changes; where both changed the same thing you choose, bank by bank."
+          data-testid="rollout-merge"
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -179,21 +269,39 @@ function RolloutSteps({
   }
 
   if (stage === "previewing" || stage === "previewed") {
-    const failedPreviews = previews.filter((outcome) => !outcome.applied);
-    const groups = groupPreviews(previews);
+    // A bank whose conflicts are all chosen is no longer expected to fail.
+    const failedPreviews = previews.filter((outcome) => !outcome.applied && !resolved(outcome.bankId));
+    const groups = groupPreviews(previews, merge ? facts : undefined);
     return (
       <Stack data-testid="rollout-preview">
         {warningAlert}
         <Text size="sm">
-          A dry run of each bank chosen: what applying {template} would change. Nothing has been written yet.
+          A dry run of each bank chosen: what applying {template}
+          {merge ? " while keeping each bank's own edits" : ""} would change. Nothing has been written yet.
           {stage === "previewed" &&
             groups.length > 1 &&
             ` ${plural(previews.length, "bank")} in ${groups.length} groups: the banks of a group get the same changes.`}
         </Text>
         {stage === "previewing" && <StepProgress done={previews.length} total={wave.length} verb="Previewed" />}
         {groups.map((group, index) => (
-          <GroupCard key={group.bankIds[0]} group={group} template={template} index={index + 1} nameOf={nameOf} />
+          <GroupCard key={group.bankIds[0]} group={group} template={template} index={index + 1} nameOf={nameOf}>
+            {group.conflicts && (
+              <BankConflicts
+                bankId={group.bankIds[0]!}
+                bank={read.get(group.bankIds[0]!)}
+                conflicts={group.conflicts}
+                choices={choices.get(group.bankIds[0]!) ?? {}}
+                onChoose={(path, choice) => choose(group.bankIds[0]!, path, choice)}
+              />
+            )}
+          </GroupCard>
         ))}
+        {stage === "previewed" && unresolved > 0 && (
+          <Alert color="orange" icon={<IconAlertTriangle aria-hidden />} data-testid="rollout-unresolved">
+            {plural(unresolved, "bank has", "banks have")} conflicts not all chosen: {unresolved === 1 ? "it is" : "they are"} not applied
+            and {unresolved === 1 ? "is" : "are"} reported; the other banks roll out.
+          </Alert>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -360,11 +468,14 @@ function GroupCard({
   template,
   index,
   nameOf,
+  children,
 }: {
   group: PreviewGroup;
   template: string;
   index: number;
   nameOf: (bankId: string) => string;
+  /** What the group shows instead of its failure: a merge's conflicts, with their choices. */
+  children?: ReactNode;
 }) {
   const headingId = useId();
   const heading = groupHeading(group);
@@ -372,9 +483,12 @@ function GroupCard({
   return (
     <Card withBorder padding="md" component="section" aria-labelledby={headingId} data-testid="rollout-group">
       <Stack gap="sm">
-        <Title order={3} size="h4" id={headingId} style={{ wordBreak: "break-word" }}>
-          {heading}
-        </Title>
+        <Group gap="xs" wrap="wrap">
+          <Title order={3} size="h4" id={headingId} style={{ wordBreak: "break-word" }}>
+            {heading}
+          </Title>
+          <EditedHereBadge facts={group.merge} several={several} />
+        </Group>
         {several && (
           <details data-testid="rollout-group-banks">
             <summary style={{ cursor: "pointer" }}>
@@ -401,25 +515,27 @@ function GroupCard({
             </ScrollRegion>
           </details>
         )}
-        {group.preview ? (
-          <>
-            <Text size="sm" c="dimmed">
-              Applying {template} {several ? "updates each of these banks alike" : "updates this bank"}. Nothing has been written yet.
-            </Text>
-            <ImportChangesBody
-              result={group.preview.result}
-              changes={group.preview.changes}
-              dryRun
-              label={several ? `group ${index}` : group.bankIds[0]!}
-            />
-          </>
-        ) : (
-          <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Would fail">
-            <Text size="sm" style={{ wordBreak: "break-word" }}>
-              {group.reason}
-            </Text>
-          </Alert>
-        )}
+        {children ??
+          (group.preview ? (
+            <>
+              {group.merge && <KeptByMerge kept={group.merge.kept} />}
+              <Text size="sm" c="dimmed">
+                Applying {template} {several ? "updates each of these banks alike" : "updates this bank"}. Nothing has been written yet.
+              </Text>
+              <ImportChangesBody
+                result={group.preview.result}
+                changes={group.preview.changes}
+                dryRun
+                label={several ? `group ${index}` : group.bankIds[0]!}
+              />
+            </>
+          ) : (
+            <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title="Would fail">
+              <Text size="sm" style={{ wordBreak: "break-word" }}>
+                {group.reason}
+              </Text>
+            </Alert>
+          ))}
       </Stack>
     </Card>
   );

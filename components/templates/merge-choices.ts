@@ -88,17 +88,20 @@ const LISTS: Record<string, { label: string; key: string }> = {
   directives: { label: "Directive", key: KEYED_MANIFEST_LISTS.directives },
 };
 
+/** What names the entries a conflict's path points into: a template's content, or a bank's as a manifest. */
+type HasManifest = Pick<TemplateContent, "manifest"> | { manifest: Record<string, unknown> };
+
 /**
  * A conflict's path in words: "Name", "Directive “Be kind”: content", "Bank setting
  * retain_mission". An entry's index is in my manifest, or in upstream's when mine lacks it.
  */
-export function conflictTitle(conflict: MergeConflict, local: TemplateContent, upstream: TemplateContent): string {
+export function conflictTitle(conflict: MergeConflict, local: HasManifest, upstream: HasManifest): string {
   const [first, ...rest] = pathSegments(conflict.path, "");
   if (first !== "manifest") return Object.hasOwn(CONTENT_FIELDS, String(first)) ? CONTENT_FIELDS[first as ContentKey].label : conflict.path;
   const [part, index, ...within] = rest;
   const list = typeof part === "string" && Object.hasOwn(LISTS, part) ? LISTS[part]! : null;
   if (list && typeof index === "number") {
-    const entryOf = (content: TemplateContent) => (content.manifest[part as string] as Record<string, unknown>[] | undefined)?.[index];
+    const entryOf = (content: HasManifest) => (content.manifest[part as string] as Record<string, unknown>[] | undefined)?.[index];
     const entry = (within.length === 0 && conflict.missing.includes("local") ? undefined : entryOf(local)) ?? entryOf(upstream);
     const name = entry?.name ?? entry?.[list.key];
     const title = typeof name === "string" ? `${list.label} “${name}”` : `${list.label} ${index + 1}`;

@@ -29,6 +29,9 @@ export function LocalEditsNotice({ bank, edits }: { bank: z.output<typeof BankDe
   if (!bank.locally_modified || !applied) return null;
   const version = applied.template_version === null ? "the version" : `version ${applied.template_version}`;
   const wrote = `As ${version} of ${applied.template} wrote it`;
+  // The edits since that apply explain none of what differs: it was kept by that apply's merge, or put
+  // back by a restore, and neither entry says what it left different from the template's.
+  const unexplained = edits !== null && Object.values(edits.changed).every((keys) => keys.size === 0);
   return (
     <Alert
       color="grape"
@@ -42,7 +45,12 @@ export function LocalEditsNotice({ bank, edits }: { bank: z.output<typeof BankDe
           This bank&apos;s content was edited here after that template last wrote it; the entries marked &quot;changed here&quot; differ
           from what it wrote.
         </Text>
-        {edits ? (
+        {unexplained ? (
+          <Text size="sm" c="dimmed">
+            What differs was kept by that apply&apos;s merge or put back by a restore, whose history entries do not say what they left
+            different, so it cannot be shown here.
+          </Text>
+        ) : edits ? (
           <>
             <Button
               size="xs"

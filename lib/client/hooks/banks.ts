@@ -1,7 +1,8 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { z } from "zod";
 import type { RolloutBankResult } from "@/lib/contracts/banks/schemas";
+import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import { api } from "../api";
 import { endpoints } from "../endpoints";
 import { describeError } from "../problem";
@@ -23,36 +24,46 @@ export interface BankRolloutOutcome {
   reason: string | null;
 }
 
+/** A rollout that keeps each bank's local edits (CONTRACT §21), with the resolutions of the conflicts it names. */
+export interface RolloutMerge {
+  resolutions?: MergeResolutionEntry[];
+}
+
 /**
  * A rollout from the console in steps: one POST /banks/rollout per step, naming that step's banks
  * (`bank_ids`), so a progress bar can say how far it is; `refresh` afterwards shows the banks as they
- * are. A step whose request fails fails each of its banks with that reason.
+ * are. A step whose request fails fails each of its banks with that reason. With `merge`, each bank
+ * keeps its own edits; its conflicts left unresolved are its problem (409 merge-conflict).
  */
 export function useBankRollout() {
   const queryClient = useQueryClient();
-  const rollout = useCallback(async (template: string, bankIds: string[], dryRun: boolean): Promise<BankRolloutOutcome[]> => {
-    try {
-      const answer = await api.call(banks.rollout, {
-        query: { dry_run: dryRun ? "true" : "false" },
-        body: { template, bank_ids: bankIds },
-      });
-      const byBank = new Map(answer.results.map((result) => [result.bank_id, result]));
-      return bankIds.map((bankId) => {
-        const result = byBank.get(bankId);
-        if (!result) return { bankId, applied: false, result: null, reason: "The server's answer did not mention this bank." };
-        const { problem } = result;
-        return {
-          bankId,
-          applied: result.applied,
-          result,
-          reason: problem ? `${problem.status} ${problem.title}: ${problem.detail}` : null,
-        };
-      });
-    } catch (error) {
-      const reason = describeError(error);
-      return bankIds.map((bankId) => ({ bankId, applied: false, result: null, reason }));
-    }
-  }, []);
+  const rollout = useCallback(
+    async (template: string, bankIds: string[], dryRun: boolean, merge?: RolloutMerge): Promise<BankRolloutOutcome[]> => {
+      try {
+        const resolutions = merge?.resolutions?.length ? { resolutions: merge.resolutions } : {};
+        const answer = await api.call(banks.rollout, {
+          query: { dry_run: dryRun ? "true" : "false" },
+          body: { template, bank_ids: bankIds, ...(merge ? { merge: true, ...resolutions } : {}) },
+        });
+        const byBank = new Map(answer.results.map((result) => [result.bank_id, result]));
+        return bankIds.map((bankId) => {
+          const result = byBank.get(bankId);
+          if (!result) return { bankId, applied: false, result: null, reason: "The server's answer did not mention this bank." };
+          const { problem } = result;
+          return {
+            bankId,
+            applied: result.applied,
+            result,
+            reason: problem ? `${problem.status} ${problem.title}: ${problem.detail}` : null,
+          };
+        });
+      } catch (error) {
+        const reason = describeError(error);
+        return bankIds.map((bankId) => ({ bankId, applied: false, result: null, reason }));
+      }
+    },
+    [],
+  );
   const refresh = useCallback(
     () =>
       Promise.all(
@@ -101,7 +112,7 @@ export function useReadBankAgain() {
     async (bankId: string) => {
       const input = { params: { bank_id: bankId } };
       const [bank, history] = await Promise.all([
-        queryClient.fetchQuery({ queryKey: endpointQueryKey(banks.get, input), queryFn: () => api.call(banks.get, input), staleTime: 0 }),
+        readBankAfresh(queryClient, bankId),
         queryClient.fetchQuery({
           queryKey: endpointQueryKey(banks.history, input),
           queryFn: () => api.call(banks.history, input),
@@ -112,6 +123,18 @@ export function useReadBankAgain() {
     },
     [queryClient],
   );
+}
+
+/** A bank as it is now, not as cached; the cache takes the answer too. */
+function readBankAfresh(queryClient: QueryClient, bankId: string) {
+  const input = { params: { bank_id: bankId } };
+  return queryClient.fetchQuery({ queryKey: endpointQueryKey(banks.get, input), queryFn: () => api.call(banks.get, input), staleTime: 0 });
+}
+
+/** Reads banks afresh when asked (a rollout preview asks which of them were edited here). */
+export function useReadBank() {
+  const queryClient = useQueryClient();
+  return useCallback((bankId: string) => readBankAfresh(queryClient, bankId), [queryClient]);
 }
 
 /**
@@ -155,4 +178,12 @@ export function usePutDirective() {
 
 export function useRemoveDirective() {
   return useEndpointMutation(banks.removeDirective, editRefreshes);
+}
+
+/**
+ * Puts back the bank's content as it was right after an entry of its history (CONTRACT §21); with
+ * `query: {dry_run: "true"}` it answers the changes that would make and writes nothing.
+ */
+export function useRestoreBank() {
+  return useEndpointMutation(banks.restore, editRefreshes);
 }
