@@ -21,7 +21,6 @@ import { ConfigTable, ConfigUnreadable, Directives, MentalModels } from "./BankC
 import { BankProvenance } from "./BankProvenance";
 import type { BankEditing } from "./edit/BankEditDialog";
 import type { EntryList } from "./edit/BankEntryModal";
-import { LocalEditsNotice } from "./edit/LocalEditsNotice";
 import { localEdits } from "./edit/local-edits";
 import { Fact } from "./Fact";
 import { ImportPreview } from "./ImportPreview";
@@ -48,6 +47,8 @@ const ApplyTemplateForm = lazySection(
 );
 
 // The history, at the foot of the page, loads beside the bank instead of with the page (the page's first-load JS is at its budget).
+// The notice of edits made here shows on edited banks only, so it too loads beside the bank.
+const LocalEditsNotice = lazySection(() => import("./edit/LocalEditsNotice").then((m) => m.LocalEditsNotice), null);
 const BankHistory = lazySection(() => import("./BankHistory").then((m) => m.BankHistory), <LoadingState label="Loading the history…" />);
 
 function Section({ title, count, actions, children }: { title: string; count?: number; actions?: ReactNode; children: ReactNode }) {

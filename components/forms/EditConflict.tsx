@@ -13,6 +13,8 @@ const CONFLICT_SIDES: SideNames = {
   theirs: "Theirs",
   theirsOwn: "theirs",
   theirsDeleted: "deleted by them",
+  mine: "Mine",
+  mineOwn: "mine",
 };
 
 interface EditConflictProps<T extends object> {

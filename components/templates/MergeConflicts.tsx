@@ -28,10 +28,10 @@ export interface SideNames {
   theirsOwn: string;
   /** A path the other side deleted. */
   theirsDeleted: string;
-  /** My side's heading and choice ("This bank's"); "Mine" when not given. */
-  mine?: string;
-  /** My side's, within a sentence ("this bank's"); "mine" when not given. */
-  mineOwn?: string;
+  /** My side's heading and choice ("Mine"). */
+  mine: string;
+  /** My side's, within a sentence ("mine"). */
+  mineOwn: string;
 }
 
 const UPDATE_SIDES: SideNames = {
@@ -39,13 +39,15 @@ const UPDATE_SIDES: SideNames = {
   theirs: "Upstream",
   theirsOwn: "upstream's",
   theirsDeleted: "deleted upstream",
+  mine: "Mine",
+  mineOwn: "mine",
 };
 
 const SideNamesContext = createContext(UPDATE_SIDES);
 
 const sidesOf = (names: SideNames): { side: Side; label: string }[] => [
   { side: "base", label: names.base },
-  { side: "local", label: names.mine ?? "Mine" },
+  { side: "local", label: names.mine },
   { side: "upstream", label: names.theirs },
 ];
 
@@ -66,7 +68,7 @@ const OWN_WORDS = {
 function MarkedWords({ runs, side }: { runs: WordRun[]; side: "local" | "upstream" }) {
   const { Tag, className } = OWN_WORDS[side];
   const names = use(SideNamesContext);
-  const said = `only in ${side === "local" ? (names.mineOwn ?? "mine") : names.theirsOwn}`;
+  const said = `only in ${side === "local" ? names.mineOwn : names.theirsOwn}`;
   return runs.map((run, i) =>
     run.kind === "shared" ? (
       run.text
@@ -170,7 +172,7 @@ function ValueEditor({
       <Group gap="xs">
         {starts.map((side) => (
           <Button key={side} size="compact-xs" variant="subtle" onClick={() => onChange(editableText(conflict, side))}>
-            Start again from {side === "local" ? (names.mineOwn ?? "mine") : names.theirsOwn}
+            Start again from {side === "local" ? names.mineOwn : names.theirsOwn}
           </Button>
         ))}
       </Group>
@@ -226,12 +228,12 @@ function ConflictCard({
         </SimpleGrid>
         {words && (
           <Text size="xs" c="dimmed">
-            Struck through: words only in {names.mineOwn ?? "mine"}. Underlined: words only in {names.theirsOwn}.
+            Struck through: words only in {names.mineOwn}. Underlined: words only in {names.theirsOwn}.
           </Text>
         )}
         <Radio.Group label={`Keep for ${title}`} value={choice?.take ?? null} onChange={choose}>
           <Group gap="lg" mt={4}>
-            <Radio value="local" label={names.mine ?? "Mine"} />
+            <Radio value="local" label={names.mine} />
             <Radio value="upstream" label={names.theirs} />
             <Radio value="value" label="An edited value" />
           </Group>

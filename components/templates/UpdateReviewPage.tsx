@@ -4,15 +4,17 @@ import { IconAlertTriangle, IconInfoCircle } from "@tabler/icons-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { lazy, Suspense, useState } from "react";
+import { lazySection } from "@/components/console/lazy";
 import { ErrorState, FormError, LoadingState } from "@/components/console/states";
 import { useUpdatePreview, useUpdateTemplate } from "@/lib/client/hooks/templates";
 import { describeError } from "@/lib/client/problem";
 import type { ScopeKind } from "@/lib/contracts/scope";
-import { ContentDiff } from "./ContentDiff";
 import { TemplateSubpageCrumbs } from "./Crumbs";
 import { templatePath, updatedTemplatePath } from "./paths";
 
 // Only for a template with local edits, and only once asked for: loaded then, not with the page.
+// The diff (and the line-diff library under it) loads while the preview is asked for, not with the page.
+const ContentDiff = lazySection(() => import("./ContentDiff").then((m) => m.ContentDiff), <LoadingState label="Loading the changes…" />);
 const MergeUpdate = lazy(() => import("./MergeUpdate").then((m) => ({ default: m.MergeUpdate })));
 
 /** How a template with local edits is updated: its edits merged with upstream's changes, or overwritten. */
