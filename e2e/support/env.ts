@@ -3,12 +3,8 @@
 // the spec files one worker runs in order see only each other's data, as with one worker.
 // E2E_PORT (the first server's port) lets two checkouts run their browser tests at once.
 
-/**
- * How many workers, so servers, the run has: 3 by default, one more than the CI machine's cores, as
- * many specs spend part of their time waiting (on servers of their own starting, timers, retries),
- * time in which a third worker's browser has the core.
- */
-export const E2E_WORKERS = Number(process.env.E2E_WORKERS) || 3;
+/** How many workers, so servers, the run has: 2 by default (the CI machine's cores). */
+export const E2E_WORKERS = Number(process.env.E2E_WORKERS) || 2;
 /** The port of slot `index`'s server: a hundred apart, clear of the ports specs start servers on. */
 export const serverPort = (index: number) => (Number(process.env.E2E_PORT) || 3210) + 100 * index;
 /** This worker's slot (Playwright sets TEST_PARALLEL_INDEX in each worker; a retry keeps the slot). */
