@@ -3,7 +3,6 @@ import { onlineManager } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type CSSProperties, type ReactNode, startTransition, useEffect, useState } from "react";
 import { createPortal } from "react-dom";
-import { pendingSaves } from "@/lib/client/pending-saves";
 import { cancelPendingSaves, connectReachability, usePendingSaves } from "@/lib/client/resend";
 import { plural } from "@/lib/shared/plural";
 import { NOTICE_HEIGHT_VARIABLE, NOTICE_SLOT_ID } from "./notice-slot";
@@ -97,18 +96,8 @@ export function UnreachableWatch() {
     // Saves that found the server out of reach wait for it here (lib/client/pending-saves.ts).
     connectReachability({ reportUnreachable, whenReachable });
     // Online for TanStack Query is "the server answers", not only "the browser has a network":
-    // queries pause while it does not, and go on (refetching what is stale) when it does again,
-    // once the saves that waited for it are answered: a query sent beside them would read what
-    // they are changing (the versions of a template whose waiting delete is being done, a 404).
-    onlineManager.setEventListener((setOnline) => {
-      const update = () => setOnline(!reachability.get().unreachable && pendingSaves.get().length === 0);
-      const unsubscribeReachability = reachability.subscribe(update);
-      const unsubscribeSaves = pendingSaves.subscribe(update);
-      return () => {
-        unsubscribeReachability();
-        unsubscribeSaves();
-      };
-    });
+    // queries pause while it does not, and go on (refetching what is stale) when it does again.
+    onlineManager.setEventListener((setOnline) => reachability.subscribe(() => setOnline(!reachability.get().unreachable)));
     return () => {
       unguard();
       unwatch();
