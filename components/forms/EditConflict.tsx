@@ -7,6 +7,7 @@ import { type MergeChoice, resolutionsOf } from "@/components/templates/merge-ch
 import { type MergeConflict, mergeTemplate } from "@/lib/contracts/templates/merge";
 import { sameJson } from "@/lib/shared/same-json";
 import { type ChangeAuthor, changedBySentence } from "./edit-conflict";
+import type { FieldConflict } from "./useFieldConflict";
 
 const CONFLICT_SIDES: SideNames = {
   base: "What you started from",
@@ -147,7 +148,7 @@ export function EditConflict<T extends object>({
 const shownValue = (value: unknown) => (value === null || value === undefined || value === "" ? "none" : String(value));
 
 /** What someone changed of a form's fields: each field that differs, from what the form showed to what it is now. */
-export function FieldChanges<F extends object>({ labels, before, after }: { labels: Record<keyof F, string>; before: F; after: F }) {
+function FieldChanges<F extends object>({ labels, before, after }: { labels: Record<keyof F, string>; before: F; after: F }) {
   const keys = (Object.keys(labels) as (keyof F)[]).filter((key) => !sameJson(before[key], after[key]));
   if (keys.length === 0) return <Text size="sm">Nothing this form shows; something else about it changed.</Text>;
   return (
@@ -158,5 +159,57 @@ export function FieldChanges<F extends object>({ labels, before, after }: { labe
         </List.Item>
       ))}
     </List>
+  );
+}
+
+/**
+ * The conflict of a dialog that edits fields of one resource (useFieldConflict): EditConflict with
+ * the fields as the form and the resource hold them, merge and discard loading theirs into the
+ * form, and overwrite sending the form against their version.
+ */
+export function FieldsConflict<R extends object, F extends object>({
+  what,
+  edit,
+  mine,
+  editedOf,
+  labels,
+  load,
+  submit,
+  busy,
+}: {
+  what: string;
+  edit: { base: F; conflict: FieldConflict<R> | null; standOnTheirs: () => void };
+  mine: F;
+  editedOf: (resource: R) => F;
+  labels: Record<keyof F, string>;
+  /** Puts values in the form. */
+  load: (values: F) => void;
+  /** Sends the form; `overwrite` against their version. */
+  submit: (overwrite: boolean) => unknown;
+  busy: boolean;
+}) {
+  const conflict = edit.conflict;
+  if (!conflict) return null;
+  const theirs = conflict.theirs && editedOf(conflict.theirs);
+  return (
+    <EditConflict
+      what={what}
+      authors={conflict.authors}
+      base={edit.base}
+      mine={mine}
+      theirs={theirs}
+      changes={theirs && <FieldChanges labels={labels} before={edit.base} after={theirs} />}
+      titleOf={(c) => labels[c.path as keyof F] ?? c.path}
+      onMerge={(merged) => {
+        load(merged);
+        edit.standOnTheirs();
+      }}
+      onOverwrite={theirs ? () => void submit(true) : undefined}
+      onDiscard={() => {
+        if (theirs) load(theirs);
+        edit.standOnTheirs();
+      }}
+      busy={busy}
+    />
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 import { PasswordInput, SegmentedControl, Stack, Text } from "@mantine/core";
 import { useConsoleUser } from "@/components/console/console-user";
-import { EditConflict, FieldChanges } from "@/components/forms/EditConflict";
+import { FieldsConflict } from "@/components/forms/EditConflict";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFieldConflict } from "@/components/forms/useFieldConflict";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
@@ -118,27 +118,16 @@ function EditSourceForm({
       onSubmit={() => submit()}
       dirty={fields.dirty}
     >
-      {edit.conflict && (
-        <EditConflict
-          what="source"
-          authors={edit.conflict.authors}
-          base={edit.base}
-          mine={{ url: url.trim(), description: description.trim() }}
-          theirs={edit.conflict.theirs && editedOf(edit.conflict.theirs)}
-          changes={edit.conflict.theirs && <FieldChanges labels={LABELS} before={edit.base} after={editedOf(edit.conflict.theirs)} />}
-          titleOf={(c) => LABELS[c.path as keyof typeof LABELS] ?? c.path}
-          onMerge={(merged) => {
-            load(merged);
-            edit.standOnTheirs();
-          }}
-          onOverwrite={edit.conflict.theirs ? () => void submit(true) : undefined}
-          onDiscard={() => {
-            if (edit.conflict?.theirs) load(editedOf(edit.conflict.theirs));
-            edit.standOnTheirs();
-          }}
-          busy={form.busy}
-        />
-      )}
+      <FieldsConflict
+        what="source"
+        edit={edit}
+        mine={{ url: url.trim(), description: description.trim() }}
+        editedOf={editedOf}
+        labels={LABELS}
+        load={load}
+        submit={submit}
+        busy={form.busy}
+      />
       <Text size="sm" c="dimmed">
         The name stays <strong>{source.name}</strong>; templates installed from this source stay linked to it.
       </Text>

@@ -1,6 +1,6 @@
 "use client";
 import { useConsoleUser } from "@/components/console/console-user";
-import { EditConflict, FieldChanges } from "@/components/forms/EditConflict";
+import { FieldsConflict } from "@/components/forms/EditConflict";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFieldConflict } from "@/components/forms/useFieldConflict";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
@@ -86,27 +86,16 @@ function EditWebhookForm({ scope, webhook, onClose }: { scope: ScopeKind; webhoo
       onSubmit={() => submit()}
       dirty={fields.dirty}
     >
-      {edit.conflict && (
-        <EditConflict
-          what="webhook"
-          authors={edit.conflict.authors}
-          base={edit.base}
-          mine={mine}
-          theirs={edit.conflict.theirs && editedOf(edit.conflict.theirs)}
-          changes={edit.conflict.theirs && <FieldChanges labels={LABELS} before={edit.base} after={editedOf(edit.conflict.theirs)} />}
-          titleOf={(c) => LABELS[c.path as keyof typeof LABELS] ?? c.path}
-          onMerge={(merged) => {
-            load(merged);
-            edit.standOnTheirs();
-          }}
-          onOverwrite={edit.conflict.theirs ? () => void submit(true) : undefined}
-          onDiscard={() => {
-            if (edit.conflict?.theirs) load(editedOf(edit.conflict.theirs));
-            edit.standOnTheirs();
-          }}
-          busy={form.busy}
-        />
-      )}
+      <FieldsConflict
+        what="webhook"
+        edit={edit}
+        mine={mine}
+        editedOf={editedOf}
+        labels={LABELS}
+        load={load}
+        submit={submit}
+        busy={form.busy}
+      />
       <WebhookFields scope={scope} values={fields.values} set={fields.set} fieldError={form.fieldError} />
     </FormModal>
   );
