@@ -1,4 +1,4 @@
-import { hashKey, type Query, type UseQueryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { hashKey, type Query, type QueryClient, type UseQueryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type CallArgs, type CallInput, type CallResult } from "./api";
 import type { EndpointRoute } from "./endpoints";
 import type { ApiProblem } from "./problem";
@@ -10,11 +10,56 @@ export function endpointQueryKey(endpoint: EndpointRoute, input?: { params?: unk
 
 type QueryOptions<E> = Omit<UseQueryOptions<CallResult<E>, ApiProblem>, "queryKey" | "queryFn">;
 
+/**
+ * The reads of what an unanswered write deletes (its `forget` keys, by query hash), each with
+ * that write's end: true once it is done. Such a read waits for it instead of crossing it (a
+ * refetch on reconnect sent beside a delete that waited for the server would answer 404 once
+ * the delete lands first).
+ */
+const beingDeleted = new Map<string, Promise<boolean>>();
+
+/** Runs `write`, which deletes what the queries `gone` ask about: their reads wait for its end. */
+export async function deleting<T>(gone: readonly (readonly unknown[])[], write: () => Promise<T>): Promise<T> {
+  const hashes = gone.map((queryKey) => hashKey(queryKey));
+  if (hashes.length === 0) return write();
+  let settle = (_done: boolean) => {};
+  const deletion = new Promise<boolean>((resolve) => {
+    settle = resolve;
+  });
+  for (const hash of hashes) beingDeleted.set(hash, deletion);
+  try {
+    const answer = await write();
+    settle(true);
+    return answer;
+  } catch (error) {
+    settle(false);
+    throw error;
+  } finally {
+    for (const hash of hashes) if (beingDeleted.get(hash) === deletion) beingDeleted.delete(hash);
+  }
+}
+
+/**
+ * Reads for the query `queryKey`, unless a write deleting what it asks about is under way: then
+ * once that ends, if it deleted it, answers what the cache holds (a page still showing it keeps
+ * that until it goes), asking the server only when it held nothing.
+ */
+export async function readUnlessDeleted<T>(queryClient: QueryClient, queryKey: readonly unknown[], read: () => Promise<T>): Promise<T> {
+  const deletion = beingDeleted.get(hashKey(queryKey));
+  if (deletion && (await deletion)) {
+    const shown = queryClient.getQueryData<T>(queryKey);
+    if (shown !== undefined) return shown;
+  }
+  return read();
+}
+
 /** A GET endpoint as a TanStack query. */
 export function useEndpointQuery<E extends EndpointRoute>(endpoint: E, input: CallArgs<E>[0], options: QueryOptions<E> = {}) {
+  const queryClient = useQueryClient();
   return useQuery<CallResult<E>, ApiProblem>({
     queryKey: endpointQueryKey(endpoint, input),
-    queryFn: () => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input),
+    queryFn: ({ queryKey }) =>
+      readUnlessDeleted(queryClient, queryKey, () => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input)),
     ...options,
   });
 }
@@ -34,7 +79,7 @@ export function useEndpointMutation<E extends EndpointRoute>(
 ) {
   const queryClient = useQueryClient();
   return useMutation<CallResult<E>, ApiProblem, CallInput<E>>({
-    mutationFn: (input) => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input),
+    mutationFn: (input) => deleting(forget(input), () => (api.call as (e: E, i: unknown) => Promise<CallResult<E>>)(endpoint, input)),
     onSuccess: (_answer, input) => {
       // Cached answers that may name what is gone are dropped before the refresh, so no page
       // shows them (and asks after them) before they are fetched again.
