@@ -27,6 +27,9 @@ function changesOf(t: TemplateData, meta: DetailsForm, manifest: unknown | undef
   return body;
 }
 
+/** Whether two versions of a template hold the same content: what the form edits, and a save writes. */
+const sameContent = (a: TemplateData, b: TemplateData) => JSON.stringify(contentOf(a)) === JSON.stringify(contentOf(b));
+
 /** A save refused because the template changed meanwhile: the template now (null: deleted), and who changed it (none named: unknown). */
 interface Conflict {
   theirs: TemplateData | null;
@@ -64,11 +67,17 @@ export function TemplateEditor({ scope, template: current }: { scope: ScopeKind;
   const blockedId = useId();
   // Leaving (a link, Back, reload) with edits that differ from what was loaded or last saved asks first.
   useLeaveGuard(dirty);
-  // With nothing typed, a newer version the page read (another tab's save, a rollback) is shown.
-  if (!dirty && conflict === null && !form.busy && current !== t && entityTagOf(current) !== entityTagOf(t)) {
-    setShown(current);
-    setMeta(detailsOf(current));
-    setText(formatJson(current.manifest));
+  if (conflict === null && !form.busy && current !== t && entityTagOf(current) !== entityTagOf(t)) {
+    if (!dirty) {
+      // With nothing typed, a newer version the page read (another tab's save, a rollback) is shown.
+      setShown(current);
+      setMeta(detailsOf(current));
+      setText(formatJson(current.manifest));
+    } else if (sameContent(current, t)) {
+      // A newer version that changed nothing the form edits (the update check this page ran on
+      // opening): what is typed applies to it alike, so it becomes the version a save is made against.
+      setShown(current);
+    }
   }
   /** The content the form holds: the details typed, and the manifest (as loaded while what is typed does not parse). */
   const mine: TemplateContent = {
@@ -106,14 +115,22 @@ export function TemplateEditor({ scope, template: current }: { scope: ScopeKind;
   /** Saves the form's changes against `base` (the version they are made from; `version` its ETag). */
   const send = async (base: TemplateData, version: string | undefined) => {
     const body = changesOf(base, meta, manifest);
+    /** The template written, or null when it is no longer at `condition`. */
+    const save = (condition: string | undefined) =>
+      patch.patch(t.id, body as never, condition).catch((error: unknown) => {
+        if (isEditConflict(error)) return null;
+        throw error;
+      });
     const updated = await form.submit(async () => {
-      try {
-        return await patch.patch(t.id, body as never, version);
-      } catch (error) {
-        if (!isEditConflict(error)) throw error;
-        await showConflict();
-        return undefined;
+      let written = await save(version);
+      if (!written) {
+        // Changed meanwhile only where the form does not edit (an update check that landed just
+        // before the save): nothing to decide, so it is saved against that version.
+        const now = await readNow(t.id).then((read) => read.now);
+        if (now && sameContent(now, base)) written = await save(entityTagOf(now));
       }
+      if (!written) await showConflict();
+      return written ?? undefined;
     });
     if (updated) {
       load(updated);
