@@ -84,6 +84,7 @@ test("the journey: admin makes carol; carol installs, edits and updates a templa
   test.setTimeout(300_000);
 
   await test.step("the admin signs in and creates member carol with a password", async () => {
+    await page.goto("/signin");
     await signIn(page, "admin", E2E_ADMIN_PASSWORD);
     await expect(consoleNav(page).getByRole("link", { name: "Users", exact: true })).toBeVisible();
     await createMember(page, CAROL);

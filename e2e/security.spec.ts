@@ -56,6 +56,7 @@ test("the API reference renders under the CSP", async ({ page }) => {
 
 test("sign-out ends the session even for a copy of its cookie", async ({ page, browser, request }) => {
   await createFreshUser(request, { id: "petra", display_name: "Petra", password: PETRA_PASSWORD });
+  await page.goto("/signin");
   await signIn(page, "petra", PETRA_PASSWORD);
   const copy = await browser.newContext({ storageState: await page.context().storageState() });
   const copied = await copy.newPage();
@@ -69,6 +70,7 @@ test("sign-out ends the session even for a copy of its cookie", async ({ page, b
 });
 
 test("changing one's password keeps this session and ends the others", async ({ page, browser }) => {
+  await page.goto("/signin");
   await signIn(page, "petra", PETRA_PASSWORD);
   const other = await browser.newContext();
   const otherPage = await other.newPage();

@@ -9,6 +9,7 @@ const FIREFOX_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) 
 
 test("the Account page lists both sessions, and signing out everywhere else ends the other one", async ({ page, browser, request }) => {
   await createFreshUser(request, { id: "quinn", display_name: "Quinn", password: QUINN_PASSWORD });
+  await page.goto("/signin");
   await signIn(page, "quinn", QUINN_PASSWORD);
   const other = await browser.newContext({ userAgent: FIREFOX_ON_WINDOWS });
   const otherPage = await other.newPage();
