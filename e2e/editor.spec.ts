@@ -83,7 +83,7 @@ async function foldWithKeyboard(page: Page, editor: Locator, line: string, hidde
   await page.keyboard.press("Control+Shift+BracketLeft");
   await expect(editor.getByLabel("folded code")).toBeVisible();
   await expect(lineWith(editor, hidden)).toHaveCount(0);
-  expect(await editor.locator(".cm-line").count()).toBeLessThan(before);
+  await expect.poll(() => editor.locator(".cm-line").count()).toBeLessThan(before);
   await page.keyboard.press("Control+Shift+BracketRight");
   await expect(editor.getByLabel("folded code")).toHaveCount(0);
   await expect(lineWith(editor, hidden)).toHaveCount(1);
@@ -94,7 +94,8 @@ async function foldWithMouse(page: Page, editor: Locator) {
   await page.getByTitle("Fold line", { exact: true }).first().click();
   await expect(editor.locator(".cm-line")).toHaveCount(1);
   await editor.getByLabel("folded code").click();
-  expect(await editor.locator(".cm-line").count()).toBeGreaterThan(5);
+  // The editor draws the unfolded lines on its next frame: counted until they are there.
+  await expect.poll(() => editor.locator(".cm-line").count()).toBeGreaterThan(5);
 }
 
 test("the manifest editor highlights JSON, folds it, and marks an invalid field at its line", async ({ page }) => {
