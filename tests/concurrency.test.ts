@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mapWithConcurrency } from "@/lib/shared/concurrency";
-
-/** A promise and the functions that settle it. */
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from "./support/deferred";
 
 /** Lets every settled promise's callbacks run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

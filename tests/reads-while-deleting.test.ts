@@ -1,20 +1,11 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { deleting, readUnlessDeleted } from "@/lib/client/query";
+import { deferred } from "./support/deferred";
 
 // A delete that waits for the server (lib/client/pending-saves.ts) and the refetch of what it
 // deletes, when the server answers again, must not cross: the refetch landing after the delete
 // would ask after something gone (a 404 on a page that only showed it). The reads wait for it.
-
-function deferred<T>() {
-  let resolve = (_value: T) => {};
-  let reject = (_error: unknown) => {};
-  const promise = new Promise<T>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  return { promise, resolve, reject };
-}
 
 describe("a read of what a write is deleting", () => {
   const key = ["ext-svc", "GET", "/ext/svc/admin/templates/{template_id}", { template_id: "t" }, {}] as const;

@@ -12,6 +12,7 @@ import { useManifestValidation } from "@/lib/client/hooks/manifests";
 import { type TemplateData, usePatchTemplate, useReadTemplateNow, useTemplates } from "@/lib/client/hooks/templates";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { contentOf, type TemplateContent } from "@/lib/contracts/templates/content-fields";
+import { sameJson } from "@/lib/shared/same-json";
 import { ContentDiff } from "./ContentDiff";
 import { changedDetails, DETAIL_KEYS, type DetailsForm, detailsOf } from "./details-form";
 import { blockedSentence, saveBlockers, useTemplateFormProblem } from "./form-problem";
@@ -28,7 +29,7 @@ function changesOf(t: TemplateData, meta: DetailsForm, manifest: unknown | undef
 }
 
 /** Whether two versions of a template hold the same content: what the form edits, and a save writes. */
-const sameContent = (a: TemplateData, b: TemplateData) => JSON.stringify(contentOf(a)) === JSON.stringify(contentOf(b));
+const sameContent = (a: TemplateData, b: TemplateData) => sameJson(contentOf(a), contentOf(b));
 
 /** A save refused because the template changed meanwhile: the template now (null: deleted), and who changed it (none named: unknown). */
 interface Conflict {
@@ -105,9 +106,8 @@ export function TemplateEditor({ scope, template: current }: { scope: ScopeKind;
     setSaved(false);
   };
 
-  /** The template changed meanwhile: the form keeps what was typed, and shows the template now and who changed it. */
-  const showConflict = async () => {
-    const { now, versions } = await readNow(t.id);
+  /** The template changed meanwhile: the form keeps what was typed, and shows the template as read now and who changed it. */
+  const showConflict = ({ now, versions }: Awaited<ReturnType<typeof readNow>>) => {
     // The versions written since the one the form was loaded from.
     const since = (versions ?? []).filter((v) => v.created_at > t.updated_at);
     setConflict({ theirs: now, authors: since.map((v) => ({ actor: v.actor, at: v.created_at })) });
@@ -123,13 +123,14 @@ export function TemplateEditor({ scope, template: current }: { scope: ScopeKind;
       });
     const updated = await form.submit(async () => {
       let written = await save(version);
-      if (!written) {
+      let refused = written ? null : await readNow(t.id);
+      if (refused?.now && sameContent(refused.now, base)) {
         // Changed meanwhile only where the form does not edit (an update check that landed just
         // before the save): nothing to decide, so it is saved against that version.
-        const now = await readNow(t.id).then((read) => read.now);
-        if (now && sameContent(now, base)) written = await save(entityTagOf(now));
+        written = await save(entityTagOf(refused.now));
+        refused = written ? null : await readNow(t.id);
       }
-      if (!written) await showConflict();
+      if (refused) showConflict(refused);
       return written ?? undefined;
     });
     if (updated) {

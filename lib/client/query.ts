@@ -19,24 +19,19 @@ type QueryOptions<E> = Omit<UseQueryOptions<CallResult<E>, ApiProblem>, "queryKe
 const beingDeleted = new Map<string, Promise<boolean>>();
 
 /** Runs `write`, which deletes what the queries `gone` ask about: their reads wait for its end. */
-export async function deleting<T>(gone: readonly (readonly unknown[])[], write: () => Promise<T>): Promise<T> {
+export function deleting<T>(gone: readonly (readonly unknown[])[], write: () => Promise<T>): Promise<T> {
+  const answer = write();
   const hashes = gone.map((queryKey) => hashKey(queryKey));
-  if (hashes.length === 0) return write();
-  let settle = (_done: boolean) => {};
-  const deletion = new Promise<boolean>((resolve) => {
-    settle = resolve;
-  });
+  if (hashes.length === 0) return answer;
+  const deletion = answer.then(
+    () => true,
+    () => false,
+  );
   for (const hash of hashes) beingDeleted.set(hash, deletion);
-  try {
-    const answer = await write();
-    settle(true);
-    return answer;
-  } catch (error) {
-    settle(false);
-    throw error;
-  } finally {
+  void deletion.then(() => {
     for (const hash of hashes) if (beingDeleted.get(hash) === deletion) beingDeleted.delete(hash);
-  }
+  });
+  return answer;
 }
 
 /**
