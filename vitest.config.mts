@@ -42,7 +42,14 @@ export default defineConfig({
     projects: databases.map((name) => ({
       extends: true,
       // The bundle-size test builds the app and needs no database: once, in the PGlite project.
-      test: { name, env: { TEST_DB: name }, ...(name === "pglite" ? {} : { exclude: ["tests/bundle-size.test.ts"] }) },
+      // The API tests reach the handlers on PostgreSQL as in production, over HTTP through the
+      // production server's front door and fast path, and on PGlite in process, as Next's router
+      // hands them a request (tests/support/app.ts); TEST_API_VIA chooses one for both.
+      test: {
+        name,
+        env: { TEST_DB: name, TEST_API_VIA: process.env.TEST_API_VIA ?? (name === "postgres" ? "fast-path" : "in-process") },
+        ...(name === "pglite" ? {} : { exclude: ["tests/bundle-size.test.ts"] }),
+      },
     })),
   },
 });

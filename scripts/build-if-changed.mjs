@@ -31,7 +31,7 @@ export function buildIfChanged(root, { stdio = "inherit" } = {}) {
 }
 
 /** The modules http-server.cjs requires, placed beside it under their own names. */
-const SERVER_HELPERS = ["api-fast-path.cjs", "connections.cjs", "server-log.cjs"];
+const SERVER_HELPERS = ["api-fast-path.cjs", "connections.cjs", "front-door.cjs", "server-log.cjs"];
 
 /**
  * The standalone output (next.config.mjs) with our server in it: lib/server/http-server.cjs

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import http from "node:http";
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import postgres from "postgres";
@@ -253,6 +254,31 @@ describe.runIf(process.env.TEST_DB === "postgres")("the API's fast path answers 
     );
     expect([viaFastPath!.status, viaFastPath!.headers.get("vary")]).toEqual([200, null]);
     expect([viaNext!.status, viaNext!.headers.get("vary")]).toEqual([200, expect.stringContaining("rsc")]);
+  });
+
+  it("keeps a connection serving after a body it stopped reading (413), as a program's client reuses it", async () => {
+    // Streamed without a declared length, the body is read until it passes 1 MiB; the rest is
+    // drained after the answer. Destroying the request instead left unread bytes that made the
+    // kernel reset the connection, and the client's next request on it failed.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const { hostname, port } = new URL(fast);
+    const call = (method: string, path: string, body?: Buffer) =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+        const outgoing = http.request({ hostname, port, method, path, agent, headers }, (answer) => {
+          answer.resume();
+          answer.once("end", () => resolve({ status: answer.statusCode ?? 0, reused: outgoing.reusedSocket }));
+        });
+        outgoing.once("error", reject);
+        if (body) outgoing.setHeader("transfer-encoding", "chunked");
+        outgoing.end(body);
+      });
+    try {
+      expect((await call("POST", "/ext/svc/me/template-sources", Buffer.alloc(2 * 1024 * 1024, "a"))).status).toBe(413);
+      for (let i = 0; i < 3; i++) expect(await call("GET", "/ext/svc/me")).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("answers every operation of the OpenAPI document, and the requests around them, the same way", async () => {

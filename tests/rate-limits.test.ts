@@ -1,8 +1,9 @@
 import "./support/nextauth"; // first: sets up what Next's server provides before anything loads Next
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { and, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { openPostgres } from "@/db/client";
 import { rateLimits, signInAddresses } from "@/db/schema";
 import { tooManySignInsMessage } from "@/lib/contracts/identity/sign-in-messages";
@@ -359,6 +360,13 @@ describe("the client address", () => {
   });
 
   it("cannot be chosen by the client once the server appends the peer address", async () => {
+    // The hook patches every server of the process; the test files after this one in the worker
+    // (vitest.config.mts: isolate false) reach their servers without it, as before.
+    const emits = [http.Server.prototype.emit, https.Server.prototype.emit] as const;
+    onTestFinished(() => {
+      [http.Server.prototype.emit, https.Server.prototype.emit] = emits;
+      delete (globalThis as Record<symbol, unknown>)[Symbol.for("bank-template-console.peer-address")];
+    });
     appendPeerAddressToForwardedFor();
     appendPeerAddressToForwardedFor(); // installing twice appends once
     const server = http.createServer((req, res) => {

@@ -16,7 +16,6 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { Readable } = require("node:stream");
 
 /** Set once lib/platform/peer-address.ts hooks the server's requests (instrumentation.ts, run by Next's prepare). */
 const PEER_ADDRESS_HOOK = Symbol.for("bank-template-console.peer-address");
@@ -36,19 +35,30 @@ function newNode() {
 }
 
 /**
- * The route tree of every API route module in the build at `distDir`, or null (with the reason)
- * when the build's route modules do not have the shape this file relies on.
+ * The API route modules of the build at `distDir` (its app-paths manifest), each as `{ key,
+ * routeModule }` with the key Next files it under (`/ext/svc/me/route`), or null with the reason
+ * when one does not have the shape this file relies on (Next's `resolveHandler`).
  */
-function loadRouteTree(distDir) {
+function buildRouteModules(distDir) {
   const serverDir = path.join(distDir, "server");
   const manifest = JSON.parse(fs.readFileSync(path.join(serverDir, "app-paths-manifest.json"), "utf8"));
+  const routes = [];
+  for (const [key, file] of Object.entries(manifest)) {
+    if (!API_ROUTE_KEY.test(key)) continue;
+    const routeModule = require(path.join(serverDir, file)).routeModule;
+    if (typeof routeModule?.resolveHandler !== "function") return { routes: null, reason: `${key} has no route module Next's way` };
+    routes.push({ key, routeModule });
+  }
+  return { routes, reason: null };
+}
+
+/** The route tree of `routes` (`{ key, routeModule }`), or null with the reason when a path has a shape this file does not match. */
+function loadRouteTree(routes) {
   const root = newNode();
   let count = 0;
-  for (const [key, file] of Object.entries(manifest)) {
+  for (const { key, routeModule } of routes) {
     const matched = API_ROUTE_KEY.exec(key);
-    if (!matched) continue;
-    const routeModule = require(path.join(serverDir, file)).routeModule;
-    if (typeof routeModule?.resolveHandler !== "function") return { root: null, reason: `${key} has no route module Next's way` };
+    if (!matched) return { root: null, reason: `${key} is not an API route` };
     let node = root;
     let dynamic = false;
     let catchAll = null;
@@ -106,10 +116,50 @@ function toRequest(req, res, origin) {
   res.once("close", () => res.writableFinished || controller.abort());
   const init = { method: req.method, headers, signal: controller.signal };
   if (!NO_BODY_METHODS.has(req.method)) {
-    init.body = Readable.toWeb(req);
+    init.body = bodyStream(req);
     init.duplex = "half";
   }
   return new Request(origin + req.url, init);
+}
+
+/**
+ * The request's body as a web stream that a reader may give up on (the pipeline stops at 1 MiB)
+ * without destroying the request: Node's Readable.toWeb destroys it on cancel, and with it the
+ * connection, whose unread bytes then make the kernel reset it, so a client that keeps its
+ * connections open loses its next request. What was not read is drained after the answer (answer()).
+ */
+function bodyStream(req) {
+  let open = true;
+  const stop = () => {
+    open = false;
+    req.pause();
+  };
+  return new ReadableStream(
+    {
+      start(controller) {
+        const end = (error) => {
+          if (!open) return;
+          stop();
+          if (error) controller.error(error);
+          else controller.close();
+        };
+        req.on("data", (chunk) => {
+          if (!open) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if (controller.desiredSize <= 0) req.pause();
+        });
+        req.once("end", () => end(null));
+        req.once("error", end);
+        // A client gone before its body ended: the reading fails rather than waits.
+        req.once("close", () => req.complete || end(new Error("the client closed the request before its body ended")));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel: stop,
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
 }
 
 /** Writes a handler's Response as Next's sendResponse does, with Content-Length when the answer is read whole. */
@@ -166,7 +216,18 @@ async function pipeToResponse(body, res) {
 function createApiFastPath({ distDir, hostname, port }) {
   // The rate limits count the address X-Forwarded-For ends with, which that hook appends.
   if (globalThis[PEER_ADDRESS_HOOK] !== true) return { serve: null, reason: "instrumentation.ts has not run (no peer address hook)" };
-  const { root, reason } = loadRouteTree(distDir);
+  const { routes, reason } = buildRouteModules(distDir);
+  if (!routes) return { serve: null, reason };
+  return createApiDispatcher({ routes, hostname, port });
+}
+
+/**
+ * The fast path over `routes` (`{ key, routeModule }`: Next's route modules of the API's route
+ * files), or null with the reason. The production server passes the build's; the API tests pass
+ * modules built the same way over the route files' sources (tests/support/fast-path.ts).
+ */
+function createApiDispatcher({ routes, hostname, port }) {
+  const { root, reason } = loadRouteTree(routes);
   if (!root) return { serve: null, reason };
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
 
@@ -207,4 +268,4 @@ function createApiFastPath({ distDir, hostname, port }) {
   return { serve, reason: null };
 }
 
-module.exports = { createApiFastPath };
+module.exports = { createApiDispatcher, createApiFastPath };

@@ -3,16 +3,9 @@
 // run it. It does what Next's own server does (one node:http server handing every request to
 // Next's request handler) and what that server cannot:
 // - bounds slow clients: headers within 10 s, the whole request within 30 s (408, CONTRACT §18);
-// - refuses a declared body over 1 MiB outside the API before reading it (the API answers its own
-//   413 as problem+json, after authentication, without reading the body either);
-// - answers a path with malformed percent-encoding, which Next would answer with a 500: outside
-//   the API with a plain 400; under the API by passing it on escaped and marked, so the API's
-//   pipeline answers it with its problem+json, request id and log line (lib/http/route.ts); outside
-//   the API, malformed percent-encoding in the query is refused with a plain 400 too;
-// - answers a method Next does not route (TRACE, PROPFIND, ...), which Next would answer with a
-//   500, the same way: outside the API with a plain 405 and Allow; under the API as DELETE (a
-//   method Next routes that may carry a body) marked with the method, so the pipeline answers
-//   405 method-not-allowed with the path's Allow;
+// - meets every request at one front door (front-door.cjs): refuses what Next would answer with a
+//   500 (a malformed escape, a method Next does not route) or reads needlessly (a body over 1 MiB
+//   outside the API), and under the API passes such a request on marked for the pipeline;
 // - bounds connections per client address and in all, and answers what Node's parser refuses
 //   (headers over 16 KiB, a malformed request) with problem+json (connections.cjs);
 // - answers the API (/ext/svc/) itself, with the very handlers its route files export, without
@@ -32,12 +25,12 @@ const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
 const { createApiFastPath } = require("./api-fast-path.cjs");
+const { createRequestListener } = require("./front-door.cjs");
 const { answerClientErrors, connectionLimitsFrom, limitConnections } = require("./connections.cjs");
 const { log, routeConsoleToLog } = require("./server-log.cjs");
 
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
-const MAX_DECLARED_BODY_BYTES = 1024 * 1024;
 const SHUTDOWN_GRACE_MS = 10_000;
 /** What a worker tells the primary every second: whether it can run a query now (lib/server/readiness.ts). */
 const READINESS_MESSAGE = "bank-templates:readiness";
@@ -45,13 +38,6 @@ const READINESS_MESSAGE = "bank-templates:readiness";
 const READINESS_FRESH_MS = 3_000;
 /** A worker not ready for this long while another one is gets replaced (CONTRACT §19). */
 const REPLACE_UNREADY_AFTER_MS = 20_000;
-const API_PREFIX = "/ext/svc/";
-/** Set on a request whose path had malformed percent-encoding (and removed from any client's request). */
-const INVALID_PATH_HEADER = "x-invalid-path-encoding";
-/** Set to the client's method on a request whose method Next does not route (and removed from any client's request). */
-const UNSUPPORTED_METHOD_HEADER = "x-unsupported-method";
-/** The methods Next routes to pages and route handlers; Node's parser refuses names it does not know with its own 400. */
-const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 const dir = __dirname;
 process.env.NODE_ENV = "production";
@@ -159,26 +145,6 @@ function runPrimary(count) {
 
 // --- A worker (or the only process): Next behind a bounded node:http server ---------------------
 
-function hasValidPercentEncoding(text) {
-  try {
-    decodeURIComponent(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A plain 4xx outside the API, closing the connection (the rest of the request is not read). */
-function refuse(res, status, text, headers = {}) {
-  res.writeHead(status, {
-    "content-type": "text/plain; charset=utf-8",
-    "x-content-type-options": "nosniff",
-    connection: "close",
-    ...headers,
-  });
-  res.end(`${text}\n`);
-}
-
 async function runWorker() {
   const config = JSON.parse(fs.readFileSync(path.join(dir, ".next", "required-server-files.json"), "utf8")).config;
   // What Next's generated server.js does: the build's config, not a next.config file (there is none here).
@@ -199,40 +165,7 @@ async function runWorker() {
       // How often Node checks those two timeouts (default 30 s, which would let a request run to 60 s).
       connectionsCheckingInterval: 1_000,
     },
-    (req, res) => {
-      if (stopping) res.setHeader("connection", "close");
-      const url = req.url ?? "/";
-      const query = url.indexOf("?");
-      const pathname = query === -1 ? url : url.slice(0, query);
-      const isApi = pathname.startsWith(API_PREFIX);
-      delete req.headers[INVALID_PATH_HEADER];
-      delete req.headers[UNSUPPORTED_METHOD_HEADER];
-      if (!ROUTED_METHODS.has(req.method)) {
-        if (!isApi) return refuse(res, 405, `Method Not Allowed: ${req.method}.`, { allow: [...ROUTED_METHODS].join(", ") });
-        req.headers[UNSUPPORTED_METHOD_HEADER] = req.method;
-        req.method = "DELETE";
-      }
-      // Outside the API a bad escape in the query is refused as well (pages decode their parameters);
-      // the API's pipeline reads its query leniently and validates the values.
-      if (!isApi && query !== -1 && !hasValidPercentEncoding(url.slice(query + 1))) {
-        return refuse(res, 400, "Bad Request: the URL query has invalid percent-encoding.");
-      }
-      if (!hasValidPercentEncoding(pathname)) {
-        if (!isApi) return refuse(res, 400, "Bad Request: the URL path has invalid percent-encoding.");
-        // Every % escaped, so Next routes it (to the endpoint or the catch-all) without decoding
-        // errors; the mark makes the pipeline answer 400 invalid-path-encoding.
-        req.headers[INVALID_PATH_HEADER] = "1";
-        req.url = pathname.replaceAll("%", "%25") + (query === -1 ? "" : url.slice(query));
-      }
-      const declared = Number(req.headers["content-length"]);
-      if (!isApi && declared > MAX_DECLARED_BODY_BYTES) return refuse(res, 413, "Payload Too Large: at most 1 MiB.");
-      const served = isApi && serveApi ? serveApi(req, res, pathname) : null;
-      (served ?? handle(req, res)).catch((error) => {
-        log("error", "the request handler failed", { err: String(error?.stack ?? error) });
-        if (!res.headersSent) refuse(res, 500, "Internal Server Error");
-        else res.destroy();
-      });
-    },
+    createRequestListener({ serveApi: () => serveApi, handle, stopping: () => stopping, log }),
   );
   server.keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? "", 10) || 5_000;
   const limits = connectionLimitsFrom(process.env);

@@ -1,5 +1,6 @@
 import { NextRequest } from "next/server";
 import { proxy } from "@/proxy";
+import { fastPathSelected, isApiPath, sendToFastPath } from "../support/fast-path";
 import { resolveRoute } from "../support/router";
 
 /** `bad-credentials` carries a broken Authorization header or session cookie in its own headers. */
@@ -84,6 +85,7 @@ export async function dispatch(request: FuzzRequest, tokens: Record<Caller, stri
   const url = new URL(request.path, "http://localhost");
   const resolved = routeFor(url.pathname);
   if (!resolved) return null;
+  if (fastPathSelected && isApiPath(url.pathname)) return sendToServer(request, tokens);
   const mod = (await import(/* @vite-ignore */ resolved.file)) as Record<string, unknown>;
   const handler = mod[request.method] as ((req: Request, ctx: unknown) => Promise<Response>) | undefined;
   if (!handler) throw new Error(`${resolved.file} does not export ${request.method}`);
@@ -111,6 +113,26 @@ export async function dispatch(request: FuzzRequest, tokens: Record<Caller, stri
     if (!answerHeaders.has(name)) answerHeaders.set(name, value);
   });
   return { status: response.status, headers: answerHeaders, text: await response.text() };
+}
+
+/**
+ * With TEST_API_VIA=fast-path, an API request goes as it is (its path unnormalised, its method,
+ * headers and bytes) over HTTP to the production server's front door and fast path
+ * (tests/support/fast-path.ts); Next runs no proxy.ts for /ext/svc/ (its matcher), so neither does this.
+ */
+async function sendToServer(request: FuzzRequest, tokens: Record<Caller, string | null>): Promise<FuzzResponse> {
+  const headers: Record<string, string> = { host: "localhost" };
+  for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
+  const token = tokens[request.caller];
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: Uint8Array | undefined;
+  if (request.body && request.method !== "GET") {
+    const sent = bodyText(request.body);
+    body = typeof sent === "string" ? new TextEncoder().encode(sent) : sent;
+    if ("json" in request.body && headers["content-type"] === undefined) headers["content-type"] = "application/json";
+  }
+  const response = await sendToFastPath({ method: request.method, path: request.path, headers, body });
+  return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 /** A request as a short, replayable description for failure reports. */

@@ -7,10 +7,12 @@ import { setApp } from "@/lib/server/app";
 import type { AppContext } from "@/lib/services/context";
 import { bootstrapIdentity } from "@/lib/services/identity/bootstrap";
 import { freshDatabase } from "./database";
-import { resolveRoute } from "./router";
+import { callThroughFastPath, fastPathSelected, isApiPath } from "./fast-path";
+import { callRouteFile } from "./router";
 import { ADMIN_TOKEN } from "./tokens";
 
-export { ADMIN_TOKEN };
+/** Whether the API tests reach the handlers through the production server's fast path (./fast-path.ts). */
+export { ADMIN_TOKEN, fastPathSelected };
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -27,17 +29,14 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** Hands `req` to the real route handler of its path and method, as Next would. */
+/**
+ * Hands `req` to the real route handler of its path and method: in this process as Next would, or,
+ * with TEST_API_VIA=fast-path, an API request over HTTP through the production server's fast path
+ * (./fast-path.ts).
+ */
 export async function callRoute(req: Request): Promise<Response> {
-  const { pathname } = new URL(req.url);
-  const resolved = resolveRoute(pathname);
-  if (!resolved) throw new Error(`No route file matches ${pathname}`);
-  const mod = (await import(/* @vite-ignore */ resolved.file)) as Record<string, unknown>;
-  const handler = mod[req.method] as ((req: Request, ctx: unknown) => Promise<Response>) | undefined;
-  if (!handler) throw new Error(`${resolved.file} does not export ${req.method}`);
-  // Like Next: routes without dynamic segments get no params object at all.
-  const context = Object.keys(resolved.params).length ? { params: Promise.resolve(resolved.params) } : undefined;
-  return handler(req, context);
+  if (fastPathSelected && isApiPath(new URL(req.url).pathname)) return callThroughFastPath(req);
+  return callRouteFile(req);
 }
 
 /** Calls the real route handler for `path`, as Next would. */

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { callRoute } from "./app";
 import { listenOnLoopback } from "./loopback";
+import { answerWith } from "./node-bridge";
 
 export interface ServedApp {
   /** `http://127.0.0.1:PORT`, without a trailing slash. */
@@ -15,17 +16,7 @@ export interface ServedApp {
 export async function serveApp(): Promise<ServedApp> {
   const server = createServer(async (req, res) => {
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      const method = req.method ?? "GET";
-      const body = method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const response = await callRoute(new Request(new URL(req.url ?? "/", "http://127.0.0.1"), { method, headers, body }));
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      await answerWith(req, res, callRoute);
     } catch (error) {
       // A bridge failure, not the app's answer: say so plainly rather than hang the client.
       res.writeHead(500, { "content-type": "text/plain" }).end(`test bridge: ${String(error)}`);

@@ -5,7 +5,7 @@ import path from "node:path";
  * Maps a URL path to a route file under app/, the way Next's App Router does
  * (static segments before [dynamic] before [...catchAll]), so tests call the real handlers.
  */
-interface RouteFile {
+export interface RouteFile {
   file: string;
   segments: string[];
 }
@@ -20,7 +20,8 @@ function collect(dir: string, segments: string[], out: RouteFile[]) {
   }
 }
 
-const routes: RouteFile[] = [];
+/** Every route file under app/, most specific first. */
+export const routes: RouteFile[] = [];
 collect(appDir, [], routes);
 
 type Params = Record<string, string | string[]>;
@@ -64,4 +65,17 @@ export function resolveRoute(pathname: string): { file: string; params: Params }
     if (params) return { file: route.file, params };
   }
   return null;
+}
+
+/** Hands `req` to the route handler its path and method reach, in this process, as Next would. */
+export async function callRouteFile(req: Request): Promise<Response> {
+  const { pathname } = new URL(req.url);
+  const resolved = resolveRoute(pathname);
+  if (!resolved) throw new Error(`No route file matches ${pathname}`);
+  const mod = (await import(/* @vite-ignore */ resolved.file)) as Record<string, unknown>;
+  const handler = mod[req.method] as ((req: Request, ctx: unknown) => Promise<Response>) | undefined;
+  if (!handler) throw new Error(`${resolved.file} does not export ${req.method}`);
+  // Like Next: routes without dynamic segments get no params object at all.
+  const context = Object.keys(resolved.params).length ? { params: Promise.resolve(resolved.params) } : undefined;
+  return handler(req, context);
 }
