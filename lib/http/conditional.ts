@@ -4,6 +4,7 @@ import type { Endpoint } from "@/lib/contracts/endpoint";
 import { entityTag, textEntityTag } from "@/lib/platform/entity-tag";
 import type { Audit } from "@/lib/services/context";
 import { conditionalWrite, type Written } from "@/lib/services/preconditions";
+import { textResponse } from "./text-response";
 
 // Conditional requests (CONTRACT §19, RFC 9110 §13): reads answer their representation's tag
 // and 304 to a client that holds it; writes to one resource take If-Match / If-None-Match: *.
@@ -17,7 +18,7 @@ export function answerTagged(request: Request, text: string, headers: Record<str
   const held = parseEntityTags(request.headers.get(IF_NONE_MATCH_HEADER));
   const { "content-type": _type, ...rest } = headers;
   if (held !== null && matchesWeakly(held, tag)) return new Response(null, { status: 304, headers: { ...rest, [ETAG_HEADER]: tag } });
-  return new Response(text, { status: 200, headers: { ...headers, [ETAG_HEADER]: tag } });
+  return textResponse(text, { status: 200, headers: { ...headers, [ETAG_HEADER]: tag } }, request);
 }
 
 /**

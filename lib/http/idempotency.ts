@@ -6,6 +6,7 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS, IDEMPOTENT_REPLAYED_HEADER 
 import { logError } from "@/lib/platform/log";
 import { type IdempotencyClaim, releaseClaim, type StoredAnswer, storeAnswer } from "@/lib/services/idempotency/keys";
 import { apiHeaders } from "./problem-response";
+import { responseText } from "./text-response";
 
 /**
  * The request's Idempotency-Key (CONTRACT §18), or null when it sends none or is no write.
@@ -41,7 +42,7 @@ export async function settleClaim(db: Database, claim: IdempotencyClaim, respons
       const value = response.headers.get(name);
       if (value !== null) headers[name] = value;
     }
-    const text = response.status === 204 ? null : await response.clone().text();
+    const text = response.status === 204 ? null : (responseText(response) ?? (await response.clone().text()));
     const body = text !== null && response.ok ? withoutSecrets(text, shownOnce) : text;
     await storeAnswer(db, claim, { status: response.status, headers, body });
   } catch (error) {

@@ -3,6 +3,7 @@ import type { Problem } from "@/lib/contracts/problem-schema";
 import { PROBLEM_CONTENT_TYPE } from "@/lib/contracts/problem-type-prefix";
 import { PROBLEM_STATUS } from "@/lib/contracts/problem-types";
 import { REQUEST_ID_HEADER } from "./request-id";
+import { textResponse } from "./text-response";
 
 // Apart from lib/http/problem.ts (which logs and walks causes) so that the proxy, which answers
 // some requests before the API pipeline runs, makes its problems with this same function.
@@ -25,7 +26,7 @@ function problemHeaders(error: DomainError): Record<string, string> {
 /** The one mapping of a domain error to an HTTP answer: its code's status, problem+json. */
 export function problemResponse(error: DomainError, requestId: string): Response {
   const body: Problem = { ...nestedProblem(error), request_id: requestId };
-  return new Response(JSON.stringify(body), {
+  return textResponse(JSON.stringify(body), {
     status: PROBLEM_STATUS[error.code],
     headers: { "content-type": PROBLEM_CONTENT_TYPE, ...apiHeaders(requestId), ...problemHeaders(error) },
   });

@@ -22,6 +22,7 @@ import { idempotencyKeyOf, replayedAnswer, settleClaim } from "./idempotency";
 import { errorToResponse } from "./problem";
 import { apiHeaders } from "./problem-response";
 import { requestIdFor } from "./request-id";
+import { textResponse } from "./text-response";
 
 /**
  * What a handler receives: the service context (app, database, the caller as actor, request id,
@@ -169,7 +170,7 @@ export function handle<E extends Endpoint>(
       const headers = { ...JSON_HEADERS, ...apiHeaders(requestId) };
       // A read answers its representation's tag, and 304 to a client that holds it already.
       if (request.method === "GET") return answerTagged(request, text, headers);
-      return new Response(text, { status, headers: { ...headers, ...writtenTagHeaders(written, { payload, text }) } });
+      return textResponse(text, { status, headers: { ...headers, ...writtenTagHeaders(written, { payload, text }) } }, request);
     } catch (error) {
       return errorToResponse(error, where);
     }

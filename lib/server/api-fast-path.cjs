@@ -26,6 +26,9 @@ const NEEDS_NEXT_SEGMENT = /^\.{1,2}$|\.rsc$/;
 const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
 /** Headers Next does not copy from a handler's Response (node frames the body itself). */
 const FRAMING_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding"]);
+/** Where an answer built from text keeps that text, and the mark asking for such answers (lib/http/text-response.ts). */
+const RESPONSE_TEXT = Symbol.for("bank-templates.response-text");
+const TEXT_ANSWERS = Symbol.for("bank-templates.text-answers");
 /** Answers sent as they are produced, line by line (lib/http/route.ts NdjsonStream); every other answer is read whole first. */
 const STREAMED_TYPE = "application/x-ndjson";
 
@@ -111,15 +114,21 @@ function toRequest(req, res, origin) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.append(name, value);
   }
-  // Aborted when the client goes away before the answer is sent (Next's signalFromNodeResponse).
-  const controller = new AbortController();
-  res.once("close", () => res.writableFinished || controller.abort());
-  const init = { method: req.method, headers, signal: controller.signal };
+  const init = { method: req.method, headers };
   if (!NO_BODY_METHODS.has(req.method)) {
     init.body = bodyStream(req);
     init.duplex = "half";
   }
-  return new Request(origin + req.url, init);
+  const request = new Request(origin + req.url, init);
+  // Aborted when the client goes away before the answer is sent (Next's signalFromNodeResponse).
+  // Given to the constructor, a signal costs more than the rest of the Request (a second signal
+  // made to follow it); the handlers read `request.signal`, which is this one.
+  const controller = new AbortController();
+  res.once("close", () => res.writableFinished || controller.abort());
+  Object.defineProperty(request, "signal", { value: controller.signal });
+  // The pipeline may answer with text alone (lib/http/text-response.ts): sendResponse writes it.
+  request[TEXT_ANSWERS] = true;
+  return request;
 }
 
 /**
@@ -172,6 +181,13 @@ async function sendResponse(req, res, response) {
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+  // An answer the pipeline made of text (lib/http/text-response.ts) is written as that text; it
+  // may have no body stream at all.
+  const text = response[RESPONSE_TEXT];
+  if (typeof text === "string" && req.method !== "HEAD") {
+    res.setHeader("content-length", Buffer.byteLength(text));
+    return res.end(text);
+  }
   if (!response.body || req.method === "HEAD") {
     await response.body?.cancel();
     return res.end();
