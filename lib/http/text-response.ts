@@ -9,8 +9,8 @@
  *   body is the text, and which carries the text too.
  * Both send the same bytes (tests/api-fast-path.test.ts compares them for every operation).
  */
-export const RESPONSE_TEXT = Symbol.for("bank-templates.response-text");
-export const TEXT_ANSWERS = Symbol.for("bank-templates.text-answers");
+const RESPONSE_TEXT = Symbol.for("bank-templates.response-text");
+const TEXT_ANSWERS = Symbol.for("bank-templates.text-answers");
 
 /** A Response of `text` for `request`: with no body stream when the fast path asked for text answers. */
 export function textResponse(text: string, init: ResponseInit, request?: Request): Response {
