@@ -14,6 +14,12 @@ import { ServerProcess } from "./support/server-process";
 // browser's error page taking the console's place.
 
 const discardDialog = (page: Page) => page.getByRole("dialog", { name: "Discard changes?" });
+/**
+ * The question answers Escape once it has the focus (on Keep editing), which it takes a moment
+ * after it shows; an Escape before that goes to what is under it, which asks the same question
+ * again and changes nothing. A person presses Escape on the question they see focused.
+ */
+const questionHasFocus = (page: Page) => expect(discardDialog(page).getByRole("button", { name: "Keep editing" })).toBeFocused();
 
 /** The next browser dialog (beforeunload, confirm), once it opens. */
 const nextBrowserDialog = (page: Page) => new Promise<Dialog>((resolve) => page.once("dialog", resolve));
@@ -48,6 +54,7 @@ test("leaving the new-bank form with edits asks first; a clean form leaves at on
   // The breadcrumb (Mantine's Anchor as a Link) asks too; Escape is Keep editing.
   await page.getByRole("main").getByRole("link", { name: "Banks", exact: true }).click();
   await expect(discardDialog(page)).toBeVisible();
+  await questionHasFocus(page);
   await page.keyboard.press("Escape");
   await expect(discardDialog(page)).toBeHidden();
   await expect(bankId).toHaveValue("forgiving-bank");
@@ -136,6 +143,7 @@ test("a dialog with typed edits asks before closing; saved, it closes and nothin
 
   await page.mouse.click(8, 400); // the overlay, beside the dialog
   await expect(discardDialog(page)).toBeVisible();
+  await questionHasFocus(page);
   await page.keyboard.press("Escape"); // Escape in the question keeps editing, and closes only the question
   await expect(discardDialog(page)).toBeHidden();
   await expect(dialog).toBeVisible();
