@@ -41,11 +41,12 @@ function apiRoutes(): ApiRoute[] {
 
 /** Next's part in the test server: the route file in this process, or Next's 404 page where none answers. */
 function nextStandIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  return answerWith(req, res, async (request) =>
-    resolveRoute(new URL(request.url).pathname)
-      ? callRouteFile(request)
-      : new Response("not found", { status: 404, headers: { "content-type": "text/html" } }),
-  );
+  return answerWith(req, res, async (request) => {
+    const resolved = resolveRoute(new URL(request.url).pathname);
+    return resolved
+      ? callRouteFile(request, resolved)
+      : new Response("not found", { status: 404, headers: { "content-type": "text/html" } });
+  });
 }
 
 let server: Promise<string> | undefined;
@@ -148,4 +149,5 @@ export function callThroughFastPath(req: Request): Promise<Response> {
 }
 
 export const fastPathSelected = process.env.TEST_API_VIA === "fast-path";
-export const isApiPath = (pathname: string) => pathname.startsWith("/ext/svc/") || pathname === "/ext/svc";
+/** Under the API as the front door (lib/server/front-door.cjs) tells it. */
+export const isApiPath = (pathname: string) => pathname.startsWith("/ext/svc/");

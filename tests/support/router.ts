@@ -68,10 +68,8 @@ export function resolveRoute(pathname: string): { file: string; params: Params }
 }
 
 /** Hands `req` to the route handler its path and method reach, in this process, as Next would. */
-export async function callRouteFile(req: Request): Promise<Response> {
-  const { pathname } = new URL(req.url);
-  const resolved = resolveRoute(pathname);
-  if (!resolved) throw new Error(`No route file matches ${pathname}`);
+export async function callRouteFile(req: Request, resolved = resolveRoute(new URL(req.url).pathname)): Promise<Response> {
+  if (!resolved) throw new Error(`No route file matches ${new URL(req.url).pathname}`);
   const mod = (await import(/* @vite-ignore */ resolved.file)) as Record<string, unknown>;
   const handler = mod[req.method] as ((req: Request, ctx: unknown) => Promise<Response>) | undefined;
   if (!handler) throw new Error(`${resolved.file} does not export ${req.method}`);
