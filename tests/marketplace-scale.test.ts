@@ -5,6 +5,7 @@ import { GET as browseRoute } from "@/app/ext/svc/me/template-sources/[name]/cat
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { marketplaceCache, marketplaceFetchLeases } from "@/db/schema";
 import { DomainError } from "@/lib/contracts/errors";
+import { metrics } from "@/lib/platform/metrics";
 import type { AppContext, AuthenticatedActor } from "@/lib/services/context";
 import {
   cacheKey,
@@ -58,6 +59,14 @@ async function addSource(client: Client, path: string, alias: string) {
   expect(res.status).toBe(201);
 }
 
+const CHECK_ROUTE = "/ext/svc/me/templates/{template_id}/check-update";
+
+/** API requests to `route` (a path template) received and not yet answered, as GET /metrics counts them. */
+async function inFlight(route: string): Promise<number> {
+  const { values } = await metrics.httpRequestsInFlight.get();
+  return values.filter((sample) => sample.labels.route === route).reduce((sum, sample) => sum + sample.value, 0);
+}
+
 const ids = (n: number, prefix = "t") => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, "0")}`);
 
 /** An entry whose manifest is a file next to the catalog. */
@@ -94,12 +103,33 @@ describe("single flight in one process", () => {
     const installed = await Promise.all(names.map((id) => alice.post(`/ext/svc/me/templates/${id}/install`, { source_name: "checks" })));
     expect(installed.map((r) => r.status)).toEqual(names.map(() => 200));
 
+    // The revalidation is answered once every check has arrived (the server counts them in
+    // flight): however the requests spread in time, each must then take that one answer.
+    const arrived = eventually(async () => (await inFlight(CHECK_ROUTE)) === names.length, 30_000, "every check in flight");
+    market.setFile("/checks/templates.json", catalog(...entries), { heldUntil: arrived });
     market.clearRequests();
     const checks = await Promise.all(names.map((id) => alice.get(`/ext/svc/me/templates/${id}/check-update`)));
+    await arrived;
     expect(checks.map((r) => [r.status, r.body.has_update])).toEqual(names.map(() => [200, false]));
     expect(market.count("/checks/templates.json")).toBe(1);
     expect(market.requests.find((r) => r.path === "/checks/templates.json")?.headers["if-none-match"]).toBeTruthy();
     for (const id of names.filter((_, i) => i % 2)) expect(market.count(`/checks/m/${id}.json`)).toBeLessThanOrEqual(1);
+  });
+
+  it("a check takes a revalidation answered after its call began, however late it reaches the marketplace code", async () => {
+    market.setFile("/late/templates.json", catalog(catalogEntry("late")));
+    await addSource(alice, "/late", "late");
+    expect((await alice.post("/ext/svc/me/templates/late/install", { source_name: "late" })).status).toBe(200);
+    // A call that began now and was held up before its fetch (a busy connection pool, say).
+    const heldUp = serviceContext(t.app, aliceActor);
+    market.clearRequests();
+    expect((await alice.get("/ext/svc/me/templates/late/check-update")).status).toBe(200);
+    expect(market.count("/late/templates.json")).toBe(1);
+    expect((await checkForUpdate(heldUp, { scope: aliceScope, templateId: "late" })).has_update).toBe(false);
+    expect(market.count("/late/templates.json")).toBe(1);
+    // A call that began after that answer asks again.
+    await checkForUpdate(serviceContext(t.app, aliceActor), { scope: aliceScope, templateId: "late" });
+    expect(market.count("/late/templates.json")).toBe(2);
   });
 
   it("a caller that goes away does not cancel the fetch for the others", async () => {

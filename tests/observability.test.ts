@@ -91,6 +91,26 @@ describe("metrics", () => {
     expect(market.requests.some((r) => r.headers.authorization === `Bearer ${SOURCE_TOKEN}`)).toBe(true);
   });
 
+  it("counts a request in flight from its arrival until it is answered", async () => {
+    const CATALOG_ROUTE = "/ext/svc/me/template-sources/{name}/catalog";
+    const inFlight = `http_requests_in_flight{route="${CATALOG_ROUTE}",method="GET"}`;
+    market.setFile("/held/templates.json", catalog(catalogEntry("held-bot")));
+    expect((await carl.post("/ext/svc/me/template-sources", { url: `${market.url}/held`, alias: "held" })).status).toBe(201);
+    const served = catalog(catalogEntry("held-bot"));
+    let release = () => {};
+    market.setHandler("/held/templates.json", (_req, res) => {
+      release = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(served));
+    });
+    market.clearRequests();
+    const before = (await scrape()).value(inFlight);
+    const browsing = carl.get("/ext/svc/me/template-sources/held/catalog?refresh=true");
+    await vi.waitFor(() => expect(market.count("/held/templates.json")).toBe(1), { timeout: 10_000 });
+    expect((await scrape()).value(inFlight)).toBe(before + 1);
+    release();
+    expect((await browsing).status).toBe(200);
+    expect((await scrape()).value(inFlight)).toBe(before);
+  });
+
   it("requires the bearer token when METRICS_TOKEN is set", async () => {
     const token = `metrics-token-${"m".repeat(24)}`;
     vi.stubEnv("METRICS_TOKEN", token);

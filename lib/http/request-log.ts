@@ -3,7 +3,10 @@ import { logRequest } from "@/lib/platform/log";
 import { metrics } from "@/lib/platform/metrics";
 import type { AuthenticatedActor } from "@/lib/services/context";
 
-/** One API request being answered; `finish` writes its log line and metrics once the response is known. */
+/**
+ * One API request being answered, counted in flight from the start; `finish`, called exactly
+ * once when the response is known, writes its log line and metrics.
+ */
 export interface RequestObservation {
   /** Set by the pipeline once the caller is authenticated. */
   actor?: AuthenticatedActor;
@@ -17,8 +20,11 @@ export interface RequestObservation {
  */
 export function observeRequest(method: string, route: string, requestId: string): RequestObservation {
   const started = performance.now();
+  const inFlight = metrics.httpRequestsInFlight.labels({ route, method });
+  inFlight.inc();
   const observation: RequestObservation = {
     finish(response) {
+      inFlight.dec();
       const status = response.status;
       const seconds = logRequest({ requestId, method, route, status, started, actor: observation.actor });
       metrics.httpRequests.inc({ route, method, status: String(status) });

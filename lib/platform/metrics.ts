@@ -22,6 +22,7 @@ interface Metrics {
   registry: Registry;
   httpRequests: Counter<"route" | "method" | "status">;
   httpRequestDuration: Histogram<"route" | "method">;
+  httpRequestsInFlight: Gauge<"route" | "method">;
   marketplaceFetches: Counter<"outcome">;
   databaseQueriesInFlight: Gauge<"database">;
   databaseTransactionsActive: Gauge<"database">;
@@ -43,6 +44,12 @@ function createMetrics(): Metrics {
       help: "Time from receiving an API request to its response, by endpoint path template and method.",
       labelNames: ["route", "method"],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    httpRequestsInFlight: new Gauge({
+      name: "http_requests_in_flight",
+      help: "API requests received and not yet answered, by endpoint path template and method.",
+      labelNames: ["route", "method"],
       registers: [registry],
     }),
     marketplaceFetches: new Counter({

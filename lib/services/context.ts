@@ -101,6 +101,11 @@ export interface ServiceContext {
   rootDb: Database;
   actor: Actor;
   requestId: string;
+  /**
+   * When the call began (ms since the epoch). A marketplace answer received after it is as fresh
+   * as the call can ask for: calls that overlap share one conditional request (CONTRACT §12).
+   */
+  startedAt: number;
   signal: AbortSignal;
   audit: Audit;
   /** What a conditional write asks of the resource it writes (If-Match, If-None-Match: *); absent: nothing. */
@@ -113,10 +118,10 @@ export interface ServiceContext {
  */
 export function callContext<A extends Actor>(
   app: AppContext,
-  call: { actor: A; requestId: string; signal: AbortSignal; audit: Audit; precondition?: WritePrecondition },
+  call: { actor: A; requestId: string; startedAt?: number; signal: AbortSignal; audit: Audit; precondition?: WritePrecondition },
 ): ServiceContext & { actor: A } {
   const settings: AppSettings = { config: app.config, secretKey: app.secretKey, resolveHost: app.resolveHost };
-  return { app: settings, db: app.db, rootDb: app.db, ...call };
+  return { app: settings, db: app.db, rootDb: app.db, startedAt: Date.now(), ...call };
 }
 
 /** Runs `fn` in one transaction, with a context whose `db` and `audit` write in it (`rootDb` stays the database). */

@@ -14,6 +14,8 @@ interface RecordedRequest {
 interface FileOptions {
   headers?: Record<string, string>;
   status?: number;
+  /** Each request is answered only once this settles (either way): for a crowd that must all be waiting. */
+  heldUntil?: Promise<unknown>;
 }
 
 export interface Marketplace {
@@ -46,6 +48,7 @@ interface StoredFile {
   lastModified: string;
   status: number;
   headers: Record<string, string>;
+  heldUntil?: Promise<unknown>;
 }
 
 const toBuffer = (body: unknown): Buffer =>
@@ -60,6 +63,7 @@ function storedFile(body: unknown, options: FileOptions): StoredFile {
     lastModified: new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString(),
     status: options.status ?? 200,
     headers: options.headers ?? {},
+    heldUntil: options.heldUntil,
   };
 }
 
@@ -105,6 +109,10 @@ export async function startMarketplace(): Promise<Marketplace> {
     const handler = handlers.get(pathname);
     if (handler) return handler(req, res);
     const file = files.get(pathname);
+    if (file?.heldUntil) {
+      const serve = () => serveFile(req, res, file);
+      return void file.heldUntil.then(serve, serve);
+    }
     if (file) return serveFile(req, res, file);
     notFound(res);
   });

@@ -2,7 +2,7 @@
 
 export { addressRefusal } from "@/lib/platform/address";
 export { clientGone, type OperationOptions } from "@/lib/platform/operation";
-export { cacheKey, dropCachedCatalog, type FetchMode, pruneMarketplaceCache } from "./cache";
+export { cacheKey, dropCachedCatalog, pruneMarketplaceCache } from "./cache";
 export {
   type CatalogListing,
   type CatalogTemplate,

@@ -15,8 +15,8 @@ import { type PendingWrite, prepareCheck, prepareUpdate, type Written } from "./
  * Bulk checks and updates over every installed template of one scope (CONTRACT §13). One
  * template's failure is its own `problem` and never stops the others; only a database
  * outage (not a DomainError) fails the whole call. Templates are asked about one after another
- * with one shared `since`, so all templates of one source share one conditional catalog
- * request (CONTRACT §12).
+ * within one call (one ServiceContext.startedAt), so all templates of one source share one
+ * conditional catalog request (CONTRACT §12).
  *
  * The call records ONE entry, about every template at once — target {type: "template", id: "*"},
  * `before` the templates the call wrote as they were, `after` the same templates (in the same
@@ -108,11 +108,10 @@ async function writeEveryTemplate<R, A>(
 
 /** POST T/check-updates. */
 export async function checkAllForUpdates(ctx: ServiceContext, { scope }: { scope: OwnerScope }) {
-  const since = Date.now();
   const results = await writeEveryTemplate(
     ctx,
     { scope, action: "template.check_updates" },
-    (row) => prepareCheck(ctx, { scope, templateId: row.id, since }),
+    (row) => prepareCheck(ctx, { scope, templateId: row.id }),
     {
       written: (row, result): CheckedTemplate => ({
         id: row.id,
@@ -135,11 +134,10 @@ export async function checkAllForUpdates(ctx: ServiceContext, { scope }: { scope
 
 /** POST T/update-all: templates with local edits are skipped with their 409 unless `force`. */
 export async function updateAllTemplates(ctx: ServiceContext, { scope, force }: { scope: OwnerScope; force: boolean }) {
-  const since = Date.now();
   const results = await writeEveryTemplate(
     ctx,
     { scope, action: "template.update_all" },
-    (row) => prepareUpdate(ctx, { scope, templateId: row.id, force, since }),
+    (row) => prepareUpdate(ctx, { scope, templateId: row.id, force }),
     {
       written: (row, result): UpdatedTemplate => ({
         id: row.id,

@@ -19,8 +19,8 @@ export const schedulerContext = (app: AppContext, signal: AbortSignal = new Abor
 /**
  * The scheduled update check (CONTRACT §13): every UPDATE_CHECK_INTERVAL_MINUTES the update
  * status of every installed template, of every user and the server, is refreshed, one run at
- * a time however many processes run (lib/services/jobs/exclusive-job.ts). Checks share one `since`,
- * so an unchanged catalog costs one conditional request (one 304) per source.
+ * a time however many processes run (lib/services/jobs/exclusive-job.ts). A run is one call (one
+ * ServiceContext.startedAt), so an unchanged catalog costs one conditional request (one 304) per source.
  */
 function updateCheckJob(intervalMs: number): ExclusiveJob {
   // A crashed run blocks the next one at most this long; a live run renews its lease.
@@ -34,12 +34,11 @@ export async function refreshAllUpdateStatuses(ctx: ServiceContext): Promise<{ c
     .from(templates)
     .where(isNotNull(templates.sourceName))
     .orderBy(asc(templates.scope), asc(templates.owner), asc(templates.id));
-  const since = Date.now();
   let failed = 0;
   for (const row of rows) {
     if (ctx.signal.aborted) break;
     try {
-      await checkOne(ctx, { scope: { kind: row.scope, owner: row.owner } as OwnerScope, templateId: row.id, since });
+      await checkOne(ctx, { scope: { kind: row.scope, owner: row.owner } as OwnerScope, templateId: row.id });
     } catch {
       failed++; // the template keeps its last status; the next run tries again
     }

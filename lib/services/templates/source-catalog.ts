@@ -9,7 +9,7 @@ import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
 import { presentSource } from "@/lib/services/sources/sources";
 import { templatesIn } from "@/lib/services/templates/templates";
-import { invalidManifestError, marketplaceDeps } from "@/lib/services/templates/upstream";
+import { invalidManifestError, marketplaceDeps, marketplaceOperation } from "@/lib/services/templates/upstream";
 
 export interface BrowseInput {
   /** Whose catalog view: the caller's personal scope (/me) or the server's (/admin). */
@@ -29,7 +29,7 @@ export interface BrowseInput {
 export async function browseCatalog(ctx: ServiceContext, { kind, sourceName, sourceScope, refresh }: BrowseInput) {
   const source = await findUsableSource(ctx, kind, sourceName, sourceScope);
   // When the client goes away (ctx.signal), fetching stops.
-  const { result: catalog, source: recorded } = await withCatalogStatus(ctx.rootDb, source.row, { signal: ctx.signal }, (operation) =>
+  const { result: catalog, source: recorded } = await withCatalogStatus(ctx.rootDb, source.row, marketplaceOperation(ctx), (operation) =>
     loadCatalog(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, refresh ? "revalidate" : "cached", operation),
   );
   // One query for both lists: the caller's own templates from this very source (name, scope and

@@ -9,13 +9,7 @@ import { checkManifest } from "@/lib/contracts/templates/manifest";
 import type { MergeResolutionEntry } from "@/lib/contracts/templates/merge";
 import type { CheckUpdateResult, InstallTemplateRequest, UpdateResult } from "@/lib/contracts/templates/schemas";
 import { type ServiceContext, withTransaction } from "@/lib/services/context";
-import {
-  type CatalogTemplate,
-  type FetchMode,
-  loadCatalogTemplate,
-  type MarketplaceDeps,
-  type OperationOptions,
-} from "@/lib/services/marketplace";
+import { type CatalogTemplate, loadCatalogTemplate, type MarketplaceDeps, type OperationOptions } from "@/lib/services/marketplace";
 import { recordEvent, scopeAudience } from "@/lib/services/outbox/outbox";
 import { withCatalogStatus } from "@/lib/services/sources/catalog-status";
 import { findUsableSource } from "@/lib/services/sources/lookup";
@@ -35,6 +29,12 @@ import {
   type TemplateWire,
 } from "./templates";
 import { recordVersion } from "./version-log";
+
+/** What every marketplace fetch of one call shares: the call's start (ServiceContext.startedAt) and its signal. */
+export const marketplaceOperation = ({ startedAt, signal }: Pick<ServiceContext, "startedAt" | "signal">): OperationOptions => ({
+  since: startedAt,
+  signal,
+});
 
 /** What the marketplace code needs of a call: its cache is written through the root database (ServiceContext.rootDb). */
 export const marketplaceDeps = ({ app, rootDb }: Pick<ServiceContext, "app" | "rootDb">): MarketplaceDeps => ({
@@ -87,7 +87,7 @@ export async function installTemplate(
   const source = await findUsableSource(ctx, kind, body.source_name, body.source_scope);
   // An id taken by the path's template id is fixed by choosing an alias; either way alias_id is the field.
   if (await findTemplate(ctx.db, scope, id)) throw idTaken(id, "alias_id");
-  const { result: entry } = await withCatalogStatus(ctx.rootDb, source.row, { signal: ctx.signal }, (observed) =>
+  const { result: entry } = await withCatalogStatus(ctx.rootDb, source.row, marketplaceOperation(ctx), (observed) =>
     loadCatalogTemplate(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, "cached", observed),
   );
   if (!entry) throw notFound(`The catalog of source ${source.row.name} has no template ${sourceTemplateId}.`);
@@ -125,21 +125,23 @@ const localEdits = (id: string) =>
   conflict(`Template ${id} has local edits; update with force=true to replace them.`, undefined, "local-edits");
 
 /**
- * The current catalog entry of an installed template, and the row id of the source it came
- * from; 409 when that source or the entry is gone.
+ * The current catalog entry of an installed template, revalidated upstream (CONTRACT §12: check
+ * and update always ask), and the row id of the source it came from; 409 when that source or
+ * the entry is gone.
  */
-async function latestEntry(
-  ctx: ServiceContext,
-  row: TemplateRow,
-  mode: FetchMode,
-  operation: OperationOptions,
-): Promise<{ entry: CatalogTemplate; sourceId: string }> {
+async function latestEntry(ctx: ServiceContext, row: TemplateRow): Promise<{ entry: CatalogTemplate; sourceId: string }> {
   const sourceScope = { kind: row.sourceScope, owner: row.sourceOwner } as OwnerScope;
   const source = await findSourceWithToken(ctx.db, ctx.app.secretKey, sourceScope, row.sourceName!);
   if (!source) throw sourceGone(row);
   const sourceTemplateId = row.sourceTemplateId ?? row.id;
-  const { result: entry } = await withCatalogStatus(ctx.rootDb, source.row, operation, (observed) =>
-    loadCatalogTemplate(marketplaceDeps(ctx), { url: source.row.url, authToken: source.authToken }, sourceTemplateId, mode, observed),
+  const { result: entry } = await withCatalogStatus(ctx.rootDb, source.row, marketplaceOperation(ctx), (observed) =>
+    loadCatalogTemplate(
+      marketplaceDeps(ctx),
+      { url: source.row.url, authToken: source.authToken },
+      sourceTemplateId,
+      "revalidate",
+      observed,
+    ),
   );
   if (!entry) {
     throw conflict(`Template ${sourceTemplateId} is no longer in the catalog of source ${row.sourceName}.`, undefined, "template-gone");
@@ -147,15 +149,6 @@ async function latestEntry(
   requireValidManifest(source.row.name, entry);
   return { entry, sourceId: source.row.id };
 }
-
-/** A template of one scope, and the start of the operation it is part of (see checkForUpdate). */
-type UpstreamCall = TemplateKey & { since?: number };
-
-/** Fills in `since` and the context's signal: what every catalog request of one call shares. */
-const operationOf = (ctx: ServiceContext, since: number | undefined): OperationOptions => ({
-  since: since ?? Date.now(),
-  signal: ctx.signal,
-});
 
 /**
  * A write prepared outside any transaction (the marketplace has answered), to run in the
@@ -177,14 +170,14 @@ export interface Written<R> {
  */
 export async function prepareCheck(
   ctx: ServiceContext,
-  { scope, templateId: id, since }: UpstreamCall,
+  { scope, templateId: id }: TemplateKey,
 ): Promise<PendingWrite<Written<z.input<typeof CheckUpdateResult>>>> {
   const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null) {
     const result = { has_update: false, current_revision: null, latest_revision: null, source_name: null, source_scope: null };
     return async () => ({ result, before: null, after: null });
   }
-  const { entry } = await latestEntry(ctx, row, "revalidate", operationOf(ctx, since));
+  const { entry } = await latestEntry(ctx, row);
   const result = {
     has_update: entry.revision !== row.sourceRevision,
     current_revision: row.sourceRevision,
@@ -199,14 +192,14 @@ export async function prepareCheck(
 }
 
 /** A template's update status, asked for and written at once (see prepareCheck). */
-export async function checkOne(ctx: ServiceContext, input: UpstreamCall) {
+export async function checkOne(ctx: ServiceContext, input: TemplateKey) {
   return withTransaction(ctx, await prepareCheck(ctx, input));
 }
 
 /**
- * `since` defaults to the call's start: checks and updates running at the same time share one
- * conditional catalog request (CONTRACT §12); a bulk check passes its own start. The status it
- * writes is not audited (GET check-update is a read; check-updates audits its own entry).
+ * Checks and updates whose calls overlap share one conditional catalog request (CONTRACT §12):
+ * each accepts an answer received after its call began (ServiceContext.startedAt), and every
+ * template of a bulk check is of one call. The status it writes is not audited (GET check-update is a read; check-updates audits its own entry).
  */
 export async function checkForUpdate(ctx: ServiceContext, input: TemplateKey) {
   return (await checkOne(ctx, input)).result;
@@ -241,7 +234,7 @@ async function recordUpdateStatus(db: Database, row: TemplateRow, latestRevision
 export async function previewUpdate(ctx: ServiceContext, { scope, templateId: id, merge }: TemplateKey & { merge: boolean }) {
   const row = await requireTemplate(ctx.db, scope, id);
   if (row.sourceName === null) throw badRequest(`Template ${id} was not installed from a source; it has no upstream.`, "not-from-source");
-  const { entry } = await latestEntry(ctx, row, "revalidate", operationOf(ctx, undefined));
+  const { entry } = await latestEntry(ctx, row);
   const latest = contentWire(entry);
   const preview = {
     has_update: entry.revision !== row.sourceRevision,
@@ -280,7 +273,7 @@ interface UpdateOptions {
  */
 export async function prepareUpdate(
   ctx: ServiceContext,
-  { scope, templateId: id, force, merge = false, resolutions, since }: UpstreamCall & UpdateOptions,
+  { scope, templateId: id, force, merge = false, resolutions }: TemplateKey & UpdateOptions,
 ): Promise<PendingWrite<Written<z.input<typeof UpdateResult>>>> {
   if (resolutions && !merge) throw invalidField("resolutions", "is only allowed with merge=true");
   const row = await requireTemplate(ctx.db, scope, id);
@@ -289,7 +282,7 @@ export async function prepareUpdate(
   // Local edits block a plain update; `force` overwrites them and `merge` keeps them.
   const editsBlock = (r: TemplateRow) => r.locallyModified && !force && !merge;
   if (editsBlock(row)) throw localEdits(id);
-  const { entry, sourceId } = await latestEntry(ctx, row, "revalidate", operationOf(ctx, since));
+  const { entry, sourceId } = await latestEntry(ctx, row);
   const previous = row.sourceRevision!;
   const audited = async (tx: ServiceContext, before: TemplateWire, after: TemplateWire) => {
     await tx.audit.record({ action: "template.update", target: { type: "template", id }, before, after });
