@@ -34,6 +34,41 @@ test("a signed-out visitor is sent to sign-in, and after signing in to where the
   await expect(pageHeading(page, "Users")).toBeVisible();
 });
 
+test("a sign-in typed before the page's code runs is kept, and sent once it runs, never posted to the page", async ({ page }) => {
+  // A page of this context that is not the fixture's: its goto would wait for the code held back here.
+  const early = await page.context().newPage();
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  // Its scripts, not its stylesheets, which the page waits for before it shows anything.
+  await early.route("**/_next/static/chunks/*.js", async (route) => {
+    await released;
+    await route.continue();
+  });
+  const pagePosts: string[] = [];
+  early.on("request", (request) => {
+    if (request.method() === "POST" && request.isNavigationRequest()) pagePosts.push(request.url());
+  });
+  await early.goto("/signin", { waitUntil: "commit" });
+  const submit = early.getByRole("button", { name: "Sign in", exact: true });
+  await expect(submit).toBeDisabled();
+  await early.getByLabel("User name").fill("admin");
+  const password = early.getByRole("textbox", { name: "Password", exact: true });
+  await password.fill(E2E_ADMIN_PASSWORD);
+  await password.press("Enter");
+
+  release();
+  await expect(submit).toBeEnabled();
+  await expect(early.getByLabel("User name")).toHaveValue("admin");
+  await expect(password).toHaveValue(E2E_ADMIN_PASSWORD);
+  await submit.click();
+  await expect(early.getByRole("button", { name: /^Account menu for / })).toBeVisible();
+  await expect(early).toHaveURL(/\/$/);
+  expect(pagePosts).toEqual([]);
+  await early.close();
+});
+
 test("the admin creates member cora with a password and edits her", async ({ page, watch }) => {
   await signIn(page, "admin", E2E_ADMIN_PASSWORD);
   await consoleNav(page).getByRole("link", { name: "Users", exact: true }).click();

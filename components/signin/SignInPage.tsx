@@ -3,6 +3,7 @@ import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, Text
 import { IconAlertTriangle, IconCircleCheck, IconStack2 } from "@tabler/icons-react";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
+import { useHydrated } from "@/components/console/useHydrated";
 import { BOOTSTRAP_ADMIN_ID } from "@/lib/contracts/identity/sign-in-messages";
 import { signInWithPassword } from "./password-sign-in";
 import { SignedOutFrame } from "./SignedOutFrame";
@@ -27,6 +28,7 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc, 
   const [busy, setBusy] = useState(false);
   /** With password sign-in off: whether the administrator asked for the password form. */
   const [adminPassword, setAdminPassword] = useState(false);
+  const hydrated = useHydrated();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -50,7 +52,10 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc, 
       Sign in with {oidc.name}
     </Button>
   );
-  // POST: a submit before the page's code runs must not put the password in a URL.
+  // Until the page's code runs, Sign in is disabled, and so is Enter in a field (the form's
+  // default button is): the browser's own submit would post to this page, which does not sign in,
+  // and reload it empty. What is typed meanwhile is kept (the fields are the browser's own, read
+  // at submit). POST all the same: a submit that got through must not put the password in a URL.
   const passwordForm = (
     <form onSubmit={onSubmit} method="post">
       <Stack>
@@ -70,7 +75,7 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc, 
           {...(passwordSignIn ? {} : { defaultValue: BOOTSTRAP_ADMIN_ID, readOnly: true })}
         />
         <PasswordInput label="Password" name="password" autoComplete="current-password" required autoFocus={!passwordSignIn} />
-        <Button type="submit" loading={busy} fullWidth variant={passwordSignIn ? "filled" : "default"}>
+        <Button type="submit" loading={busy} disabled={!hydrated} fullWidth variant={passwordSignIn ? "filled" : "default"}>
           Sign in
         </Button>
       </Stack>
