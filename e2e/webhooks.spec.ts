@@ -11,9 +11,15 @@ import { expect, screenshotBoth, test } from "./support/fixtures";
 // 500, its payload and answer one click away, and Home lists the webhook as failing; her receiver
 // back, Redeliver sends the same event again and it succeeds. A rotated secret signs the next
 // ping; pause, resume and remove. Every delivery is verified with the `standardwebhooks` package.
+// Then admin ada edits a server webhook while another admin's program changes it: the conflict
+// names who did, and her description merges onto their events.
 test.describe.configure({ mode: "serial" });
 
 const WREN = { id: "hooks-wren", password: "wren's long webhooks password" };
+/** An admin who edits a server webhook in the console. */
+const ADA = { id: "hooks-ada", password: "ada's long webhooks password" };
+/** The description of the server webhook she edits. */
+const OPS_RELAY = "Ops relay";
 const PATH = "/wren";
 let receiver: Receiver;
 let admin: APIRequestContext;
@@ -28,7 +34,13 @@ test.beforeAll(async () => {
 
 // Her webhooks and their deliveries go with her.
 test.afterAll(async () => {
-  if (admin) await deleteIfPresent(admin, `/ext/svc/admin/users/${WREN.id}`);
+  if (admin) {
+    for (const user of [WREN, ADA]) await deleteIfPresent(admin, `/ext/svc/admin/users/${user.id}`);
+    // The server's webhook outlives its editor: removed here should its test have stopped midway.
+    const serverWebhooks = (await (await admin.get("/ext/svc/admin/webhooks")).json()) as { id: string; description: string | null }[];
+    for (const webhook of serverWebhooks.filter((w) => w.description?.startsWith(OPS_RELAY)))
+      await deleteIfPresent(admin, `/ext/svc/admin/webhooks/${webhook.id}`);
+  }
   await Promise.all([admin?.dispose(), receiver?.close()]);
 });
 
@@ -133,4 +145,41 @@ test("add a webhook, ping it, see a delivery fail, redeliver it; rotate, pause, 
   await page.getByRole("dialog", { name: "Remove webhook?" }).getByRole("button", { name: "Remove webhook" }).click();
   await expect(pageHeading(page, "Webhooks")).toBeVisible();
   await expect(page.getByText("No webhooks yet")).toBeVisible();
+});
+
+test("an admin edits a server webhook while another admin changes its events: the conflict names who, and the fields merge", async ({
+  page,
+  watch,
+}) => {
+  watch.expectError(/ → 412|status of 412 /);
+  await createFreshUser(admin, { id: ADA.id, display_name: "Ada", password: ADA.password, role: "admin" });
+  const url = receiver.url("/ops");
+  const created = await admin.post("/ext/svc/admin/webhooks", { data: { url, events: ["bank.created"], description: OPS_RELAY } });
+  expect(created.status()).toBe(201);
+  const webhookPath = `/ext/svc/admin/webhooks/${((await created.json()) as { id: string }).id}`;
+
+  await signIn(page, ADA.id, ADA.password);
+  await page.goto("/admin/webhooks");
+  await page.getByRole("button", { name: `Edit webhook ${url}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit webhook" });
+  await expect(dialog.getByLabel("Description")).toHaveValue(OPS_RELAY);
+
+  // Meanwhile the bootstrap admin's program subscribes it to deleted banks too.
+  expect((await admin.patch(webhookPath, { data: { events: ["bank.created", "bank.deleted"] } })).status()).toBe(200);
+  await dialog.getByLabel("Description").fill("Ops relay, on call");
+  await dialog.getByRole("button", { name: "Save webhook" }).click();
+  const conflict = dialog.getByTestId("edit-conflict");
+  await expect(conflict).toContainText("Someone else has updated this webhook");
+  await expect(conflict.getByTestId("edit-conflict-author")).toContainText("admin");
+  await expect(conflict.getByTestId("edit-conflict-changes")).toContainText("Events");
+  await expect(dialog.getByLabel("Description")).toHaveValue("Ops relay, on call");
+
+  await conflict.getByRole("button", { name: "Merge my changes onto theirs" }).click();
+  await expect(conflict).toBeHidden();
+  await expect(dialog.getByRole("checkbox", { name: "bank.deleted" })).toBeChecked();
+  await expect(dialog.getByLabel("Description")).toHaveValue("Ops relay, on call");
+  await dialog.getByRole("button", { name: "Save webhook" }).click();
+  await expect(dialog).toBeHidden();
+  const stored = (await (await admin.get(webhookPath)).json()) as { description: string; events: string[] };
+  expect(stored).toMatchObject({ description: "Ops relay, on call", events: ["bank.created", "bank.deleted"] });
 });

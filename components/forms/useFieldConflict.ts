@@ -1,6 +1,9 @@
 "use client";
+import type { UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
+import { useConsoleUser } from "@/components/console/console-user";
 import { entityTagOf } from "@/lib/client/entity-tag";
+import { writesSince } from "@/lib/client/hooks/audit";
 import { sameJson } from "@/lib/shared/same-json";
 import { type ChangeAuthor, isEditConflict } from "./edit-conflict";
 
@@ -13,14 +16,15 @@ export interface FieldConflict<R> {
 interface Options<R, F> {
   /** The resource as the form was loaded from it (a list's row: no ETag of its own). */
   row: R;
-  /** The resource as read just now (GET one, with its ETag); undefined while it is being read. */
-  now: R | undefined;
+  /**
+   * The query that reads the resource just now (GET one, with its ETag; its data undefined while
+   * it is being read), read again when a save needs it; a 404 means the resource is gone.
+   */
+  query: Pick<UseQueryResult<R, { status?: number }>, "data" | "refetch">;
   /** The fields the form edits, as a resource holds them. */
   fieldsOf: (resource: R) => F;
-  /** Reads the resource again; null when it is gone. */
-  readNow: () => Promise<R | null>;
-  /** Who changed it since `shown`, newest first; null when that cannot be read. */
-  writesSince: (shown: R) => Promise<ChangeAuthor[] | null>;
+  /** The resource's path as the audit log names writes to it (its update endpoint's URL): who changed it is asked there. */
+  auditedPath: string;
 }
 
 /**
@@ -31,7 +35,15 @@ interface Options<R, F> {
  * as it still holds what the row showed; when it does not, a save shows the conflict at once,
  * sending nothing.
  */
-export function useFieldConflict<R extends object, F extends object>({ row, now, fieldsOf, readNow, writesSince }: Options<R, F>) {
+export function useFieldConflict<R extends { updated_at: string }, F extends object>({ row, query, fieldsOf, auditedPath }: Options<R, F>) {
+  const now = query.data;
+  // Only admins may read the audit log: for anyone else who changed it is not known, and not asked.
+  const isAdmin = useConsoleUser().role === "admin";
+  // A failed read keeps the last answer's data: only a 404 means the resource is gone.
+  const readNow = async () => {
+    const read = await query.refetch();
+    return read.error?.status === 404 ? null : (read.data ?? null);
+  };
   const [base, setBase] = useState<{ resource: R; version?: string } | null>(null);
   const [conflict, setConflict] = useState<FieldConflict<R> | null>(null);
   const shown = base?.resource ?? row;
@@ -43,7 +55,7 @@ export function useFieldConflict<R extends object, F extends object>({ row, now,
   };
 
   const showConflict = async (theirs: R | null) => {
-    const authors = await writesSince(shown);
+    const authors: ChangeAuthor[] | null = isAdmin ? await writesSince(auditedPath, shown.updated_at) : null;
     setConflict({ theirs, authors: authors ?? [] });
   };
 

@@ -1,6 +1,5 @@
 "use client";
 import { PasswordInput, SegmentedControl, Stack, Text } from "@mantine/core";
-import { useConsoleUser } from "@/components/console/console-user";
 import { FieldsConflict } from "@/components/forms/EditConflict";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFieldConflict } from "@/components/forms/useFieldConflict";
@@ -8,7 +7,6 @@ import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { endpointUrl } from "@/lib/client/api";
 import { endpoints } from "@/lib/client/endpoints";
-import { writesSince } from "@/lib/client/hooks/audit";
 import { type SourceData, useSource, useUpdateSource } from "@/lib/client/hooks/sources";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { tokenHostOf } from "@/lib/contracts/sources/names";
@@ -67,24 +65,15 @@ function EditSourceForm({
   const fields = useFormValues({ ...editedOf(source), tokenChoice: "keep" as TokenChoice, token: "" });
   const { url, description, tokenChoice, token } = fields.values;
   const params = { name: source.name };
-  const now = useSource(scope, source.name);
-  const isAdmin = useConsoleUser().role === "admin";
   // A token goes only to the host it was given for (CONTRACT §19): kept, it is dropped by a url elsewhere.
   const tokenHost = tokenHostOf(source.url);
   const newHost = tokenHostOf(url.trim());
   const tokenLeftBehind = source.has_auth && tokenChoice === "keep" && newHost !== null && newHost !== tokenHost;
   const edit = useFieldConflict({
     row: source,
-    now: now.data,
+    query: useSource(scope, source.name),
     fieldsOf: editedOf,
-    // A failed read keeps the last answer's data: only a 404 means the source is gone.
-    readNow: async () => {
-      const read = await now.refetch();
-      return read.error?.status === 404 ? null : (read.data ?? null);
-    },
-    // Only admins may read the audit log: for anyone else who changed it is not known, and not asked.
-    writesSince: async (shown) =>
-      isAdmin ? writesSince(endpointUrl(endpoints.sources[scope].update, { params }), shown.updated_at) : null,
+    auditedPath: endpointUrl(endpoints.sources[scope].update, { params }),
   });
 
   const submit = async (overwrite = false) => {

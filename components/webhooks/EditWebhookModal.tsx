@@ -1,5 +1,4 @@
 "use client";
-import { useConsoleUser } from "@/components/console/console-user";
 import { FieldsConflict } from "@/components/forms/EditConflict";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFieldConflict } from "@/components/forms/useFieldConflict";
@@ -7,7 +6,6 @@ import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
 import { endpointUrl } from "@/lib/client/api";
 import { endpoints } from "@/lib/client/endpoints";
-import { writesSince } from "@/lib/client/hooks/audit";
 import { useUpdateWebhook, useWebhook, type WebhookData } from "@/lib/client/hooks/webhooks";
 import type { ScopeKind } from "@/lib/contracts/scope";
 import { sameJson } from "@/lib/shared/same-json";
@@ -42,19 +40,11 @@ function EditWebhookForm({ scope, webhook, onClose }: { scope: ScopeKind; webhoo
   const form = useFormSubmit(WEBHOOK_FIELDS);
   const fields = useFormValues(editedOf(webhook));
   const params = { webhook_id: webhook.id };
-  const now = useWebhook(scope, webhook.id);
-  const isAdmin = useConsoleUser().role === "admin";
   const edit = useFieldConflict({
     row: webhook,
-    now: now.data,
+    query: useWebhook(scope, webhook.id),
     fieldsOf: editedOf,
-    readNow: async () => {
-      const read = await now.refetch();
-      return read.error?.status === 404 ? null : (read.data ?? null);
-    },
-    // Only admins may read the audit log: for anyone else who changed it is not known, and not asked.
-    writesSince: async (shown) =>
-      isAdmin ? writesSince(endpointUrl(endpoints.webhooks[scope].update, { params }), shown.updated_at) : null,
+    auditedPath: endpointUrl(endpoints.webhooks[scope].update, { params }),
   });
   const mine = { ...fields.values, url: fields.values.url.trim(), description: fields.values.description.trim() };
 
