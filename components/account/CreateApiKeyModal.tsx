@@ -1,7 +1,7 @@
 "use client";
 import { Code, Select, Switch, TextInput } from "@mantine/core";
-import { useState } from "react";
 import { TokenNotShown, TokenOnce } from "@/components/console/TokenOnce";
+import { useShownOnce } from "@/components/console/useShownOnce";
 import type { DiscardQuestion } from "@/components/forms/discard";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
@@ -45,14 +45,13 @@ export function CreateApiKeyModal({
   const create = useCreateApiKey(owner);
   const form = useFormSubmit(FIELDS);
   const fields = useFormValues({ description: "", expiry: DEFAULT_EXPIRY, readOnly: false });
-  // The key made, once the answer came: its token is null in an answer sent again.
-  const [made, setMade] = useState<{ token: string | null; prefix: string } | null>(null);
-  const [confirmed, setConfirmed] = useState(false);
+  // The key made: its prefix names it in the list when the token did not come.
+  const shown = useShownOnce((made: { token: string | null; prefix: string }) => made.token, TOKEN_NOT_COPIED);
+  const { made } = shown;
 
   const close = () => {
     fields.reset();
-    setMade(null);
-    setConfirmed(false);
+    shown.reset();
     onClose();
   };
 
@@ -65,7 +64,7 @@ export function CreateApiKeyModal({
         scope: readOnly ? "read" : "write",
       }),
     );
-    if (created) setMade({ token: created.token, prefix: created.prefix });
+    if (created) shown.show({ token: created.token, prefix: created.prefix });
   };
 
   return (
@@ -78,7 +77,7 @@ export function CreateApiKeyModal({
       form={form}
       onSubmit={submit}
       dirty={fields.dirty && made === null}
-      locked={made?.token && !confirmed ? TOKEN_NOT_COPIED : undefined}
+      locked={shown.locked}
       result={
         made &&
         (made.token === null ? (
@@ -87,7 +86,7 @@ export function CreateApiKeyModal({
             <Code>{made.prefix}</Code> in the list, and make a new key.
           </TokenNotShown>
         ) : (
-          <TokenOnce token={made.token} confirmed={confirmed} onConfirmedChange={setConfirmed} onDone={close} />
+          <TokenOnce token={made.token} confirmed={shown.confirmed} onConfirmedChange={shown.setConfirmed} onDone={close} />
         ))
       }
     >

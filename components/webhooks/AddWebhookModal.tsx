@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useShownOnce } from "@/components/console/useShownOnce";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useFormValues } from "@/components/forms/useFormValues";
@@ -19,14 +19,12 @@ export function AddWebhookModal({ scope, opened, onClose }: { scope: ScopeKind; 
   const create = useCreateWebhook(scope);
   const form = useFormSubmit(WEBHOOK_FIELDS);
   const fields = useFormValues(EMPTY);
-  // The secret of the webhook made, once the answer came: null in an answer sent again.
-  const [made, setMade] = useState<{ secret: string | null } | null>(null);
-  const [confirmed, setConfirmed] = useState(false);
+  const shown = useShownOnce((made: { secret: string | null }) => made.secret, SECRET_NOT_COPIED);
+  const { made } = shown;
 
   const close = () => {
     fields.reset();
-    setMade(null);
-    setConfirmed(false);
+    shown.reset();
     onClose();
   };
 
@@ -35,7 +33,7 @@ export function AddWebhookModal({ scope, opened, onClose }: { scope: ScopeKind; 
     const created = await form.submit(() =>
       create.mutateAsync({ body: { url: url.trim(), events, ...(description.trim() && { description: description.trim() }) } }),
     );
-    if (created) setMade({ secret: created.secret });
+    if (created) shown.show({ secret: created.secret });
   };
 
   return (
@@ -48,8 +46,10 @@ export function AddWebhookModal({ scope, opened, onClose }: { scope: ScopeKind; 
       form={form}
       onSubmit={submit}
       dirty={fields.dirty && made === null}
-      locked={made?.secret && !confirmed ? SECRET_NOT_COPIED : undefined}
-      result={made && <SecretShown secret={made.secret} confirmed={confirmed} onConfirmedChange={setConfirmed} onDone={close} />}
+      locked={shown.locked}
+      result={
+        made && <SecretShown secret={made.secret} confirmed={shown.confirmed} onConfirmedChange={shown.setConfirmed} onDone={close} />
+      }
     >
       <WebhookFields scope={scope} values={fields.values} set={fields.set} fieldError={form.fieldError} />
     </FormModal>

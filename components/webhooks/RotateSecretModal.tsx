@@ -1,6 +1,6 @@
 "use client";
 import { Text } from "@mantine/core";
-import { useState } from "react";
+import { useShownOnce } from "@/components/console/useShownOnce";
 import { FormModal } from "@/components/forms/FormModal";
 import { useFormSubmit } from "@/components/forms/useFormSubmit";
 import { useRotateWebhookSecret, type WebhookData } from "@/lib/client/hooks/webhooks";
@@ -24,12 +24,11 @@ export function RotateSecretModal({
 }) {
   const rotate = useRotateWebhookSecret(scope);
   const form = useFormSubmit([] as const);
-  const [made, setMade] = useState<{ secret: string | null } | null>(null);
-  const [confirmed, setConfirmed] = useState(false);
+  const shown = useShownOnce((made: { secret: string | null }) => made.secret, SECRET_NOT_COPIED);
+  const { made } = shown;
 
   const close = () => {
-    setMade(null);
-    setConfirmed(false);
+    shown.reset();
     onClose();
   };
   const submit = async () => {
@@ -40,7 +39,7 @@ export function RotateSecretModal({
         ifMatch: await versionOfWebhook(scope, webhook),
       }),
     );
-    if (rotated) setMade({ secret: rotated.secret });
+    if (rotated) shown.show({ secret: rotated.secret });
   };
 
   return (
@@ -52,8 +51,10 @@ export function RotateSecretModal({
       submitLabel="Rotate secret"
       form={form}
       onSubmit={submit}
-      locked={made?.secret && !confirmed ? SECRET_NOT_COPIED : undefined}
-      result={made && <SecretShown secret={made.secret} confirmed={confirmed} onConfirmedChange={setConfirmed} onDone={close} />}
+      locked={shown.locked}
+      result={
+        made && <SecretShown secret={made.secret} confirmed={shown.confirmed} onConfirmedChange={shown.setConfirmed} onDone={close} />
+      }
     >
       <Text size="sm">
         Deliveries to <strong style={{ wordBreak: "break-all" }}>{webhook?.url}</strong> get signed with a new secret, shown once. For 24
