@@ -48,14 +48,15 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc, 
   };
 
   const ssoButton = oidc && (
-    <Button variant={passwordSignIn ? "default" : "filled"} fullWidth onClick={() => signIn(oidc.id, { callbackUrl })}>
+    <Button variant={passwordSignIn ? "default" : "filled"} fullWidth disabled={!hydrated} onClick={() => signIn(oidc.id, { callbackUrl })}>
       Sign in with {oidc.name}
     </Button>
   );
-  // Until the page's code runs, Sign in is disabled, and so is Enter in a field (the form's
-  // default button is): the browser's own submit would post to this page, which does not sign in,
-  // and reload it empty. What is typed meanwhile is kept (the fields are the browser's own, read
-  // at submit). POST all the same: a submit that got through must not put the password in a URL.
+  // Until the page's code runs, every button here is disabled: a click would do nothing, or
+  // worse. Sign in, and with it Enter in a field (the form's default button), would be the
+  // browser's own submit, a post to this page, which does not sign in and reloads it empty. What
+  // is typed meanwhile is kept (the fields are the browser's own, read at submit). POST all the
+  // same: a submit that got through must not put the password in a URL.
   const passwordForm = (
     <form onSubmit={onSubmit} method="post">
       <Stack>
@@ -116,7 +117,7 @@ export function SignInPage({ callbackUrl, error: initialError, signedOut, oidc, 
             {adminPassword ? (
               passwordForm
             ) : (
-              <Button variant="subtle" size="compact-sm" onClick={() => setAdminPassword(true)}>
+              <Button variant="subtle" size="compact-sm" disabled={!hydrated} onClick={() => setAdminPassword(true)}>
                 Administrator: sign in with a password
               </Button>
             )}
