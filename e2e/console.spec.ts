@@ -1,3 +1,4 @@
+import { deferred } from "../tests/support/deferred";
 import { deleteIfPresent } from "./support/api";
 import { consoleNav, pageHeading, signIn, signOut } from "./support/console";
 import { E2E_ADMIN_PASSWORD } from "./support/env";
@@ -37,13 +38,10 @@ test("a signed-out visitor is sent to sign-in, and after signing in to where the
 test("a sign-in typed before the page's code runs is kept, and sent once it runs, never posted to the page", async ({ page }) => {
   // A page of this context that is not the fixture's: its goto would wait for the code held back here.
   const early = await page.context().newPage();
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const scripts = deferred();
   // Its scripts, not its stylesheets, which the page waits for before it shows anything.
   await early.route("**/_next/static/chunks/*.js", async (route) => {
-    await released;
+    await scripts.promise;
     await route.continue();
   });
   const pagePosts: string[] = [];
@@ -58,7 +56,7 @@ test("a sign-in typed before the page's code runs is kept, and sent once it runs
   await password.fill(E2E_ADMIN_PASSWORD);
   await password.press("Enter");
 
-  release();
+  scripts.resolve();
   await expect(submit).toBeEnabled();
   await expect(early.getByLabel("User name")).toHaveValue("admin");
   await expect(password).toHaveValue(E2E_ADMIN_PASSWORD);

@@ -8,6 +8,11 @@ import type { AuthenticatedActor } from "@/lib/services/context";
  * once when the response is known, writes its log line and metrics.
  */
 export interface RequestObservation {
+  /**
+   * When the request arrived, by the wall clock (ms since the epoch), as the database dates what
+   * it records: the start of the call it makes (ServiceContext.startedAt).
+   */
+  readonly startedAt: number;
   /** Set by the pipeline once the caller is authenticated. */
   actor?: AuthenticatedActor;
   finish(response: Response): Response;
@@ -23,6 +28,7 @@ export function observeRequest(method: string, route: string, requestId: string)
   const inFlight = metrics.httpRequestsInFlight.labels({ route, method });
   inFlight.inc();
   const observation: RequestObservation = {
+    startedAt: Date.now(),
     finish(response) {
       inFlight.dec();
       const status = response.status;

@@ -115,7 +115,6 @@ export function handle<E extends Endpoint>(
     observation: RequestObservation,
     idempotency: IdempotencyHold,
   ): Promise<Response> => {
-    const startedAt = Date.now();
     const url = new URL(request.url);
     const where = { method: request.method, path: url.pathname, requestId };
     try {
@@ -152,7 +151,7 @@ export function handle<E extends Endpoint>(
       const marked = journal && idempotency.held ? markingWrites(journaled, app.db, idempotency.held.claim) : journaled;
       // A conditional write (CONTRACT §19) checks its precondition holding the resource, and answers its new tag.
       const { precondition, audit, written } = writePrecondition(endpoint, request, marked);
-      const call = { actor, requestId, startedAt, signal: request.signal, audit, precondition };
+      const call = { actor, requestId, startedAt: observation.startedAt, signal: request.signal, audit, precondition };
       const ctx: RequestContext = { ...callContext(app, call), request };
       const payload = await handler({ ctx, params, query, body } as HandlerInput<E>);
       await settleJournal(journal, app.db, payload);
